@@ -1,0 +1,279 @@
+//! The edit model: what the parsers produce and the applier consumes.
+//!
+//! Every format salve reads (git and unified diffs, Codex envelopes, SEARCH/REPLACE blocks, old/new
+//! JSON, whole-file blocks) is lowered to the same shape: a list of [`FileEdit`]s, each with a
+//! [`FileChange`]. Text edits are [`Hunk`]s of context, removed and added lines. Line text never
+//! carries its line ending; the applier takes line endings from the file, because the file is the
+//! truth for every byte the edit does not change.
+
+use serde::{Deserialize, Serialize};
+
+/// The edit format a piece of a reply was written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// `diff --git` headers, with optional mode, rename and delete metadata.
+    Git,
+    /// Plain `---`/`+++`/`@@` unified diff.
+    Unified,
+    /// Codex `*** Begin Patch` envelope.
+    Codex,
+    /// aider or Cline/Roo style `<<<<<<< SEARCH` / `=======` / `>>>>>>> REPLACE` blocks.
+    SearchReplace,
+    /// `{"path", "old_string", "new_string"}` objects or arrays of them.
+    OldNewJson,
+    /// A path line followed by a fenced block holding the whole new file.
+    WholeFile,
+}
+
+impl Format {
+    /// The name used in reports and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Git => "git",
+            Format::Unified => "unified",
+            Format::Codex => "codex",
+            Format::SearchReplace => "search-replace",
+            Format::OldNewJson => "old-new-json",
+            Format::WholeFile => "whole-file",
+        }
+    }
+}
+
+/// The role of one line inside a hunk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LineKind {
+    /// Present before and after; must match the file.
+    Context,
+    /// Present before only; must match the file and is removed.
+    Remove,
+    /// Present after only; inserted.
+    Add,
+}
+
+/// One line of a hunk, without its line ending.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HunkLine {
+    pub kind: LineKind,
+    pub text: String,
+}
+
+impl HunkLine {
+    pub fn new(kind: LineKind, text: impl Into<String>) -> Self {
+        HunkLine {
+            kind,
+            text: text.into(),
+        }
+    }
+}
+
+/// Where a hunk is pinned, beyond its content.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Anchor {
+    /// No explicit pin; placed by content, scope or hint.
+    #[default]
+    None,
+    /// The hunk starts at the first line of the file (e.g. `@@ -0,0 +1 @@` on an empty pre-image,
+    /// or a header of `-1,N` together with a pre-image that is all context at the top).
+    Start,
+    /// The hunk ends at the end of the file (Codex `*** End of File`, or a `\ No newline` marker).
+    End,
+}
+
+/// A contiguous change: a pre-image (context + removed lines) replaced by a post-image
+/// (context + added lines).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hunk {
+    pub lines: Vec<HunkLine>,
+    /// 1-based line in the old file where the pre-image starts, when the reply gave one. A hint only.
+    pub old_start: Option<usize>,
+    /// Scope lines that locate the hunk: Codex `@@ fn foo` lines (several may be stacked) or the
+    /// section heading after a unified `@@ -a,b +c,d @@`. The hunk lies after the last of them.
+    pub scopes: Vec<String>,
+    pub anchor: Anchor,
+    /// `\ No newline at end of file` followed the old side.
+    pub old_no_newline: bool,
+    /// `\ No newline at end of file` followed the new side.
+    pub new_no_newline: bool,
+    /// Indices into `lines` of context lines that may really be added lines whose `+` the model
+    /// forgot (a line with a leading space amid added lines). The applier tries them as context
+    /// first and, only when that places nowhere, as added lines whose text is `" " + text`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub maybe_added: Vec<usize>,
+}
+
+impl Hunk {
+    /// The lines the file must contain before the edit, in order.
+    pub fn pre_image(&self) -> impl Iterator<Item = &str> {
+        self.lines
+            .iter()
+            .filter(|l| l.kind != LineKind::Add)
+            .map(|l| l.text.as_str())
+    }
+
+    /// The lines the file contains after the edit, in order.
+    pub fn post_image(&self) -> impl Iterator<Item = &str> {
+        self.lines
+            .iter()
+            .filter(|l| l.kind != LineKind::Remove)
+            .map(|l| l.text.as_str())
+    }
+
+    /// True when the hunk only inserts lines (no context, no removal).
+    pub fn is_pure_insertion(&self) -> bool {
+        self.lines.iter().all(|l| l.kind == LineKind::Add)
+    }
+
+    /// True when the hunk changes nothing.
+    pub fn is_noop(&self) -> bool {
+        self.lines.iter().all(|l| l.kind == LineKind::Context)
+    }
+
+    /// The same hunk applied backwards: added lines become removed lines and the reverse.
+    pub fn reversed(&self) -> Hunk {
+        let lines = self
+            .lines
+            .iter()
+            .map(|l| HunkLine {
+                kind: match l.kind {
+                    LineKind::Add => LineKind::Remove,
+                    LineKind::Remove => LineKind::Add,
+                    LineKind::Context => LineKind::Context,
+                },
+                text: l.text.clone(),
+            })
+            .collect();
+        Hunk {
+            lines,
+            old_start: self.old_start,
+            scopes: self.scopes.clone(),
+            anchor: self.anchor,
+            old_no_newline: self.new_no_newline,
+            new_no_newline: self.old_no_newline,
+            maybe_added: self.maybe_added.clone(),
+        }
+    }
+}
+
+/// What happens to one file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum FileChange {
+    /// Change an existing file hunk by hunk.
+    Modify { hunks: Vec<Hunk> },
+    /// Create a new file with this content (line endings `\n`, `final_newline` says whether the
+    /// last line ends with one).
+    Create {
+        content: String,
+        final_newline: bool,
+    },
+    /// Delete the file. `expected`, when present, is the content the reply says it had.
+    Delete { expected: Option<String> },
+    /// Move the file, then apply the hunks (possibly none) to it.
+    Rename { to: String, hunks: Vec<Hunk> },
+    /// Replace the whole file with this content; creates the file when it does not exist.
+    Replace {
+        content: String,
+        final_newline: bool,
+    },
+}
+
+/// One file's worth of edits, as extracted from a reply.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileEdit {
+    /// The path as the reply wrote it, with `a/`/`b/` prefixes already removed. For a rename, the
+    /// source path.
+    pub path: String,
+    pub change: FileChange,
+    pub format: Format,
+    /// A git file mode the reply asked for (`new file mode 100755`, `new mode 100644`).
+    pub mode: Option<u32>,
+}
+
+impl FileEdit {
+    /// The same edit applied backwards, for `salve apply --reverse`.
+    pub fn reversed(&self) -> FileEdit {
+        let change = match &self.change {
+            FileChange::Modify { hunks } => FileChange::Modify {
+                hunks: hunks.iter().map(Hunk::reversed).collect(),
+            },
+            FileChange::Create {
+                content,
+                final_newline: _,
+            } => FileChange::Delete {
+                expected: Some(content.clone()),
+            },
+            FileChange::Delete { expected } => FileChange::Create {
+                content: expected.clone().unwrap_or_default(),
+                final_newline: expected.as_deref().is_some_and(|e| e.ends_with('\n')),
+            },
+            FileChange::Rename { to, hunks } => {
+                return FileEdit {
+                    path: to.clone(),
+                    change: FileChange::Rename {
+                        to: self.path.clone(),
+                        hunks: hunks.iter().map(Hunk::reversed).collect(),
+                    },
+                    format: self.format,
+                    mode: self.mode,
+                }
+            }
+            FileChange::Replace { .. } => self.change.clone(),
+        };
+        FileEdit {
+            path: self.path.clone(),
+            change,
+            format: self.format,
+            mode: self.mode,
+        }
+    }
+}
+
+/// Why (part of) a reply cannot be used as it stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IssueKind {
+    /// The reply stops in the middle of an edit (unclosed block or fence, cut hunk, missing
+    /// `*** End Patch`).
+    Truncated,
+    /// The edit stands in for code with a placeholder such as `// ... existing code ...`.
+    Lazy,
+    /// The edit is recognisable but broken (bad header, unbalanced markers, invalid JSON).
+    Malformed,
+    /// No edit at all was found in the reply.
+    NoEdit,
+}
+
+/// A problem found while reading a reply. Issues that name a path refuse that file's edit; issues
+/// without a path refuse the whole reply.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ParseIssue {
+    pub kind: IssueKind,
+    pub path: Option<String>,
+    pub message: String,
+}
+
+/// Everything extracted from one reply.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Extraction {
+    pub edits: Vec<FileEdit>,
+    pub issues: Vec<ParseIssue>,
+    /// Repairs the sanitizer made (recounted hunk, blank context restored, `+` recovered, ...),
+    /// reported so the user can see them.
+    pub notes: Vec<String>,
+}
+
+impl Extraction {
+    /// The distinct formats present, in order of first appearance.
+    pub fn formats(&self) -> Vec<Format> {
+        let mut seen = Vec::new();
+        for e in &self.edits {
+            if !seen.contains(&e.format) {
+                seen.push(e.format);
+            }
+        }
+        seen
+    }
+}
