@@ -2,16 +2,39 @@
 //! scrubs the environment variables that would point git at another repository, fixes the locale,
 //! and never lets git prompt.
 //!
+//! On top of it:
+//! - [`checkpoint`]: snapshots of the work tree and staged state under `refs/salve/checkpoints/`,
+//!   taken without touching the user's index, HEAD or files; listing and pruning them.
+//! - [`restore()`]: bring a checkpoint back (after checkpointing the present, so it is undoable).
+//! - [`undo()`]: restore the state before the latest salve change; a second undo redoes.
+//! - [`commit`]: commit exactly the files of a fix, leaving the user's other work untouched.
+//! - [`Repo::blob_at`]: baseline reads for 3-way placement.
+//!
+//! Every operation is a module holding its `Options`, `Outcome` and `Error`, next to one
+//! function of the same name.
+//!
 //! ```no_run
-//! use salve_git::Repo;
+//! use salve_git::{checkpoint, Repo};
 //!
 //! let repo = Repo::discover(std::path::Path::new(".")).unwrap();
-//! let blob = repo.blob_at("HEAD", "README.md").unwrap();
-//! println!("{} bytes at HEAD", blob.map_or(0, |b| b.len()));
+//! let taken = checkpoint::create(&repo, &checkpoint::create::Options::default()).unwrap();
+//! println!("checkpoint {} ({} paths skipped)", taken.id, taken.skipped.len());
 //! ```
 
+pub mod checkpoint;
 mod cmd;
+pub mod commit;
+mod lock;
+pub mod oplog;
+mod path;
 mod repo;
+pub mod restore;
+mod tempindex;
+pub mod undo;
 
-pub use cmd::{Git, GitError};
-pub use repo::Repo;
+pub use cmd::{ensure_supported_version, git_version, split_nul, Git, GitError, MIN_GIT_VERSION};
+pub use lock::DEFAULT_LOCK_WAIT;
+pub use path::{path_from_bytes, path_to_bytes};
+pub use repo::{Head, Repo};
+pub use restore::restore;
+pub use undo::undo;

@@ -1,8 +1,11 @@
-//! A repository found from a directory, and the reads salve needs from it.
+//! A repository found from a directory, and the reads salve needs from it: where its git
+//! directory and index live (linked worktrees have their own), what HEAD is, whether a merge or
+//! rebase is under way, and baseline blobs.
 
 use std::path::{Path, PathBuf};
 
-use crate::cmd::{Git, GitError};
+use crate::cmd::{ensure_supported_version, Git, GitError};
+use crate::path::path_from_bytes;
 
 /// A git work tree.
 #[derive(Clone, Debug)]
@@ -11,19 +14,36 @@ pub struct Repo {
     pub root: PathBuf,
 }
 
+/// What HEAD points at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Head {
+    /// The commit, or `None` on an unborn branch (a repository with no commits yet).
+    pub commit: Option<String>,
+    /// The branch ref (`refs/heads/main`), or `None` when HEAD is detached.
+    pub branch: Option<String>,
+}
+
 impl Repo {
-    /// The repository containing `dir`, or [`GitError::NotARepository`].
+    /// The repository containing `dir`, or [`GitError::NotARepository`]. Also checks that git is
+    /// installed and new enough (once per process).
     pub fn discover(dir: &Path) -> Result<Repo, GitError> {
+        ensure_supported_version()?;
         let out = Git::new(dir)
             .args(["rev-parse", "--show-toplevel"])
             .output()?;
         if !out.status.success() {
             return Err(GitError::NotARepository(dir.to_path_buf()));
         }
-        let top = String::from_utf8(out.stdout)
-            .map_err(|_| GitError::NotUtf8("rev-parse --show-toplevel".into()))?;
+        let mut top = out.stdout;
+        while top.last() == Some(&b'\n') {
+            top.pop();
+        }
+        if top.is_empty() {
+            // Inside the git directory itself, or a bare repository: there is no work tree.
+            return Err(GitError::NotARepository(dir.to_path_buf()));
+        }
         Ok(Repo {
-            root: PathBuf::from(top.trim_end_matches('\n')),
+            root: path_from_bytes(&top),
         })
     }
 
@@ -56,4 +76,107 @@ impl Repo {
             Ok(None)
         }
     }
+
+    /// This work tree's git directory, absolute. For a linked worktree it is
+    /// `.git/worktrees/<name>`, which holds that worktree's own index and HEAD.
+    pub fn git_dir(&self) -> Result<PathBuf, GitError> {
+        let bytes = self
+            .git()
+            .args(["rev-parse", "--absolute-git-dir"])
+            .run_bytes()?;
+        Ok(path_from_bytes(trim_newline(&bytes)))
+    }
+
+    /// Where git keeps `name` (`index`, `MERGE_HEAD`, `hooks/pre-commit`, ...) for this work
+    /// tree, absolute. Follows linked worktrees and `core.hooksPath` the way git does.
+    pub fn git_path(&self, name: &str) -> Result<PathBuf, GitError> {
+        let bytes = self
+            .git()
+            .args(["rev-parse", "--git-path", name])
+            .run_bytes()?;
+        Ok(self.root.join(path_from_bytes(trim_newline(&bytes))))
+    }
+
+    /// The path of this work tree's index file.
+    pub fn index_path(&self) -> Result<PathBuf, GitError> {
+        self.git_path("index")
+    }
+
+    /// salve's private directory inside this work tree's git directory, created when missing.
+    pub fn salve_dir(&self) -> Result<PathBuf, GitError> {
+        let dir = self.git_dir()?.join("salve");
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| GitError::io(format!("creating {}", dir.display()), e))?;
+        Ok(dir)
+    }
+
+    /// HEAD's commit and branch. Works on unborn branches and detached HEADs.
+    pub fn head(&self) -> Result<Head, GitError> {
+        let commit = self.resolve_commit("HEAD")?;
+        let out = self.git().args(["symbolic-ref", "-q", "HEAD"]).output()?;
+        let branch = if out.status.success() {
+            Some(String::from_utf8_lossy(&out.stdout).trim().to_owned())
+        } else {
+            None
+        };
+        Ok(Head { commit, branch })
+    }
+
+    /// The tree of a commit.
+    pub fn tree_of(&self, commit: &str) -> Result<String, GitError> {
+        self.git()
+            .args(["rev-parse", "--verify", "--end-of-options"])
+            .arg(format!("{commit}^{{tree}}"))
+            .run()
+    }
+
+    /// The empty tree's id in this repository's hash (SHA-1 or SHA-256).
+    pub fn empty_tree(&self) -> Result<String, GitError> {
+        self.git()
+            .args(["hash-object", "-t", "tree", "--stdin"])
+            .stdin(Vec::new())
+            .run()
+    }
+
+    /// The operation in progress that makes rewriting the work tree unsafe (`merge`, `rebase`,
+    /// `cherry-pick`, `revert`, `am`), if any.
+    pub fn operation_in_progress(&self) -> Result<Option<&'static str>, GitError> {
+        const MARKERS: &[(&str, &str)] = &[
+            ("rebase-merge", "rebase"),
+            ("rebase-apply", "rebase"),
+            ("MERGE_HEAD", "merge"),
+            ("CHERRY_PICK_HEAD", "cherry-pick"),
+            ("REVERT_HEAD", "revert"),
+        ];
+        let dir = self.git_dir()?;
+        for (marker, what) in MARKERS {
+            if dir.join(marker).exists() {
+                // rebase-apply is also used by `git am`.
+                if *marker == "rebase-apply" && dir.join(marker).join("applying").exists() {
+                    return Ok(Some("am"));
+                }
+                return Ok(Some(what));
+            }
+        }
+        Ok(None)
+    }
+
+    /// True when the index holds unmerged (conflicted) entries.
+    pub fn has_unmerged_entries(&self) -> Result<bool, GitError> {
+        let out = self.git().args(["ls-files", "-u", "-z"]).run_bytes()?;
+        Ok(!out.is_empty())
+    }
+}
+
+pub(crate) fn trim_newline(bytes: &[u8]) -> &[u8] {
+    let mut end = bytes.len();
+    while end > 0 && bytes[end - 1] == b'\n' {
+        end -= 1;
+    }
+    &bytes[..end]
+}
+
+/// A directory git would treat as a repository of its own (a `.git` directory or file inside).
+pub(crate) fn is_nested_repository(dir: &Path) -> bool {
+    std::fs::symlink_metadata(dir.join(".git")).is_ok()
 }

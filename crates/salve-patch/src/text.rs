@@ -1,1 +1,373 @@
-//! TODO(owner): see lib.rs
+//! The file as the applier sees it: lines with their own endings, plus the comparison forms the
+//! placement ladder uses.
+//!
+//! A [`Doc`] splits a file once into [`Line`]s (byte spans without the line ending) and remembers
+//! everything the file's bytes say about itself: a UTF-8 byte-order mark, each line's ending, the
+//! dominant ending for lines the edit inserts, and whether the last line ends with a newline. The
+//! applier copies untouched bytes straight from the original text, so it never has to rebuild
+//! them.
+//!
+//! [`Form`]s are the line comparisons of the first ladder rungs, from byte equality to a canonical
+//! form that folds whitespace and typographic Unicode. [`hash_form`] hashes a line in a form so
+//! the index can seed candidate windows without comparing strings.
+
+use std::borrow::Cow;
+
+use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
+
+/// The UTF-8 byte-order mark.
+pub const BOM: char = '\u{feff}';
+
+/// How one line ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Eol {
+    /// The last line of a file without a final newline.
+    None,
+    Lf,
+    CrLf,
+}
+
+impl Eol {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Eol::None => "",
+            Eol::Lf => "\n",
+            Eol::CrLf => "\r\n",
+        }
+    }
+}
+
+/// One line: the byte span of its content (without the ending) and its ending.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub start: usize,
+    pub end: usize,
+    pub eol: Eol,
+}
+
+impl Line {
+    /// The byte offset just past the line's ending.
+    pub fn next(&self) -> usize {
+        self.end + self.eol.as_str().len()
+    }
+}
+
+/// A file split into lines.
+#[derive(Clone, Debug)]
+pub struct Doc<'a> {
+    /// The text after the byte-order mark.
+    pub body: &'a str,
+    pub bom: bool,
+    pub lines: Vec<Line>,
+    /// The ending given to inserted lines: the most common one in the file (LF on a tie or when
+    /// the file has no line ending at all).
+    pub dominant: Eol,
+    /// Whether the last line ends with a line ending. An empty file counts as ending with one,
+    /// so text added to it ends with a newline.
+    pub final_newline: bool,
+}
+
+impl<'a> Doc<'a> {
+    pub fn parse(text: &'a str) -> Doc<'a> {
+        let (body, bom) = match text.strip_prefix(BOM) {
+            Some(rest) => (rest, true),
+            None => (text, false),
+        };
+        let bytes = body.as_bytes();
+        let mut lines = Vec::with_capacity(bytes.len() / 32 + 1);
+        let (mut lf, mut crlf) = (0usize, 0usize);
+        let mut start = 0;
+        while start < bytes.len() {
+            match body[start..].find('\n') {
+                Some(off) => {
+                    let nl = start + off;
+                    let (end, eol) = if nl > start && bytes[nl - 1] == b'\r' {
+                        crlf += 1;
+                        (nl - 1, Eol::CrLf)
+                    } else {
+                        lf += 1;
+                        (nl, Eol::Lf)
+                    };
+                    lines.push(Line { start, end, eol });
+                    start = nl + 1;
+                }
+                None => {
+                    lines.push(Line {
+                        start,
+                        end: bytes.len(),
+                        eol: Eol::None,
+                    });
+                    start = bytes.len();
+                }
+            }
+        }
+        let final_newline = lines.last().is_none_or(|l| l.eol != Eol::None);
+        let dominant = if crlf > lf { Eol::CrLf } else { Eol::Lf };
+        Doc {
+            body,
+            bom,
+            lines,
+            dominant,
+            final_newline,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    /// The content of line `i`, without its ending.
+    pub fn line(&self, i: usize) -> &'a str {
+        let l = self.lines[i];
+        &self.body[l.start..l.end]
+    }
+
+    /// The content of line `i` with its ending.
+    pub fn line_with_eol(&self, i: usize) -> &'a str {
+        let l = self.lines[i];
+        &self.body[l.start..l.next()]
+    }
+
+    /// The byte offset where line `i` starts; `len()` gives the end of the body.
+    pub fn offset(&self, i: usize) -> usize {
+        self.lines.get(i).map_or(self.body.len(), |l| l.start)
+    }
+
+    /// Whether leading indentation in this file is mostly tabs.
+    pub fn indents_with_tabs(&self) -> bool {
+        let (mut tabs, mut spaces) = (0usize, 0usize);
+        for i in 0..self.len() {
+            match self.line(i).as_bytes().first() {
+                Some(b'\t') => tabs += 1,
+                Some(b' ') => spaces += 1,
+                _ => {}
+            }
+        }
+        tabs > spaces
+    }
+}
+
+/// A line comparison, from strictest to loosest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Form {
+    /// Bytes equal (the line ending is never part of a line).
+    Raw,
+    /// Trailing whitespace ignored.
+    TrimEnd,
+    /// Leading and trailing whitespace ignored (the indent rung then checks the delta).
+    Trim,
+    /// Whitespace runs collapsed, NFC, typographic quotes, dashes, spaces and invisible
+    /// characters folded.
+    Canon,
+}
+
+impl Form {
+    pub const ALL: [Form; 4] = [Form::Raw, Form::TrimEnd, Form::Trim, Form::Canon];
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The line as this form compares it.
+    pub fn apply(self, s: &str) -> Cow<'_, str> {
+        match self {
+            Form::Raw => Cow::Borrowed(strip_cr(s)),
+            Form::TrimEnd => Cow::Borrowed(s.trim_end()),
+            Form::Trim => Cow::Borrowed(s.trim()),
+            Form::Canon => canonical(s),
+        }
+    }
+}
+
+/// A pattern line may still carry the `\r` of a CRLF reply; line endings are never compared.
+pub fn strip_cr(s: &str) -> &str {
+    s.strip_suffix('\r').unwrap_or(s)
+}
+
+/// Hash of `s` compared in `form`.
+pub fn hash_form(form: Form, s: &str) -> u64 {
+    hash_str(&form.apply(s))
+}
+
+/// A fast 64-bit string hash (word-at-a-time multiply-rotate with a final avalanche). Equal
+/// hashes are treated as equal lines; at 64 bits a false match is not a practical concern.
+pub fn hash_str(s: &str) -> u64 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let bytes = s.as_bytes();
+    let mut h: u64 = (bytes.len() as u64).wrapping_mul(K);
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        h = (h.rotate_left(23) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut w = [0u8; 8];
+        w[..rest.len()].copy_from_slice(rest);
+        h = (h.rotate_left(23) ^ u64::from_le_bytes(w) ^ 0xff).wrapping_mul(K);
+    }
+    // murmur3 finalizer: spreads every input bit over the whole word.
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
+}
+
+/// A line holding nothing but whitespace.
+pub fn is_blank(s: &str) -> bool {
+    s.trim().is_empty()
+}
+
+/// The leading whitespace of a line.
+pub fn leading_ws(s: &str) -> &str {
+    &s[..s.len() - s.trim_start().len()]
+}
+
+/// The canonical form: NFC, typographic characters folded to ASCII, invisible characters
+/// removed, whitespace runs collapsed to one space, ends trimmed.
+pub fn canonical(s: &str) -> Cow<'_, str> {
+    let s = strip_cr(s);
+    if s.is_ascii() {
+        return collapse_ws(s);
+    }
+    let nfc: Cow<'_, str> = match is_nfc_quick(s.chars()) {
+        IsNormalized::Yes => Cow::Borrowed(s),
+        _ => Cow::Owned(s.nfc().collect()),
+    };
+    let mut out = String::with_capacity(nfc.len());
+    let mut pending_space = false;
+    for c in nfc.chars() {
+        let folded = fold_char(c);
+        for f in folded.chars() {
+            if f.is_whitespace() {
+                pending_space = !out.is_empty();
+            } else {
+                if pending_space {
+                    out.push(' ');
+                    pending_space = false;
+                }
+                out.push(f);
+            }
+        }
+    }
+    Cow::Owned(out)
+}
+
+fn collapse_ws(s: &str) -> Cow<'_, str> {
+    let t = s.trim();
+    let b = t.as_bytes();
+    let needs = b
+        .windows(2)
+        .any(|w| w[0].is_ascii_whitespace() && w[1].is_ascii_whitespace())
+        || b.iter().any(|&c| c.is_ascii_whitespace() && c != b' ');
+    if !needs {
+        return Cow::Borrowed(t);
+    }
+    let mut out = String::with_capacity(t.len());
+    let mut space = false;
+    for c in t.chars() {
+        if c.is_ascii_whitespace() {
+            space = true;
+        } else {
+            if space {
+                out.push(' ');
+                space = false;
+            }
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Typographic and invisible characters models substitute for ASCII.
+fn fold_char(c: char) -> Cow<'static, str> {
+    let s: &'static str = match c {
+        '\u{2018}' | '\u{2019}' | '\u{201a}' | '\u{201b}' | '\u{2032}' | '\u{02bc}' => "'",
+        '\u{201c}' | '\u{201d}' | '\u{201e}' | '\u{201f}' | '\u{2033}' | '\u{00ab}'
+        | '\u{00bb}' => "\"",
+        '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2014}' | '\u{2015}'
+        | '\u{2212}' => "-",
+        '\u{2026}' => "...",
+        '\u{00a0}' | '\u{2000}'..='\u{200a}' | '\u{202f}' | '\u{205f}' | '\u{3000}' => " ",
+        '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{2060}' | '\u{feff}' | '\u{00ad}' => "",
+        _ => return Cow::Owned(c.to_string()),
+    };
+    Cow::Borrowed(s)
+}
+
+/// Display width of leading whitespace with tabs of `tab` columns.
+pub fn indent_width(ws: &str, tab: usize) -> usize {
+    let mut w = 0;
+    for c in ws.chars() {
+        if c == '\t' {
+            w += tab - w % tab;
+        } else {
+            w += 1;
+        }
+    }
+    w
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_lines_with_their_endings() {
+        let d = Doc::parse("a\r\nb\nc");
+        assert_eq!(d.len(), 3);
+        assert_eq!(d.line(0), "a");
+        assert_eq!(d.lines[0].eol, Eol::CrLf);
+        assert_eq!(d.lines[1].eol, Eol::Lf);
+        assert_eq!(d.lines[2].eol, Eol::None);
+        assert!(!d.final_newline);
+        assert_eq!(d.line_with_eol(0), "a\r\n");
+    }
+
+    #[test]
+    fn dominant_ending_and_bom() {
+        let d = Doc::parse("\u{feff}a\r\nb\r\nc\n");
+        assert!(d.bom);
+        assert_eq!(d.line(0), "a");
+        assert_eq!(d.dominant, Eol::CrLf);
+        assert!(d.final_newline);
+        assert!(Doc::parse("").final_newline);
+    }
+
+    #[test]
+    fn canonical_folds_typography_and_whitespace() {
+        assert_eq!(
+            canonical("  let s = \u{201c}it\u{2019}s\u{201d};\t// a\u{00a0}\u{2014} b "),
+            "let s = \"it's\"; // a - b"
+        );
+        assert_eq!(canonical("x\u{200b}y"), "xy");
+        assert_eq!(canonical("e\u{301}"), "\u{e9}");
+        assert_eq!(canonical("a  \t b"), "a b");
+        assert_eq!(canonical("ab"), "ab");
+    }
+
+    #[test]
+    fn forms_compare_progressively_looser() {
+        assert_eq!(
+            hash_form(Form::TrimEnd, "a  "),
+            hash_form(Form::TrimEnd, "a")
+        );
+        assert_ne!(hash_form(Form::Raw, "a  "), hash_form(Form::Raw, "a"));
+        assert_eq!(hash_form(Form::Trim, "  a"), hash_form(Form::Trim, "\ta"));
+        assert_ne!(hash_form(Form::TrimEnd, "  a"), hash_form(Form::TrimEnd, "a"));
+        assert_eq!(hash_form(Form::Raw, "a\r"), hash_form(Form::Raw, "a"));
+    }
+
+    #[test]
+    fn indent_width_counts_tab_stops() {
+        assert_eq!(indent_width("\t  ", 4), 6);
+        assert_eq!(indent_width("  \t", 4), 4);
+        assert_eq!(indent_width("    ", 8), 4);
+    }
+}

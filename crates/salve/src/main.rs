@@ -1,1 +1,27 @@
-fn main() {}
+//! The `salve` command line. Parsing lives in [`cli`], each subcommand in [`commands`], terminal
+//! rendering in [`output`], and error kinds with their exit codes in [`error`].
+
+mod cli;
+mod commands;
+mod error;
+mod output;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    error::install_panic_hook();
+    // A deliberate bug, so tests can hold the exit-code contract for internal errors (101).
+    if std::env::var_os("SALVE_DEBUG_PANIC").is_some() {
+        panic!("SALVE_DEBUG_PANIC is set");
+    }
+    let cli = cli::Cli::parse();
+    match commands::run(&cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(err) => {
+            err.print();
+            ExitCode::from(err.exit_code())
+        }
+    }
+}

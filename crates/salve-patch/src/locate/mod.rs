@@ -1,1 +1,227 @@
-//! TODO
+//! The placement ladder (DESIGN.md §3.2): where in a file does a hunk go?
+//!
+//! [`locate`] walks the rungs for one hunk against a [`FileIndex`] and stops at the first rung
+//! that finds *any* candidate: exact, trailing-ws, indent, canonical (the line-form rungs, each a
+//! hash lookup in [`index`]), then blank-lines, elision and context-relax (structural rungs built
+//! on [`search`]). The already-applied check sits among the line-form rungs: the post-image found
+//! uniquely while the pre-image is absent (or only inside that post-image) means the edit is
+//! already there. The 3-way and similar rungs need more than one hunk's view of the file and live
+//! in [`place`], which also chooses between several candidates with [`evidence`].
+//!
+//! The ladder never returns "the first" of several candidates: it returns them all.
+
+pub mod elision;
+pub mod evidence;
+pub mod index;
+pub mod place;
+pub mod reindent;
+pub mod search;
+pub mod similar;
+
+use crate::edit::{Hunk, HunkLine, LineKind};
+use crate::report::Rung;
+use crate::text::{strip_cr, Form};
+use index::FileIndex;
+use search::{contiguous_fits, loose_fits, Fit, Span};
+
+/// One candidate position of a hunk.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Placement {
+    pub rung: Rung,
+    pub fit: Fit,
+    /// The hunk lines this placement uses when they differ from the hunk's own (a `maybe_added`
+    /// line taken as added).
+    pub lines: Option<Vec<HunkLine>>,
+    pub similarity: Option<f64>,
+    pub margin: Option<f64>,
+    /// Where a pure insertion goes (lines are inserted before this line); unused otherwise.
+    pub at: usize,
+}
+
+impl Placement {
+    pub(crate) fn new(rung: Rung, fit: Fit, lines: Option<Vec<HunkLine>>) -> Self {
+        Placement {
+            rung,
+            fit,
+            lines,
+            similarity: None,
+            margin: None,
+            at: 0,
+        }
+    }
+
+    /// The file range covered, `[start, end)`; empty at the insertion point for a pure insertion.
+    pub fn range(&self) -> (usize, usize) {
+        if self.fit.map.is_empty() {
+            (self.at, self.at)
+        } else {
+            self.fit.range()
+        }
+    }
+}
+
+/// What the ladder found for one hunk.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Found {
+    /// One or more candidates, all from the rung that decided.
+    Candidates(Vec<Placement>),
+    /// The post-image is in the file and the pre-image is not: lines `[start, end)`.
+    AlreadyApplied { start: usize, end: usize },
+    NotFound,
+}
+
+/// The pre-image of a set of hunk lines: texts and whether each is context.
+pub(crate) fn pre_image(lines: &[HunkLine]) -> (Vec<&str>, Vec<bool>) {
+    lines
+        .iter()
+        .filter(|l| l.kind != LineKind::Add)
+        .map(|l| (strip_cr(&l.text), l.kind == LineKind::Context))
+        .unzip()
+}
+
+pub(crate) fn post_image(lines: &[HunkLine]) -> Vec<&str> {
+    lines
+        .iter()
+        .filter(|l| l.kind != LineKind::Remove)
+        .map(|l| strip_cr(&l.text))
+        .collect()
+}
+
+/// The hunk with its `maybe_added` context lines turned into added lines (`" " + text`).
+pub fn maybe_added_variant(hunk: &Hunk) -> Option<Vec<HunkLine>> {
+    if hunk.maybe_added.is_empty() {
+        return None;
+    }
+    let mut lines = hunk.lines.clone();
+    for &i in &hunk.maybe_added {
+        if let Some(l) = lines.get_mut(i) {
+            if l.kind == LineKind::Context {
+                *l = HunkLine::new(LineKind::Add, format!(" {}", l.text));
+            }
+        }
+    }
+    (lines != hunk.lines).then_some(lines)
+}
+
+/// Walk the ladder (exact to context-relax) for a hunk, trying a `maybe_added` variant only when
+/// the hunk as written places nowhere.
+pub fn locate(idx: &FileIndex, hunk: &Hunk) -> Found {
+    let found = locate_lines(idx, &hunk.lines, None);
+    if found != Found::NotFound {
+        return found;
+    }
+    match maybe_added_variant(hunk) {
+        Some(v) => locate_lines(idx, &v, Some(v.clone())),
+        None => Found::NotFound,
+    }
+}
+
+const LINE_RUNGS: [(Rung, Form); 4] = [
+    (Rung::Exact, Form::Raw),
+    (Rung::TrailingWs, Form::TrimEnd),
+    (Rung::Indent, Form::Trim),
+    (Rung::Canonical, Form::Canon),
+];
+
+fn locate_lines(idx: &FileIndex, lines: &[HunkLine], variant: Option<Vec<HunkLine>>) -> Found {
+    let (pre, ctx) = pre_image(lines);
+    if pre.is_empty() {
+        return Found::NotFound;
+    }
+    let post = post_image(lines);
+    let check_post = post != pre && !post.is_empty();
+    let mut post_hits: Vec<Vec<(usize, usize)>> = Vec::new();
+    let wrap = |rung: Rung, fits: Vec<Fit>| {
+        Found::Candidates(
+            fits.into_iter()
+                .map(|f| Placement::new(rung, f, variant.clone()))
+                .collect(),
+        )
+    };
+    for (rung, form) in LINE_RUNGS {
+        let fits = contiguous_fits(idx, form, &pre);
+        let posts: Vec<(usize, usize)> = if check_post {
+            contiguous_fits(idx, form, &post)
+                .iter()
+                .map(Fit::range)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        if !fits.is_empty() {
+            if let [(ps, pe)] = posts[..] {
+                // Pre-image only inside the post-image: the edit is already there (an edit
+                // that appends to its own context leaves the pre-image in place).
+                if fits.iter().all(|f| {
+                    let (s, e) = f.range();
+                    s >= ps && e <= pe
+                }) {
+                    return Found::AlreadyApplied { start: ps, end: pe };
+                }
+            }
+            return wrap(rung, fits);
+        }
+        post_hits.push(posts);
+    }
+    for posts in &post_hits {
+        match posts[..] {
+            [(start, end)] => return Found::AlreadyApplied { start, end },
+            [] => continue,
+            _ => break,
+        }
+    }
+    for form in [Form::TrimEnd, Form::Trim, Form::Canon] {
+        let fits = search::blankless_fits(idx, form, &pre, &ctx);
+        if !fits.is_empty() {
+            return wrap(Rung::BlankLines, fits);
+        }
+    }
+    let fits = elision::fits(idx, &pre, &ctx);
+    if !fits.is_empty() {
+        return wrap(Rung::Elision, fits);
+    }
+    let fits = context_relax(idx, &pre, &ctx);
+    if !fits.is_empty() {
+        return wrap(Rung::ContextRelax, fits);
+    }
+    Found::NotFound
+}
+
+/// Context-relax: leave out up to two outer context lines per side, symmetrically where both
+/// sides have context, never more than a third of the context; removed lines stay.
+fn context_relax(idx: &FileIndex, pre: &[&str], ctx: &[bool]) -> Vec<Fit> {
+    let lead = ctx.iter().take_while(|&&c| c).count();
+    let trail = ctx.iter().rev().take_while(|&&c| c).count();
+    let total_ctx = ctx.iter().filter(|&&c| c).count();
+    if lead == pre.len() {
+        // All context: nothing to keep the edit honest.
+        return Vec::new();
+    }
+    let mut tried = Vec::new();
+    for k in 1..=2usize {
+        let (a, b) = (k.min(lead), k.min(trail));
+        if a + b == 0 || (a + b) * 3 > total_ctx || tried.contains(&(a, b)) {
+            continue;
+        }
+        tried.push((a, b));
+        let inner = &pre[a..pre.len() - b];
+        let fits = loose_fits(idx, inner, &ctx[a..ctx.len() - b], true);
+        if fits.is_empty() {
+            continue;
+        }
+        return fits
+            .into_iter()
+            .map(|f| {
+                let (s, e) = f.range();
+                let mut map = vec![Span::empty(s); a];
+                map.extend(f.map);
+                map.extend(std::iter::repeat_n(Span::empty(e), b));
+                Fit { map, ..f }
+            })
+            .collect();
+    }
+    Vec::new()
+}
+
+#[cfg(test)]
+mod tests;

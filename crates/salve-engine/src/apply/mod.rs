@@ -1,0 +1,207 @@
+//! `apply`: land a model's reply on a directory, all files or none.
+//!
+//! The steps, in order:
+//! 1. Find the repository and the baseline commit (`--base`, default `HEAD`); an unknown
+//!    revision is an [`Error`] before anything else happens.
+//! 2. Extract the edits from the reply ([`salve_patch::parse::extract`]); `reverse` turns each
+//!    one around.
+//! 3. Guard every path the reply names. One rejected path refuses the whole reply, even under
+//!    `partial`: a reply that reaches for `.git/hooks` or `../` is not trusted with anything.
+//! 4. Gather the edits per file ([`plan`]), then place each file in memory ([`file`]): resolve
+//!    the path, read the text, fetch the baseline blob when it differs, run the applier.
+//! 5. Decide: any refusal (or a parse issue that names no file) writes nothing, unless
+//!    `partial`, which writes the files that placed. `check` writes nothing in any case.
+//! 6. Write through a [`Transaction`]: every file or none.
+
+mod error;
+mod file;
+mod plan;
+
+use std::cell::OnceCell;
+use std::path::PathBuf;
+
+use salve_patch::edit::{FileEdit, IssueKind, ParseIssue};
+use salve_patch::parse;
+use salve_patch::report::{Outcome as ReportOutcome, Report, Status};
+
+pub use error::Error;
+
+use crate::baseline::{Baseline, GitContext};
+use crate::paths::canonical_root;
+use crate::transaction::Transaction;
+use file::{place, Ctx, Placed};
+use plan::{group, guard_all, Guard};
+
+/// Files larger than this are not read: 64 MiB.
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 64 * 1024 * 1024;
+
+/// How to apply.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The work tree: every path in the reply is relative to it and must stay inside it.
+    pub dir: PathBuf,
+    /// Place everything and report, but write nothing.
+    pub check: bool,
+    /// Write the files that placed even when others were refused (per file, never per hunk).
+    pub partial: bool,
+    /// The commit the model read; `None` means `HEAD` when the directory is in a repository
+    /// with commits.
+    pub base: Option<String>,
+    /// Apply the edits backwards (undo a reply that was applied).
+    pub reverse: bool,
+    /// Files larger than this many bytes stop the apply with [`Error::FileTooLarge`].
+    pub max_file_size: u64,
+}
+
+impl Options {
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        Options {
+            dir: dir.into(),
+            check: false,
+            partial: false,
+            base: None,
+            reverse: false,
+            max_file_size: DEFAULT_MAX_FILE_SIZE,
+        }
+    }
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options::new(".")
+    }
+}
+
+/// What an apply did.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub report: Report,
+    /// The files written, created or deleted, relative to the work tree. Empty under `check`
+    /// and when refused.
+    pub written: Vec<PathBuf>,
+    /// The baseline commit used for 3-way placement, when there was one.
+    pub baseline: Option<String>,
+}
+
+/// Apply `reply` to `options.dir`. Refusals are reported in the outcome; only problems that stop
+/// the apply from running or from finishing its writes are errors.
+pub fn apply(reply: &str, options: &Options) -> Result<Outcome, Error> {
+    let root = canonical_root(&options.dir).map_err(|source| Error::Dir {
+        path: options.dir.clone(),
+        source,
+    })?;
+    let git = GitContext::discover(&root)?;
+    let baseline = Baseline::resolve(&options.dir, git.as_ref(), options.base.as_deref())?;
+    let baseline_id = baseline.as_ref().map(|b| b.commit().to_owned());
+
+    let extraction = parse::extract(reply);
+    let edits: Vec<FileEdit> = if options.reverse {
+        extraction.edits.iter().map(FileEdit::reversed).collect()
+    } else {
+        extraction.edits
+    };
+    let mut issues = extraction.issues;
+    if edits.is_empty() && issues.is_empty() {
+        issues.push(ParseIssue {
+            kind: IssueKind::NoEdit,
+            path: None,
+            message: "no edit was found in the reply".to_owned(),
+        });
+    }
+    let mut report = Report {
+        outcome: ReportOutcome::Refused,
+        check_only: options.check,
+        files: Vec::new(),
+        issues: issues.clone(),
+        notes: extraction.notes,
+    };
+    let refused = |report: Report| Outcome {
+        report,
+        written: Vec::new(),
+        baseline: baseline_id.clone(),
+    };
+
+    let guarded = match guard_all(&root, edits, &issues) {
+        Guard::Ok(guarded) => guarded,
+        Guard::Rejected(files, extra) => {
+            report.files = files;
+            report.issues.extend(extra);
+            return Ok(refused(report));
+        }
+    };
+    let (plans, unmatched) = group(&root, guarded, &issues);
+    let ctx = Ctx {
+        root: &root,
+        baseline: baseline.as_ref(),
+        in_git: git.is_some(),
+        max_file_size: options.max_file_size,
+        files: OnceCell::new(),
+    };
+    let mut placed = Vec::with_capacity(plans.len());
+    for plan in plans {
+        placed.push(place(&ctx, plan)?);
+    }
+
+    // A parse issue naming no path, or naming a file the reply has no edit for, is a refusal
+    // that no file report carries.
+    let whole_reply_issue = issues.iter().any(|i| i.path.is_none());
+    let refusals = placed.iter().filter(|p| !p.ok()).count() + unmatched.len();
+    let write_any = !whole_reply_issue && (refusals == 0 || options.partial);
+    if !write_any {
+        skip_placed(&mut placed, whole_reply_issue);
+        report.files = placed.into_iter().map(|p| p.report).collect();
+        return Ok(refused(report));
+    }
+
+    let mut tx = Transaction::within(&root);
+    for p in placed.iter().filter(|p| p.ok()) {
+        for op in &p.ops {
+            tx.push(op.clone());
+        }
+    }
+    let written = if options.check || tx.is_empty() {
+        Vec::new()
+    } else {
+        tx.commit()?
+            .into_iter()
+            .map(|p| p.strip_prefix(&root).map(PathBuf::from).unwrap_or(p))
+            .collect()
+    };
+    let successes = placed.iter().filter(|p| p.ok()).count();
+    report.outcome = if refusals > 0 {
+        if successes > 0 {
+            ReportOutcome::Partial
+        } else {
+            ReportOutcome::Refused
+        }
+    } else if placed
+        .iter()
+        .all(|p| p.report.status == Status::AlreadyApplied)
+    {
+        ReportOutcome::AlreadyApplied
+    } else {
+        ReportOutcome::Applied
+    };
+    report.files = placed.into_iter().map(|p| p.report).collect();
+    Ok(Outcome {
+        report,
+        written,
+        baseline: baseline_id,
+    })
+}
+
+/// Mark the files that placed as skipped: all or nothing means they are not written.
+fn skip_placed(placed: &mut [Placed], whole_reply_issue: bool) {
+    let why = if whole_reply_issue {
+        "placed, but not written: the reply as a whole has a problem (see issues)"
+    } else {
+        "placed, but not written: another file was refused and salve writes all files or none (--partial writes the rest)"
+    };
+    for p in placed
+        .iter_mut()
+        .filter(|p| p.report.status == Status::Applied)
+    {
+        p.report.status = Status::Skipped;
+        p.report.message = Some(why.to_owned());
+    }
+}

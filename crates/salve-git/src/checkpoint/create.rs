@@ -1,0 +1,226 @@
+//! Take a checkpoint: snapshot the work tree and the staged state into a private ref.
+//!
+//! The snapshot is built in a temporary index that starts as a copy of the user's index, so the
+//! stat cache spares re-hashing unchanged files: its `write-tree` before anything else is the
+//! staged state; `add -A` then brings in every change and untracked, non-ignored file (minus the
+//! skips the scan chose), and a second `write-tree` is the work tree. Both go into commits with
+//! salve's own identity, and `update-ref` creates `refs/salve/checkpoints/<id>` only if it does
+//! not exist yet. The user's index, HEAD and files are never written.
+
+use std::path::PathBuf;
+
+use crate::checkpoint::meta::Meta;
+use crate::checkpoint::{ref_name, scan};
+use crate::cmd::{Git, GitError};
+use crate::oplog;
+use crate::path::{exclude_pathspec, literal_pathspec};
+use crate::repo::{Head, Repo};
+use crate::tempindex::TempIndex;
+
+/// Checkpoint commits carry this identity, so they work where no git identity is configured.
+pub const IDENTITY_NAME: &str = "salve";
+/// See [`IDENTITY_NAME`].
+pub const IDENTITY_EMAIL: &str = "salve@localhost";
+
+/// How much untracked content a checkpoint takes before it skips.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Untracked files larger than this are skipped (default 10 MiB).
+    pub max_file_bytes: u64,
+    /// An untracked directory holding more files than this is skipped whole (default 5,000).
+    pub max_dir_files: u64,
+    /// An untracked directory holding more bytes than this is skipped whole (default 100 MiB).
+    pub max_dir_bytes: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_file_bytes: 10 * 1024 * 1024,
+            max_dir_files: 5_000,
+            max_dir_bytes: 100 * 1024 * 1024,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// A note for `salve checkpoints`; defaults to "salve checkpoint".
+    pub message: Option<String>,
+    pub limits: Limits,
+    /// When set, the checkpoint is also logged as the state before this salve operation (for
+    /// example `"apply"`), which is what `salve undo` goes back to.
+    pub operation: Option<String>,
+    /// Paths to capture even though they are ignored (restore uses this for ignored files it is
+    /// about to overwrite). Paths are relative to the work tree root.
+    pub force_paths: Vec<PathBuf>,
+}
+
+/// Why an untracked path was left out of a checkpoint.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SkipReason {
+    /// A file over [`Limits::max_file_bytes`].
+    TooLarge { bytes: u64 },
+    /// An untracked directory over [`Limits::max_dir_files`] or [`Limits::max_dir_bytes`].
+    LargeDirectory { files: u64, bytes: u64 },
+    /// A repository inside the work tree; salve never snapshots or moves it.
+    NestedRepository,
+}
+
+/// An untracked path a checkpoint left out; restore never deletes or overwrites it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    /// Relative to the work tree root.
+    pub path: PathBuf,
+    pub reason: SkipReason,
+}
+
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The short id users type: `refs/salve/checkpoints/<id>`.
+    pub id: String,
+    pub commit: String,
+    /// The work tree's tree.
+    pub tree: String,
+    /// The staged state's tree, or `None` when the index had unresolved conflicts.
+    pub index_tree: Option<String>,
+    pub head: Head,
+    pub skipped: Vec<Skipped>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    Git(#[from] GitError),
+    #[error("{0} already exists and points at another commit")]
+    RefTaken(String),
+}
+
+/// Snapshot the work tree and the staged state of `repo`; see the module docs.
+pub fn create(repo: &Repo, options: &Options) -> Result<Outcome, Error> {
+    let head = repo.head()?;
+    let scan = scan::untracked(repo, &options.limits)?;
+    let temp = TempIndex::copy_of_user_index(repo)?;
+
+    let index_tree = match temp.git().arg("write-tree").run() {
+        Ok(tree) => Some(tree),
+        // Conflicted entries have no tree form; the work tree is still captured below.
+        Err(_) if has_unmerged(&temp)? => None,
+        Err(e) => return Err(e.into()),
+    };
+
+    let mut add = temp.git().args(["add", "-A"]);
+    if !scan.excludes.is_empty() {
+        let mut specs = Vec::new();
+        for path in &scan.excludes {
+            specs.extend_from_slice(&exclude_pathspec(path));
+            specs.push(0);
+        }
+        add = add
+            .args(["--pathspec-from-file=-", "--pathspec-file-nul"])
+            .stdin(specs);
+    }
+    add.run_bytes()?;
+    if !options.force_paths.is_empty() {
+        let mut specs = Vec::new();
+        for path in &options.force_paths {
+            specs.extend_from_slice(&literal_pathspec(path));
+            specs.push(0);
+        }
+        temp.git()
+            .args(["add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"])
+            .stdin(specs)
+            .run_bytes()?;
+    }
+    let tree = temp.git().arg("write-tree").run()?;
+
+    let index_commit = match &index_tree {
+        Some(index_tree) => Some(commit_tree(
+            repo,
+            index_tree,
+            head.commit.iter(),
+            "salve checkpoint: staged state\n",
+        )?),
+        None => None,
+    };
+    let meta = Meta {
+        message: options.message.clone().unwrap_or_default(),
+        head: head.commit.clone(),
+        branch: head.branch.clone(),
+        index_commit: index_commit.clone(),
+        worktree: Some(repo.root.to_string_lossy().into_owned()),
+        skipped: scan.skipped.len(),
+    };
+    let parents = head.commit.iter().chain(index_commit.iter());
+    let commit = commit_tree(repo, &tree, parents, &meta.render())?;
+
+    let id = short_id(&commit);
+    let reference = ref_name(&id);
+    let zero = "0".repeat(commit.len());
+    let created = repo
+        .git()
+        .args([
+            "update-ref",
+            "-m",
+            "salve checkpoint",
+            &reference,
+            &commit,
+            &zero,
+        ])
+        .run_bytes();
+    if let Err(e) = created {
+        // The same commit (same trees, parents, message and second) is the same checkpoint.
+        if repo.resolve_commit(&reference)?.as_deref() != Some(commit.as_str()) {
+            return match repo.resolve_commit(&reference)? {
+                Some(_) => Err(Error::RefTaken(reference)),
+                None => Err(e.into()),
+            };
+        }
+    }
+    if let Some(operation) = &options.operation {
+        oplog::record(repo, operation, &commit, None)?;
+    }
+    Ok(Outcome {
+        id,
+        commit,
+        tree,
+        index_tree,
+        head,
+        skipped: scan.skipped,
+    })
+}
+
+/// The id users see: as many leading hex digits as keep it readable and collision-free in
+/// practice; `find` accepts any unique prefix.
+fn short_id(commit: &str) -> String {
+    commit.chars().take(12).collect()
+}
+
+fn has_unmerged(temp: &TempIndex) -> Result<bool, GitError> {
+    let out = temp.git().args(["ls-files", "-u", "-z"]).run_bytes()?;
+    Ok(!out.is_empty())
+}
+
+/// `commit-tree` with salve's identity and no signing (a pinentry prompt must never block a
+/// checkpoint).
+pub(crate) fn commit_tree<'a>(
+    repo: &Repo,
+    tree: &str,
+    parents: impl Iterator<Item = &'a String>,
+    message: &str,
+) -> Result<String, GitError> {
+    let mut git = salve_identity(repo.git()).args(["commit-tree", "--no-gpg-sign"]);
+    for parent in parents {
+        git = git.args(["-p", parent]);
+    }
+    git.args(["-F", "-", tree])
+        .stdin(message.as_bytes().to_vec())
+        .run()
+}
+
+fn salve_identity(git: Git) -> Git {
+    git.env("GIT_AUTHOR_NAME", IDENTITY_NAME)
+        .env("GIT_AUTHOR_EMAIL", IDENTITY_EMAIL)
+        .env("GIT_COMMITTER_NAME", IDENTITY_NAME)
+        .env("GIT_COMMITTER_EMAIL", IDENTITY_EMAIL)
+}

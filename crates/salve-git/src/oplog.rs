@@ -1,0 +1,108 @@
+//! The operation log: which checkpoint was taken before each salve change of this work tree.
+//!
+//! One line per operation in `<git-dir>/salve/oplog` (the per-worktree git directory, so linked
+//! worktrees keep separate logs): `time TAB kind TAB before-commit TAB target-commit-or-dash`.
+//! [`crate::undo()`] restores the `before` of the last line; the restore it does is itself logged,
+//! so a second undo goes back to where the first one started.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use crate::cmd::GitError;
+use crate::repo::Repo;
+
+/// One logged salve change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Operation {
+    /// Seconds since the Unix epoch.
+    pub time: i64,
+    /// `apply`, `restore`, `undo`, ...
+    pub kind: String,
+    /// The checkpoint commit taken just before the change.
+    pub before: String,
+    /// For restores and undos, the checkpoint commit that was brought back.
+    pub target: Option<String>,
+}
+
+fn log_path(repo: &Repo) -> Result<PathBuf, GitError> {
+    Ok(repo.salve_dir()?.join("oplog"))
+}
+
+/// Append an operation. One `write` of one line with `O_APPEND`, so concurrent salve processes
+/// do not interleave within a line.
+pub fn record(repo: &Repo, kind: &str, before: &str, target: Option<&str>) -> Result<(), GitError> {
+    let path = log_path(repo)?;
+    let time = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let kind: String = kind
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let line = format!("{time}\t{kind}\t{before}\t{}\n", target.unwrap_or("-"));
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .map_err(|e| GitError::io(format!("opening {}", path.display()), e))?;
+    file.write_all(line.as_bytes())
+        .map_err(|e| GitError::io(format!("writing {}", path.display()), e))
+}
+
+/// Every logged operation, oldest first. A missing log is an empty one.
+pub fn read(repo: &Repo) -> Result<Vec<Operation>, GitError> {
+    let path = log_path(repo)?;
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(GitError::io(format!("reading {}", path.display()), e)),
+    };
+    Ok(text.lines().filter_map(parse_line).collect())
+}
+
+/// The most recent operation, if any.
+pub fn last(repo: &Repo) -> Result<Option<Operation>, GitError> {
+    Ok(read(repo)?.pop())
+}
+
+fn parse_line(line: &str) -> Option<Operation> {
+    let mut fields = line.split('\t');
+    let time = fields.next()?.parse().ok()?;
+    let kind = fields.next()?.to_owned();
+    let before = fields.next()?.to_owned();
+    let target = fields.next().filter(|t| *t != "-").map(str::to_owned);
+    if before.is_empty() || !before.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    Some(Operation {
+        time,
+        kind,
+        before,
+        target,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_lines_and_rejects_garbage() {
+        assert_eq!(
+            parse_line("10\tapply\tabc123\t-"),
+            Some(Operation {
+                time: 10,
+                kind: "apply".into(),
+                before: "abc123".into(),
+                target: None
+            })
+        );
+        assert_eq!(
+            parse_line("11\tundo\tabc\tdef").and_then(|o| o.target),
+            Some("def".into())
+        );
+        assert_eq!(parse_line("x\tapply\tabc\t-"), None);
+        assert_eq!(parse_line("10\tapply\tnot-hex\t-"), None);
+    }
+}

@@ -1,0 +1,293 @@
+//! Bring a checkpoint back: its files, its staged state, undoably.
+//!
+//! 1. Refuse while a merge, rebase, cherry-pick, revert or `am` is under way, or while the index
+//!    has conflicts: those states live in files a restore cannot reason about.
+//! 2. Checkpoint the current state, so the restore itself can be undone.
+//! 3. Plan from the difference between that snapshot and the target (see [`plan`]); stop before
+//!    touching anything if something on disk is in the way.
+//! 4. Delete the paths the current snapshot has and the target lacks, then write the target's
+//!    changed files with `checkout-index` (so line-ending conversion, exec bits and symlinks are
+//!    git's own), from a temporary index that holds only those entries.
+//! 5. Put the staged state back: `read-tree --reset` of the target's index tree (what
+//!    `git reset --mixed` does), which keeps the stat data of unchanged entries, then a refresh.
+//!
+//! HEAD and branches are never moved; a restore across a commit says so in its outcome.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::checkpoint::{self, Checkpoint, FindError};
+use crate::cmd::GitError;
+use crate::lock::{wait_until_unlocked, with_index_lock, DEFAULT_LOCK_WAIT};
+use crate::oplog;
+use crate::path::nul_list;
+use crate::repo::Repo;
+use crate::tempindex::TempIndex;
+
+mod plan;
+
+pub use plan::{Conflict, ConflictKind};
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Limits for the checkpoint taken first.
+    pub limits: checkpoint::create::Limits,
+    /// How the restore is logged for undo (`restore`, `undo`).
+    pub operation: String,
+    /// How long to wait for another git process's `index.lock`.
+    pub lock_wait: Duration,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            limits: checkpoint::create::Limits::default(),
+            operation: "restore".to_owned(),
+            lock_wait: DEFAULT_LOCK_WAIT,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The checkpoint brought back.
+    pub target: Checkpoint,
+    /// The checkpoint of the state just before the restore (restore it to undo).
+    pub before: checkpoint::create::Outcome,
+    /// Paths written, relative to the work tree root.
+    pub written: Vec<PathBuf>,
+    /// Paths deleted.
+    pub deleted: Vec<PathBuf>,
+    /// Ignored or otherwise uncaptured files that were overwritten after being saved in `before`.
+    pub captured: Vec<PathBuf>,
+    /// False when the target recorded no staged state (its index was conflicted).
+    pub index_restored: bool,
+    /// HEAD now differs from the HEAD the target was taken on (HEAD is never moved).
+    pub head_differs: bool,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    Git(#[from] GitError),
+    #[error(transparent)]
+    Find(#[from] FindError),
+    #[error("could not checkpoint the current state first: {0}")]
+    Checkpoint(#[from] checkpoint::create::Error),
+    #[error("a {0} is in progress; finish or abort it before restoring")]
+    InProgress(&'static str),
+    #[error("the index has unresolved conflicts; resolve them before restoring")]
+    Unmerged,
+    #[error(
+        "nothing was changed: restoring would overwrite or remove files that no checkpoint \
+         holds:\n  {}",
+        .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n  ")
+    )]
+    Blocked(Vec<Conflict>),
+    #[error("{}: {source}", .path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// Restore the checkpoint `spec` names (an id or unique prefix); see the module docs.
+pub fn restore(repo: &Repo, spec: &str, options: &Options) -> Result<Outcome, Error> {
+    let target = checkpoint::find(repo, spec)?;
+    restore_checkpoint(repo, &target, options)
+}
+
+/// Restore an already resolved checkpoint (for example one the operation log names).
+pub fn restore_checkpoint(
+    repo: &Repo,
+    target: &Checkpoint,
+    options: &Options,
+) -> Result<Outcome, Error> {
+    if let Some(what) = repo.operation_in_progress()? {
+        return Err(Error::InProgress(what));
+    }
+    if repo.has_unmerged_entries()? {
+        return Err(Error::Unmerged);
+    }
+    let target_tree = repo.tree_of(&target.commit)?;
+    let mut create = checkpoint::create::Options {
+        message: Some(format!("before {} {}", options.operation, target.id)),
+        limits: options.limits.clone(),
+        ..Default::default()
+    };
+    let mut before = checkpoint::create(repo, &create)?;
+    let mut plan = plan::plan(
+        &repo.root,
+        plan::changes(repo, &before.tree, &target_tree)?,
+        options.limits.max_file_bytes,
+    );
+    let mut captured = Vec::new();
+    if plan.conflicts.is_empty() && !plan.capture.is_empty() {
+        // Save the files about to be overwritten, then plan again from that fuller snapshot.
+        create.force_paths = plan.capture.clone();
+        let fuller = checkpoint::create(repo, &create)?;
+        discard(repo, &before.id);
+        before = fuller;
+        captured = std::mem::take(&mut plan.capture);
+        plan = plan::plan(
+            &repo.root,
+            plan::changes(repo, &before.tree, &target_tree)?,
+            options.limits.max_file_bytes,
+        );
+    }
+    if !plan.conflicts.is_empty() || !plan.capture.is_empty() {
+        discard(repo, &before.id);
+        let mut conflicts = plan.conflicts;
+        conflicts.extend(plan.capture.into_iter().map(|path| Conflict {
+            path,
+            kind: ConflictKind::NotCapturable,
+        }));
+        return Err(Error::Blocked(conflicts));
+    }
+
+    if target.index_commit.is_some() {
+        if let Err(e) = wait_until_unlocked(&repo.index_path()?, options.lock_wait) {
+            discard(repo, &before.id);
+            return Err(e.into());
+        }
+    }
+    let deleted = delete_paths(&repo.root, &plan.deletes)?;
+    delete_paths(&repo.root, &plan.replaces)?;
+    for dir in &plan.clear_dirs {
+        remove_empty_tree(&repo.root.join(dir)).map_err(|source| Error::Io {
+            path: dir.clone(),
+            source,
+        })?;
+    }
+    write_paths(repo, &plan.writes)?;
+
+    let index_restored = match &target.index_commit {
+        Some(index_commit) => {
+            let index_tree = repo.tree_of(index_commit)?;
+            restore_index(repo, &index_tree, options.lock_wait)?;
+            true
+        }
+        None => false,
+    };
+    oplog::record(
+        repo,
+        &options.operation,
+        &before.commit,
+        Some(&target.commit),
+    )?;
+    let head_differs = before.head.commit != target.head;
+    Ok(Outcome {
+        target: target.clone(),
+        before,
+        written: plan.writes.into_iter().map(|c| c.path).collect(),
+        deleted,
+        captured,
+        index_restored,
+        head_differs,
+    })
+}
+
+/// Drop a checkpoint this restore took but no longer needs; failing to is harmless.
+fn discard(repo: &Repo, id: &str) {
+    let _ = checkpoint::drop(repo, &checkpoint::drop::Selection::Id(id.to_owned()));
+}
+
+fn delete_paths(root: &Path, paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
+    let mut deleted = Vec::new();
+    for path in paths {
+        let full = root.join(path);
+        match std::fs::symlink_metadata(&full) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            // The snapshot saw a file here; a directory now means the tree changed under us.
+            Ok(meta) if meta.is_dir() => continue,
+            _ => {}
+        }
+        match std::fs::remove_file(&full) {
+            Ok(()) => deleted.push(path.clone()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(source) => {
+                return Err(Error::Io {
+                    path: path.clone(),
+                    source,
+                })
+            }
+        }
+        // Directories emptied by the delete go too, as git does; a non-empty one stops the walk.
+        let mut dir = full.parent();
+        while let Some(d) = dir {
+            if d == root || std::fs::remove_dir(d).is_err() {
+                break;
+            }
+            dir = d.parent();
+        }
+    }
+    Ok(deleted)
+}
+
+/// Remove a directory that holds only (possibly nested) empty directories.
+fn remove_empty_tree(dir: &Path) -> std::io::Result<()> {
+    match std::fs::symlink_metadata(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e),
+        Ok(meta) if !meta.is_dir() => return Ok(()),
+        Ok(_) => {}
+    }
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        if entry.file_type()?.is_dir() {
+            remove_empty_tree(&entry.path())?;
+        }
+    }
+    std::fs::remove_dir(dir)
+}
+
+/// Write `changes` (target side) into the work tree through git's own checkout.
+fn write_paths(repo: &Repo, changes: &[plan::Change]) -> Result<(), GitError> {
+    if changes.is_empty() {
+        return Ok(());
+    }
+    let temp = TempIndex::empty(repo)?;
+    let mut info = Vec::new();
+    for change in changes {
+        info.extend_from_slice(format!("{:o} {}\t", change.new_mode, change.new_oid).as_bytes());
+        info.extend_from_slice(&nul_list([change.path.as_path()]));
+    }
+    temp.git()
+        .args(["update-index", "-z", "--index-info"])
+        .stdin(info)
+        .run_bytes()?;
+    temp.git()
+        .args(["checkout-index", "-f", "-a"])
+        .run_bytes()?;
+    Ok(())
+}
+
+/// Make the user's index hold exactly `tree`, keeping stat data where entries are unchanged.
+fn restore_index(repo: &Repo, tree: &str, wait: Duration) -> Result<(), GitError> {
+    let index = repo.index_path()?;
+    with_index_lock(&index, wait, || {
+        repo.git().args(["read-tree", "--reset", tree]).run_bytes()
+    })?;
+    // Stat data of rewritten files is stale until refreshed; git would fix it on its next
+    // status, so a failed refresh is not worth failing the restore over, unless it is a lock.
+    let refreshed = with_index_lock(&index, wait, || {
+        let out = repo
+            .git()
+            .args(["update-index", "-q", "--refresh"])
+            .output()?;
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if stderr.contains(".lock'") && stderr.contains("File exists") {
+            return Err(GitError::Failed {
+                args: "update-index -q --refresh".into(),
+                code: out.status.code().unwrap_or(-1),
+                stderr: stderr.into_owned(),
+            });
+        }
+        Ok(())
+    });
+    match refreshed {
+        Err(e @ GitError::IndexLocked(_)) => Err(e),
+        _ => Ok(()),
+    }
+}

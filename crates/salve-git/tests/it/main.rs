@@ -1,0 +1,10 @@
+//! salve-git against real temporary repositories.
+
+// Tests panic on purpose when something is off; unwrap is the clearest way to say so.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod checkpoint;
+mod commit;
+mod dataloss;
+mod restore;
+mod support;

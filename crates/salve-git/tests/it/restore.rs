@@ -1,0 +1,85 @@
+//! Restore details beyond the data-loss suite: what it reports and what it logs.
+
+use std::path::PathBuf;
+
+use salve_git::checkpoint::{self, create};
+use salve_git::{oplog, restore};
+
+use crate::support::TestRepo;
+
+#[test]
+fn reports_written_and_deleted_paths_and_logs_itself() {
+    let t = TestRepo::new();
+    t.write("a.txt", "a\n");
+    t.write("b.txt", "b\n");
+    t.commit_all("init");
+    let cp = checkpoint::create(&t.repo(), &create::Options::default()).unwrap();
+    t.write("a.txt", "changed\n");
+    t.write("c.txt", "new\n");
+    t.write("emptied/only.txt", "only\n");
+    t.remove("b.txt");
+    let outcome = restore(&t.repo(), &cp.id[..7], &restore::Options::default()).unwrap();
+    let mut written = outcome.written.clone();
+    written.sort();
+    assert_eq!(
+        written,
+        vec![PathBuf::from("a.txt"), PathBuf::from("b.txt")]
+    );
+    let mut deleted = outcome.deleted.clone();
+    deleted.sort();
+    assert_eq!(
+        deleted,
+        vec![PathBuf::from("c.txt"), PathBuf::from("emptied/only.txt")]
+    );
+    assert!(!t.exists("emptied"), "emptied directory should go too");
+    assert!(outcome.index_restored);
+    assert!(!outcome.head_differs);
+    let log = oplog::read(&t.repo()).unwrap();
+    assert_eq!(log.len(), 1);
+    assert_eq!(log[0].kind, "restore");
+    assert_eq!(log[0].before, outcome.before.commit);
+    assert_eq!(log[0].target.as_deref(), Some(cp.commit.as_str()));
+    // The pre-restore checkpoint holds the state the restore replaced.
+    assert_eq!(
+        t.git(&["show", &format!("{}:c.txt", outcome.before.commit)]),
+        "new"
+    );
+}
+
+#[test]
+fn unknown_checkpoint_is_a_clear_error() {
+    let t = TestRepo::new();
+    t.write("a.txt", "a\n");
+    t.commit_all("init");
+    let err = restore(&t.repo(), "deadbeef", &restore::Options::default()).unwrap_err();
+    assert!(
+        err.to_string().contains("no checkpoint `deadbeef`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn file_standing_where_a_directory_must_go_blocks() {
+    let t = TestRepo::new();
+    t.write("blocker/inside.txt", "inside\n");
+    t.commit_all("init");
+    let cp = checkpoint::create(&t.repo(), &create::Options::default()).unwrap();
+    t.git(&["rm", "-q", "-r", "blocker"]);
+    t.write(".gitignore", "blocker\n");
+    t.write("blocker", "an ignored file where the directory was\n");
+    let before = t.state();
+    let err = restore(&t.repo(), &cp.id, &restore::Options::default()).unwrap_err();
+    match err {
+        restore::Error::Blocked(conflicts) => assert_eq!(
+            conflicts,
+            vec![restore::Conflict {
+                path: "blocker/inside.txt".into(),
+                kind: restore::ConflictKind::FileInTheWay {
+                    blocking: "blocker".into()
+                }
+            }]
+        ),
+        other => panic!("expected Blocked, got {other}"),
+    }
+    assert_eq!(t.state(), before);
+}

@@ -1,0 +1,238 @@
+//! The elision rung: a pattern that skips unchanged lines with a `...`-style marker line
+//! (`// ...`, `# ... existing code ...`, `...`).
+//!
+//! The pattern is cut at its markers into pieces. Every piece must be found, and exactly one
+//! in-order chain of piece placements may exist; the marker then stands for the file lines
+//! between its neighbours, which are kept untouched.
+
+use super::index::FileIndex;
+use super::reindent::Reindent;
+use super::search::{loose_fits, Fit, Span};
+use crate::text::{canonical, is_blank, Form};
+
+/// Whether a line is an elision marker: an optional comment leader, then `...` (or `…`),
+/// optionally with a few words such as `existing code` and closing dots.
+pub fn is_marker(line: &str) -> bool {
+    let c = canonical(line);
+    let mut t: &str = c.trim();
+    for lead in ["<!--", "//", "/*", "--", "#", ";", "*", "%", "\""] {
+        if let Some(rest) = t.strip_prefix(lead) {
+            t = rest.trim_start();
+            break;
+        }
+    }
+    for tail in ["-->", "*/"] {
+        if let Some(rest) = t.strip_suffix(tail) {
+            t = rest.trim_end();
+        }
+    }
+    let Some(rest) = t.strip_prefix("...") else {
+        return false;
+    };
+    rest.chars()
+        .all(|ch| ch.is_alphanumeric() || " .,:;'()-_".contains(ch))
+}
+
+/// Saturating count of in-order chains: 0, 1, or 2 for "more than one".
+type Ways = u8;
+
+/// Fits of a pattern with markers; empty when it has no markers or a piece is missing, several
+/// when more than one chain of pieces fits.
+pub fn fits(idx: &FileIndex, pat: &[&str], context: &[bool]) -> Vec<Fit> {
+    let markers: Vec<usize> = (0..pat.len())
+        .filter(|&i| context[i] && is_marker(pat[i]))
+        .collect();
+    if markers.is_empty() {
+        return Vec::new();
+    }
+    // Pieces: maximal runs of non-marker lines holding at least one non-blank line.
+    let mut pieces: Vec<(usize, usize)> = Vec::new();
+    let mut start = 0;
+    for cut in markers.iter().copied().chain(std::iter::once(pat.len())) {
+        if (start..cut).any(|i| !is_blank(pat[i])) {
+            pieces.push((start, cut));
+        }
+        start = cut + 1;
+    }
+    if pieces.is_empty() {
+        return Vec::new();
+    }
+    let mut cands: Vec<Vec<Fit>> = Vec::with_capacity(pieces.len());
+    for &(a, b) in &pieces {
+        let found = loose_fits(idx, &pat[a..b], &context[a..b], true);
+        if found.is_empty() {
+            return Vec::new();
+        }
+        cands.push(found);
+    }
+    // ways[i][c]: chains of pieces 0..=i ending with candidate c of piece i.
+    let mut ways: Vec<Vec<Ways>> = vec![vec![1; cands[0].len()]];
+    for i in 1..cands.len() {
+        let prev = &cands[i - 1];
+        let pw = &ways[i - 1];
+        let row = cands[i]
+            .iter()
+            .map(|c| {
+                let s = c.range().0;
+                let mut w: Ways = 0;
+                for (p, &pwv) in prev.iter().zip(pw) {
+                    if pwv > 0 && p.range().1 <= s {
+                        w = (w + pwv).min(2);
+                    }
+                }
+                w
+            })
+            .collect();
+        ways.push(row);
+    }
+    let last = ways.len() - 1;
+    let total: u32 = ways[last].iter().map(|&w| w as u32).sum();
+    if total == 0 {
+        return Vec::new();
+    }
+    // Build the chain ending at each viable last candidate (at most three, enough to report an
+    // ambiguity), walking back through predecessors that are themselves viable.
+    let mut out = Vec::new();
+    for (c, &w) in ways[last].iter().enumerate() {
+        if w == 0 {
+            continue;
+        }
+        let mut chain = vec![c];
+        for i in (0..last).rev() {
+            let s = cands[i + 1][chain[chain.len() - 1]].range().0;
+            let Some(p) = (0..cands[i].len())
+                .rev()
+                .find(|&p| ways[i][p] > 0 && cands[i][p].range().1 <= s)
+            else {
+                break;
+            };
+            chain.push(p);
+        }
+        chain.reverse();
+        if chain.len() == pieces.len() {
+            out.push(assemble(idx, pat, &pieces, &cands, &chain));
+        }
+        if out.len() >= 3 {
+            break;
+        }
+    }
+    if total == 1 {
+        out.truncate(1);
+    } else if out.len() == 1 {
+        // Several chains share the last piece; report the ambiguity with a second copy that
+        // differs, so the caller never treats it as unique.
+        let dup = out[0].clone();
+        out.push(dup);
+    }
+    out
+}
+
+fn assemble(
+    idx: &FileIndex,
+    pat: &[&str],
+    pieces: &[(usize, usize)],
+    cands: &[Vec<Fit>],
+    chain: &[usize],
+) -> Fit {
+    let mut map: Vec<Option<Span>> = vec![None; pat.len()];
+    let mut ranges = Vec::new();
+    for (pi, &(a, b)) in pieces.iter().enumerate() {
+        let fit = &cands[pi][chain[pi]];
+        for (k, s) in fit.map.iter().enumerate() {
+            map[a + k] = Some(*s);
+        }
+        ranges.push((a, b, fit.range()));
+    }
+    // Markers and blank-only stretches between pieces cover the gap; before the first piece or
+    // after the last they cover nothing.
+    let first = ranges[0].2 .0;
+    let last_end = ranges[ranges.len() - 1].2 .1;
+    let mut i = 0;
+    while i < pat.len() {
+        if map[i].is_some() {
+            i += 1;
+            continue;
+        }
+        let mut j = i;
+        while j < pat.len() && map[j].is_none() {
+            j += 1;
+        }
+        let prev = ranges.iter().rev().find(|r| r.1 <= i).map(|r| r.2 .1);
+        let next = ranges.iter().find(|r| r.0 >= j).map(|r| r.2 .0);
+        let (gs, ge) = match (prev, next) {
+            (Some(p), Some(n)) => (p, n),
+            (None, _) => (first, first),
+            (Some(_), None) => (last_end, last_end),
+        };
+        // The gap goes to the first marker of the stretch; other lines of the stretch are
+        // empty at its edges.
+        let marker = (i..j).find(|&k| is_marker(pat[k]));
+        for (k, slot) in map.iter_mut().enumerate().take(j).skip(i) {
+            *slot = Some(match marker {
+                Some(m) if m == k => Span { start: gs, end: ge },
+                Some(m) if k > m => Span::empty(ge),
+                _ => Span::empty(gs),
+            });
+        }
+        i = j;
+    }
+    let map: Vec<Span> = map
+        .into_iter()
+        .map(|s| s.unwrap_or(Span::empty(first)))
+        .collect();
+    let doc = idx.doc;
+    let pairs = map
+        .iter()
+        .zip(pat)
+        .filter(|(s, _)| s.end == s.start + 1)
+        .map(|(s, p)| (*p, doc.line(s.start)));
+    let reindent = Reindent::infer(pairs, idx.indents_with_tabs()).unwrap_or_default();
+    Fit {
+        map,
+        reindent,
+        form: Form::Canon,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::Doc;
+
+    #[test]
+    fn recognises_markers() {
+        for m in [
+            "...",
+            "    // ...",
+            "# ... existing code ...",
+            "// ... rest unchanged ...",
+            "\u{2026}",
+            "/* ... */",
+            "<!-- ... -->",
+        ] {
+            assert!(is_marker(m), "{m}");
+        }
+        for m in ["foo(...)", "let x = ...;", "// see ...foo()", "..=5"] {
+            assert!(!is_marker(m), "{m}");
+        }
+    }
+
+    #[test]
+    fn a_marker_covers_the_gap_between_unique_pieces() {
+        let doc = Doc::parse("fn a() {\n  x();\n  y();\n  z();\n}\nfn b() {\n  z();\n}\n");
+        let idx = FileIndex::new(&doc);
+        let pat = ["fn a() {", "  // ...", "  z();", "}"];
+        let fits = fits(&idx, &pat, &[true; 4]);
+        assert_eq!(fits.len(), 1);
+        assert_eq!(fits[0].map[1], Span { start: 1, end: 3 });
+        assert_eq!(fits[0].map[2], Span::line(3));
+    }
+
+    #[test]
+    fn several_chains_are_ambiguous() {
+        let doc = Doc::parse("head\na\nend\nb\nend\n");
+        let idx = FileIndex::new(&doc);
+        let pat = ["head", "...", "end"];
+        assert!(fits(&idx, &pat, &[true; 3]).len() > 1);
+    }
+}

@@ -1,0 +1,190 @@
+//! Explicit evidence for choosing between several candidates: scope lines, anchors and line
+//! hints consistent with where the file's other hunks were found.
+//!
+//! Evidence only ever narrows a candidate set; a choice is made only when exactly one candidate
+//! remains. Nothing here picks "the first" or "the nearest".
+
+use crate::edit::Anchor;
+use crate::text::{canonical, indent_width, is_blank, leading_ws, Doc};
+
+/// A scope line written shorter than this must match a file line exactly (canonically); longer
+/// ones may be a truncated prefix, as git's section headings are.
+const PREFIX_SCOPE_MIN: usize = 40;
+
+fn scope_matches(line: &str, scope: &str) -> bool {
+    let l = canonical(line);
+    if l == scope {
+        return true;
+    }
+    scope.len() >= PREFIX_SCOPE_MIN && l.starts_with(scope)
+}
+
+/// The line that ends the block opened at line `s`: the next non-blank line indented no deeper
+/// than `s` that does not just close it.
+pub fn block_end(doc: &Doc, s: usize) -> usize {
+    let indent = indent_width(leading_ws(doc.line(s)), 4);
+    for k in s + 1..doc.len() {
+        let line = doc.line(k);
+        if is_blank(line) {
+            continue;
+        }
+        let w = indent_width(leading_ws(line), 4);
+        let t = line.trim_start();
+        let closes = t.starts_with(['}', ')', ']']) || t == "end" || t.starts_with("end ");
+        if w < indent || (w == indent && !closes) {
+            return k;
+        }
+    }
+    doc.len()
+}
+
+/// The stacked scopes resolved to `(scope line, end of its block)`: each scope must occur
+/// exactly once inside the block of the previous one.
+pub fn resolve_scopes(doc: &Doc, scopes: &[String]) -> Option<(usize, usize)> {
+    if scopes.is_empty() {
+        return None;
+    }
+    let (mut lo, mut hi) = (0, doc.len());
+    let mut found = None;
+    for scope in scopes {
+        let sc = canonical(scope);
+        if sc.is_empty() {
+            continue;
+        }
+        let mut hits = (lo..hi).filter(|&i| scope_matches(doc.line(i), &sc));
+        let s = hits.next()?;
+        if hits.next().is_some() {
+            return None;
+        }
+        found = Some(s);
+        lo = s + 1;
+        hi = block_end(doc, s).min(hi);
+    }
+    found.map(|s| (s, hi))
+}
+
+/// git's default section heading for a hunk starting at line `start`: the nearest line above
+/// it that starts with a letter, `_` or `$`.
+fn heading(doc: &Doc, start: usize) -> Option<usize> {
+    (0..start)
+        .rev()
+        .find(|&k| doc.line(k).starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$'))
+}
+
+/// Candidate ranges narrowed by scope lines: first "inside the scope's block", then, for a single
+/// scope, "the scope is the section heading git would print for this position".
+pub fn by_scope(doc: &Doc, scopes: &[String], ranges: &[(usize, usize)]) -> Vec<usize> {
+    if scopes.is_empty() {
+        return Vec::new();
+    }
+    if let Some((s, end)) = resolve_scopes(doc, scopes) {
+        let inside: Vec<usize> = (0..ranges.len())
+            .filter(|&i| ranges[i].0 > s && ranges[i].0 < end)
+            .collect();
+        if !inside.is_empty() {
+            return inside;
+        }
+    }
+    if let [scope] = scopes {
+        let sc = canonical(scope);
+        if sc.is_empty() {
+            return Vec::new();
+        }
+        return (0..ranges.len())
+            .filter(|&i| heading(doc, ranges[i].0).is_some_and(|h| scope_matches(doc.line(h), &sc)))
+            .collect();
+    }
+    Vec::new()
+}
+
+/// Candidates pinned by an anchor: the one starting the file or the one ending it.
+pub fn by_anchor(anchor: Anchor, len: usize, ranges: &[(usize, usize)]) -> Vec<usize> {
+    match anchor {
+        Anchor::None => Vec::new(),
+        Anchor::Start => (0..ranges.len()).filter(|&i| ranges[i].0 == 0).collect(),
+        Anchor::End => (0..ranges.len()).filter(|&i| ranges[i].1 == len).collect(),
+    }
+}
+
+/// Candidates whose start equals the 1-based hint shifted by one of `offsets` (the offsets at
+/// which the file's other hunks were found, or 0 when there are none).
+pub fn by_hint(hint: Option<usize>, offsets: &[isize], ranges: &[(usize, usize)]) -> Vec<usize> {
+    let Some(h) = hint else {
+        return Vec::new();
+    };
+    (0..ranges.len())
+        .filter(|&i| {
+            let at = ranges[i].0 as isize + 1;
+            offsets.iter().any(|d| at == h as isize + d)
+        })
+        .collect()
+}
+
+/// Narrow `ranges` with every kind of evidence in turn; `Some` when exactly one is left.
+pub fn choose(
+    doc: &Doc,
+    scopes: &[String],
+    anchor: Anchor,
+    hint: Option<usize>,
+    offsets: &[isize],
+    ranges: &[(usize, usize)],
+) -> Option<usize> {
+    let mut alive: Vec<usize> = (0..ranges.len()).collect();
+    let sub = |alive: &[usize]| -> Vec<(usize, usize)> { alive.iter().map(|&i| ranges[i]).collect() };
+    let steps: [&dyn Fn(&[(usize, usize)]) -> Vec<usize>; 3] = [
+        &|r| by_scope(doc, scopes, r),
+        &|r| by_anchor(anchor, doc.len(), r),
+        &|r| by_hint(hint, offsets, r),
+    ];
+    for step in steps {
+        if alive.len() == 1 {
+            break;
+        }
+        let keep = step(&sub(&alive));
+        if !keep.is_empty() {
+            alive = keep.into_iter().map(|k| alive[k]).collect();
+        }
+    }
+    (alive.len() == 1).then(|| alive[0])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SRC: &str = "impl A {\n    fn run() {\n        x();\n    }\n}\nimpl B {\n    fn run() {\n        x();\n    }\n}\n";
+
+    #[test]
+    fn stacked_scopes_pick_the_block() {
+        let doc = Doc::parse(SRC);
+        let ranges = [(2, 3), (7, 8)];
+        assert_eq!(by_scope(&doc, &["impl B {".into(), "fn run() {".into()], &ranges), vec![1]);
+        assert_eq!(by_scope(&doc, &["impl A {".into()], &ranges), vec![0]);
+        // An ambiguous scope gives no evidence.
+        assert!(by_scope(&doc, &["fn run() {".into()], &ranges).is_empty());
+    }
+
+    #[test]
+    fn block_end_skips_closers() {
+        let doc = Doc::parse(SRC);
+        assert_eq!(block_end(&doc, 0), 5);
+        assert_eq!(block_end(&doc, 1), 4);
+    }
+
+    #[test]
+    fn hint_must_agree_with_an_offset() {
+        let ranges = [(9, 12), (29, 32)];
+        assert_eq!(by_hint(Some(25), &[5], &ranges), vec![1]);
+        assert!(by_hint(Some(25), &[0], &ranges).is_empty());
+        assert!(by_hint(None, &[0], &ranges).is_empty());
+    }
+
+    #[test]
+    fn choose_needs_exactly_one() {
+        let doc = Doc::parse(SRC);
+        let ranges = [(2, 3), (7, 8)];
+        assert_eq!(choose(&doc, &[], Anchor::None, Some(8), &[0], &ranges), Some(1));
+        assert_eq!(choose(&doc, &[], Anchor::None, None, &[0], &ranges), None);
+        assert_eq!(choose(&doc, &[], Anchor::End, None, &[0], &[(0, 2), (8, 10)]), Some(1));
+    }
+}

@@ -1,0 +1,395 @@
+//! Placing every hunk of one file: the ladder per hunk, then the decisions that need the whole
+//! file's view.
+//!
+//! 1. Every hunk runs the ladder ([`super::locate`]) against the original text.
+//! 2. Hunks found in several places are narrowed by evidence: scope lines, anchors, and line
+//!    hints consistent with the offsets at which the file's uniquely placed hunks were found.
+//!    Pure insertions (no context) are placed by the same evidence only.
+//! 3. Hunks still unplaced try the 3-way rung when the caller has the baseline the model read:
+//!    the hunk is placed on the baseline, applied there, and that change is merged into the
+//!    current text. A conflict is a refusal.
+//! 4. Hunks not found at all try the similar rung last.
+//!
+//! The outcome is one [`Plan`] per hunk: a placement or ready-made line operations, or a refusal
+//! with candidates and a message a model can act on.
+
+use super::index::FileIndex;
+use super::search::Fit;
+use super::similar::{accept, windows, Window};
+use super::{evidence, locate, pre_image, Found, Placement};
+use crate::apply::{assemble, diff_ops, ops_for, Op};
+use crate::diag::char_diff;
+use crate::edit::{Anchor, Hunk, LineKind};
+use crate::merge::merge3;
+use crate::report::{Candidate, HunkReport, LineRange, Rung, Status};
+use crate::text::Doc;
+
+/// What to do with one hunk.
+#[derive(Clone, Debug)]
+pub enum Edit {
+    Place(Placement),
+    /// Line operations computed elsewhere (the 3-way rung).
+    Ops(Vec<Op>),
+    Nothing,
+}
+
+/// The decision for one hunk.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub report: HunkReport,
+    pub edit: Edit,
+}
+
+/// How many candidates a failure report shows.
+const SHOWN: usize = 3;
+
+/// Place every hunk of a file. `baseline` is the text the model read, when it differs.
+pub fn place_all(idx: &FileIndex, hunks: &[Hunk], baseline: Option<&Doc>) -> Vec<Plan> {
+    let doc = idx.doc;
+    let found: Vec<Option<Found>> = hunks
+        .iter()
+        .map(|h| (!h.is_pure_insertion() && !h.lines.is_empty()).then(|| locate(idx, h)))
+        .collect();
+    let offsets = unique_offsets(hunks, &found);
+    let mut plans = Vec::with_capacity(hunks.len());
+    for (i, hunk) in hunks.iter().enumerate() {
+        let mut report = HunkReport::new(i, Status::NotFound);
+        if let Some(msg) = malformed(hunk) {
+            report.status = Status::Malformed;
+            report.message = Some(msg);
+            plans.push(Plan {
+                report,
+                edit: Edit::Nothing,
+            });
+            continue;
+        }
+        let plan = match &found[i] {
+            None => insertion(doc, hunk, &offsets, i),
+            Some(Found::AlreadyApplied { start, end }) => {
+                report.status = Status::AlreadyApplied;
+                report.lines = Some(range(*start, *end));
+                Plan {
+                    report,
+                    edit: Edit::Nothing,
+                }
+            }
+            Some(Found::Candidates(c)) if c.len() == 1 => placed(i, c[0].clone()),
+            Some(Found::Candidates(c)) => {
+                let ranges: Vec<(usize, usize)> = c.iter().map(Placement::range).collect();
+                match evidence::choose(
+                    doc,
+                    &hunk.scopes,
+                    hunk.anchor,
+                    hunk.old_start,
+                    &offsets,
+                    &ranges,
+                ) {
+                    Some(k) => placed(i, c[k].clone()),
+                    None => ambiguous(doc, hunk, i, c),
+                }
+            }
+            Some(Found::NotFound) => not_found(i),
+        };
+        plans.push(plan);
+    }
+    for (i, hunk) in hunks.iter().enumerate() {
+        let st = plans[i].report.status;
+        if !matches!(st, Status::NotFound | Status::Ambiguous) {
+            continue;
+        }
+        if let Some(base) = baseline {
+            if let Some(plan) = three_way(doc, base, hunk, i) {
+                plans[i] = plan;
+                continue;
+            }
+        }
+        if st == Status::NotFound && !hunk.is_pure_insertion() {
+            plans[i] = similar(idx, hunk, i);
+        }
+    }
+    plans
+}
+
+/// A reason to refuse a hunk before looking for it.
+fn malformed(hunk: &Hunk) -> Option<String> {
+    if hunk.lines.is_empty() {
+        return Some("the hunk is empty".into());
+    }
+    let (pre, _) = pre_image(&hunk.lines);
+    let placeholder = hunk.lines.iter().any(|l| {
+        l.kind == LineKind::Add
+            && super::elision::is_marker(&l.text)
+            && !pre.iter().any(|p| p.trim() == l.text.trim())
+    });
+    if placeholder && hunk.lines.iter().any(|l| l.kind == LineKind::Remove) {
+        return Some(
+            "the replacement contains a `...` placeholder instead of code; write the lines out in full"
+                .into(),
+        );
+    }
+    None
+}
+
+/// Offsets (placed line minus hinted line) of the hunks found in exactly one place.
+fn unique_offsets(hunks: &[Hunk], found: &[Option<Found>]) -> Vec<isize> {
+    let mut out = Vec::new();
+    for (h, f) in hunks.iter().zip(found) {
+        if let (Some(hint), Some(Found::Candidates(c))) = (h.old_start, f) {
+            if let [p] = &c[..] {
+                let d = p.range().0 as isize + 1 - hint as isize;
+                if !out.contains(&d) {
+                    out.push(d);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `[start, end)` as the report's 1-based inclusive range; an insertion point `[s, s)` reads as
+/// the line the new lines will occupy.
+fn range(start: usize, end: usize) -> LineRange {
+    LineRange {
+        start: start + 1,
+        end: end.max(start + 1),
+    }
+}
+
+fn placed(i: usize, p: Placement) -> Plan {
+    let mut report = HunkReport::new(i, Status::Applied);
+    let (s, e) = p.range();
+    report.rung = Some(p.rung);
+    report.lines = Some(range(s, e));
+    report.similarity = p.similarity;
+    report.margin = p.margin;
+    Plan {
+        report,
+        edit: Edit::Place(p),
+    }
+}
+
+fn not_found(i: usize) -> Plan {
+    let mut report = HunkReport::new(i, Status::NotFound);
+    report.message = Some("the lines this hunk changes were not found in the file".into());
+    Plan {
+        report,
+        edit: Edit::Nothing,
+    }
+}
+
+fn expected_text(hunk: &Hunk) -> String {
+    pre_image(&hunk.lines).0.join("\n")
+}
+
+fn window_text(doc: &Doc, s: usize, e: usize) -> String {
+    (s..e.min(doc.len()))
+        .map(|k| doc.line(k))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn ambiguous(doc: &Doc, hunk: &Hunk, i: usize, cands: &[Placement]) -> Plan {
+    let mut report = HunkReport::new(i, Status::Ambiguous);
+    report.rung = cands.first().map(|c| c.rung);
+    let expected = expected_text(hunk);
+    report.candidates = cands
+        .iter()
+        .take(SHOWN)
+        .map(|c| {
+            let (s, e) = c.range();
+            Candidate {
+                lines: range(s, e),
+                score: 1.0,
+                diff: char_diff(&expected, &window_text(doc, s, e)),
+            }
+        })
+        .collect();
+    let places: Vec<String> = cands
+        .iter()
+        .take(6)
+        .map(|c| {
+            let r = range(c.range().0, c.range().1);
+            format!("{}-{}", r.start, r.end)
+        })
+        .collect();
+    report.message = Some(format!(
+        "the hunk matches {} places (lines {}); include more surrounding lines, a scope line, or correct line numbers so only one place fits",
+        cands.len(),
+        places.join(", ")
+    ));
+    Plan {
+        report,
+        edit: Edit::Nothing,
+    }
+}
+
+/// A hunk that only adds lines: placed by anchor, scope, or a hint consistent with the other
+/// hunks, never by guessing.
+fn insertion(doc: &Doc, hunk: &Hunk, offsets: &[isize], i: usize) -> Plan {
+    let at = match hunk.anchor {
+        Anchor::Start => Some(0),
+        Anchor::End => Some(doc.len()),
+        Anchor::None => None,
+    }
+    .or_else(|| evidence::resolve_scopes(doc, &hunk.scopes).map(|(s, _)| s + 1))
+    .or_else(|| {
+        // Only offsets measured on other hunks count as evidence for a bare insertion.
+        let hint = hunk.old_start?;
+        match offsets {
+            [d] => {
+                let at = hint as isize + d;
+                (0..=doc.len() as isize).contains(&at).then_some(at as usize)
+            }
+            _ => None,
+        }
+    });
+    match at {
+        Some(at) => {
+            let fit = Fit {
+                map: Vec::new(),
+                reindent: Default::default(),
+                form: crate::text::Form::Raw,
+            };
+            let mut p = Placement::new(Rung::Exact, fit, None);
+            p.at = at;
+            placed(i, p)
+        }
+        None => {
+            let mut report = HunkReport::new(i, Status::NotFound);
+            report.message = Some(
+                "the hunk only adds lines and has no unchanged lines, scope line or end-of-file marker to place it by; include a few unchanged lines around the insertion"
+                    .into(),
+            );
+            Plan {
+                report,
+                edit: Edit::Nothing,
+            }
+        }
+    }
+}
+
+/// The 3-way rung: place the hunk on the baseline, apply it there, merge into the current text.
+fn three_way(doc: &Doc, base: &Doc, hunk: &Hunk, i: usize) -> Option<Plan> {
+    let bidx = FileIndex::new(base);
+    let plan = match hunk.is_pure_insertion() {
+        true => insertion(base, hunk, &[0], i),
+        false => match locate(&bidx, hunk) {
+            Found::Candidates(c) if c.len() == 1 => placed(i, c[0].clone()),
+            Found::Candidates(c) => {
+                let ranges: Vec<(usize, usize)> = c.iter().map(Placement::range).collect();
+                let k = evidence::choose(
+                    base,
+                    &hunk.scopes,
+                    hunk.anchor,
+                    hunk.old_start,
+                    &[0],
+                    &ranges,
+                )?;
+                placed(i, c[k].clone())
+            }
+            Found::AlreadyApplied { .. } | Found::NotFound => return None,
+        },
+    };
+    let Edit::Place(p) = &plan.edit else {
+        return None;
+    };
+    let lines = p.lines.as_deref().unwrap_or(&hunk.lines);
+    let ops = ops_for(base, lines, p, i).ok()?;
+    let eof = eof_override(base, hunk, p);
+    let new_base = assemble(base, &ops, eof, false);
+    let mut report = HunkReport::new(i, Status::Applied);
+    report.rung = Some(Rung::ThreeWay);
+    match merge3(base.body, doc.body, &new_base) {
+        Ok(merged) => {
+            if merged == doc.body {
+                report.status = Status::AlreadyApplied;
+                return Some(Plan {
+                    report,
+                    edit: Edit::Nothing,
+                });
+            }
+            let ops = diff_ops(doc, &merged, i);
+            if let (Some(first), Some(last)) = (ops.first(), ops.last()) {
+                report.lines = Some(range(first.start, last.end));
+            }
+            Some(Plan {
+                report,
+                edit: Edit::Ops(ops),
+            })
+        }
+        Err(conflict) => {
+            report.status = Status::Conflict;
+            let spans: Vec<String> = conflict
+                .ranges
+                .iter()
+                .map(|r| format!("{}-{}", r.start, r.end))
+                .collect();
+            report.lines = conflict.ranges.first().copied();
+            report.message = Some(format!(
+                "the edit was written against an older version of the file and conflicts with changes made since, at lines {}; re-read the file and redo the edit there",
+                spans.join(", ")
+            ));
+            Some(Plan {
+                report,
+                edit: Edit::Nothing,
+            })
+        }
+    }
+}
+
+/// The final-newline state a hunk asks for when it reaches the end of the file and its two sides
+/// disagree about the last newline.
+pub fn eof_override(doc: &Doc, hunk: &Hunk, p: &Placement) -> Option<bool> {
+    let (_, end) = p.range();
+    (end == doc.len() && hunk.old_no_newline != hunk.new_no_newline).then_some(!hunk.new_no_newline)
+}
+
+/// The similar rung, or a refusal listing the closest windows.
+fn similar(idx: &FileIndex, hunk: &Hunk, i: usize) -> Plan {
+    let doc = idx.doc;
+    let (pre, _) = pre_image(&hunk.lines);
+    let wins = windows(idx, &pre, hunk.old_start);
+    let removed: Vec<usize> = hunk
+        .lines
+        .iter()
+        .filter(|l| l.kind != LineKind::Add)
+        .enumerate()
+        .filter(|(_, l)| l.kind == LineKind::Remove)
+        .map(|(k, _)| k)
+        .collect();
+    if hunk.maybe_added.is_empty() {
+        if let Some((_, margin)) = accept(&wins, &removed) {
+            let w = &wins[0];
+            let pairs = (0..pre.len()).map(|k| (pre[k], doc.line(w.start + k)));
+            let reindent =
+                super::reindent::Reindent::infer(pairs, idx.indents_with_tabs()).unwrap_or_default();
+            let fit = Fit {
+                map: (0..pre.len()).map(|k| super::search::Span::line(w.start + k)).collect(),
+                reindent,
+                form: crate::text::Form::Canon,
+            };
+            let mut p = Placement::new(Rung::Similar, fit, None);
+            p.similarity = Some(w.score);
+            p.margin = Some(margin);
+            return placed(i, p);
+        }
+    }
+    let mut plan = not_found(i);
+    let expected = pre.join("\n");
+    plan.report.candidates = wins
+        .iter()
+        .take(SHOWN)
+        .map(|w: &Window| Candidate {
+            lines: range(w.start, w.start + w.len),
+            score: (w.score * 1000.0).round() / 1000.0,
+            diff: char_diff(&expected, &window_text(doc, w.start, w.start + w.len)),
+        })
+        .collect();
+    if let Some(best) = plan.report.candidates.first() {
+        plan.report.message = Some(format!(
+            "the lines this hunk changes were not found; the closest match is lines {}-{} (similarity {:.2}), which differ: {}",
+            best.lines.start, best.lines.end, best.score, best.diff
+        ));
+    }
+    plan
+}

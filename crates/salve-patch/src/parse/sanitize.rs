@@ -1,0 +1,239 @@
+//! Line-level hygiene shared by every format: lazy placeholders, elision markers and
+//! line-number prefixes.
+//!
+//! Models stand in for code they did not want to repeat with placeholder lines. Two kinds are
+//! told apart here:
+//! - an *elision* (`...`, `// ...`, `# ... existing code ...`) in a pre-image or context position
+//!   is a legitimate "skip some unchanged lines" that the applier's elision rung can match;
+//! - a *lazy placeholder* in a position that would be written to the file (added lines, whole-file
+//!   content) would replace real code with a comment, so the edit must be refused.
+
+use crate::edit::{Hunk, LineKind};
+
+/// Comment openers, longest first so that `<!--` wins over `<`-less ones.
+const COMMENT_OPENERS: &[&str] = &["<!--", "{/*", "/*", "//", "--", "#", ";", "%", "*"];
+/// Comment closers stripped from the end of a comment-only line.
+const COMMENT_CLOSERS: &[&str] = &["-->", "*/}", "*/"];
+
+/// Words that, next to dots or in a comment-only line, say "the real code was left out".
+const LAZY_WORDS: &[&str] = &[
+    "existing",
+    "unchanged",
+    "rest of",
+    "remaining",
+    "omitted",
+    "as before",
+    "same as before",
+    "previous code",
+    "other code",
+    "more code",
+    "code here",
+    "keep the rest",
+];
+
+/// The text of a comment-only line without its comment markers, or `None` when the line is not
+/// a comment.
+fn comment_body(trimmed: &str) -> Option<&str> {
+    let opener = COMMENT_OPENERS.iter().find(|o| trimmed.starts_with(**o))?;
+    let mut inner = trimmed.get(opener.len()..).unwrap_or("");
+    for closer in COMMENT_CLOSERS {
+        if let Some(x) = inner.trim_end().strip_suffix(closer) {
+            inner = x;
+            break;
+        }
+    }
+    Some(inner.trim())
+}
+
+fn starts_with_dots(s: &str) -> bool {
+    s.starts_with("...") || s.starts_with('…')
+}
+
+fn ends_with_dots(s: &str) -> bool {
+    s.ends_with("...") || s.ends_with('…')
+}
+
+/// True when `s` is nothing but dots (`...`, `…`, `. . .`) and spaces.
+fn only_dots(s: &str) -> bool {
+    !s.is_empty()
+        && (s.contains("...") || s.contains('…'))
+        && s.chars().all(|c| c == '.' || c == '…' || c.is_whitespace())
+}
+
+/// A placeholder that stands in for code: `// ... existing code ...`, `# ... rest unchanged`,
+/// `/* ... */ rest of file`, `... (unchanged)`, `<!-- ... existing content ... -->`.
+pub(crate) fn is_lazy(line: &str) -> bool {
+    let t = line.trim();
+    if t.is_empty() || t.len() > 120 {
+        return false;
+    }
+    let inner = match comment_body(t) {
+        Some(c) => c,
+        None if starts_with_dots(t) => t,
+        None => return false,
+    };
+    let lower = inner.to_lowercase();
+    if !LAZY_WORDS.iter().any(|w| lower.contains(w)) {
+        return false;
+    }
+    starts_with_dots(&lower)
+        || ends_with_dots(&lower)
+        || lower.contains("rest of")
+        || lower.contains("existing code")
+        || (lower.contains("unchanged") && lower.split_whitespace().count() >= 2)
+}
+
+/// A comment-only line whose text is only dots: `// ...`, `# ...`, `/* ... */`.
+pub(crate) fn is_comment_dots(line: &str) -> bool {
+    comment_body(line.trim()).is_some_and(only_dots)
+}
+
+/// A line that elides unchanged code: bare dots, a comment of dots, or a lazy placeholder.
+pub(crate) fn is_elision(line: &str) -> bool {
+    let t = line.trim();
+    only_dots(t) || is_comment_dots(t) || is_lazy(t)
+}
+
+/// True for a line that, written into a file, would stand in for code that is not there.
+/// `lang_allows_dots` is false for languages where a bare `...` line is itself code (Python's
+/// Ellipsis) or ordinary prose (Markdown, text).
+pub(crate) fn is_placeholder_content(line: &str, lang_allows_dots: bool) -> bool {
+    is_lazy(line) || is_comment_dots(line) || (!lang_allows_dots && only_dots(line.trim()))
+}
+
+/// Whether a bare `...` line is ordinary content in the file at `path`.
+pub(crate) fn dots_are_content(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    [".py", ".pyi", ".md", ".markdown", ".txt", ".rst", ".adoc"]
+        .iter()
+        .any(|ext| lower.ends_with(ext))
+}
+
+/// The first added line of `hunks` that is a lazy placeholder.
+pub(crate) fn lazy_added_line(hunks: &[Hunk]) -> Option<&str> {
+    hunks
+        .iter()
+        .flat_map(|h| h.lines.iter())
+        .find(|l| l.kind == LineKind::Add && (is_lazy(&l.text) || is_comment_dots(&l.text)))
+        .map(|l| l.text.as_str())
+}
+
+/// The style of a line-number prefix.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum NumStyle {
+    /// `12 | code` or `12| code`
+    Pipe,
+    /// `12: code`
+    Colon,
+    /// `12\tcode` (`cat -n`)
+    Tab,
+}
+
+/// Splits `   12 | text` into (12, style, text).
+fn split_number(line: &str) -> Option<(u64, NumStyle, &str)> {
+    let t = line.trim_start_matches(' ');
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || digits > 9 {
+        return None;
+    }
+    let n: u64 = t.get(..digits)?.parse().ok()?;
+    let rest = t.get(digits..)?;
+    if let Some(r) = rest.strip_prefix('\t') {
+        return Some((n, NumStyle::Tab, r));
+    }
+    if let Some(r) = rest.trim_start_matches(' ').strip_prefix('|') {
+        return Some((n, NumStyle::Pipe, r.strip_prefix(' ').unwrap_or(r)));
+    }
+    if let Some(r) = rest.strip_prefix(':') {
+        if r.is_empty() || r.starts_with(' ') {
+            return Some((n, NumStyle::Colon, r.strip_prefix(' ').unwrap_or(r)));
+        }
+    }
+    None
+}
+
+/// When every line carries a line-number prefix of the same style with consecutive numbers,
+/// returns the first number and the lines without prefixes. Two lines at least: a single
+/// numbered line is too weak a signal to rewrite content.
+pub(crate) fn strip_line_numbers<'a>(lines: &[&'a str]) -> Option<(u64, Vec<&'a str>)> {
+    if lines.len() < 2 {
+        return None;
+    }
+    let (first, style, _) = split_number(lines[0])?;
+    let mut out = Vec::with_capacity(lines.len());
+    for (k, line) in lines.iter().enumerate() {
+        let (n, s, rest) = split_number(line)?;
+        if s != style || n != first.checked_add(k as u64)? {
+            return None;
+        }
+        out.push(rest);
+    }
+    Some((first, out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lazy_placeholders_are_recognised() {
+        for l in [
+            "// ... existing code ...",
+            "    # ... rest unchanged",
+            "/* ... */ rest of file",
+            "... (unchanged)",
+            "<!-- ... existing content ... -->",
+            "// rest of the file unchanged",
+            "  // ... rest unchanged ...",
+        ] {
+            assert!(is_lazy(l), "{l}");
+        }
+    }
+
+    #[test]
+    fn ordinary_comments_are_not_lazy() {
+        for l in [
+            "// Keep existing behaviour for old configs",
+            "let rest = existing.iter();",
+            "# unchanged",
+            "...",
+            "// ...",
+            "",
+        ] {
+            assert!(!is_lazy(l), "{l}");
+        }
+    }
+
+    #[test]
+    fn elisions_include_bare_dots() {
+        assert!(is_elision("..."));
+        assert!(is_elision("    // ..."));
+        assert!(is_elision("# ..."));
+        assert!(is_elision("// ... existing code ..."));
+        assert!(!is_elision("foo(...)"));
+        assert!(!is_elision("let x = 1;"));
+    }
+
+    #[test]
+    fn placeholder_content_respects_language() {
+        assert!(is_placeholder_content("    ...", false));
+        assert!(!is_placeholder_content("    ...", true));
+        assert!(is_placeholder_content("// ...", true));
+        assert!(dots_are_content("a/b.py"));
+        assert!(!dots_are_content("a/b.rs"));
+    }
+
+    #[test]
+    fn line_numbers_stripped_only_when_all_consecutive() {
+        let (n, out) = strip_line_numbers(&["  9 | fn a() {", " 10 |     b();", " 11 | }"]).unwrap();
+        assert_eq!(n, 9);
+        assert_eq!(out, vec!["fn a() {", "    b();", "}"]);
+        let (_, out) = strip_line_numbers(&["3: x", "4:", "5: y"]).unwrap();
+        assert_eq!(out, vec!["x", "", "y"]);
+        assert!(strip_line_numbers(&["1: a", "3: b"]).is_none());
+        assert!(strip_line_numbers(&["1 | a", "b"]).is_none());
+        assert!(strip_line_numbers(&["1 | a", "2: b"]).is_none());
+        assert!(strip_line_numbers(&["1 | a"]).is_none());
+        assert!(strip_line_numbers(&["12:30 meeting", "12:31 x"]).is_none());
+    }
+}

@@ -1,0 +1,305 @@
+//! SEARCH/REPLACE blocks (aider, Cline, Roo) and their lowering to hunks.
+//!
+//! A block is lowered to a single hunk by a line diff of the search text against the replace
+//! text, so the pre-image is exactly the search text and the post-image exactly the replace
+//! text; the diff only decides which lines are context. The same lowering serves old/new JSON.
+
+use super::body::truncate;
+use super::wrapper::{is_fence_close, Fence};
+use super::{paths, sanitize, Cx, Region};
+use crate::edit::{FileChange, FileEdit, Format, Hunk, HunkLine, IssueKind, LineKind};
+use similar::{capture_diff_slices, Algorithm, DiffOp};
+
+/// Blocks whose changed middle is larger than this many lines are lowered without a diff
+/// (all removed, then all added), which keeps the work bounded for any input.
+const DIFF_LIMIT: usize = 4000;
+
+/// `ch` repeated 5 to 9 times (3 or more for the Cline `-`/`+` style), then `word`.
+fn marker(line: &str, ch: u8, min: usize, word: &str) -> bool {
+    let t = line.trim();
+    let n = t.bytes().take_while(|&b| b == ch).count();
+    if n < min || n > 9 {
+        return false;
+    }
+    let rest = t.get(n..).unwrap_or("").trim_start();
+    if word.is_empty() {
+        rest.is_empty()
+    } else {
+        rest.eq_ignore_ascii_case(word)
+    }
+}
+
+/// `<<<<<<< SEARCH` (5 to 9 `<`) or Cline's `------- SEARCH`.
+pub(crate) fn is_search(line: &str) -> bool {
+    marker(line, b'<', 5, "SEARCH") || marker(line, b'-', 3, "SEARCH")
+}
+
+/// `=======` (5 to 9 `=`).
+fn is_divider(line: &str) -> bool {
+    marker(line, b'=', 5, "")
+}
+
+/// `>>>>>>> REPLACE` (5 to 9 `>`) or Cline's `+++++++ REPLACE`.
+fn is_replace(line: &str) -> bool {
+    marker(line, b'>', 5, "REPLACE") || marker(line, b'+', 3, "REPLACE")
+}
+
+/// Lowers a search/replace pair to hunk lines: common lines are context.
+pub(crate) fn lower(search: &[&str], replace: &[&str]) -> Vec<HunkLine> {
+    let pre = search
+        .iter()
+        .zip(replace)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let max_suf = search.len().min(replace.len()) - pre;
+    let suf = search
+        .iter()
+        .rev()
+        .zip(replace.iter().rev())
+        .take(max_suf)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let a = &search[pre..search.len() - suf];
+    let b = &replace[pre..replace.len() - suf];
+    let mut out: Vec<HunkLine> = search[..pre]
+        .iter()
+        .map(|t| HunkLine::new(LineKind::Context, *t))
+        .collect();
+    let removed = |out: &mut Vec<HunkLine>, s: &[&str]| {
+        out.extend(s.iter().map(|t| HunkLine::new(LineKind::Remove, *t)));
+    };
+    let added = |out: &mut Vec<HunkLine>, s: &[&str]| {
+        out.extend(s.iter().map(|t| HunkLine::new(LineKind::Add, *t)));
+    };
+    if a.is_empty() || b.is_empty() || a.len() + b.len() > DIFF_LIMIT {
+        removed(&mut out, a);
+        added(&mut out, b);
+    } else {
+        for op in capture_diff_slices(Algorithm::Myers, a, b) {
+            match op {
+                DiffOp::Equal { old_index, len, .. } => out.extend(
+                    a.iter()
+                        .skip(old_index)
+                        .take(len)
+                        .map(|t| HunkLine::new(LineKind::Context, *t)),
+                ),
+                DiffOp::Delete {
+                    old_index, old_len, ..
+                } => removed(&mut out, a.get(old_index..old_index + old_len).unwrap_or(&[])),
+                DiffOp::Insert {
+                    new_index, new_len, ..
+                } => added(&mut out, b.get(new_index..new_index + new_len).unwrap_or(&[])),
+                DiffOp::Replace {
+                    old_index,
+                    old_len,
+                    new_index,
+                    new_len,
+                } => {
+                    removed(&mut out, a.get(old_index..old_index + old_len).unwrap_or(&[]));
+                    added(&mut out, b.get(new_index..new_index + new_len).unwrap_or(&[]));
+                }
+            }
+        }
+    }
+    out.extend(
+        search[search.len() - suf..]
+            .iter()
+            .map(|t| HunkLine::new(LineKind::Context, *t)),
+    );
+    out
+}
+
+/// Strips line-number prefixes from one side when all its lines have them.
+fn denumber<'a>(cx: &mut Cx, path: &str, what: &str, lines: Vec<&'a str>) -> (Vec<&'a str>, Option<u64>) {
+    match sanitize::strip_line_numbers(&lines) {
+        Some((first, out)) => {
+            cx.note(format!("{path}: line-number prefixes stripped from the {what} text"));
+            (out, Some(first))
+        }
+        None => (lines, None),
+    }
+}
+
+/// Lowers one old/new pair for `path` to an edit (shared with the JSON reader). An old side
+/// with no lines (or only blank ones) creates the file.
+pub(crate) fn push_pair(
+    cx: &mut Cx,
+    path: &str,
+    search: Vec<&str>,
+    replace: Vec<&str>,
+    start_line: Option<usize>,
+    format: Format,
+) {
+    let (search, numbered) = denumber(cx, path, "search", search);
+    let (replace, _) = denumber(cx, path, "replace", replace);
+    if search.iter().all(|l| l.trim().is_empty()) {
+        let mut content = String::new();
+        for l in &replace {
+            content.push_str(l);
+            content.push('\n');
+        }
+        if let Some(l) = replace.iter().find(|l| sanitize::is_lazy(l) || sanitize::is_comment_dots(l)) {
+            cx.issue(
+                IssueKind::Lazy,
+                Some(path),
+                format!("new file line {:?} stands in for code", truncate(l, 60)),
+            );
+        }
+        let final_newline = !content.is_empty();
+        cx.edits.push(FileEdit {
+            path: path.to_string(),
+            change: FileChange::Create {
+                content,
+                final_newline,
+            },
+            format,
+            mode: None,
+        });
+        return;
+    }
+    let hunk = Hunk {
+        lines: lower(&search, &replace),
+        old_start: start_line.or(numbered.and_then(|n| usize::try_from(n).ok())),
+        ..Hunk::default()
+    };
+    if let Some(l) = sanitize::lazy_added_line(std::slice::from_ref(&hunk)) {
+        cx.issue(
+            IssueKind::Lazy,
+            Some(path),
+            format!("replacement line {:?} stands in for code", truncate(l, 60)),
+        );
+    }
+    cx.edits.push(FileEdit {
+        path: path.to_string(),
+        change: FileChange::Modify { hunks: vec![hunk] },
+        format,
+        mode: None,
+    });
+}
+
+/// Reads one block whose SEARCH marker is at line `i`; returns the line after it.
+pub(crate) fn parse_block(cx: &mut Cx, r: &Region, i: usize, path: Option<String>) -> usize {
+    let mut j = i + 1;
+    let mut start_line = None;
+    while j < r.end {
+        let t = cx.src.line(j).trim();
+        if let Some(v) = t.strip_prefix(":start_line:") {
+            start_line = v.trim().parse::<usize>().ok().filter(|&n| n > 0);
+        } else if !t.starts_with(":end_line:") {
+            break;
+        }
+        j += 1;
+    }
+    if j < r.end && cx.src.line(j).trim() == "-------" {
+        j += 1;
+    }
+    let body = j;
+    let mut dividers = Vec::new();
+    let mut close = None;
+    while j < r.end {
+        let l = cx.src.line(j);
+        if is_replace(l) {
+            close = Some(j);
+            break;
+        }
+        if is_search(l) {
+            break;
+        }
+        if is_divider(l) {
+            dividers.push(j);
+        }
+        j += 1;
+    }
+    let Some(close) = close else {
+        if j >= r.end && r.ends_reply_unclosed(&cx.src) {
+            cx.issue(
+                IssueKind::Truncated,
+                path.as_deref(),
+                "the reply ends inside a SEARCH/REPLACE block",
+            );
+        } else {
+            cx.issue(
+                IssueKind::Malformed,
+                path.as_deref(),
+                format!("line {}: SEARCH block without a REPLACE marker", i + 1),
+            );
+        }
+        return j;
+    };
+    let div = match dividers.len() {
+        0 => None,
+        n if n % 2 == 1 => dividers.get(n / 2).copied(),
+        _ => None,
+    };
+    let Some(div) = div else {
+        cx.issue(
+            IssueKind::Malformed,
+            path.as_deref(),
+            format!(
+                "line {}: SEARCH/REPLACE block with {} '=======' lines; cannot tell where SEARCH ends",
+                i + 1,
+                dividers.len()
+            ),
+        );
+        return close + 1;
+    };
+    let Some(path) = path else {
+        cx.issue(
+            IssueKind::Malformed,
+            None,
+            format!("line {}: SEARCH/REPLACE block without a file path", i + 1),
+        );
+        return close + 1;
+    };
+    let search: Vec<&str> = (body..div).map(|k| cx.src.line(k)).collect();
+    let replace: Vec<&str> = (div + 1..close).map(|k| cx.src.line(k)).collect();
+    cx.last_sr_path = Some(path.clone());
+    push_pair(cx, &path, search, replace, start_line, Format::SearchReplace);
+    close + 1
+}
+
+/// Reads SEARCH/REPLACE blocks inside the fence whose content starts at `start`, then the
+/// fence's close; returns the line after the close. Path lines between blocks switch files.
+pub(crate) fn parse_fenced(
+    cx: &mut Cx,
+    r: &Region,
+    start: usize,
+    f: &Fence,
+    hint: Option<String>,
+) -> usize {
+    let mut i = start;
+    let mut pending: Option<String> = None;
+    while i < r.end {
+        let l = cx.src.line(i);
+        if is_fence_close(l, f) {
+            return i + 1;
+        }
+        if l.trim().is_empty() {
+            i += 1;
+            continue;
+        }
+        if is_search(l) {
+            let path = pending
+                .take()
+                .or_else(|| hint.clone())
+                .or_else(|| cx.last_sr_path.clone());
+            i = parse_block(cx, r, i, path).max(i + 1);
+            continue;
+        }
+        if let Some(p) = paths::path_from_line(l) {
+            pending = Some(p);
+            i += 1;
+            continue;
+        }
+        // Not a block: the rest of the fence is prose; skip to its close.
+        cx.note(format!("line {}: text after SEARCH/REPLACE blocks in a fence ignored", i + 1));
+        return (i..r.end)
+            .find(|&k| is_fence_close(cx.src.line(k), f))
+            .map_or(r.end, |k| k + 1);
+    }
+    r.end
+}
+
+#[cfg(test)]
+#[path = "search_replace_tests.rs"]
+mod tests;

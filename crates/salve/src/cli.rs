@@ -1,0 +1,42 @@
+//! Command-line arguments: global flags shared by every subcommand, and the subcommands.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::commands;
+
+/// Land model-written code edits safely: place every hunk exactly or refuse, write all files or
+/// none.
+#[derive(Debug, Parser)]
+#[command(name = "salve", version, propagate_version = true)]
+#[command(
+    after_help = "Exit codes: 0 success or already applied, 1 refused or partial, \
+                        2 usage, configuration or environment error, 101 internal bug."
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: Global,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Flags every subcommand accepts.
+#[derive(Debug, Args)]
+pub struct Global {
+    /// Run as if salve was started in DIR (like `git -C`)
+    #[arg(short = 'C', value_name = "DIR", global = true)]
+    pub dir: Option<PathBuf>,
+    /// Print machine-readable JSON on stdout; logs still go to stderr
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Print nothing on success; errors still go to stderr
+    #[arg(long, short = 'q', global = true)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Apply the edits in a model's reply: every file or none
+    Apply(commands::apply::ApplyArgs),
+}

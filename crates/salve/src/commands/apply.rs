@@ -1,0 +1,155 @@
+//! `salve apply [FILE|-]`: read a model's reply, place every hunk, write all files or none.
+
+use std::io::{IsTerminal as _, Read as _, Write as _};
+use std::path::{Path, PathBuf};
+
+use salve_engine::apply::{apply, Options, DEFAULT_MAX_FILE_SIZE};
+
+use crate::cli::Global;
+use crate::error::CliError;
+use crate::output;
+
+#[derive(Debug, clap::Args)]
+pub struct ApplyArgs {
+    /// The reply to read: a file, or `-` for stdin (the default). A relative path is taken from
+    /// the current directory, or from -C DIR when it is not found there.
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+    /// Place every edit and report, but write nothing
+    #[arg(long)]
+    pub check: bool,
+    /// Write the files that placed even if others were refused (whole files, never single hunks)
+    #[arg(long)]
+    pub partial: bool,
+    /// The commit the model read [default: HEAD]; files that drifted since are merged from it
+    #[arg(long, value_name = "REV")]
+    pub base: Option<String>,
+    /// Apply the edits backwards, undoing a reply that was applied
+    #[arg(long, short = 'R')]
+    pub reverse: bool,
+    /// Stop instead of reading a file larger than this (bytes, or with a K, M or G suffix)
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "64M")]
+    pub max_file_size: u64,
+}
+
+pub fn run(global: &Global, args: &ApplyArgs) -> Result<u8, CliError> {
+    let dir = global.dir.clone().unwrap_or_else(|| PathBuf::from("."));
+    let reply = read_reply(args.file.as_deref(), global.dir.as_deref())?;
+    let options = Options {
+        dir,
+        check: args.check,
+        partial: args.partial,
+        base: args.base.clone(),
+        reverse: args.reverse,
+        max_file_size: args.max_file_size,
+    };
+    let outcome = apply(&reply, &options)?;
+    let report = &outcome.report;
+    let text = if global.json {
+        format!("{}\n", report.to_json())
+    } else {
+        if !global.quiet {
+            let mut err = std::io::stderr().lock();
+            for note in &report.notes {
+                let _ = writeln!(err, "note: {note}");
+            }
+        }
+        if global.quiet {
+            String::new()
+        } else {
+            output::render(report)
+        }
+    };
+    write_stdout(&text)?;
+    Ok(u8::try_from(report.exit_code()).unwrap_or(1))
+}
+
+fn read_reply(file: Option<&Path>, dir: Option<&Path>) -> Result<String, CliError> {
+    let bytes = match file {
+        Some(path) if path != Path::new("-") => {
+            let path = locate(path, dir);
+            std::fs::read(&path).map_err(|e| {
+                CliError::user(format!("cannot read the reply {}: {e}", path.display()))
+                    .with_hint("pass the file holding the model's reply, or - to read stdin")
+            })?
+        }
+        _ => {
+            let stdin = std::io::stdin();
+            if file.is_none() && stdin.is_terminal() {
+                return Err(CliError::user("no reply given").with_hint(
+                    "pass the reply file (`salve apply reply.md`) or pipe it (`... | salve apply`)",
+                ));
+            }
+            let mut bytes = Vec::new();
+            stdin
+                .lock()
+                .read_to_end(&mut bytes)
+                .map_err(|e| CliError::user(format!("cannot read the reply from stdin: {e}")))?;
+            bytes
+        }
+    };
+    String::from_utf8(bytes).map_err(|e| {
+        CliError::user(format!(
+            "the reply is not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        ))
+        .with_hint("save the reply as UTF-8")
+    })
+}
+
+/// The reply path as given, or below -C DIR when it is only found there.
+fn locate(path: &Path, dir: Option<&Path>) -> PathBuf {
+    match dir {
+        Some(dir) if path.is_relative() && !path.exists() && dir.join(path).exists() => {
+            dir.join(path)
+        }
+        _ => path.to_path_buf(),
+    }
+}
+
+/// Write to stdout; a closed pipe (`salve apply | head`) is not an error.
+fn write_stdout(text: &str) -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(CliError::user(format!("cannot write to stdout: {e}"))),
+    }
+}
+
+fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let (digits, unit) = match t.find(|c: char| !c.is_ascii_digit()) {
+        Some(i) => t.split_at(i),
+        None => (t, ""),
+    };
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size; use bytes or a K, M or G suffix"))?;
+    let scale: u64 = match unit.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 1,
+        "K" | "KB" | "KIB" => 1 << 10,
+        "M" | "MB" | "MIB" => 1 << 20,
+        "G" | "GB" | "GIB" => 1 << 30,
+        _ => return Err(format!("unknown size unit in `{text}`; use K, M or G")),
+    };
+    n.checked_mul(scale)
+        .ok_or_else(|| format!("`{text}` is too large"))
+}
+
+// The documented default must match the engine's.
+const _: () = assert!(DEFAULT_MAX_FILE_SIZE == 64 << 20);
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("100"), Ok(100));
+        assert_eq!(parse_size("64M"), Ok(64 << 20));
+        assert_eq!(parse_size("2KiB"), Ok(2048));
+        assert!(parse_size("lots").is_err());
+        assert!(parse_size("3T").is_err());
+    }
+}

@@ -1,0 +1,14 @@
+//! One module per subcommand. Each exposes its clap arguments and a `run` that returns the exit
+//! code of a job that ran (0 or 1) or a [`CliError`](crate::error::CliError).
+
+pub mod apply;
+
+use crate::cli::{Cli, Command};
+use crate::error::CliError;
+
+/// Run the chosen subcommand.
+pub fn run(cli: &Cli) -> Result<u8, CliError> {
+    match &cli.command {
+        Command::Apply(args) => apply::run(&cli.global, args),
+    }
+}

@@ -1,0 +1,11 @@
+//! The one integration-test binary of the `salve` crate: real temporary directories, real git
+//! repositories, the real binary.
+//!
+//! Other owners add their own modules here (`scenarios`, `corpus`, `git_compare`, `readme`, ...),
+//! one file each; `support` holds small helpers anyone may use.
+
+// Test code: a failed unwrap is a failed test with a useful message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod apply_cli;
+mod support;
