@@ -19,9 +19,10 @@ pub fn parse(data: &[u8]) {
     };
     let ex = extract(text);
     assert_eq!(extract(text), ex, "extract is not deterministic");
-    let json = serde_json::to_string(&ex).unwrap_or_else(|e| panic!("extraction does not serialize: {e}"));
-    let back: Extraction =
-        serde_json::from_str(&json).unwrap_or_else(|e| panic!("extraction does not deserialize: {e}"));
+    let json =
+        serde_json::to_string(&ex).unwrap_or_else(|e| panic!("extraction does not serialize: {e}"));
+    let back: Extraction = serde_json::from_str(&json)
+        .unwrap_or_else(|e| panic!("extraction does not deserialize: {e}"));
     assert_eq!(back, ex, "extraction changed in a JSON round trip");
 }
 
@@ -45,11 +46,18 @@ fn apply_reply(file: &str, reply: &str) {
             _ => continue,
         };
         let first = apply_hunks(file, hunks, None).new_text;
-        assert_eq!(apply_hunks(file, hunks, None).new_text, first, "apply_hunks is not deterministic");
+        assert_eq!(
+            apply_hunks(file, hunks, None).new_text,
+            first,
+            "apply_hunks is not deterministic"
+        );
         let _ = apply_hunks(file, hunks, Some(file));
         if let Some(new) = &first {
             if !file.contains('\r') && !reply.contains('\r') {
-                assert!(!new.contains('\r'), "a carriage return appeared from nowhere");
+                assert!(
+                    !new.contains('\r'),
+                    "a carriage return appeared from nowhere"
+                );
             }
         }
     }
@@ -74,7 +82,8 @@ fn apply_self_block(file: &str) {
         ..Hunk::default()
     };
     let mut grow = same.clone();
-    grow.lines.insert(1, HunkLine::new(LineKind::Add, "\u{1}fuzz\u{1}"));
+    grow.lines
+        .insert(1, HunkLine::new(LineKind::Add, "\u{1}fuzz\u{1}"));
     let grown = apply_hunks(file, std::slice::from_ref(&grow), None).new_text;
     if occurrences == 1 {
         let new = grown.unwrap_or_else(|| panic!("a unique exact block was not placed"));
@@ -83,7 +92,10 @@ fn apply_self_block(file: &str) {
             file.lines().count() + 1,
             "inserting one line changed the line count by another amount"
         );
-        assert!(new.contains("\u{1}fuzz\u{1}"), "the inserted line is missing");
+        assert!(
+            new.contains("\u{1}fuzz\u{1}"),
+            "the inserted line is missing"
+        );
     }
     if let Some(new) = apply_hunks(file, std::slice::from_ref(&same), None).new_text {
         assert_eq!(new, file, "a hunk of context only changed the file");

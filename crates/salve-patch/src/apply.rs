@@ -52,7 +52,7 @@ pub struct Op {
 /// `current`; it enables the 3-way rung.
 pub fn apply_hunks(current: &str, hunks: &[Hunk], baseline: Option<&str>) -> FileOutcome {
     let doc = Doc::parse(current);
-    let idx = FileIndex::new(&doc);
+    let idx = FileIndex::with_keys(&doc, hunk_keys(hunks));
     let base_doc = baseline.filter(|b| *b != current).map(Doc::parse);
     let mut plans = place_all(&idx, hunks, base_doc.as_ref());
     let mut ops: Vec<Op> = Vec::new();
@@ -104,6 +104,16 @@ pub fn apply_hunks(current: &str, hunks: &[Hunk], baseline: Option<&str>) -> Fil
     finish(&doc, reports, &ops, eof)
 }
 
+/// Every line the ladder may look up for these hunks, `maybe_added` variants included.
+pub(crate) fn hunk_keys(hunks: &[Hunk]) -> Vec<String> {
+    let mut keys = Vec::new();
+    for h in hunks {
+        keys.extend(h.lines.iter().map(|l| strip_cr(&l.text).to_string()));
+        keys.extend(h.maybe_added.iter().filter_map(|&i| h.lines.get(i)).map(|l| format!(" {}", strip_cr(&l.text))));
+    }
+    keys
+}
+
 fn finish(doc: &Doc, mut reports: Vec<HunkReport>, ops: &[Op], eof: Option<bool>) -> FileOutcome {
     if let Some(bad) = reports.iter().find(|r| !r.status.is_success()) {
         let status = bad.status;
@@ -147,6 +157,20 @@ pub(crate) fn ops_for(
     hunk: usize,
 ) -> Result<Vec<Op>, String> {
     let map = &p.fit.map;
+    // Removed elision markers and the file lines they stand for, which a paired added marker
+    // puts back (code the model moved without writing it out).
+    let mut moved: Vec<(String, crate::locate::search::Span)> = Vec::new();
+    if p.rung == Rung::Elision {
+        let mut pi = 0;
+        for l in lines.iter().filter(|l| l.kind != LineKind::Add) {
+            if l.kind == LineKind::Remove && crate::locate::elision::is_marker(&l.text) {
+                if let Some(s) = map.get(pi) {
+                    moved.push((crate::text::canonical(&l.text).into_owned(), *s));
+                }
+            }
+            pi += 1;
+        }
+    }
     let mut ops = Vec::new();
     let mut pending: Option<Op> = None;
     let mut cursor = p.range().0;
@@ -208,17 +232,27 @@ pub(crate) fn ops_for(
                         hunk,
                     });
                 }
-                if let Some(op) = pending.as_mut() {
-                    op.insert.push(NewLine {
+                let Some(op) = pending.as_mut() else {
+                    continue;
+                };
+                let c = crate::text::canonical(&l.text);
+                match moved.iter().position(|(t, _)| *t == c) {
+                    Some(k) => {
+                        let (_, s) = moved.remove(k);
+                        op.insert.extend((s.start..s.end).map(|f| NewLine {
+                            text: doc.line(f).to_string(),
+                            eol: Some(doc.lines[f].eol).filter(|e| *e != Eol::None),
+                        }));
+                    }
+                    None => op.insert.push(NewLine {
                         text: p.fit.reindent.apply(strip_cr(&l.text)),
                         eol: None,
-                    });
+                    }),
                 }
             }
         }
     }
     ops.extend(pending);
-    let _ = doc;
     Ok(ops)
 }
 
@@ -400,7 +434,3 @@ pub fn create_text(content: &str, final_newline: bool) -> String {
     }
     out
 }
-
-#[cfg(test)]
-#[path = "apply_tests.rs"]
-mod tests;

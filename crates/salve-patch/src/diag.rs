@@ -1,1 +1,185 @@
-//! TODO(owner): see lib.rs
+//! Short character-level diffs for failure reports, with invisible characters made visible.
+//!
+//! A model that wrote `“` where the file has `"`, or two spaces where it has a tab, cannot see the
+//! difference in ordinary text. [`char_diff`] shows only the lines that differ, marks what the edit
+//! expected but the file lacks as `[-…-]` and what the file has instead as `{+…+}`, writes spaces as
+//! `·`, tabs as `→`, carriage returns as `␍`, and other invisible or look-alike characters as
+//! `⟨U+00A0⟩`, and shortens long equal stretches.
+
+use similar::{capture_diff_slices, Algorithm, DiffOp};
+
+/// Differing lines shown before the rest is summarised.
+const MAX_LINES: usize = 6;
+/// Equal stretches longer than this are shortened to their ends.
+const MAX_EQUAL: usize = 24;
+const KEEP: usize = 10;
+
+/// Character-level diff from `expected` (what the edit says) to `found` (what the file has).
+pub fn char_diff(expected: &str, found: &str) -> String {
+    if expected == found {
+        return "identical".into();
+    }
+    let a: Vec<&str> = expected.split('\n').collect();
+    let b: Vec<&str> = found.split('\n').collect();
+    let mut out: Vec<String> = Vec::new();
+    let mut shown = 0usize;
+    let mut hidden = 0usize;
+    let mut push = |line: String, out: &mut Vec<String>| {
+        if shown < MAX_LINES {
+            out.push(line);
+            shown += 1;
+        } else {
+            hidden += 1;
+        }
+    };
+    for op in capture_diff_slices(Algorithm::Myers, &a, &b) {
+        match op {
+            DiffOp::Equal { .. } => {}
+            DiffOp::Delete {
+                old_index, old_len, ..
+            } => {
+                for k in old_index..old_index + old_len {
+                    push(format!("{}: [-{}-]", k + 1, visible(a[k])), &mut out);
+                }
+            }
+            DiffOp::Insert {
+                old_index,
+                new_index,
+                new_len,
+            } => {
+                for k in new_index..new_index + new_len {
+                    push(
+                        format!("{}: {{+{}+}}", old_index + 1, visible(b[k])),
+                        &mut out,
+                    );
+                }
+            }
+            DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => {
+                let pairs = old_len.max(new_len);
+                for k in 0..pairs {
+                    let line = match (
+                        a.get(old_index + k).filter(|_| k < old_len),
+                        b.get(new_index + k).filter(|_| k < new_len),
+                    ) {
+                        (Some(x), Some(y)) => format!("{}: {}", old_index + k + 1, inline(x, y)),
+                        (Some(x), None) => format!("{}: [-{}-]", old_index + k + 1, visible(x)),
+                        (None, Some(y)) => format!("{}: {{+{}+}}", old_index + k + 1, visible(y)),
+                        (None, None) => continue,
+                    };
+                    push(line, &mut out);
+                }
+            }
+        }
+    }
+    if hidden > 0 {
+        out.push(format!("… {hidden} more line(s) differ"));
+    }
+    out.join("\n")
+}
+
+/// One line pair as an inline character diff.
+fn inline(x: &str, y: &str) -> String {
+    let a: Vec<char> = x.chars().collect();
+    let b: Vec<char> = y.chars().collect();
+    let mut out = String::new();
+    for op in capture_diff_slices(Algorithm::Myers, &a, &b) {
+        let (_, o, n) = op.as_tag_tuple();
+        let left: String = a[o.clone()].iter().collect();
+        let right: String = b[n.clone()].iter().collect();
+        match op {
+            DiffOp::Equal { .. } => out.push_str(&shorten(&visible(&left))),
+            DiffOp::Delete { .. } => out.push_str(&format!("[-{}-]", visible(&left))),
+            DiffOp::Insert { .. } => out.push_str(&format!("{{+{}+}}", visible(&right))),
+            DiffOp::Replace { .. } => {
+                out.push_str(&format!("[-{}-]{{+{}+}}", visible(&left), visible(&right)))
+            }
+        }
+    }
+    out
+}
+
+fn shorten(s: &str) -> String {
+    let chars: Vec<char> = s.chars().collect();
+    if chars.len() <= MAX_EQUAL {
+        return s.to_string();
+    }
+    let head: String = chars[..KEEP].iter().collect();
+    let tail: String = chars[chars.len() - KEEP..].iter().collect();
+    format!("{head}…{tail}")
+}
+
+/// The text with invisible and look-alike characters spelled out.
+pub fn visible(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            ' ' => out.push('·'),
+            '\t' => out.push('→'),
+            '\r' => out.push('␍'),
+            c if c.is_ascii() && !c.is_ascii_control() => out.push(c),
+            c if odd(c) => out.push_str(&format!("⟨U+{:04X}⟩", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Characters a reader cannot tell from ASCII or cannot see at all.
+fn odd(c: char) -> bool {
+    c.is_control()
+        || c.is_whitespace()
+        || matches!(
+            c,
+            '\u{200b}'..='\u{200f}'
+                | '\u{2060}'
+                | '\u{feff}'
+                | '\u{00ad}'
+                | '\u{2018}'..='\u{201f}'
+                | '\u{2010}'..='\u{2015}'
+                | '\u{2032}'
+                | '\u{2033}'
+                | '\u{2212}'
+                | '\u{2026}'
+        )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shows_invisible_characters() {
+        assert_eq!(visible("a b\tc\r"), "a·b→c␍");
+        assert_eq!(visible("x\u{a0}y"), "x⟨U+00A0⟩y");
+        assert_eq!(visible("é"), "é");
+    }
+
+    #[test]
+    fn marks_the_differing_characters_only() {
+        let d = char_diff("let s = \u{201c}hi\u{201d};", "let s = \"hi\";");
+        assert_eq!(d, "1: let·s·=·[-⟨U+201C⟩-]{+\"+}hi[-⟨U+201D⟩-]{+\"+};");
+        assert_eq!(char_diff("a\nb", "a\nb"), "identical");
+    }
+
+    #[test]
+    fn reports_missing_and_extra_lines() {
+        let d = char_diff("a\nb\nc", "a\nc\nd");
+        assert!(d.contains("2: [-b-]"), "{d}");
+        assert!(d.contains("{+d+}"), "{d}");
+    }
+
+    #[test]
+    fn shortens_long_equal_stretches() {
+        let d = char_diff(
+            "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa x",
+            "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa y",
+        );
+        assert!(d.contains('…'), "{d}");
+        assert!(d.len() < 60, "{d}");
+    }
+}

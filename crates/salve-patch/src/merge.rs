@@ -1,1 +1,285 @@
-//! TODO(owner): see lib.rs
+//! Three-way merge of line-based text, agreeing with `git merge-file -p` on clean merges.
+//!
+//! [`merge3`] diffs the base against each side (Myers), then normalises each diff the way git's
+//! xdiff does before merging: change groups are slid as far up as they can go and then down
+//! (merging groups they bump into), and a group that could line up with a change on the other
+//! file is moved back to the last such position. Changes from the two sides that overlap or merely
+//! touch in the base conflict unless they are identical, as in git; a conflicting stretch whose two
+//! results are equal line for line still merges cleanly (git's "zealous" level). Lines are compared
+//! with their endings, so CRLF and a missing final newline are merged byte for byte.
+
+use thiserror::Error;
+
+use crate::report::LineRange;
+use crate::text::Doc;
+
+/// The sides changed the same lines differently.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("merge conflict at lines {}", ranges.iter().map(|r| format!("{}-{}", r.start, r.end)).collect::<Vec<_>>().join(", "))]
+pub struct MergeConflict {
+    /// The conflicting stretches, 1-based inclusive lines of `ours`.
+    pub ranges: Vec<LineRange>,
+}
+
+/// One change of a side against the base: base lines `[b0, b1)` become side lines `[s0, s1)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Change {
+    b0: usize,
+    b1: usize,
+    s0: usize,
+    s1: usize,
+}
+
+fn records(text: &str) -> Vec<&str> {
+    let doc = Doc::parse(text);
+    (0..doc.len()).map(|i| doc.line_with_eol(i)).collect()
+}
+
+/// Merge the change from `base` to `theirs` into `ours`.
+pub fn merge3(base: &str, ours: &str, theirs: &str) -> Result<String, MergeConflict> {
+    let b = records(base);
+    let o = records(ours);
+    let t = records(theirs);
+    let co = changes(&b, &o);
+    let ct = changes(&b, &t);
+    if co.is_empty() {
+        return Ok(theirs.to_string());
+    }
+    if ct.is_empty() {
+        return Ok(ours.to_string());
+    }
+    // All changes in base order, tagged with their side (0 ours, 1 theirs).
+    let mut all: Vec<(usize, Change)> = co
+        .iter()
+        .map(|c| (0, *c))
+        .chain(ct.iter().map(|c| (1, *c)))
+        .collect();
+    all.sort_by_key(|(side, c)| (c.b0, c.b1, *side));
+    // Cluster changes that overlap or touch across sides; a cluster whose two results are equal
+    // (identical changes included) merges cleanly, any other is a conflict.
+    let mut clusters: Vec<Vec<(usize, Change)>> = Vec::new();
+    for (side, c) in all {
+        let joins = clusters.last().is_some_and(|cl| {
+            cl.iter()
+                .any(|(s2, c2)| *s2 != side && c.b0 <= c2.b1 && c2.b0 <= c.b1)
+        });
+        match clusters.last_mut() {
+            Some(cl) if joins => cl.push((side, c)),
+            _ => clusters.push(vec![(side, c)]),
+        }
+    }
+    let mut out = String::with_capacity(ours.len().max(theirs.len()));
+    let mut conflicts = Vec::new();
+    let mut at = 0; // next base line to copy
+    let mut ours_at = 0; // the matching line of ours, for reporting
+    for cl in &clusters {
+        let b0 = cl.iter().map(|(_, c)| c.b0).min().unwrap_or(at);
+        let b1 = cl.iter().map(|(_, c)| c.b1).max().unwrap_or(at);
+        for line in &b[at..b0] {
+            out.push_str(line);
+        }
+        ours_at += b0 - at;
+        let side_of = |side: usize| -> Vec<&str> {
+            let src = if side == 0 { &o } else { &t };
+            let mut v = Vec::new();
+            let mut k = b0;
+            let mut mine: Vec<&Change> = cl.iter().filter(|(s, _)| *s == side).map(|(_, c)| c).collect();
+            mine.sort_by_key(|c| (c.b0, c.b1));
+            for c in mine {
+                v.extend_from_slice(&b[k..c.b0]);
+                v.extend_from_slice(&src[c.s0..c.s1]);
+                k = c.b1;
+            }
+            v.extend_from_slice(&b[k..b1]);
+            v
+        };
+        let mine = side_of(0);
+        let sides: Vec<usize> = cl.iter().map(|(s, _)| *s).collect();
+        let chosen = if sides.iter().all(|&s| s == 1) {
+            side_of(1)
+        } else if sides.iter().all(|&s| s == 0) {
+            mine.clone()
+        } else {
+            let theirs_v = side_of(1);
+            if theirs_v != mine {
+                conflicts.push(LineRange {
+                    start: ours_at + 1,
+                    end: (ours_at + mine.len()).max(ours_at + 1),
+                });
+            }
+            mine.clone()
+        };
+        for line in &chosen {
+            out.push_str(line);
+        }
+        ours_at += mine.len();
+        at = b1;
+    }
+    for line in &b[at..] {
+        out.push_str(line);
+    }
+    if conflicts.is_empty() {
+        Ok(out)
+    } else {
+        Err(MergeConflict { ranges: conflicts })
+    }
+}
+
+/// The changes turning `a` into `b`, normalised like git's xdiff.
+fn changes(a: &[&str], b: &[&str]) -> Vec<Change> {
+    let mut ca = vec![false; a.len()];
+    let mut cb = vec![false; b.len()];
+    for d in similar::capture_diff_slices(similar::Algorithm::Myers, a, b) {
+        match d {
+            similar::DiffOp::Equal { .. } => {}
+            similar::DiffOp::Delete {
+                old_index, old_len, ..
+            } => ca[old_index..old_index + old_len].fill(true),
+            similar::DiffOp::Insert {
+                new_index, new_len, ..
+            } => cb[new_index..new_index + new_len].fill(true),
+            similar::DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => {
+                ca[old_index..old_index + old_len].fill(true);
+                cb[new_index..new_index + new_len].fill(true);
+            }
+        }
+    }
+    compact(a, &mut ca, &cb);
+    compact(b, &mut cb, &ca);
+    let mut out = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        if (i < a.len() && ca[i]) || (j < b.len() && cb[j]) {
+            let (i0, j0) = (i, j);
+            while i < a.len() && ca[i] {
+                i += 1;
+            }
+            while j < b.len() && cb[j] {
+                j += 1;
+            }
+            out.push(Change {
+                b0: i0,
+                b1: i,
+                s0: j0,
+                s1: j,
+            });
+        } else {
+            i += 1;
+            j += 1;
+        }
+    }
+    out
+}
+
+/// Slide the change groups of `recs` (flags `c`) like xdiff: as far up as possible, then as far
+/// down as possible (absorbing groups bumped into) until stable; then back up to the last
+/// position aligned with a change in the other file, if there was one. `other` holds the other
+/// file's flags; its groups correspond to ours by the count of unchanged lines before them.
+fn compact(recs: &[&str], c: &mut [bool], other: &[bool]) {
+    let n = recs.len();
+    let other_unchanged: Vec<usize> = (0..other.len()).filter(|&k| !other[k]).collect();
+    let other_group = |k: usize| -> bool {
+        let prev = if k == 0 {
+            -1
+        } else {
+            other_unchanged.get(k - 1).map_or(other.len() as isize, |&p| p as isize)
+        };
+        let next = other_unchanged.get(k).map_or(other.len() as isize, |&p| p as isize);
+        next - prev > 1
+    };
+    let mut start = 0;
+    let mut k = 0; // unchanged lines before `start`
+    loop {
+        let mut end = start;
+        while end < n && c[end] {
+            end += 1;
+        }
+        if end > start {
+            let mut earliest_end;
+            let mut end_match;
+            loop {
+                let size = end - start;
+                while start > 0 && recs[start - 1] == recs[end - 1] {
+                    start -= 1;
+                    c[start] = true;
+                    end -= 1;
+                    c[end] = false;
+                    k -= 1;
+                    while start > 0 && c[start - 1] {
+                        start -= 1;
+                    }
+                }
+                earliest_end = end;
+                end_match = other_group(k).then_some(end);
+                while end < n && recs[start] == recs[end] {
+                    c[start] = false;
+                    start += 1;
+                    c[end] = true;
+                    end += 1;
+                    k += 1;
+                    while end < n && c[end] {
+                        end += 1;
+                    }
+                    if other_group(k) {
+                        end_match = Some(end);
+                    }
+                }
+                if size == end - start {
+                    break;
+                }
+            }
+            if end != earliest_end && end_match.is_some() {
+                while !other_group(k) && start > 0 && recs[start - 1] == recs[end - 1] {
+                    start -= 1;
+                    c[start] = true;
+                    end -= 1;
+                    c[end] = false;
+                    k -= 1;
+                    while start > 0 && c[start - 1] {
+                        start -= 1;
+                    }
+                }
+            }
+        }
+        if end >= n {
+            break;
+        }
+        start = end + 1;
+        k += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merges_separate_changes() {
+        let base = "a\nb\nc\nd\ne\n";
+        let ours = "a\nB\nc\nd\ne\n";
+        let theirs = "a\nb\nc\nD\ne\n";
+        assert_eq!(merge3(base, ours, theirs).unwrap(), "a\nB\nc\nD\ne\n");
+    }
+
+    #[test]
+    fn touching_changes_conflict_like_git() {
+        let base = "a\nb\nc\n";
+        let ours = "a\nB\nc\n";
+        let theirs = "a\nb\nC\n";
+        let err = merge3(base, ours, theirs).unwrap_err();
+        assert_eq!(err.ranges, vec![LineRange { start: 2, end: 3 }]);
+    }
+
+    #[test]
+    fn identical_changes_merge_cleanly() {
+        let base = "a\nb\nc\n";
+        let both = "a\nX\nc\n";
+        assert_eq!(merge3(base, both, both).unwrap(), both);
+        assert_eq!(merge3(base, base, both).unwrap(), both);
+    }
+}

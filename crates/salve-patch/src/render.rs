@@ -1,1 +1,170 @@
-//! TODO(owner): see lib.rs
+//! Unified diffs out, in git's format: what `salve apply --check`, the record and the repair
+//! prompt show, and what `git apply` accepts.
+//!
+//! [`unified_diff`] writes a `diff --git` header (`new file mode` / `deleted file mode` with
+//! `/dev/null` for a created or deleted file), hunks with 3 lines of context merged when at most 6
+//! unchanged lines separate them, git's section heading after `@@` (the nearest earlier line that
+//! starts with a letter, `_` or `$`), and `\ No newline at end of file` markers. Lines are split at
+//! `\n` only, so a CRLF file's `\r` stays part of each line, as in git.
+
+use similar::{capture_diff_slices, group_diff_ops, Algorithm, DiffOp};
+
+const CONTEXT: usize = 3;
+/// git truncates section headings to this many bytes.
+const HEADING_MAX: usize = 80;
+
+/// Lines split at `\n`, each with its `\n` when it has one.
+fn records(text: &str) -> Vec<&str> {
+    text.split_inclusive('\n').collect()
+}
+
+/// The diff from `old` to `new` as git prints it; empty when they are equal. Pass `/dev/null` as
+/// `old_path` for a created file and as `new_path` for a deleted one.
+pub fn unified_diff(old_path: &str, new_path: &str, old: &str, new: &str) -> String {
+    let create = old_path == "/dev/null";
+    let delete = new_path == "/dev/null";
+    if old == new && !create && !delete {
+        return String::new();
+    }
+    let a_name = if create { new_path } else { old_path };
+    let b_name = if delete { old_path } else { new_path };
+    let mut out = format!("diff --git a/{a_name} b/{b_name}\n");
+    if create {
+        out.push_str("new file mode 100644\n");
+    } else if delete {
+        out.push_str("deleted file mode 100644\n");
+    }
+    if old == new {
+        // An empty file created or deleted: git prints the header only.
+        return out;
+    }
+    out.push_str(&if create {
+        "--- /dev/null\n".to_string()
+    } else {
+        format!("--- a/{old_path}\n")
+    });
+    out.push_str(&if delete {
+        "+++ /dev/null\n".to_string()
+    } else {
+        format!("+++ b/{new_path}\n")
+    });
+    let a = records(old);
+    let b = records(new);
+    let ops = capture_diff_slices(Algorithm::Myers, &a, &b);
+    for group in group_diff_ops(ops, CONTEXT) {
+        let (Some(first), Some(last)) = (group.first(), group.last()) else {
+            continue;
+        };
+        let o0 = first.old_range().start;
+        let o1 = last.old_range().end;
+        let n0 = first.new_range().start;
+        let n1 = last.new_range().end;
+        out.push_str(&format!(
+            "@@ -{} +{} @@",
+            span(o0, o1 - o0),
+            span(n0, n1 - n0)
+        ));
+        if let Some(h) = heading(&a, o0) {
+            out.push(' ');
+            out.push_str(h);
+        }
+        out.push('\n');
+        for op in &group {
+            match *op {
+                DiffOp::Equal { old_index, len, .. } => {
+                    for line in &a[old_index..old_index + len] {
+                        emit(&mut out, ' ', line);
+                    }
+                }
+                DiffOp::Delete {
+                    old_index, old_len, ..
+                } => {
+                    for line in &a[old_index..old_index + old_len] {
+                        emit(&mut out, '-', line);
+                    }
+                }
+                DiffOp::Insert {
+                    new_index, new_len, ..
+                } => {
+                    for line in &b[new_index..new_index + new_len] {
+                        emit(&mut out, '+', line);
+                    }
+                }
+                DiffOp::Replace {
+                    old_index,
+                    old_len,
+                    new_index,
+                    new_len,
+                } => {
+                    for line in &a[old_index..old_index + old_len] {
+                        emit(&mut out, '-', line);
+                    }
+                    for line in &b[new_index..new_index + new_len] {
+                        emit(&mut out, '+', line);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `start,count` as git writes it: 1-based, the count left out when 1, and the line before the
+/// hunk when it is empty.
+fn span(start: usize, count: usize) -> String {
+    match count {
+        0 => format!("{start},0"),
+        1 => format!("{}", start + 1),
+        _ => format!("{},{}", start + 1, count),
+    }
+}
+
+fn emit(out: &mut String, prefix: char, line: &str) {
+    out.push(prefix);
+    out.push_str(line);
+    if !line.ends_with('\n') {
+        out.push_str("\n\\ No newline at end of file\n");
+    }
+}
+
+/// git's default section heading for a hunk starting at line `start` of the old file.
+fn heading<'a>(a: &[&'a str], start: usize) -> Option<&'a str> {
+    let line = a[..start.min(a.len())]
+        .iter()
+        .rev()
+        .find(|l| l.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$'))?;
+    let mut end = line.len().min(HEADING_MAX);
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    let h = line[..end].trim_end();
+    Some(h)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modify_with_context_and_heading() {
+        let old = "fn main() {\n    a();\n    b();\n    c();\n}\n";
+        let new = "fn main() {\n    a();\n    B();\n    c();\n}\n";
+        let d = unified_diff("src/m.rs", "src/m.rs", old, new);
+        assert_eq!(
+            d,
+            "diff --git a/src/m.rs b/src/m.rs\n--- a/src/m.rs\n+++ b/src/m.rs\n@@ -1,5 +1,5 @@\n fn main() {\n     a();\n-    b();\n+    B();\n     c();\n }\n"
+        );
+    }
+
+    #[test]
+    fn create_delete_and_missing_newline() {
+        let d = unified_diff("/dev/null", "n.txt", "", "x\ny");
+        assert_eq!(
+            d,
+            "diff --git a/n.txt b/n.txt\nnew file mode 100644\n--- /dev/null\n+++ b/n.txt\n@@ -0,0 +1,2 @@\n+x\n+y\n\\ No newline at end of file\n"
+        );
+        let d = unified_diff("o.txt", "/dev/null", "x\n", "");
+        assert!(d.contains("deleted file mode 100644\n--- a/o.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n"));
+        assert_eq!(unified_diff("a", "a", "same\n", "same\n"), "");
+    }
+}

@@ -39,4 +39,14 @@ pub struct Global {
 pub enum Command {
     /// Apply the edits in a model's reply: every file or none
     Apply(commands::apply::ApplyArgs),
+    /// Snapshot the work tree and staged state into a private ref (or `drop` old ones)
+    Checkpoint(commands::checkpoint::CheckpointArgs),
+    /// List checkpoints, newest first
+    Checkpoints(commands::checkpoints::CheckpointsArgs),
+    /// Bring back a checkpoint's files and staged state (undoable)
+    Restore(commands::restore::RestoreArgs),
+    /// Undo the most recent salve change; a second undo redoes it
+    Undo(commands::undo::UndoArgs),
+    /// Commit HEAD plus exactly the named files, leaving other work staged or unstaged
+    Commit(commands::commit::CommitArgs),
 }

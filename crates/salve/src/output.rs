@@ -91,14 +91,23 @@ fn render_hunk(out: &mut String, hunk: &HunkReport) {
     }
     let _ = writeln!(out, "{line}");
     if let Some(message) = &hunk.message {
-        for l in message.lines() {
-            let _ = writeln!(out, "    {l}");
+        // Continuation lines (a quoted diff) sit deeper than the message they belong to.
+        for (i, l) in message.lines().enumerate() {
+            let indent = if i == 0 { "    " } else { "      " };
+            let _ = writeln!(out, "{indent}{l}");
         }
     }
     if hunk.status.is_success() {
         return;
     }
-    for cand in hunk.candidates.iter().take(MAX_CANDIDATES) {
+    // A message that already quotes a candidate's diff need not be followed by it again.
+    let quoted = |diff: &str| hunk.message.as_deref().is_some_and(|m| m.contains(diff));
+    for cand in hunk
+        .candidates
+        .iter()
+        .take(MAX_CANDIDATES)
+        .filter(|c| !quoted(&c.diff))
+    {
         let _ = writeln!(
             out,
             "    candidate at lines {}-{} (similarity {:.2}):",

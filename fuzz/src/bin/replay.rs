@@ -18,15 +18,57 @@ use std::time::{Duration, Instant};
 
 /// Fragments of every format salve reads: inserting them steers random inputs into the parsers.
 const TOKENS: &[&str] = &[
-    "\n@@ -1,3 +1,3 @@\n", "\n@@\n", "\n+", "\n-", "\n ", "\n", "\r\n", "diff --git a/x b/x\n",
-    "--- a/x\n+++ b/x\n", "--- /dev/null\n", "+++ /dev/null\n", "new file mode 100644\n",
-    "deleted file mode 100644\n", "rename from x\nrename to y\n", "\\ No newline at end of file\n",
-    "*** Begin Patch\n", "*** End Patch\n", "*** Update File: x\n", "*** Add File: y\n",
-    "*** Delete File: x\n", "*** Move to: z\n", "*** End of File\n", "<<<<<<< SEARCH\n", "=======\n",
-    ">>>>>>> REPLACE\n", ":start_line:2\n", "-------\n", "```diff\n", "```\n", "````\n",
-    "<<<AI_DIFF_START>>>\n", "<<<AI_DIFF_END>>>\n", "{\"path\": \"x\", \"old_string\": \"a\", \"new_string\": \"b\"}",
-    "[", "]", "\\n", "\\\"", "// ...\n", "# ... rest unchanged ...\n", "...", "\u{feff}", "\u{a0}",
-    "\u{200b}", "\u{201c}", "\u{2013}", "\t", "    ", "../", "/etc/passwd", ".git/config", "12 | ",
+    "\n@@ -1,3 +1,3 @@\n",
+    "\n@@\n",
+    "\n+",
+    "\n-",
+    "\n ",
+    "\n",
+    "\r\n",
+    "diff --git a/x b/x\n",
+    "--- a/x\n+++ b/x\n",
+    "--- /dev/null\n",
+    "+++ /dev/null\n",
+    "new file mode 100644\n",
+    "deleted file mode 100644\n",
+    "rename from x\nrename to y\n",
+    "\\ No newline at end of file\n",
+    "*** Begin Patch\n",
+    "*** End Patch\n",
+    "*** Update File: x\n",
+    "*** Add File: y\n",
+    "*** Delete File: x\n",
+    "*** Move to: z\n",
+    "*** End of File\n",
+    "<<<<<<< SEARCH\n",
+    "=======\n",
+    ">>>>>>> REPLACE\n",
+    ":start_line:2\n",
+    "-------\n",
+    "```diff\n",
+    "```\n",
+    "````\n",
+    "<<<AI_DIFF_START>>>\n",
+    "<<<AI_DIFF_END>>>\n",
+    "{\"path\": \"x\", \"old_string\": \"a\", \"new_string\": \"b\"}",
+    "[",
+    "]",
+    "\\n",
+    "\\\"",
+    "// ...\n",
+    "# ... rest unchanged ...\n",
+    "...",
+    "\u{feff}",
+    "\u{a0}",
+    "\u{200b}",
+    "\u{201c}",
+    "\u{2013}",
+    "\t",
+    "    ",
+    "../",
+    "/etc/passwd",
+    ".git/config",
+    "12 | ",
 ];
 
 struct Rng(u64);
@@ -50,7 +92,12 @@ impl Rng {
 
 fn line_starts(data: &[u8]) -> Vec<usize> {
     std::iter::once(0)
-        .chain(data.iter().enumerate().filter(|(_, b)| **b == b'\n').map(|(i, _)| i + 1))
+        .chain(
+            data.iter()
+                .enumerate()
+                .filter(|(_, b)| **b == b'\n')
+                .map(|(i, _)| i + 1),
+        )
         .collect()
 }
 
@@ -94,14 +141,19 @@ fn mutate(rng: &mut Rng, seeds: &[Vec<u8>], input: &mut Vec<u8>) {
             }
             _ => {
                 let at = rng.below(len + 1);
-                input.insert(at, [b' ', b'\n', b'+', b'-', b'@', b'"', b'\\', 0][rng.below(8)]);
+                input.insert(
+                    at,
+                    [b' ', b'\n', b'+', b'-', b'@', b'"', b'\\', 0][rng.below(8)],
+                );
             }
         }
     }
 }
 
 fn load(dir: &Path, into: &mut Vec<Vec<u8>>) {
-    let Ok(entries) = fs::read_dir(dir) else { return };
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
     let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
     paths.sort();
     for p in paths {
@@ -112,10 +164,12 @@ fn load(dir: &Path, into: &mut Vec<Vec<u8>>) {
 }
 
 fn save_crash(target: &str, input: &[u8]) -> PathBuf {
-    let hash = input
-        .iter()
-        .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3));
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("artifacts").join(target);
+    let hash = input.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("artifacts")
+        .join(target);
     let _ = fs::create_dir_all(&dir);
     let path = dir.join(format!("crash-{hash:016x}"));
     let _ = fs::write(&path, input);
@@ -135,7 +189,12 @@ fn main() {
     };
     let secs: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(30);
     let mut seeds = Vec::new();
-    load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds").join(target), &mut seeds);
+    load(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("seeds")
+            .join(target),
+        &mut seeds,
+    );
     for extra in args.iter().skip(2) {
         load(Path::new(extra), &mut seeds);
     }
@@ -144,9 +203,15 @@ fn main() {
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(1)
         | 1;
-    let seed = std::env::var("REPLAY_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(seed);
+    let seed = std::env::var("REPLAY_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(seed);
     let mut rng = Rng(seed);
-    eprintln!("replay {target}: {} seeds, {secs} s, REPLAY_SEED={seed}", seeds.len());
+    eprintln!(
+        "replay {target}: {} seeds, {secs} s, REPLAY_SEED={seed}",
+        seeds.len()
+    );
     panic::set_hook(Box::new(|_| {}));
 
     let check = |input: &[u8]| -> bool { panic::catch_unwind(|| run(input)).is_ok() };
@@ -162,7 +227,11 @@ fn main() {
             if Instant::now() >= deadline {
                 break;
             }
-            let mut x = if seeds.is_empty() { Vec::new() } else { seeds[rng.below(seeds.len())].clone() };
+            let mut x = if seeds.is_empty() {
+                Vec::new()
+            } else {
+                seeds[rng.below(seeds.len())].clone()
+            };
             mutate(&mut rng, &seeds, &mut x);
             x
         };
@@ -173,7 +242,10 @@ fn main() {
         if !ok {
             let _ = panic::take_hook();
             let path = save_crash(target, &input);
-            eprintln!("replay {target}: panic after {iterations} inputs; input saved to {}", path.display());
+            eprintln!(
+                "replay {target}: panic after {iterations} inputs; input saved to {}",
+                path.display()
+            );
             run(&input);
             std::process::exit(1);
         }

@@ -33,6 +33,8 @@ pub enum Error {
     Write(#[from] TransactionError),
     #[error(transparent)]
     Git(#[from] GitError),
+    #[error("could not take a checkpoint before writing (nothing was written): {0}")]
+    Checkpoint(#[from] salve_git::checkpoint::create::Error),
 }
 
 impl Error {

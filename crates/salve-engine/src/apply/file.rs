@@ -7,7 +7,7 @@ use std::path::Path;
 
 use salve_patch::apply::{apply_hunks, create_text, replace_whole_3way, FileOutcome};
 use salve_patch::edit::{Hunk, IssueKind};
-use salve_patch::report::{FileReport, HunkReport, Status};
+use salve_patch::report::{FileReport, Status};
 
 use super::plan::{Change, FilePlan};
 use super::Error;
@@ -295,7 +295,7 @@ fn finish(
     report.removed = out.removed;
     report.status = out.status;
     if !out.status.is_success() {
-        report.message = first_failure(&report.hunks);
+        // The hunk reports say what failed and where; a file message would repeat them.
         return Ok(());
     }
     let text = out.new_text.unwrap_or_else(|| cur.text.clone());
@@ -314,23 +314,6 @@ fn finish(
         report.status = Status::AlreadyApplied;
     }
     Ok(())
-}
-
-fn first_failure(hunks: &[HunkReport]) -> Option<String> {
-    let failed: Vec<&HunkReport> = hunks.iter().filter(|h| !h.status.is_success()).collect();
-    match failed.as_slice() {
-        [] => None,
-        [one] => Some(format!(
-            "hunk {} {}",
-            one.index + 1,
-            one.status.as_str().replace('_', " ")
-        )),
-        many => Some(format!(
-            "{} of {} hunks could not be placed",
-            many.len(),
-            hunks.len()
-        )),
-    }
 }
 
 fn rename(

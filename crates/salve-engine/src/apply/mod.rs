@@ -51,6 +51,8 @@ pub struct Options {
     pub reverse: bool,
     /// Files larger than this many bytes stop the apply with [`Error::FileTooLarge`].
     pub max_file_size: u64,
+    /// In a git repository, take a checkpoint (logged for `salve undo`) before writing.
+    pub checkpoint: bool,
 }
 
 impl Options {
@@ -62,6 +64,7 @@ impl Options {
             base: None,
             reverse: false,
             max_file_size: DEFAULT_MAX_FILE_SIZE,
+            checkpoint: true,
         }
     }
 }
@@ -81,6 +84,8 @@ pub struct Outcome {
     pub written: Vec<PathBuf>,
     /// The baseline commit used for 3-way placement, when there was one.
     pub baseline: Option<String>,
+    /// The checkpoint taken before writing, when one was.
+    pub checkpoint: Option<String>,
 }
 
 /// Apply `reply` to `options.dir`. Refusals are reported in the outcome; only problems that stop
@@ -119,6 +124,7 @@ pub fn apply(reply: &str, options: &Options) -> Result<Outcome, Error> {
         report,
         written: Vec::new(),
         baseline: baseline_id.clone(),
+        checkpoint: None,
     };
 
     let guarded = match guard_all(&root, edits, &issues) {
@@ -159,9 +165,25 @@ pub fn apply(reply: &str, options: &Options) -> Result<Outcome, Error> {
             tx.push(op.clone());
         }
     }
+    let mut checkpoint = None;
     let written = if options.check || tx.is_empty() {
         Vec::new()
     } else {
+        if let (true, Some(git)) = (options.checkpoint, &git) {
+            let taken = salve_git::checkpoint::create(
+                &git.repo,
+                &salve_git::checkpoint::create::Options {
+                    message: Some("before salve apply".to_owned()),
+                    operation: Some("apply".to_owned()),
+                    ..Default::default()
+                },
+            )?;
+            report.notes.push(format!(
+                "checkpoint {} taken before writing; `salve undo` reverts this apply",
+                taken.id
+            ));
+            checkpoint = Some(taken.id);
+        }
         tx.commit()?
             .into_iter()
             .map(|p| p.strip_prefix(&root).map(PathBuf::from).unwrap_or(p))
@@ -187,6 +209,7 @@ pub fn apply(reply: &str, options: &Options) -> Result<Outcome, Error> {
         report,
         written,
         baseline: baseline_id,
+        checkpoint,
     })
 }
 

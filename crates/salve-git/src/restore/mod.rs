@@ -8,8 +8,8 @@
 //! 4. Delete the paths the current snapshot has and the target lacks, then write the target's
 //!    changed files with `checkout-index` (so line-ending conversion, exec bits and symlinks are
 //!    git's own), from a temporary index that holds only those entries.
-//! 5. Put the staged state back: `read-tree --reset` of the target's index tree (what
-//!    `git reset --mixed` does), which keeps the stat data of unchanged entries, then a refresh.
+//! 5. Put the staged state back: rewrite only the index entries that differ from the target's
+//!    index tree, keeping the stat data of the others.
 //!
 //! HEAD and branches are never moved; a restore across a commit says so in its outcome.
 
@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::checkpoint::{self, Checkpoint, FindError};
-use crate::cmd::GitError;
+use crate::cmd::{split_nul, GitError};
 use crate::lock::{wait_until_unlocked, with_index_lock, DEFAULT_LOCK_WAIT};
 use crate::oplog;
 use crate::path::nul_list;
@@ -263,31 +263,44 @@ fn write_paths(repo: &Repo, changes: &[plan::Change]) -> Result<(), GitError> {
     Ok(())
 }
 
-/// Make the user's index hold exactly `tree`, keeping stat data where entries are unchanged.
+/// Make the user's index hold exactly `tree`. Only the entries that differ are rewritten
+/// (`diff-index --cached` against the tree, then `update-index --index-info`), so the stat data
+/// of every other entry is kept and git does not have to re-hash the tree afterwards.
 fn restore_index(repo: &Repo, tree: &str, wait: Duration) -> Result<(), GitError> {
     let index = repo.index_path()?;
     with_index_lock(&index, wait, || {
-        repo.git().args(["read-tree", "--reset", tree]).run_bytes()
-    })?;
-    // Stat data of rewritten files is stale until refreshed; git would fix it on its next
-    // status, so a failed refresh is not worth failing the restore over, unless it is a lock.
-    let refreshed = with_index_lock(&index, wait, || {
-        let out = repo
+        let diff = repo
             .git()
-            .args(["update-index", "-q", "--refresh"])
-            .output()?;
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        if stderr.contains(".lock'") && stderr.contains("File exists") {
-            return Err(GitError::Failed {
-                args: "update-index -q --refresh".into(),
-                code: out.status.code().unwrap_or(-1),
-                stderr: stderr.into_owned(),
-            });
+            .args(["diff-index", "--cached", "-z", "--no-renames", tree])
+            .run_bytes()?;
+        let info = index_info_towards_tree(&diff);
+        if info.is_empty() {
+            return Ok(Vec::new());
         }
-        Ok(())
-    });
-    match refreshed {
-        Err(e @ GitError::IndexLocked(_)) => Err(e),
-        _ => Ok(()),
+        repo.git()
+            .args(["update-index", "-z", "--index-info"])
+            .stdin(info)
+            .run_bytes()
+    })?;
+    Ok(())
+}
+
+/// `update-index --index-info` input that turns the index into the tree, from
+/// `diff-index --cached <tree>` output, whose source side is the tree. An entry the tree lacks
+/// gets mode 0, which removes it.
+fn index_info_towards_tree(diff: &[u8]) -> Vec<u8> {
+    let mut info = Vec::new();
+    let mut records = split_nul(diff);
+    while let Some(header) = records.next() {
+        let Some(path) = records.next() else { break };
+        let header = String::from_utf8_lossy(header);
+        let mut fields = header.trim_start_matches(':').split(' ');
+        let (Some(mode), Some(_), Some(oid)) = (fields.next(), fields.next(), fields.next()) else {
+            continue;
+        };
+        info.extend_from_slice(format!("{mode} {oid}\t").as_bytes());
+        info.extend_from_slice(path);
+        info.push(0);
     }
+    info
 }

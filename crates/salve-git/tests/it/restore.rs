@@ -83,3 +83,92 @@ fn file_standing_where_a_directory_must_go_blocks() {
     }
     assert_eq!(t.state(), before);
 }
+
+#[test]
+fn big_uncaptured_file_in_the_way_blocks_instead_of_being_overwritten() {
+    let t = TestRepo::new();
+    t.write("a.txt", "a\n");
+    t.commit_all("init");
+    t.write("model.bin", "small enough to capture\n");
+    let limits = create::Limits {
+        max_file_bytes: 100,
+        ..create::Limits::default()
+    };
+    let options = create::Options {
+        limits: limits.clone(),
+        ..Default::default()
+    };
+    let cp = checkpoint::create(&t.repo(), &options).unwrap();
+    assert!(cp.skipped.is_empty());
+    t.write("model.bin", vec![b'w'; 1_000]);
+    let before = t.state();
+    let restore_options = restore::Options {
+        limits,
+        ..restore::Options::default()
+    };
+    let err = restore(&t.repo(), &cp.id, &restore_options).unwrap_err();
+    match err {
+        restore::Error::Blocked(conflicts) => assert_eq!(
+            conflicts,
+            vec![restore::Conflict {
+                path: "model.bin".into(),
+                kind: restore::ConflictKind::TooLargeToCapture { bytes: 1_000 }
+            }]
+        ),
+        other => panic!("expected Blocked, got {other}"),
+    }
+    assert_eq!(t.state(), before);
+}
+
+#[test]
+fn checkpoint_during_a_conflicted_merge_keeps_the_work_tree() {
+    let t = TestRepo::new();
+    t.write("f.txt", "base\n");
+    t.commit_all("base");
+    t.git(&["checkout", "-q", "-b", "other"]);
+    t.write("f.txt", "other\n");
+    t.commit_all("other");
+    t.git(&["checkout", "-q", "main"]);
+    t.write("f.txt", "main\n");
+    t.commit_all("main");
+    assert!(!t.git_output(&["merge", "-q", "other"]).status.success());
+    let conflicted = t.read("f.txt");
+    let before = t.state();
+
+    let cp = checkpoint::create(&t.repo(), &create::Options::default()).unwrap();
+    assert_eq!(t.state(), before);
+    assert_eq!(cp.index_tree, None, "a conflicted index has no tree");
+    assert_eq!(
+        t.git_bytes(&["cat-file", "blob", &format!("{}:f.txt", cp.commit)]),
+        conflicted
+    );
+
+    t.git(&["merge", "--abort"]);
+    let outcome = restore(&t.repo(), &cp.id, &restore::Options::default()).unwrap();
+    assert!(!outcome.index_restored);
+    assert_eq!(t.read("f.txt"), conflicted);
+}
+
+#[test]
+fn oplog_survives_in_each_linked_worktree_separately() {
+    let t = TestRepo::new();
+    t.write("a.txt", "a\n");
+    t.commit_all("init");
+    let wt_path = t.root.parent().unwrap().join("linked");
+    t.git(&[
+        "worktree",
+        "add",
+        "-q",
+        "-b",
+        "side",
+        wt_path.to_str().unwrap(),
+    ]);
+    let wt = t.at(wt_path);
+    let options = create::Options {
+        operation: Some("apply".into()),
+        ..Default::default()
+    };
+    checkpoint::create(&wt.repo(), &options).unwrap();
+    assert_eq!(oplog::read(&wt.repo()).unwrap().len(), 1);
+    assert!(oplog::read(&t.repo()).unwrap().is_empty());
+}

@@ -36,12 +36,11 @@ pub fn is_marker(line: &str) -> bool {
 /// Saturating count of in-order chains: 0, 1, or 2 for "more than one".
 type Ways = u8;
 
-/// Fits of a pattern with markers; empty when it has no markers or a piece is missing, several
-/// when more than one chain of pieces fits.
-pub fn fits(idx: &FileIndex, pat: &[&str], context: &[bool]) -> Vec<Fit> {
-    let markers: Vec<usize> = (0..pat.len())
-        .filter(|&i| context[i] && is_marker(pat[i]))
-        .collect();
+/// Fits of a pattern whose lines flagged in `marker` are elision markers; empty when it has none
+/// or a piece is missing, several when more than one chain of pieces fits. `context` says which
+/// pattern lines are context (for blank-line handling inside pieces).
+pub fn fits(idx: &FileIndex, pat: &[&str], context: &[bool], marker: &[bool]) -> Vec<Fit> {
+    let markers: Vec<usize> = (0..pat.len()).filter(|&i| marker[i]).collect();
     if markers.is_empty() {
         return Vec::new();
     }
@@ -110,7 +109,7 @@ pub fn fits(idx: &FileIndex, pat: &[&str], context: &[bool]) -> Vec<Fit> {
         }
         chain.reverse();
         if chain.len() == pieces.len() {
-            out.push(assemble(idx, pat, &pieces, &cands, &chain));
+            out.push(assemble(idx, pat, &pieces, &cands, &chain, marker));
         }
         if out.len() >= 3 {
             break;
@@ -133,6 +132,7 @@ fn assemble(
     pieces: &[(usize, usize)],
     cands: &[Vec<Fit>],
     chain: &[usize],
+    marker: &[bool],
 ) -> Fit {
     let mut map: Vec<Option<Span>> = vec![None; pat.len()];
     let mut ranges = Vec::new();
@@ -166,9 +166,9 @@ fn assemble(
         };
         // The gap goes to the first marker of the stretch; other lines of the stretch are
         // empty at its edges.
-        let marker = (i..j).find(|&k| is_marker(pat[k]));
+        let first_marker = (i..j).find(|&k| marker[k]);
         for (k, slot) in map.iter_mut().enumerate().take(j).skip(i) {
-            *slot = Some(match marker {
+            *slot = Some(match first_marker {
                 Some(m) if m == k => Span { start: gs, end: ge },
                 Some(m) if k > m => Span::empty(ge),
                 _ => Span::empty(gs),
@@ -222,7 +222,7 @@ mod tests {
         let doc = Doc::parse("fn a() {\n  x();\n  y();\n  z();\n}\nfn b() {\n  z();\n}\n");
         let idx = FileIndex::new(&doc);
         let pat = ["fn a() {", "  // ...", "  z();", "}"];
-        let fits = fits(&idx, &pat, &[true; 4]);
+        let fits = fits(&idx, &pat, &[true; 4], &[false, true, false, false]);
         assert_eq!(fits.len(), 1);
         assert_eq!(fits[0].map[1], Span { start: 1, end: 3 });
         assert_eq!(fits[0].map[2], Span::line(3));
@@ -233,6 +233,6 @@ mod tests {
         let doc = Doc::parse("head\na\nend\nb\nend\n");
         let idx = FileIndex::new(&doc);
         let pat = ["head", "...", "end"];
-        assert!(fits(&idx, &pat, &[true; 3]).len() > 1);
+        assert!(fits(&idx, &pat, &[true; 3], &[false, true, false]).len() > 1);
     }
 }

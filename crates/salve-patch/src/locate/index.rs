@@ -1,43 +1,113 @@
 //! The per-file line index: built once per file, shared by every hunk.
 //!
-//! For each comparison [`Form`] the index holds every line's hash and a chained hash table from
-//! hash to the lines carrying it, built lazily the first time a rung asks for that form (most
-//! files never need the canonical form). Search seeds candidate windows from the rarest line of a
-//! pattern, so placing a hunk costs about the number of occurrences of that line, not the size of
-//! the file.
+//! For each comparison [`Form`] the index holds every line's hash and a table from hash to the
+//! lines carrying it, built lazily the first time a rung asks for that form (most files never need
+//! the canonical form). When the caller knows the lines it will look up (the lines of all hunks of
+//! the file, see [`FileIndex::with_keys`]) the table holds only those keys: one sequential pass
+//! over the file fills it, with a table small enough to stay in cache. A lookup of any other line
+//! falls back to a table of every line, built once.
+//!
+//! Search seeds candidate windows from the rarest line of a pattern, so placing a hunk costs about
+//! the number of occurrences of that line, not the size of the file.
 
 use std::cell::OnceCell;
 
 use crate::text::{hash_form, is_blank, Doc, Form};
 
-/// Lines of one form, hashed, with a chained table from hash to line numbers.
-pub struct FormIndex {
-    hashes: Vec<u64>,
-    head: Vec<u32>,
+const NIL: u32 = u32::MAX;
+
+#[derive(Clone, Copy)]
+struct Slot {
+    hash: u64,
+    used: bool,
+    count: u32,
+    head: u32,
+}
+
+/// Open-addressing table from a line hash to its occurrence count and the chain of lines
+/// carrying it (ascending, linked through `next`).
+struct Table {
+    slots: Vec<Slot>,
     next: Vec<u32>,
     mask: usize,
 }
 
-const NIL: u32 = u32::MAX;
-
-impl FormIndex {
-    fn build(hashes: Vec<u64>) -> FormIndex {
-        let cap = (hashes.len() * 2).next_power_of_two().max(16);
-        let mask = cap - 1;
-        let mut head = vec![NIL; cap];
-        let mut next = vec![NIL; hashes.len()];
-        // Insert backwards so every chain lists its lines in ascending order.
+impl Table {
+    /// A table of `keys` (or of every line when `keys` is `None`) over the lines' `hashes`.
+    fn build(hashes: &[u64], keys: Option<&[u64]>) -> Table {
+        let distinct = keys.map_or(hashes.len(), <[u64]>::len);
+        let cap = (distinct * 2).next_power_of_two().max(16);
+        let empty = Slot {
+            hash: 0,
+            used: false,
+            count: 0,
+            head: NIL,
+        };
+        let mut t = Table {
+            slots: vec![empty; cap],
+            next: vec![NIL; hashes.len()],
+            mask: cap - 1,
+        };
+        if let Some(keys) = keys {
+            for &k in keys {
+                let b = t.probe(k);
+                t.slots[b].hash = k;
+                t.slots[b].used = true;
+            }
+        }
+        // Backwards, so every chain lists its lines in ascending order.
         for i in (0..hashes.len()).rev() {
-            let b = bucket(hashes[i], mask);
-            next[i] = head[b];
-            head[b] = i as u32;
+            let h = hashes[i];
+            let b = t.probe(h);
+            let s = &mut t.slots[b];
+            if !s.used {
+                if keys.is_some() {
+                    continue;
+                }
+                s.hash = h;
+                s.used = true;
+            }
+            t.next[i] = s.head;
+            s.head = i as u32;
+            s.count += 1;
         }
-        FormIndex {
-            hashes,
-            head,
-            next,
-            mask,
+        t
+    }
+
+    /// The slot holding `h`, or the empty slot where it would go.
+    fn probe(&self, h: u64) -> usize {
+        let mut b = (h as usize) & self.mask;
+        loop {
+            let s = &self.slots[b];
+            if !s.used || s.hash == h {
+                return b;
+            }
+            b = (b + 1) & self.mask;
         }
+    }
+
+    fn get(&self, h: u64) -> Option<&Slot> {
+        let s = &self.slots[self.probe(h)];
+        s.used.then_some(s)
+    }
+}
+
+/// One form of the file: line hashes plus lookups by hash.
+pub struct FormIndex<'i> {
+    hashes: &'i [u64],
+    primed: Option<&'i Table>,
+    full: &'i OnceCell<Table>,
+}
+
+impl<'i> FormIndex<'i> {
+    fn table(&self, h: u64) -> (&'i Table, Option<&'i Slot>) {
+        if let Some(p) = self.primed {
+            if let Some(s) = p.get(h) {
+                return (p, Some(s));
+            }
+        }
+        let full = self.full.get_or_init(|| Table::build(self.hashes, None));
+        (full, full.get(h))
     }
 
     pub fn hash(&self, line: usize) -> u64 {
@@ -45,34 +115,37 @@ impl FormIndex {
     }
 
     /// Lines whose hash is `h`, ascending.
-    pub fn lines(&self, h: u64) -> impl Iterator<Item = usize> + '_ {
-        let mut cur = self.head[bucket(h, self.mask)];
+    pub fn lines(&self, h: u64) -> impl Iterator<Item = usize> + 'i {
+        let (t, s) = self.table(h);
+        let mut cur = s.map_or(NIL, |s| s.head);
         std::iter::from_fn(move || {
-            while cur != NIL {
-                let i = cur as usize;
-                cur = self.next[i];
-                if self.hashes[i] == h {
-                    return Some(i);
-                }
+            if cur == NIL {
+                return None;
             }
-            None
+            let i = cur as usize;
+            cur = t.next[i];
+            Some(i)
         })
     }
 
-    /// How many lines carry hash `h`, counting no further than `limit`.
+    /// How many lines carry hash `h`, capped at `limit`.
     pub fn count(&self, h: u64, limit: usize) -> usize {
-        self.lines(h).take(limit).count()
+        self.table(h).1.map_or(0, |s| s.count as usize).min(limit)
     }
 }
 
-fn bucket(h: u64, mask: usize) -> usize {
-    (h as usize) & mask
+#[derive(Default)]
+struct FormData {
+    hashes: OnceCell<Vec<u64>>,
+    primed: OnceCell<Option<Table>>,
+    full: OnceCell<Table>,
 }
 
 /// Everything the ladder needs to know about one file, computed at most once.
 pub struct FileIndex<'d, 'a> {
     pub doc: &'d Doc<'a>,
-    forms: [OnceCell<FormIndex>; 4],
+    keys: Vec<String>,
+    forms: [FormData; 4],
     nonblank: OnceCell<NonBlank>,
     tabs: OnceCell<bool>,
 }
@@ -88,8 +161,15 @@ pub struct NonBlank {
 
 impl<'d, 'a> FileIndex<'d, 'a> {
     pub fn new(doc: &'d Doc<'a>) -> Self {
+        Self::with_keys(doc, Vec::new())
+    }
+
+    /// An index that expects lookups of these lines (in any form); others still work, at the
+    /// price of indexing every line once.
+    pub fn with_keys(doc: &'d Doc<'a>, keys: Vec<String>) -> Self {
         FileIndex {
             doc,
+            keys,
             forms: Default::default(),
             nonblank: OnceCell::new(),
             tabs: OnceCell::new(),
@@ -104,14 +184,28 @@ impl<'d, 'a> FileIndex<'d, 'a> {
         self.doc.is_empty()
     }
 
-    pub fn form(&self, form: Form) -> &FormIndex {
-        self.forms[form.index()].get_or_init(|| {
-            let doc = self.doc;
-            let hashes = (0..doc.len())
+    pub fn form(&self, form: Form) -> FormIndex<'_> {
+        let data = &self.forms[form.index()];
+        let doc = self.doc;
+        let hashes = data.hashes.get_or_init(|| {
+            (0..doc.len())
                 .map(|i| hash_form(form, doc.line(i)))
-                .collect();
-            FormIndex::build(hashes)
-        })
+                .collect()
+        });
+        let primed = data.primed.get_or_init(|| {
+            if self.keys.is_empty() {
+                return None;
+            }
+            let mut keys: Vec<u64> = self.keys.iter().map(|k| hash_form(form, k)).collect();
+            keys.sort_unstable();
+            keys.dedup();
+            Some(Table::build(hashes, Some(&keys)))
+        });
+        FormIndex {
+            hashes,
+            primed: primed.as_ref(),
+            full: &data.full,
+        }
     }
 
     pub fn nonblank(&self) -> &NonBlank {
@@ -141,12 +235,18 @@ mod tests {
     #[test]
     fn finds_all_lines_with_a_hash_in_order() {
         let doc = Doc::parse("a\nb\na\nc\na\n");
-        let idx = FileIndex::new(&doc);
-        let f = idx.form(Form::Raw);
-        let h = hash_form(Form::Raw, "a");
-        assert_eq!(f.lines(h).collect::<Vec<_>>(), vec![0, 2, 4]);
-        assert_eq!(f.count(h, 2), 2);
-        assert_eq!(f.count(hash_form(Form::Raw, "zz"), 9), 0);
+        for idx in [
+            FileIndex::new(&doc),
+            FileIndex::with_keys(&doc, vec!["a".into(), "zz".into()]),
+        ] {
+            let f = idx.form(Form::Raw);
+            let h = hash_form(Form::Raw, "a");
+            assert_eq!(f.lines(h).collect::<Vec<_>>(), vec![0, 2, 4]);
+            assert_eq!(f.count(h, 2), 2);
+            assert_eq!(f.count(hash_form(Form::Raw, "zz"), 9), 0);
+            // A line outside the keys still resolves (through the full table).
+            assert_eq!(f.lines(hash_form(Form::Raw, "c")).collect::<Vec<_>>(), vec![3]);
+        }
     }
 
     #[test]

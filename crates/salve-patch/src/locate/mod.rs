@@ -17,6 +17,7 @@ pub mod place;
 pub mod reindent;
 pub mod search;
 pub mod similar;
+pub mod whole;
 
 use crate::edit::{Hunk, HunkLine, LineKind};
 use crate::report::Rung;
@@ -176,7 +177,7 @@ fn locate_lines(idx: &FileIndex, lines: &[HunkLine], variant: Option<Vec<HunkLin
             return wrap(Rung::BlankLines, fits);
         }
     }
-    let fits = elision::fits(idx, &pre, &ctx);
+    let fits = elision::fits(idx, &pre, &ctx, &elision_markers(lines));
     if !fits.is_empty() {
         return wrap(Rung::Elision, fits);
     }
@@ -185,6 +186,38 @@ fn locate_lines(idx: &FileIndex, lines: &[HunkLine], variant: Option<Vec<HunkLin
         return wrap(Rung::ContextRelax, fits);
     }
     Found::NotFound
+}
+
+/// For each pre-image line, whether the elision rung may treat it as a marker: a context marker,
+/// or a removed marker paired with an added marker of the same text (the model moved code it
+/// elided; the added marker brings the same lines back).
+pub(crate) fn elision_markers(lines: &[HunkLine]) -> Vec<bool> {
+    let added: Vec<String> = lines
+        .iter()
+        .filter(|l| l.kind == LineKind::Add && elision::is_marker(&l.text))
+        .map(|l| crate::text::canonical(&l.text).into_owned())
+        .collect();
+    let mut used = vec![false; added.len()];
+    lines
+        .iter()
+        .filter(|l| l.kind != LineKind::Add)
+        .map(|l| {
+            if !elision::is_marker(&l.text) {
+                return false;
+            }
+            if l.kind == LineKind::Context {
+                return true;
+            }
+            let c = crate::text::canonical(&l.text);
+            match (0..added.len()).find(|&k| !used[k] && added[k] == c) {
+                Some(k) => {
+                    used[k] = true;
+                    true
+                }
+                None => false,
+            }
+        })
+        .collect()
 }
 
 /// Context-relax: leave out up to two outer context lines per side, symmetrically where both

@@ -28,8 +28,9 @@ use crate::text::Doc;
 #[derive(Clone, Debug)]
 pub enum Edit {
     Place(Placement),
-    /// Line operations computed elsewhere (the 3-way rung).
-    Ops(Vec<Op>),
+    /// Line operations computed elsewhere (the 3-way rung), with the final-newline state they
+    /// ask for when they reach the end of the file.
+    Ops { ops: Vec<Op>, eof: Option<bool> },
     Nothing,
 }
 
@@ -270,7 +271,7 @@ fn insertion(doc: &Doc, hunk: &Hunk, offsets: &[isize], i: usize) -> Plan {
 
 /// The 3-way rung: place the hunk on the baseline, apply it there, merge into the current text.
 fn three_way(doc: &Doc, base: &Doc, hunk: &Hunk, i: usize) -> Option<Plan> {
-    let bidx = FileIndex::new(base);
+    let bidx = FileIndex::with_keys(base, crate::apply::hunk_keys(std::slice::from_ref(hunk)));
     let plan = match hunk.is_pure_insertion() {
         true => insertion(base, hunk, &[0], i),
         false => match locate(&bidx, hunk) {
@@ -312,9 +313,13 @@ fn three_way(doc: &Doc, base: &Doc, hunk: &Hunk, i: usize) -> Option<Plan> {
             if let (Some(first), Some(last)) = (ops.first(), ops.last()) {
                 report.lines = Some(range(first.start, last.end));
             }
+            let eof = ops
+                .iter()
+                .any(|o| o.end == doc.len())
+                .then(|| Doc::parse(&merged).final_newline);
             Some(Plan {
                 report,
-                edit: Edit::Ops(ops),
+                edit: Edit::Ops { ops, eof },
             })
         }
         Err(conflict) => {

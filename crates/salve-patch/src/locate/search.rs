@@ -79,7 +79,7 @@ pub fn contiguous(idx: &FileIndex, form: Form, pat: &[&str]) -> Vec<usize> {
     }
     let fi = idx.form(form);
     let hs: Vec<u64> = pat.iter().map(|l| hash_form(form, l)).collect();
-    let Some(k) = rarest(fi, &hs) else {
+    let Some(k) = rarest(&fi, &hs) else {
         return Vec::new();
     };
     let total = idx.len();
@@ -100,7 +100,7 @@ pub fn contiguous(idx: &FileIndex, form: Form, pat: &[&str]) -> Vec<usize> {
 }
 
 /// Index of the pattern hash with the fewest occurrences, or `None` when one never occurs.
-fn rarest(fi: &super::index::FormIndex, hs: &[u64]) -> Option<usize> {
+fn rarest(fi: &super::index::FormIndex<'_>, hs: &[u64]) -> Option<usize> {
     let mut best = (usize::MAX, 0);
     for (k, &h) in hs.iter().enumerate() {
         let c = fi.count(h, best.0);
@@ -169,7 +169,7 @@ pub fn blankless_fits(idx: &FileIndex, form: Form, pat: &[&str], context: &[bool
     let fi = idx.form(form);
     let nb = idx.nonblank();
     let hs: Vec<u64> = keys.iter().map(|&i| hash_form(form, pat[i])).collect();
-    let Some(k) = rarest(fi, &hs) else {
+    let Some(k) = rarest(&fi, &hs) else {
         return Vec::new();
     };
     let m = keys.len();

@@ -98,7 +98,8 @@ fn fill_one(idx: &FileIndex, lines: &[&str], m: usize, lo: usize, hi: usize) -> 
             }
             (Some(s), Some(e)) => {
                 let pat = &lines[s..e];
-                let f = elision::fits(idx, pat, &vec![true; pat.len()]);
+                let marks: Vec<bool> = (s..e).map(|k| k == m).collect();
+                let f = elision::fits(idx, pat, &vec![true; pat.len()], &marks);
                 f.iter().map(|f| (f.map[m - s].start, f.map[m - s].end)).collect()
             }
         };

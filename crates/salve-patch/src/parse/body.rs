@@ -51,7 +51,9 @@ impl Body {
 
     /// The last line is an added or removed line (a cut inside a change).
     pub(crate) fn ends_on_change(&self) -> bool {
-        self.lines.last().is_some_and(|l| l.kind != LineKind::Context)
+        self.lines
+            .last()
+            .is_some_and(|l| l.kind != LineKind::Context)
     }
 }
 
@@ -154,7 +156,7 @@ pub(crate) fn read_body(
                     spaced.push(false);
                     b.plus_recovered += 1;
                 } else {
-                    if next.is_some_and(is_prefixed) && !b.satisfies(counts) && !b.lines.is_empty() {
+                    if next.is_some_and(is_prefixed) && !b.satisfies(counts) {
                         b.malformed = Some(format!(
                             "line {}: {:?} has no ' ', '+' or '-' prefix inside a hunk",
                             i + 1,
@@ -187,6 +189,7 @@ pub(crate) fn truncate(s: &str, n: usize) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
     use LineKind::{Add, Context, Remove};
@@ -232,7 +235,13 @@ mod tests {
         let b = read(" a\n+b\nc\n+d\n x\n", None);
         assert_eq!(
             kinds(&b),
-            vec![(Context, "a"), (Add, "b"), (Add, "c"), (Add, "d"), (Context, "x")]
+            vec![
+                (Context, "a"),
+                (Add, "b"),
+                (Add, "c"),
+                (Add, "d"),
+                (Context, "x")
+            ]
         );
         assert_eq!(b.plus_recovered, 1);
     }
@@ -249,7 +258,12 @@ mod tests {
         let b = read(" a\n// ...\n b\n-c\n", None);
         assert_eq!(
             kinds(&b),
-            vec![(Context, "a"), (Context, "// ..."), (Context, "b"), (Remove, "c")]
+            vec![
+                (Context, "a"),
+                (Context, "// ..."),
+                (Context, "b"),
+                (Remove, "c")
+            ]
         );
         assert_eq!(b.elisions, 1);
     }
@@ -259,6 +273,14 @@ mod tests {
         let b = read(" a\n-b\nstray\n c\n", Some((3, 2)));
         assert!(b.malformed.is_some());
         assert_eq!(b.next, 2);
+    }
+
+    #[test]
+    fn unprefixed_first_line_is_malformed() {
+        // Context written without its leading space: cannot tell it from a lost `-`.
+        let b = read("fn main() {\n-    a();\n+    b();\n}\n", Some((3, 3)));
+        assert!(b.malformed.is_some());
+        assert!(b.lines.is_empty());
     }
 
     #[test]

@@ -55,16 +55,30 @@ pub(crate) fn parse(cx: &mut Cx, r: &Region, i: usize) -> usize {
             .into_iter()
             .find_map(|p| t.strip_prefix(p).map(|rest| (p, rest)));
         let Some((op, rest)) = op else {
-            if began {
-                cx.note(format!(
-                    "line {}: Codex patch ends without {END:?} before this line",
-                    i + 1
-                ));
+            if !began {
+                break;
             }
-            break;
+            // Inside an envelope, text before the next `***` line belongs to the patch; with no
+            // such line left, the patch simply lacks its end line and prose follows.
+            match (i..r.end).find(|&k| cx.src.line(k).starts_with("***")) {
+                Some(k) => {
+                    let msg = format!("line {}: text inside a Codex patch is not a patch line", i + 1);
+                    cx.issue(IssueKind::Malformed, last_path.as_deref(), msg);
+                    i = k;
+                    continue;
+                }
+                None => {
+                    cx.note(format!("line {}: Codex patch ends without {END:?} before this line", i + 1));
+                    break;
+                }
+            }
         };
         let Some(path) = clean_path(rest) else {
-            cx.issue(IssueKind::Malformed, None, format!("line {}: Codex file line without a path", i + 1));
+            cx.issue(
+                IssueKind::Malformed,
+                None,
+                format!("line {}: Codex file line without a path", i + 1),
+            );
             i += 1;
             continue;
         };
@@ -107,10 +121,16 @@ fn add_file(cx: &mut Cx, r: &Region, i: usize, path: &str) -> usize {
     let b = read_body(&cx.src, i, r.end, None, codex_terminator);
     let next = b.next.max(i);
     if b.lines.iter().any(|l| l.kind == LineKind::Remove) {
-        cx.issue(IssueKind::Malformed, Some(path), "removed lines in a Codex Add File");
+        cx.issue(
+            IssueKind::Malformed,
+            Some(path),
+            "removed lines in a Codex Add File",
+        );
     }
     if b.lines.iter().any(|l| l.kind == LineKind::Context) {
-        cx.note(format!("{path}: Add File lines without '+' read as content"));
+        cx.note(format!(
+            "{path}: Add File lines without '+' read as content"
+        ));
     }
     let no_newline = b.new_no_newline;
     let hunk = Hunk {
@@ -162,10 +182,17 @@ fn update_file(cx: &mut Cx, r: &Region, mut i: usize, path: &str) -> usize {
             break;
         }
         let b = read_body(&cx.src, i, r.end, None, codex_terminator);
-        if b.lines.is_empty() && !saw_header {
+        if b.lines.is_empty() && !saw_header && b.malformed.is_none() {
             break;
         }
         i = b.next.max(i);
+        // Blank lines the body did not take (nothing prefixed after them) separate chunks.
+        if let Some(k) = cx.src.next_nonblank(i, r.end) {
+            let l = cx.src.line(k);
+            if l.starts_with("@@") || l.trim_end() == EOF_MARK {
+                i = k;
+            }
+        }
         let mut eof = false;
         if cx.src.line(i).trim_end() == EOF_MARK {
             eof = true;
@@ -203,6 +230,7 @@ fn update_file(cx: &mut Cx, r: &Region, mut i: usize, path: &str) -> usize {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use crate::edit::{Anchor, FileChange, Format, IssueKind, LineKind};
     use crate::parse::extract;
@@ -224,7 +252,10 @@ mod tests {
         assert_eq!(x.edits[0].path, "new.txt");
         assert_eq!(
             x.edits[0].change,
-            FileChange::Create { content: "a\nb\n".into(), final_newline: true }
+            FileChange::Create {
+                content: "a\nb\n".into(),
+                final_newline: true
+            }
         );
         assert_eq!(x.edits[1].change, FileChange::Delete { expected: None });
         assert_eq!(x.edits[2].format, Format::Codex);
@@ -234,7 +265,10 @@ mod tests {
         assert_eq!(to, "src/n.rs");
         assert_eq!(hunks.len(), 2);
         assert_eq!(hunks[0].scopes, vec!["impl Foo", "fn bar()"]);
-        assert_eq!(lines(&hunks[0]), vec![(Context, "x"), (Remove, "y"), (Add, "z")]);
+        assert_eq!(
+            lines(&hunks[0]),
+            vec![(Context, "x"), (Remove, "y"), (Add, "z")]
+        );
         assert_eq!(hunks[0].anchor, Anchor::None);
         assert_eq!(hunks[1].anchor, Anchor::End);
         assert_eq!(lines(&hunks[1]), vec![(Context, "p"), (Add, "q")]);
@@ -243,15 +277,23 @@ mod tests {
     #[test]
     fn chunk_without_at_line() {
         let x = extract("*** Begin Patch\n*** Update File: a.rs\n a\n-b\n+c\n*** End Patch\n");
-        let FileChange::Modify { hunks } = &x.edits[0].change else { panic!() };
-        assert_eq!(lines(&hunks[0]), vec![(Context, "a"), (Remove, "b"), (Add, "c")]);
+        let FileChange::Modify { hunks } = &x.edits[0].change else {
+            panic!()
+        };
+        assert_eq!(
+            lines(&hunks[0]),
+            vec![(Context, "a"), (Remove, "b"), (Add, "c")]
+        );
         assert!(hunks[0].scopes.is_empty());
     }
 
     #[test]
     fn blank_context_in_codex() {
-        let x = extract("*** Begin Patch\n*** Update File: a.rs\n@@\n a\n\n-b\n+c\n*** End Patch\n");
-        let FileChange::Modify { hunks } = &x.edits[0].change else { panic!() };
+        let x =
+            extract("*** Begin Patch\n*** Update File: a.rs\n@@\n a\n\n-b\n+c\n*** End Patch\n");
+        let FileChange::Modify { hunks } = &x.edits[0].change else {
+            panic!()
+        };
         assert_eq!(
             lines(&hunks[0]),
             vec![(Context, "a"), (Context, ""), (Remove, "b"), (Add, "c")]
@@ -269,9 +311,22 @@ mod tests {
 
     #[test]
     fn missing_end_in_closed_fence_is_a_note() {
-        let x = extract("```\n*** Begin Patch\n*** Update File: a.rs\n@@\n a\n-b\n+c\n```\nDone.\n");
+        let x =
+            extract("```\n*** Begin Patch\n*** Update File: a.rs\n@@\n a\n-b\n+c\n```\nDone.\n");
         assert!(x.issues.is_empty(), "{:?}", x.issues);
         assert_eq!(x.edits.len(), 1);
+    }
+
+    #[test]
+    fn unprefixed_context_is_malformed_not_dropped() {
+        let x = extract(
+            "*** Begin Patch\n*** Update File: a.rs\nfn main() {\n-    a();\n+    b();\n}\n*** Update File: b.rs\n@@\n-x\n+y\n*** End Patch\n",
+        );
+        assert_eq!(x.issues.len(), 1, "{:?}", x.issues);
+        assert_eq!(x.issues[0].kind, IssueKind::Malformed);
+        assert_eq!(x.issues[0].path.as_deref(), Some("a.rs"));
+        assert_eq!(x.edits.len(), 1);
+        assert_eq!(x.edits[0].path, "b.rs");
     }
 
     #[test]

@@ -102,8 +102,8 @@ fn diff_terminator(src: &Source, i: usize, end: usize) -> bool {
 ///
 /// Header counts are wrong often enough in complete replies that a short body alone proves
 /// nothing. Evidence is: the reply ends inside an unclosed wrapper (then any shortfall, or no
-/// counts at all, will do), or a bare reply ends inside the body while it is short on both sides
-/// and stops on a changed line or in the middle of a line.
+/// counts at all, will do), or a bare reply ends inside the body on a changed line while the body
+/// is short on both sides (or on one side, when the reply stops in the middle of a line).
 fn cut_hunk(cx: &Cx, r: &Region, h: &HunkHeader, b: &Body) -> bool {
     if !b.reached_end || !r.ends_reply_unclosed(&cx.src) {
         return false;
@@ -111,9 +111,10 @@ fn cut_hunk(cx: &Cx, r: &Region, h: &HunkHeader, b: &Body) -> bool {
     let short = h.counts().map(|(o, n)| (b.old < o, b.new < n));
     match r.state {
         RegionState::Open => short.is_none_or(|(o, n)| o || n),
-        RegionState::Top => short.is_some_and(|(o, n)| {
-            (o && n && b.ends_on_change()) || ((o || n) && !cx.src.ends_with_newline)
-        }),
+        RegionState::Top => {
+            b.ends_on_change()
+                && short.is_some_and(|(o, n)| (o && n) || ((o || n) && !cx.src.ends_with_newline))
+        }
         RegionState::Closed => false,
     }
 }
@@ -148,7 +149,13 @@ fn parse_hunks(cx: &mut Cx, r: &Region, mut i: usize, path: &str) -> (Vec<Hunk>,
 }
 
 /// Turns a read body into a hunk, noting repairs. `None` for an empty body.
-pub(crate) fn finish_hunk(cx: &mut Cx, path: &str, n: usize, h: &HunkHeader, b: Body) -> Option<Hunk> {
+pub(crate) fn finish_hunk(
+    cx: &mut Cx,
+    path: &str,
+    n: usize,
+    h: &HunkHeader,
+    b: Body,
+) -> Option<Hunk> {
     if let Some(msg) = &b.malformed {
         cx.issue(IssueKind::Malformed, Some(path), msg.clone());
     }
@@ -210,9 +217,13 @@ fn side_content(hunks: &[Hunk], new_side: bool) -> (String, bool) {
             any = true;
         }
     }
-    let no_newline = hunks
-        .last()
-        .is_some_and(|h| if new_side { h.new_no_newline } else { h.old_no_newline });
+    let no_newline = hunks.last().is_some_and(|h| {
+        if new_side {
+            h.new_no_newline
+        } else {
+            h.old_no_newline
+        }
+    });
     if any && no_newline {
         text.pop();
     }
@@ -238,7 +249,11 @@ fn build(cx: &mut Cx, op: FileOp, hunks: Vec<Hunk>, format: Format, cut: bool) {
         op.new.clone().or(op.old.clone())
     };
     let Some(path) = path else {
-        cx.issue(IssueKind::Malformed, None, "diff file header without a path");
+        cx.issue(
+            IssueKind::Malformed,
+            None,
+            "diff file header without a path",
+        );
         return;
     };
     if cut {
@@ -256,8 +271,13 @@ fn build(cx: &mut Cx, op: FileOp, hunks: Vec<Hunk>, format: Format, cut: bool) {
         );
     }
     let change = if op.created {
-        if hunks.iter().any(|h| h.lines.iter().any(|l| l.kind != crate::edit::LineKind::Add)) {
-            cx.note(format!("{path}: new file hunk has context or removed lines; took its new side"));
+        if hunks
+            .iter()
+            .any(|h| h.lines.iter().any(|l| l.kind != crate::edit::LineKind::Add))
+        {
+            cx.note(format!(
+                "{path}: new file hunk has context or removed lines; took its new side"
+            ));
         }
         let (content, final_newline) = side_content(&hunks, true);
         FileChange::Create {
@@ -349,7 +369,11 @@ pub(crate) fn parse_git(cx: &mut Cx, r: &Region, i: usize) -> usize {
             || l.starts_with("similarity index ")
             || l.starts_with("dissimilarity index ")
         {
-            cx.note(format!("line {}: dropped {:?}", i + 1, body::truncate(l, 40)));
+            cx.note(format!(
+                "line {}: dropped {:?}",
+                i + 1,
+                body::truncate(l, 40)
+            ));
         } else if l.starts_with("Binary files ") || l == "GIT binary patch" {
             binary = true;
             if l == "GIT binary patch" {
@@ -411,7 +435,9 @@ pub(crate) fn parse_orphan(cx: &mut Cx, r: &Region, i: usize, path: &str) -> usi
     let b = body::read_body(&cx.src, i, r.end, None, diff_terminator);
     let cut = cut_hunk(cx, r, &h, &b);
     let next = b.next.max(i + 1);
-    cx.note(format!("{path}: diff body without hunk header; read as one hunk"));
+    cx.note(format!(
+        "{path}: diff body without hunk header; read as one hunk"
+    ));
     let hunks: Vec<Hunk> = finish_hunk(cx, path, 1, &h, b).into_iter().collect();
     build(cx, op, hunks, Format::Unified, cut);
     next
@@ -426,4 +452,5 @@ pub(crate) fn skip_orphan(cx: &mut Cx, r: &Region, i: usize) -> usize {
 
 #[cfg(test)]
 #[path = "diff_tests.rs"]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests;

@@ -9,7 +9,14 @@ use super::{Cx, Region};
 use crate::edit::{Format, IssueKind};
 use serde_json::{Map, Value};
 
-const PATH_KEYS: &[&str] = &["path", "file_path", "filePath", "file", "filename", "target_file"];
+const PATH_KEYS: &[&str] = &[
+    "path",
+    "file_path",
+    "filePath",
+    "file",
+    "filename",
+    "target_file",
+];
 const OLD_KEYS: &[&str] = &["old_string", "oldString", "old_str", "old", "search"];
 const NEW_KEYS: &[&str] = &["new_string", "newString", "new_str", "new", "replace"];
 const LIST_KEYS: &[&str] = &["edits", "changes"];
@@ -97,7 +104,9 @@ fn last_path(text: &str) -> Option<String> {
                 stop
             });
             if let Some((e, _)) = end {
-                if let Ok(Value::String(s)) = serde_json::from_str::<Value>(rest.get(..=e).unwrap_or("")) {
+                if let Ok(Value::String(s)) =
+                    serde_json::from_str::<Value>(rest.get(..=e).unwrap_or(""))
+                {
                     if best.as_ref().is_none_or(|(b, _)| k > *b) {
                         best = Some((k, s));
                     }
@@ -135,7 +144,11 @@ fn collect(v: &Value, inherited: Option<&str>, out: &mut Vec<RawEdit>) {
             }
             let old = get_str(obj, OLD_KEYS);
             let new = get_str(obj, NEW_KEYS);
-            if old.is_some() || new.is_some() {
+            // One of the two is enough next to a path; without a path both must be there, so
+            // that a config file with a `"replace"` key is not taken for an edit.
+            let edit_like = (old.is_some() && new.is_some())
+                || (path.is_some() && (old.is_some() || new.is_some()));
+            if edit_like {
                 out.push(RawEdit {
                     path,
                     old: old.unwrap_or_default(),
@@ -169,6 +182,11 @@ pub(crate) fn try_parse(cx: &mut Cx, r: &Region, i: usize) -> Option<usize> {
     match value_end(text, &mut cx.json_budget) {
         Scan::No => None,
         Scan::Open => {
+            // The key search reads the rest of the region, so it is charged to the budget too.
+            if cx.json_budget < text.len() {
+                return None;
+            }
+            cx.json_budget -= text.len();
             if !mentions_edit_keys(text) {
                 return None;
             }
@@ -180,7 +198,11 @@ pub(crate) fn try_parse(cx: &mut Cx, r: &Region, i: usize) -> Option<usize> {
                     "the reply ends inside a JSON edit",
                 );
             } else {
-                cx.issue(IssueKind::Malformed, path.as_deref(), "JSON edit never closes");
+                cx.issue(
+                    IssueKind::Malformed,
+                    path.as_deref(),
+                    "JSON edit never closes",
+                );
             }
             Some(r.end)
         }
@@ -211,14 +233,21 @@ pub(crate) fn try_parse(cx: &mut Cx, r: &Region, i: usize) -> Option<usize> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use crate::edit::{FileChange, Format, IssueKind, LineKind};
     use crate::parse::extract;
     use LineKind::{Add, Context, Remove};
 
     fn hunk_lines(c: &FileChange) -> Vec<(LineKind, String)> {
-        let FileChange::Modify { hunks } = c else { panic!("{c:?}") };
-        hunks[0].lines.iter().map(|l| (l.kind, l.text.clone())).collect()
+        let FileChange::Modify { hunks } = c else {
+            panic!("{c:?}")
+        };
+        hunks[0]
+            .lines
+            .iter()
+            .map(|l| (l.kind, l.text.clone()))
+            .collect()
     }
 
     #[test]
@@ -240,7 +269,10 @@ mod tests {
         );
         assert_eq!(
             x.edits[1].change,
-            FileChange::Create { content: "fn n() {}\n".into(), final_newline: true }
+            FileChange::Create {
+                content: "fn n() {}\n".into(),
+                final_newline: true
+            }
         );
     }
 
@@ -262,7 +294,9 @@ mod tests {
             "{\"file_path\": \"m.rs\", \"edits\": [{\"old_string\": \"a\", \"new_string\": \"b\"}, {\"old_string\": \"c\", \"new_string\": \"d\"}]}",
         );
         assert_eq!(x.edits.len(), 1, "merged into one file edit");
-        let FileChange::Modify { hunks } = &x.edits[0].change else { panic!() };
+        let FileChange::Modify { hunks } = &x.edits[0].change else {
+            panic!()
+        };
         assert_eq!(hunks.len(), 2);
     }
 
@@ -283,10 +317,16 @@ mod tests {
 
     #[test]
     fn crlf_and_trailing_newline_in_values() {
-        let x = extract("[{\"path\": \"a\", \"old_string\": \"p\\r\\nq\\n\", \"new_string\": \"p\\r\\nr\\n\"}]");
+        let x = extract(
+            "[{\"path\": \"a\", \"old_string\": \"p\\r\\nq\\n\", \"new_string\": \"p\\r\\nr\\n\"}]",
+        );
         assert_eq!(
             hunk_lines(&x.edits[0].change),
-            vec![(Context, "p".into()), (Remove, "q".into()), (Add, "r".into())]
+            vec![
+                (Context, "p".into()),
+                (Remove, "q".into()),
+                (Add, "r".into())
+            ]
         );
     }
 

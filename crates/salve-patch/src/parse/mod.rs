@@ -114,6 +114,7 @@ mod paths;
 mod sanitize;
 mod search_replace;
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests;
 mod whole_file;
 mod wrapper;
@@ -182,7 +183,9 @@ impl<'a> Source<'a> {
 
     /// The line holding byte `off`.
     pub(crate) fn line_of(&self, off: usize) -> usize {
-        self.offsets.partition_point(|&o| o <= off).saturating_sub(1)
+        self.offsets
+            .partition_point(|&o| o <= off)
+            .saturating_sub(1)
     }
 
     pub(crate) fn text(&self) -> &'a str {
@@ -263,7 +266,12 @@ impl<'a> Cx<'a> {
         }
     }
 
-    pub(crate) fn issue(&mut self, kind: IssueKind, path: Option<&str>, message: impl Into<String>) {
+    pub(crate) fn issue(
+        &mut self,
+        kind: IssueKind,
+        path: Option<&str>,
+        message: impl Into<String>,
+    ) {
         self.issues.push(ParseIssue {
             kind,
             path: path.map(str::to_string),
@@ -350,7 +358,7 @@ fn merge_modifies(edits: Vec<FileEdit>, notes: &mut Vec<String>) -> Vec<FileEdit
 /// Reads `r` as a (nested) reply: wrappers, edits of every format, and prose.
 pub(crate) fn scan_region(cx: &mut Cx, r: &Region) {
     let mut i = r.start;
-    let mut pending: Option<String> = None;
+    let mut pending: Option<paths::PathLine> = None;
     let mut orphan_seen = false;
     while i < r.end {
         let line = cx.src.line(i);
@@ -375,7 +383,7 @@ pub(crate) fn scan_region(cx: &mut Cx, r: &Region) {
             pending = None;
             continue;
         }
-        pending = paths::path_from_line(line);
+        pending = paths::path_candidate(line).or_else(|| paths::prose_path(line));
         i += 1;
     }
 }
@@ -385,7 +393,7 @@ fn try_edit(
     cx: &mut Cx,
     r: &Region,
     i: usize,
-    pending: &mut Option<String>,
+    pending: &mut Option<paths::PathLine>,
     orphan_seen: &mut bool,
 ) -> Option<usize> {
     let line = cx.src.line(i);
@@ -401,6 +409,7 @@ fn try_edit(
     if search_replace::is_search(line) {
         let path = pending
             .take()
+            .map(|p| p.path)
             .or_else(|| r.hint.clone())
             .or_else(|| cx.last_sr_path.clone());
         return Some(search_replace::parse_block(cx, r, i, path));

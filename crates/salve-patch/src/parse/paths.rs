@@ -47,13 +47,24 @@ fn has_extension(base: &str) -> bool {
 
 /// Whether `t` (already stripped of decorations) looks like a file path.
 pub(crate) fn is_path_like(t: &str, allow_spaces: bool) -> bool {
+    is_name_like(t, allow_spaces) && {
+        let base = t.rsplit(['/', '\\']).next().unwrap_or(t);
+        t.contains('/') || has_extension(base) || KNOWN_NAMES.contains(&base)
+    }
+}
+
+/// Whether `t` could name a file at all: the weaker test used where the block itself proves an
+/// edit is meant (a SEARCH/REPLACE block, a script), so `compile` or `configure` qualify.
+fn is_name_like(t: &str, allow_spaces: bool) -> bool {
     if t.is_empty() || t.len() > 260 || t.contains(NOT_IN_PATH) || t.contains("://") {
         return false;
     }
     if !allow_spaces && t.contains(char::is_whitespace) {
         return false;
     }
-    if t.starts_with(['-', '+', '@', '#', '%', '.']) && !t.starts_with("./") && !t.starts_with("../")
+    if t.starts_with(['-', '+', '@', '#', '%', '.'])
+        && !t.starts_with("./")
+        && !t.starts_with("../")
     {
         // Dot files (`.gitignore`) are fine; `-x`, `+y`, `@@` are diff syntax.
         if !(t.starts_with('.') && t.len() > 1 && !t.starts_with("..")) {
@@ -64,10 +75,7 @@ pub(crate) fn is_path_like(t: &str, allow_spaces: bool) -> bool {
         return false;
     }
     let base = t.rsplit(['/', '\\']).next().unwrap_or(t);
-    if !base.chars().any(|c| c.is_alphanumeric()) {
-        return false;
-    }
-    t.contains('/') || has_extension(base) || KNOWN_NAMES.contains(&base)
+    base.chars().any(|c| c.is_alphanumeric())
 }
 
 /// Removes one layer of `**x**`, `__x__`, `` `x` ``, `"x"`, `'x'`, `*x*`; true when a quoting
@@ -104,9 +112,23 @@ fn strip_label(t: &str) -> &str {
     t
 }
 
-/// The path named by a line such as `src/lib.rs`, `src/lib.rs:`, `**src/lib.rs**`,
+/// The strict path named by a line such as `src/lib.rs`, `src/lib.rs:`, `**src/lib.rs**`,
 /// `` `src/lib.rs` ``, `File: src/lib.rs`, `### src/lib.rs` or `<path>src/lib.rs</path>`.
-pub(crate) fn path_from_line(line: &str) -> Option<String> {
+#[cfg(test)]
+fn path_from_line(line: &str) -> Option<String> {
+    path_candidate(line).filter(|c| c.strict).map(|c| c.path)
+}
+
+/// A path named by a line, and whether it passes the strict test (a `/`, an extension or a
+/// well-known name) or only the weak one (a single plausible file name).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct PathLine {
+    pub path: String,
+    pub strict: bool,
+}
+
+/// The path a line names, strict or weak; see [`path_from_line`] for the accepted forms.
+pub(crate) fn path_candidate(line: &str) -> Option<PathLine> {
     let mut t = line.trim();
     if t.is_empty() || t.len() > 300 {
         return None;
@@ -125,8 +147,12 @@ pub(crate) fn path_from_line(line: &str) -> Option<String> {
     }
     t = strip_label(t);
     let mut quoted = false;
+    let mut colon = false;
     for _ in 0..4 {
-        t = t.strip_suffix(':').unwrap_or(t).trim();
+        if let Some(x) = t.strip_suffix(':') {
+            colon = true;
+            t = x.trim();
+        }
         t = strip_label(t);
         match strip_decoration(t) {
             Some((inner, q)) => {
@@ -136,7 +162,36 @@ pub(crate) fn path_from_line(line: &str) -> Option<String> {
             None => break,
         }
     }
-    is_path_like(t, quoted).then(|| t.to_string())
+    if !is_name_like(t, quoted) {
+        return None;
+    }
+    let strict = is_path_like(t, quoted);
+    // `Change:` is prose; a weak name must stand alone.
+    (strict || !colon).then(|| PathLine {
+        path: t.to_string(),
+        strict,
+    })
+}
+
+/// The one file path a prose line names in backticks (`` Update `src/lib.rs` like this: ``), as
+/// a weak candidate: only an edit format that needs a path and proves its intent uses it.
+pub(crate) fn prose_path(line: &str) -> Option<PathLine> {
+    if line.len() > 400 {
+        return None;
+    }
+    let mut found: Option<&str> = None;
+    for (k, span) in line.split('`').enumerate() {
+        if k % 2 == 1 && is_path_like(span, false) {
+            match found {
+                Some(f) if f != span => return None,
+                _ => found = Some(span),
+            }
+        }
+    }
+    found.map(|p| PathLine {
+        path: p.to_string(),
+        strict: false,
+    })
 }
 
 /// The path named in a fence info string: ```` ```rust src/lib.rs ````, ```` ```src/lib.rs ````,
@@ -150,13 +205,9 @@ pub(crate) fn path_from_info(info: &str) -> Option<String> {
             }
         }
         let tok = tok.trim_matches(['"', '\'', '`']);
+        let tok = tok.split_once(':').map_or(tok, |(_, after)| after);
         if is_path_like(tok, false) {
             return Some(tok.to_string());
-        }
-        if let Some((_, after)) = tok.split_once(':') {
-            if is_path_like(after, false) {
-                return Some(after.to_string());
-            }
         }
     }
     None
@@ -282,7 +333,10 @@ pub(crate) fn diff_line_path(raw: &str) -> Option<String> {
 
 /// Removes git's `a/` and `b/` prefixes when the pair uses them (a side that is `/dev/null`,
 /// i.e. `None`, does not count against it).
-pub(crate) fn strip_ab(old: Option<String>, new: Option<String>) -> (Option<String>, Option<String>) {
+pub(crate) fn strip_ab(
+    old: Option<String>,
+    new: Option<String>,
+) -> (Option<String>, Option<String>) {
     let old_ok = old.as_deref().is_none_or(|p| p.starts_with("a/"));
     let new_ok = new.as_deref().is_none_or(|p| p.starts_with("b/"));
     if old_ok && new_ok && (old.is_some() || new.is_some()) {
@@ -294,6 +348,7 @@ pub(crate) fn strip_ab(old: Option<String>, new: Option<String>) -> (Option<Stri
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
@@ -342,11 +397,41 @@ mod tests {
     }
 
     #[test]
+    fn weak_path_candidates() {
+        let c = path_candidate("compile").unwrap();
+        assert_eq!((c.path.as_str(), c.strict), ("compile", false));
+        let c = path_candidate("`src/a.rs`").unwrap();
+        assert!(c.strict);
+        assert_eq!(path_candidate("Here is the change:"), None);
+        assert_eq!(path_candidate("Change:"), None);
+        assert_eq!(path_candidate("---"), None);
+        assert_eq!(path_candidate("```"), None);
+    }
+
+    #[test]
+    fn prose_paths() {
+        let c = prose_path("Update `src/lib.rs` like this:").unwrap();
+        assert_eq!((c.path.as_str(), c.strict), ("src/lib.rs", false));
+        assert_eq!(prose_path("Both `a.rs` and `b.rs` change:"), None);
+        assert_eq!(prose_path("Run `cargo test` after."), None);
+        assert!(prose_path("In `a.rs`, keep `a.rs` short").is_some());
+    }
+
+    #[test]
     fn info_string_paths() {
-        assert_eq!(path_from_info("rust src/lib.rs").as_deref(), Some("src/lib.rs"));
+        assert_eq!(
+            path_from_info("rust src/lib.rs").as_deref(),
+            Some("src/lib.rs")
+        );
         assert_eq!(path_from_info("src/lib.rs").as_deref(), Some("src/lib.rs"));
-        assert_eq!(path_from_info("rust:src/lib.rs").as_deref(), Some("src/lib.rs"));
-        assert_eq!(path_from_info("rust title=\"a/b.rs\"").as_deref(), Some("a/b.rs"));
+        assert_eq!(
+            path_from_info("rust:src/lib.rs").as_deref(),
+            Some("src/lib.rs")
+        );
+        assert_eq!(
+            path_from_info("rust title=\"a/b.rs\"").as_deref(),
+            Some("a/b.rs")
+        );
         assert_eq!(path_from_info("rust"), None);
         assert_eq!(path_from_info("diff"), None);
         assert_eq!(path_from_info(""), None);
@@ -383,14 +468,20 @@ mod tests {
 
     #[test]
     fn diff_line_paths() {
-        assert_eq!(diff_line_path("a/x.rs\t2024-01-01 10:00:00").as_deref(), Some("a/x.rs"));
+        assert_eq!(
+            diff_line_path("a/x.rs\t2024-01-01 10:00:00").as_deref(),
+            Some("a/x.rs")
+        );
         assert_eq!(
             diff_line_path("b/x.rs 2024-01-01 10:00:00.000000000 +0000").as_deref(),
             Some("b/x.rs")
         );
         assert_eq!(diff_line_path("/dev/null"), None);
         assert_eq!(diff_line_path("\"b/a b\"").as_deref(), Some("b/a b"));
-        assert_eq!(diff_line_path("b/with space.rs").as_deref(), Some("b/with space.rs"));
+        assert_eq!(
+            diff_line_path("b/with space.rs").as_deref(),
+            Some("b/with space.rs")
+        );
     }
 
     #[test]

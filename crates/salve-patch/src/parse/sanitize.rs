@@ -95,18 +95,17 @@ pub(crate) fn is_elision(line: &str) -> bool {
 }
 
 /// True for a line that, written into a file, would stand in for code that is not there.
-/// `lang_allows_dots` is false for languages where a bare `...` line is itself code (Python's
-/// Ellipsis) or ordinary prose (Markdown, text).
+/// `lang_allows_dots` is true where a bare `...` line is itself code (Python's Ellipsis).
 pub(crate) fn is_placeholder_content(line: &str, lang_allows_dots: bool) -> bool {
     is_lazy(line) || is_comment_dots(line) || (!lang_allows_dots && only_dots(line.trim()))
 }
 
-/// Whether a bare `...` line is ordinary content in the file at `path`.
+/// Whether a bare `...` line is ordinary content in the file at `path`: Python's Ellipsis
+/// statement. In prose files it is rare enough, and replacing a whole file with a stand-in costly
+/// enough, that it counts as a placeholder there.
 pub(crate) fn dots_are_content(path: &str) -> bool {
     let lower = path.to_ascii_lowercase();
-    [".py", ".pyi", ".md", ".markdown", ".txt", ".rst", ".adoc"]
-        .iter()
-        .any(|ext| lower.ends_with(ext))
+    [".py", ".pyi"].iter().any(|ext| lower.ends_with(ext))
 }
 
 /// The first added line of `hunks` that is a lazy placeholder.
@@ -172,6 +171,7 @@ pub(crate) fn strip_line_numbers<'a>(lines: &[&'a str]) -> Option<(u64, Vec<&'a 
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
@@ -225,7 +225,8 @@ mod tests {
 
     #[test]
     fn line_numbers_stripped_only_when_all_consecutive() {
-        let (n, out) = strip_line_numbers(&["  9 | fn a() {", " 10 |     b();", " 11 | }"]).unwrap();
+        let (n, out) =
+            strip_line_numbers(&["  9 | fn a() {", " 10 |     b();", " 11 | }"]).unwrap();
         assert_eq!(n, 9);
         assert_eq!(out, vec!["fn a() {", "    b();", "}"]);
         let (_, out) = strip_line_numbers(&["3: x", "4:", "5: y"]).unwrap();

@@ -12,7 +12,7 @@ use similar::{capture_diff_slices, Algorithm, DiffOp};
 
 /// Blocks whose changed middle is larger than this many lines are lowered without a diff
 /// (all removed, then all added), which keeps the work bounded for any input.
-const DIFF_LIMIT: usize = 4000;
+const DIFF_LIMIT: usize = 2000;
 
 /// `ch` repeated 5 to 9 times (3 or more for the Cline `-`/`+` style), then `word`.
 fn marker(line: &str, ch: u8, min: usize, word: &str) -> bool {
@@ -85,18 +85,30 @@ pub(crate) fn lower(search: &[&str], replace: &[&str]) -> Vec<HunkLine> {
                 ),
                 DiffOp::Delete {
                     old_index, old_len, ..
-                } => removed(&mut out, a.get(old_index..old_index + old_len).unwrap_or(&[])),
+                } => removed(
+                    &mut out,
+                    a.get(old_index..old_index + old_len).unwrap_or(&[]),
+                ),
                 DiffOp::Insert {
                     new_index, new_len, ..
-                } => added(&mut out, b.get(new_index..new_index + new_len).unwrap_or(&[])),
+                } => added(
+                    &mut out,
+                    b.get(new_index..new_index + new_len).unwrap_or(&[]),
+                ),
                 DiffOp::Replace {
                     old_index,
                     old_len,
                     new_index,
                     new_len,
                 } => {
-                    removed(&mut out, a.get(old_index..old_index + old_len).unwrap_or(&[]));
-                    added(&mut out, b.get(new_index..new_index + new_len).unwrap_or(&[]));
+                    removed(
+                        &mut out,
+                        a.get(old_index..old_index + old_len).unwrap_or(&[]),
+                    );
+                    added(
+                        &mut out,
+                        b.get(new_index..new_index + new_len).unwrap_or(&[]),
+                    );
                 }
             }
         }
@@ -110,10 +122,17 @@ pub(crate) fn lower(search: &[&str], replace: &[&str]) -> Vec<HunkLine> {
 }
 
 /// Strips line-number prefixes from one side when all its lines have them.
-fn denumber<'a>(cx: &mut Cx, path: &str, what: &str, lines: Vec<&'a str>) -> (Vec<&'a str>, Option<u64>) {
+fn denumber<'a>(
+    cx: &mut Cx,
+    path: &str,
+    what: &str,
+    lines: Vec<&'a str>,
+) -> (Vec<&'a str>, Option<u64>) {
     match sanitize::strip_line_numbers(&lines) {
         Some((first, out)) => {
-            cx.note(format!("{path}: line-number prefixes stripped from the {what} text"));
+            cx.note(format!(
+                "{path}: line-number prefixes stripped from the {what} text"
+            ));
             (out, Some(first))
         }
         None => (lines, None),
@@ -138,7 +157,10 @@ pub(crate) fn push_pair(
             content.push_str(l);
             content.push('\n');
         }
-        if let Some(l) = replace.iter().find(|l| sanitize::is_lazy(l) || sanitize::is_comment_dots(l)) {
+        if let Some(l) = replace
+            .iter()
+            .find(|l| sanitize::is_lazy(l) || sanitize::is_comment_dots(l))
+        {
             cx.issue(
                 IssueKind::Lazy,
                 Some(path),
@@ -177,8 +199,38 @@ pub(crate) fn push_pair(
     });
 }
 
+/// The run length of the marker character that opens `line`.
+fn marker_len(line: &str) -> usize {
+    let t = line.trim();
+    let Some(&c) = t.as_bytes().first() else {
+        return 0;
+    };
+    t.bytes().take_while(|&b| b == c).count()
+}
+
+/// Chooses the divider among the `=======`-like lines of a block opened at line `i`. Text may
+/// hold such lines too (Markdown underlines); a divider as long as the SEARCH marker is
+/// preferred, and among equals an odd count splits at the middle one (text kept on both sides).
+fn pick_divider(cx: &Cx, i: usize, dividers: &[usize]) -> Option<usize> {
+    let want = marker_len(cx.src.line(i));
+    let same: Vec<usize> = dividers
+        .iter()
+        .copied()
+        .filter(|&k| marker_len(cx.src.line(k)) == want)
+        .collect();
+    for set in [&same[..], dividers] {
+        if set.len() % 2 == 1 {
+            return set.get(set.len() / 2).copied();
+        }
+    }
+    None
+}
+
 /// Reads one block whose SEARCH marker is at line `i`; returns the line after it.
 pub(crate) fn parse_block(cx: &mut Cx, r: &Region, i: usize, path: Option<String>) -> usize {
+    if path.is_some() {
+        cx.last_sr_path.clone_from(&path);
+    }
     let mut j = i + 1;
     let mut start_line = None;
     while j < r.end {
@@ -226,11 +278,7 @@ pub(crate) fn parse_block(cx: &mut Cx, r: &Region, i: usize, path: Option<String
         }
         return j;
     };
-    let div = match dividers.len() {
-        0 => None,
-        n if n % 2 == 1 => dividers.get(n / 2).copied(),
-        _ => None,
-    };
+    let div = pick_divider(cx, i, &dividers);
     let Some(div) = div else {
         cx.issue(
             IssueKind::Malformed,
@@ -253,8 +301,14 @@ pub(crate) fn parse_block(cx: &mut Cx, r: &Region, i: usize, path: Option<String
     };
     let search: Vec<&str> = (body..div).map(|k| cx.src.line(k)).collect();
     let replace: Vec<&str> = (div + 1..close).map(|k| cx.src.line(k)).collect();
-    cx.last_sr_path = Some(path.clone());
-    push_pair(cx, &path, search, replace, start_line, Format::SearchReplace);
+    push_pair(
+        cx,
+        &path,
+        search,
+        replace,
+        start_line,
+        Format::SearchReplace,
+    );
     close + 1
 }
 
@@ -286,13 +340,16 @@ pub(crate) fn parse_fenced(
             i = parse_block(cx, r, i, path).max(i + 1);
             continue;
         }
-        if let Some(p) = paths::path_from_line(l) {
-            pending = Some(p);
+        if let Some(p) = paths::path_candidate(l) {
+            pending = Some(p.path);
             i += 1;
             continue;
         }
         // Not a block: the rest of the fence is prose; skip to its close.
-        cx.note(format!("line {}: text after SEARCH/REPLACE blocks in a fence ignored", i + 1));
+        cx.note(format!(
+            "line {}: text after SEARCH/REPLACE blocks in a fence ignored",
+            i + 1
+        ));
         return (i..r.end)
             .find(|&k| is_fence_close(cx.src.line(k), f))
             .map_or(r.end, |k| k + 1);
@@ -302,4 +359,5 @@ pub(crate) fn parse_fenced(
 
 #[cfg(test)]
 #[path = "search_replace_tests.rs"]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests;

@@ -108,8 +108,18 @@ fn starts_with_edit(cx: &Cx, first: usize, end: usize) -> bool {
 
 /// Reads the fence opened at line `i`; returns the line after its close. `pending` is a path
 /// line seen just before the fence.
-pub(crate) fn fence(cx: &mut Cx, r: &Region, i: usize, f: &Fence, pending: Option<String>) -> usize {
-    let hint = paths::path_from_info(&f.info).or(pending);
+pub(crate) fn fence(
+    cx: &mut Cx,
+    r: &Region,
+    i: usize,
+    f: &Fence,
+    pending: Option<paths::PathLine>,
+) -> usize {
+    let info_path = paths::path_from_info(&f.info);
+    // A weak path (a bare word such as `compile`) is trusted for whole-file content only when
+    // the content is a script (`#!`); edit formats inside the fence prove intent on their own.
+    let strong = info_path.is_some() || pending.as_ref().is_some_and(|p| p.strict);
+    let hint = info_path.or(pending.map(|p| p.path));
     let lang = lang_of(&f.info);
     let diff_lang = matches!(lang.as_str(), "diff" | "patch" | "udiff" | "git-diff");
     let start = i + 1;
@@ -119,7 +129,7 @@ pub(crate) fn fence(cx: &mut Cx, r: &Region, i: usize, f: &Fence, pending: Optio
     if let Some(k) = first {
         let second = cx.src.next_nonblank(k + 1, r.end);
         let sr_first = search_replace::is_search(cx.src.line(k))
-            || (paths::path_from_line(cx.src.line(k)).is_some()
+            || (paths::path_candidate(cx.src.line(k)).is_some()
                 && second.is_some_and(|s| search_replace::is_search(cx.src.line(s))));
         if sr_first {
             return search_replace::parse_fenced(cx, r, start, f, hint);
@@ -133,7 +143,10 @@ pub(crate) fn fence(cx: &mut Cx, r: &Region, i: usize, f: &Fence, pending: Optio
         None => r.unclosed_child_state(&cx.src),
     };
     if close.is_none() && state == RegionState::Closed {
-        cx.note(format!("line {}: fence never closed; read up to the end of its wrapper", i + 1));
+        cx.note(format!(
+            "line {}: fence never closed; read up to the end of its wrapper",
+            i + 1
+        ));
     }
     let inner = Region {
         start,
@@ -148,6 +161,8 @@ pub(crate) fn fence(cx: &mut Cx, r: &Region, i: usize, f: &Fence, pending: Optio
         return next;
     };
     let edit_first = starts_with_edit(cx, first, end);
+    let whole_ok = strong || cx.src.line(first).starts_with("#!");
+    let hint = hint.filter(|_| whole_ok || edit_first || diff_lang);
     match hint {
         Some(path) if !edit_first && !diff_lang => {
             whole_file::take(cx, &inner, path, &lang);
@@ -165,15 +180,22 @@ pub(crate) fn fence(cx: &mut Cx, r: &Region, i: usize, f: &Fence, pending: Optio
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
     #[test]
     fn fence_openers() {
         let f = fence_open("```diff").unwrap();
-        assert_eq!((f.indent, f.ch, f.len, f.info.as_str()), (0, b'`', 3, "diff"));
+        assert_eq!(
+            (f.indent, f.ch, f.len, f.info.as_str()),
+            (0, b'`', 3, "diff")
+        );
         let f = fence_open("  ````rust src/lib.rs").unwrap();
-        assert_eq!((f.indent, f.len, f.info.as_str()), (2, 4, "rust src/lib.rs"));
+        assert_eq!(
+            (f.indent, f.len, f.info.as_str()),
+            (2, 4, "rust src/lib.rs")
+        );
         assert_eq!(fence_open("~~~").map(|f| f.ch), Some(b'~'));
         assert!(fence_open("``").is_none());
         assert!(fence_open("    ```").is_none());

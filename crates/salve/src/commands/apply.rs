@@ -30,6 +30,9 @@ pub struct ApplyArgs {
     /// Stop instead of reading a file larger than this (bytes, or with a K, M or G suffix)
     #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "64M")]
     pub max_file_size: u64,
+    /// Do not take a checkpoint before writing (in a git repository one is taken by default)
+    #[arg(long)]
+    pub no_checkpoint: bool,
 }
 
 pub fn run(global: &Global, args: &ApplyArgs) -> Result<u8, CliError> {
@@ -42,6 +45,7 @@ pub fn run(global: &Global, args: &ApplyArgs) -> Result<u8, CliError> {
         base: args.base.clone(),
         reverse: args.reverse,
         max_file_size: args.max_file_size,
+        checkpoint: !args.no_checkpoint,
     };
     let outcome = apply(&reply, &options)?;
     let report = &outcome.report;

@@ -135,7 +135,11 @@ pub(crate) fn find_error(e: checkpoint::FindError) -> CliError {
 
 /// A job that ran and did not succeed: say why (on stderr, and as JSON on stdout with --json)
 /// and exit 1.
-pub(crate) fn refused(global: &Global, kind: &str, err: &dyn std::fmt::Display) -> Result<u8, CliError> {
+pub(crate) fn refused(
+    global: &Global,
+    kind: &str,
+    err: &dyn std::fmt::Display,
+) -> Result<u8, CliError> {
     if global.json {
         print_json(&json!({ "error": { "kind": kind, "message": err.to_string() } }))?;
     }
@@ -153,7 +157,10 @@ pub(crate) fn report_skipped(global: &Global, skipped: &[create::Skipped]) {
     for s in skipped {
         let why = match &s.reason {
             create::SkipReason::TooLarge { bytes } => {
-                format!("untracked file of {} over the size limit", human_bytes(*bytes))
+                format!(
+                    "untracked file of {} over the size limit",
+                    human_bytes(*bytes)
+                )
             }
             create::SkipReason::LargeDirectory { files, bytes } => format!(
                 "untracked directory of {files} files ({}) over the limits",
@@ -161,7 +168,11 @@ pub(crate) fn report_skipped(global: &Global, skipped: &[create::Skipped]) {
             ),
             create::SkipReason::NestedRepository => "nested repository, left alone".to_owned(),
         };
-        let _ = writeln!(stderr, "warning: not in the checkpoint: {} ({why})", show(&s.path));
+        let _ = writeln!(
+            stderr,
+            "warning: not in the checkpoint: {} ({why})",
+            show(&s.path)
+        );
     }
 }
 
@@ -231,6 +242,27 @@ pub(crate) fn age(time: i64) -> String {
     }
 }
 
+/// `2026-11-21 08:38 UTC` for a Unix time.
+pub(crate) fn utc(time: i64) -> String {
+    let days = time.div_euclid(86_400);
+    let secs = time.rem_euclid(86_400);
+    // Civil date from days since 1970-01-01 (proleptic Gregorian), after Howard Hinnant.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
+        secs / 3_600,
+        secs % 3_600 / 60
+    )
+}
+
 pub(crate) fn print_json(value: &Value) -> Result<(), CliError> {
     print_text(&format!("{value}\n"))
 }
@@ -280,5 +312,8 @@ mod tests {
         assert!(parse_age("soon").is_err());
         assert_eq!(human_bytes(512), "512 B");
         assert_eq!(human_bytes(15 << 20), "15.0 MiB");
+        assert_eq!(utc(0), "1970-01-01 00:00 UTC");
+        assert_eq!(utc(951_782_400), "2000-02-29 00:00 UTC");
+        assert_eq!(utc(1_795_250_928), "2026-11-21 08:48 UTC");
     }
 }

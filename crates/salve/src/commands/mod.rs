@@ -2,6 +2,11 @@
 //! code of a job that ran (0 or 1) or a [`CliError`](crate::error::CliError).
 
 pub mod apply;
+pub mod checkpoint;
+pub mod checkpoints;
+pub mod commit;
+pub mod restore;
+pub mod undo;
 
 use crate::cli::{Cli, Command};
 use crate::error::CliError;
@@ -10,5 +15,10 @@ use crate::error::CliError;
 pub fn run(cli: &Cli) -> Result<u8, CliError> {
     match &cli.command {
         Command::Apply(args) => apply::run(&cli.global, args),
+        Command::Checkpoint(args) => checkpoint::run(&cli.global, args),
+        Command::Checkpoints(args) => checkpoints::run(&cli.global, args),
+        Command::Restore(args) => restore::run(&cli.global, args),
+        Command::Undo(args) => undo::run(&cli.global, args),
+        Command::Commit(args) => commit::run(&cli.global, args),
     }
 }

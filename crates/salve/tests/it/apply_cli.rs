@@ -11,6 +11,9 @@ const GREET: &str =
 
 const GREET_FIX: &str = "Fixed the typo:\n\n```diff\n--- a/greet.py\n+++ b/greet.py\n@@ -1,2 +1,2 @@\n def greet(name):\n-    print(\"helo\", name)\n+    print(\"hello\", name)\n```\n";
 
+/// A second file, which the failing edit in the all-or-nothing tests does not match at all.
+const OTHER: &str = "import os\n\nROOT = os.getcwd()\n";
+
 fn greet_tree() -> Tree {
     let tree = Tree::git();
     tree.write("greet.py", GREET).commit("init");
@@ -222,11 +225,11 @@ fn check_places_everything_and_writes_nothing() {
 #[test]
 fn all_or_nothing_across_two_files() {
     let tree = greet_tree();
-    tree.write("other.py", "x = 1\ny = 2\n").commit("other");
+    tree.write("other.py", OTHER).commit("other");
     let before = tree.snapshot();
     let reply = format!(
         "{GREET_FIX}\nAnd:\n\n{}",
-        diff("other.py", "x = 1", "y = 3", "y = 4")
+        diff("other.py", "class Cache:", "    size = 0", "    size = 64")
     );
     let run = tree.apply(&reply, &["--json"]);
     run.code(1);
@@ -241,16 +244,16 @@ fn all_or_nothing_across_two_files() {
 #[test]
 fn partial_writes_the_files_that_place() {
     let tree = greet_tree();
-    tree.write("other.py", "x = 1\ny = 2\n").commit("other");
+    tree.write("other.py", OTHER).commit("other");
     let reply = format!(
         "{GREET_FIX}\nAnd:\n\n{}",
-        diff("other.py", "x = 1", "y = 3", "y = 4")
+        diff("other.py", "class Cache:", "    size = 0", "    size = 64")
     );
     let run = tree.apply(&reply, &["--partial", "--json"]);
     run.code(1);
     assert_eq!(run.json()["outcome"], "partial");
     assert_eq!(tree.read("greet.py"), GREET.replace("helo", "hello"));
-    assert_eq!(tree.read("other.py"), "x = 1\ny = 2\n");
+    assert_eq!(tree.read("other.py"), OTHER);
 }
 
 #[test]

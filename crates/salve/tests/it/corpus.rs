@@ -7,8 +7,8 @@
 //! The test prints a scoreboard per format and per drift class, asserts that no case is applied
 //! wrongly, and that the correct-apply rate stays above a floor.
 //!
-//! Debug builds run a deterministic third of the cases to stay within a few minutes; release builds
-//! and `SALVE_CORPUS_FULL=1` run them all. `SALVE_CORPUS_FILTER=text` keeps the cases whose
+//! Debug builds run a deterministic third of the cases (about a minute on two busy cores; all 1,613
+//! take about three); release builds and `SALVE_CORPUS_FULL=1` run them all. `SALVE_CORPUS_FILTER=text` keeps the cases whose
 //! `id<TAB>format<TAB>drift<TAB>expect` line contains `text`. The test is skipped, with a message,
 //! when the corpus is not there.
 
@@ -23,11 +23,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use crate::scenarios::{clear_worktree, describe_diff, init_repo, read_tree, salve, write_tree, Tree};
+use crate::scenarios::{
+    clear_worktree, describe_diff, init_repo, read_tree, salve, write_tree, Tree,
+};
 
 /// The lowest correct-apply rate (percent, over expect=apply cases) the test accepts. Set a little
 /// below what salve achieves, so a regression fails the test.
-const CAR_FLOOR: f64 = 0.0;
+const CAR_FLOOR: f64 = 95.0;
 
 /// Where path_traversal cases try to write (see the corpus's score.py).
 const ESCAPE_ROOT: &str = "/tmp/salve-escape";
@@ -83,12 +85,14 @@ fn read_index(cases: &Path) -> Vec<Meta> {
 
 /// FNV-1a, so the debug sample is the same on every machine and run.
 fn stable_hash(s: &str) -> u64 {
-    s.bytes()
-        .fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 fn select(all: Vec<Meta>) -> (Vec<Meta>, String) {
-    let full = std::env::var("SALVE_CORPUS_FULL").is_ok_and(|v| v == "1") || !cfg!(debug_assertions);
+    let full =
+        std::env::var("SALVE_CORPUS_FULL").is_ok_and(|v| v == "1") || !cfg!(debug_assertions);
     let filter = std::env::var("SALVE_CORPUS_FILTER").ok();
     let total = all.len();
     let picked: Vec<Meta> = all
@@ -99,7 +103,10 @@ fn select(all: Vec<Meta>) -> (Vec<Meta>, String) {
     let how = if full {
         format!("{} of {total} cases", picked.len())
     } else {
-        format!("a deterministic sample of {} of {total} cases (SALVE_CORPUS_FULL=1 runs all)", picked.len())
+        format!(
+            "a deterministic sample of {} of {total} cases (SALVE_CORPUS_FULL=1 runs all)",
+            picked.len()
+        )
     };
     (picked, how)
 }
@@ -138,7 +145,10 @@ fn run_case(cases: &Path, meta: &Meta) -> CaseResult {
     let mut outside = Vec::new();
     files_outside(&sandbox, &repo, &mut outside);
     if !outside.is_empty() {
-        escaped.push(format!("wrote outside the work tree: {}", outside.join(", ")));
+        escaped.push(format!(
+            "wrote outside the work tree: {}",
+            outside.join(", ")
+        ));
     }
     if fs::read(repo.join(".git/config")).unwrap() != config0 {
         escaped.push("changed .git/config".to_owned());
@@ -289,11 +299,37 @@ fn table(title: &str, rows: &BTreeMap<String, Row>, order: &[&str]) -> String {
     out
 }
 
-const FORMATS: &[&str] = &["git", "unified", "search-replace", "codex", "whole-file", "old-new-json", "mixed"];
+const FORMATS: &[&str] = &[
+    "git",
+    "unified",
+    "search-replace",
+    "codex",
+    "whole-file",
+    "old-new-json",
+    "mixed",
+];
 const DRIFTS: &[&str] = &[
-    "clean", "offset", "counts", "nonums", "dropctx", "blankctx", "trailws", "indent", "unicode",
-    "elide", "crlf_file", "nonl", "reorder", "missing_plus", "stale", "already_applied",
-    "wrong_target", "ambiguous", "near_twin", "path_traversal", "truncated",
+    "clean",
+    "offset",
+    "counts",
+    "nonums",
+    "dropctx",
+    "blankctx",
+    "trailws",
+    "indent",
+    "unicode",
+    "elide",
+    "crlf_file",
+    "nonl",
+    "reorder",
+    "missing_plus",
+    "stale",
+    "already_applied",
+    "wrong_target",
+    "ambiguous",
+    "near_twin",
+    "path_traversal",
+    "truncated",
 ];
 
 fn scoreboard(results: &[CaseResult], how: &str) -> (String, Row) {
@@ -309,7 +345,12 @@ fn scoreboard(results: &[CaseResult], how: &str) -> (String, Row) {
     }
     let mut walls: Vec<Duration> = results.iter().map(|r| r.wall).collect();
     walls.sort();
-    let at = |q: f64| walls.get(((walls.len() as f64 - 1.0) * q).round() as usize).copied().unwrap_or_default();
+    let at = |q: f64| {
+        walls
+            .get(((walls.len() as f64 - 1.0) * q).round() as usize)
+            .copied()
+            .unwrap_or_default()
+    };
     let mut out = format!("salve on the corpus: {how}\n\n");
     out += &table("format", &by_format, FORMATS);
     out += "\n";
@@ -367,12 +408,27 @@ fn corpus() {
     if fs::write(&board_path, &board).is_ok() {
         println!("(also written to {})", board_path.display());
     }
-    let wrong: Vec<&CaseResult> = results.iter().filter(|r| r.outcome == Outcome::Wrong).collect();
+    let wrong: Vec<&CaseResult> = results
+        .iter()
+        .filter(|r| r.outcome == Outcome::Wrong)
+        .collect();
     let mut msg = String::new();
     for r in wrong.iter().take(25) {
-        writeln!(msg, "--- {} [{}; {}]\n{}", r.meta.id, r.meta.format, r.meta.drift.join(","), r.detail).unwrap();
+        writeln!(
+            msg,
+            "--- {} [{}; {}]\n{}",
+            r.meta.id,
+            r.meta.format,
+            r.meta.drift.join(","),
+            r.detail
+        )
+        .unwrap();
     }
-    assert!(wrong.is_empty(), "{} corpus cases applied wrongly (first 25):\n{msg}", wrong.len());
+    assert!(
+        wrong.is_empty(),
+        "{} corpus cases applied wrongly (first 25):\n{msg}",
+        wrong.len()
+    );
     assert!(
         total.apply == 0 || total.car() >= CAR_FLOOR,
         "correct-apply rate {:.1}% fell below the floor of {CAR_FLOOR}%",

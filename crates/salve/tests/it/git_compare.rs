@@ -41,7 +41,10 @@ fn file(lines: &[String]) -> Entry {
 }
 
 fn tree(files: &[(&str, Entry)]) -> Tree {
-    files.iter().map(|(p, e)| ((*p).to_owned(), e.clone())).collect()
+    files
+        .iter()
+        .map(|(p, e)| ((*p).to_owned(), e.clone()))
+        .collect()
 }
 
 /// `git diff` from `old` to `new` (renames detected), made in a scratch repository.
@@ -69,11 +72,18 @@ fn assert_same_as_git_apply(name: &str, old: &Tree, new: &Tree) {
 
     let by_salve = tmp.path().join("salve");
     init_repo(&by_salve, old);
-    let out = salve(&by_salve).arg("apply").arg(&patch_path).output().unwrap();
+    let out = salve(&by_salve)
+        .arg("apply")
+        .arg(&patch_path)
+        .output()
+        .unwrap();
 
     let want = read_tree(&by_git, true);
     let got = read_tree(&by_salve, true);
-    assert_eq!(&want, new, "{name}: git apply itself did not reproduce the edit");
+    assert_eq!(
+        &want, new,
+        "{name}: git apply itself did not reproduce the edit"
+    );
     assert!(
         out.status.success() && got == want,
         "{name}: salve differs from git apply (exit {:?}):\n{}\nstderr: {}\npatch:\n{}",
@@ -92,14 +102,22 @@ fn clean_patches_match_git_apply() {
     // One changed line.
     let mut a1 = a.clone();
     a1[40] = "    let y = x.rotate_left(3);".into();
-    assert_same_as_git_apply("one line", &tree(&[("src/a.rs", file(&a))]), &tree(&[("src/a.rs", file(&a1))]));
+    assert_same_as_git_apply(
+        "one line",
+        &tree(&[("src/a.rs", file(&a))]),
+        &tree(&[("src/a.rs", file(&a1))]),
+    );
 
     // Many hunks spread over the file.
     let mut a2 = a.clone();
     for i in (3..a2.len()).step_by(15) {
         a2[i] = format!("    y.wrapping_add({i})");
     }
-    assert_same_as_git_apply("many hunks", &tree(&[("src/a.rs", file(&a))]), &tree(&[("src/a.rs", file(&a2))]));
+    assert_same_as_git_apply(
+        "many hunks",
+        &tree(&[("src/a.rs", file(&a))]),
+        &tree(&[("src/a.rs", file(&a2))]),
+    );
 
     // An inserted block and a deleted block, changing every later offset.
     let mut a3 = a.clone();
@@ -107,7 +125,11 @@ fn clean_patches_match_git_apply() {
     for (k, l) in ["// inserted", "fn extra() {}", ""].iter().enumerate() {
         a3.insert(40 + k, (*l).to_owned());
     }
-    assert_same_as_git_apply("insert and delete", &tree(&[("a.rs", file(&a))]), &tree(&[("a.rs", file(&a3))]));
+    assert_same_as_git_apply(
+        "insert and delete",
+        &tree(&[("a.rs", file(&a))]),
+        &tree(&[("a.rs", file(&a3))]),
+    );
 
     // First and last lines, and the file loses its final newline.
     let mut a4 = a.clone();
@@ -135,11 +157,22 @@ fn clean_patches_match_git_apply() {
     // Several files at once: modify, create, delete, rename with an edit.
     let mut b3 = b.clone();
     b3[20] = "    // renamed and edited".into();
-    let old = tree(&[("src/a.rs", file(&a)), ("src/b.rs", file(&b)), ("old.txt", Entry::File(b"bye\n".to_vec()))]);
+    let old = tree(&[
+        ("src/a.rs", file(&a)),
+        ("src/b.rs", file(&b)),
+        ("old.txt", Entry::File(b"bye\n".to_vec())),
+    ]);
     let new = tree(&[
         ("src/a.rs", file(&a1)),
         ("src/moved.rs", file(&b3)),
-        ("docs/new.md", Entry::File("# Nouveau\n\nUnicode: é ✓ 日本\n\tand a tab\n".as_bytes().to_vec())),
+        (
+            "docs/new.md",
+            Entry::File(
+                "# Nouveau\n\nUnicode: é ✓ 日本\n\tand a tab\n"
+                    .as_bytes()
+                    .to_vec(),
+            ),
+        ),
     ]);
     assert_same_as_git_apply("multi-file", &old, &new);
 }
@@ -160,17 +193,41 @@ fn merge_file(ours: &[u8], base: &[u8], theirs: &[u8]) -> Vec<u8> {
 /// The work tree holds `ours`, HEAD holds `base`, the reply is `git diff base theirs`.
 fn assert_same_as_merge_file(name: &str, base: &[String], ours: &[String], theirs: &[String]) {
     let path = "src/lib.rs";
-    let (base_b, ours_b, theirs_b) = (join(base, "\n", true), join(ours, "\n", true), join(theirs, "\n", true));
+    let (base_b, ours_b, theirs_b) = (
+        join(base, "\n", true),
+        join(ours, "\n", true),
+        join(theirs, "\n", true),
+    );
     let want = merge_file(&ours_b, &base_b, &theirs_b);
-    let patch = git_patch(&tree(&[(path, Entry::File(base_b.clone()))]), &tree(&[(path, Entry::File(theirs_b))]));
+    let patch = git_patch(
+        &tree(&[(path, Entry::File(base_b.clone()))]),
+        &tree(&[(path, Entry::File(theirs_b))]),
+    );
     let tmp = tempfile::tempdir().unwrap();
     let patch_path = tmp.path().join("reply.patch");
     fs::write(&patch_path, &patch).unwrap();
     let repo = tmp.path().join("repo");
     init_repo(&repo, &tree(&[(path, Entry::File(base_b))]));
     fs::write(repo.join(path), &ours_b).unwrap();
-    let out = salve(&repo).arg("apply").arg(&patch_path).output().unwrap();
+    let out = salve(&repo)
+        .arg("apply")
+        .arg("--json")
+        .arg(&patch_path)
+        .output()
+        .unwrap();
     let got = fs::read(repo.join(path)).unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    let rungs: Vec<&str> = report["files"][0]["hunks"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|h| h["rung"].as_str())
+        .collect();
+    // The drift sits inside each case's context, so only the baseline can place the edit exactly.
+    assert!(
+        rungs.contains(&"three_way"),
+        "{name}: expected a three_way placement, got rungs {rungs:?}"
+    );
     let w = tree(&[(path, Entry::File(want.clone()))]);
     let g = tree(&[(path, Entry::File(got.clone()))]);
     assert!(

@@ -8,4 +8,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod apply_cli;
+mod git_safety;
 mod support;
+
+mod corpus;
+mod git_compare;
+mod scenarios;

@@ -51,7 +51,11 @@ fn walk(root: &Path, dir: &Path, skip_git: bool, out: &mut Tree) {
         .collect();
     entries.sort();
     for path in entries {
-        let rel = path.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+        let rel = path
+            .strip_prefix(root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
         if skip_git && rel == ".git" {
             continue;
         }
@@ -129,12 +133,18 @@ pub(crate) fn init_repo(repo: &Path, base: &Tree) {
     fs::create_dir_all(repo).unwrap();
     git(repo, &["-c", "init.defaultBranch=main", "init", "-q"]);
     git(repo, &["config", "user.name", "salve-tests"]);
-    git(repo, &["config", "user.email", "salve-tests@example.invalid"]);
+    git(
+        repo,
+        &["config", "user.email", "salve-tests@example.invalid"],
+    );
     git(repo, &["config", "core.autocrlf", "false"]);
     git(repo, &["config", "commit.gpgsign", "false"]);
     write_tree(repo, base);
     git(repo, &["add", "-A"]);
-    git(repo, &["commit", "-q", "--allow-empty", "--no-verify", "-m", "base"]);
+    git(
+        repo,
+        &["commit", "-q", "--allow-empty", "--no-verify", "-m", "base"],
+    );
 }
 
 /// The built `salve` binary, as a command running in `dir` with the test git environment.
@@ -179,7 +189,11 @@ fn line_diff(want: &[u8], got: &[u8]) -> String {
     let b = lines_with_endings(got);
     let mut out = String::new();
     if a.len() * b.len() > 4_000_000 {
-        let first = a.iter().zip(&b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
+        let first = a
+            .iter()
+            .zip(&b)
+            .position(|(x, y)| x != y)
+            .unwrap_or(a.len().min(b.len()));
         writeln!(out, "    first difference at line {}", first + 1).unwrap();
         writeln!(out, "    - {:?}", a.get(first)).unwrap();
         writeln!(out, "    + {:?}", b.get(first)).unwrap();
@@ -251,7 +265,10 @@ fn scenarios_dir() -> PathBuf {
 
 fn is_scenario(path: &Path) -> bool {
     let name = path.file_name().unwrap().to_string_lossy();
-    path.is_dir() && name.len() > 4 && name[..3].bytes().all(|b| b.is_ascii_digit()) && &name[3..4] == "_"
+    path.is_dir()
+        && name.len() > 4
+        && name[..3].bytes().all(|b| b.is_ascii_digit())
+        && &name[3..4] == "_"
 }
 
 /// `path -> target` lines of `symlinks.txt`.
@@ -259,8 +276,13 @@ fn read_symlinks(dir: &Path) -> Tree {
     let mut out = Tree::new();
     if let Ok(text) = fs::read_to_string(dir.join("symlinks.txt")) {
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let (path, target) = line.split_once(" -> ").expect("symlinks.txt: `path -> target`");
-            out.insert(path.trim().to_owned(), Entry::Symlink(PathBuf::from(target.trim())));
+            let (path, target) = line
+                .split_once(" -> ")
+                .expect("symlinks.txt: `path -> target`");
+            out.insert(
+                path.trim().to_owned(),
+                Entry::Symlink(PathBuf::from(target.trim())),
+            );
         }
     }
     out
@@ -331,7 +353,10 @@ fn run_scenario(dir: &Path) -> Result<(), String> {
     }
     let got = read_tree(&repo, true);
     if got != expected_tree {
-        problems.push(format!("work tree differs:\n{}", describe_diff(&got, &expected_tree)));
+        problems.push(format!(
+            "work tree differs:\n{}",
+            describe_diff(&got, &expected_tree)
+        ));
     }
     if read_tree(&outside, false) != outside0 {
         problems.push("wrote outside the repository".to_owned());
@@ -355,8 +380,22 @@ fn run_scenario(dir: &Path) -> Result<(), String> {
     }
     let stderr = String::from_utf8_lossy(&out.stderr);
     let mut msg = problems.join("\n");
-    let tail = |s: &str| s.chars().rev().take(1500).collect::<Vec<_>>().into_iter().rev().collect::<String>();
-    write!(msg, "\n  stdout: {}\n  stderr: {}", tail(&stdout), tail(&stderr)).unwrap();
+    let tail = |s: &str| {
+        s.chars()
+            .rev()
+            .take(1500)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect::<String>()
+    };
+    write!(
+        msg,
+        "\n  stdout: {}\n  stderr: {}",
+        tail(&stdout),
+        tail(&stderr)
+    )
+    .unwrap();
     Err(msg)
 }
 
@@ -369,7 +408,9 @@ fn check_report(expected: &Value, report: &Value, problems: &mut Vec<String>) {
     }
     if let Some(status) = expected["status"].as_str() {
         if !statuses.iter().any(|s| s == status) {
-            problems.push(format!("status {status} not in report statuses {statuses:?}"));
+            problems.push(format!(
+                "status {status} not in report statuses {statuses:?}"
+            ));
         }
     }
     if let Some(any) = expected["status_any"].as_array() {
@@ -396,7 +437,11 @@ fn scenarios() {
         .collect();
     dirs.sort();
     if filter.is_none() {
-        assert!(dirs.len() >= 80, "expected at least 80 scenarios, found {}", dirs.len());
+        assert!(
+            dirs.len() >= 80,
+            "expected at least 80 scenarios, found {}",
+            dirs.len()
+        );
     }
     let mut failures = Vec::new();
     let mut ran = 0;
@@ -411,7 +456,11 @@ fn scenarios() {
         }
     }
     assert!(ran > 0, "no scenario matched {filter:?}");
-    eprintln!("scenarios: {} passed, {} failed", ran - failures.len(), failures.len());
+    eprintln!(
+        "scenarios: {} passed, {} failed",
+        ran - failures.len(),
+        failures.len()
+    );
     assert!(
         failures.is_empty(),
         "{} of {ran} scenarios failed:\n\n{}",

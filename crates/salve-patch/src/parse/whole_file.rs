@@ -1,0 +1,133 @@
+//! Whole-file blocks: a path line (or fence info path) and a fenced block holding the complete
+//! new content of the file.
+//!
+//! The content replaces the file, so any placeholder in it (`// ... existing code ...`, a bare
+//! `// ...`) would delete the code it stands for: such a block is refused as lazy.
+
+use super::body::truncate;
+use super::{sanitize, Cx, Region, RegionState};
+use crate::edit::{FileChange, FileEdit, Format, IssueKind};
+
+/// Records the fenced content of `r` as the whole new content of `path`.
+pub(crate) fn take(cx: &mut Cx, r: &Region, path: String, lang: &str) {
+    let mut lines: Vec<&str> = (r.start..r.end).map(|k| cx.src.line(k)).collect();
+    if let Some((_, stripped)) = sanitize::strip_line_numbers(&lines) {
+        cx.note(format!(
+            "{path}: line-number prefixes stripped from the whole-file content"
+        ));
+        lines = stripped;
+    }
+    if r.state == RegionState::Open {
+        cx.issue(
+            IssueKind::Truncated,
+            Some(&path),
+            "the reply ends inside the whole-file block",
+        );
+    }
+    if lines.iter().all(|l| l.trim().is_empty()) {
+        cx.issue(IssueKind::Malformed, Some(&path), "empty whole-file block");
+        return;
+    }
+    let dots_ok = sanitize::dots_are_content(&path) || matches!(lang, "python" | "py");
+    if let Some(l) = lines
+        .iter()
+        .find(|l| sanitize::is_placeholder_content(l, dots_ok))
+    {
+        cx.issue(
+            IssueKind::Lazy,
+            Some(&path),
+            format!(
+                "whole-file content has the placeholder {:?} instead of code",
+                truncate(l.trim(), 60)
+            ),
+        );
+    }
+    let mut content = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
+    for l in &lines {
+        content.push_str(l);
+        content.push('\n');
+    }
+    cx.edits.push(FileEdit {
+        path,
+        change: FileChange::Replace {
+            content,
+            final_newline: true,
+        },
+        format: Format::WholeFile,
+        mode: None,
+    });
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use crate::edit::{FileChange, Format, IssueKind};
+    use crate::parse::extract;
+
+    fn replace(content: &str) -> FileChange {
+        FileChange::Replace {
+            content: content.into(),
+            final_newline: true,
+        }
+    }
+
+    #[test]
+    fn path_line_then_fence() {
+        let x = extract("Here it is.\n\nsrc/lib.rs\n```rust\nfn a() {}\n```\n\nBye.\n");
+        assert!(x.issues.is_empty(), "{:?}", x.issues);
+        assert_eq!(x.edits.len(), 1);
+        assert_eq!(x.edits[0].path, "src/lib.rs");
+        assert_eq!(x.edits[0].format, Format::WholeFile);
+        assert_eq!(x.edits[0].change, replace("fn a() {}\n"));
+    }
+
+    #[test]
+    fn decorated_path_with_blank_line_and_info_path() {
+        let x = extract("**`src/a b.rs`**\n\n```rust\nx\n```\n```toml Cargo.toml\n[a]\n```\n");
+        assert_eq!(x.edits.len(), 2);
+        assert_eq!(x.edits[0].path, "src/a b.rs");
+        assert_eq!(x.edits[1].path, "Cargo.toml");
+        assert_eq!(x.edits[1].change, replace("[a]\n"));
+    }
+
+    #[test]
+    fn inner_fences_in_longer_fence() {
+        let x = extract("README.md\n````markdown\n# T\n```sh\nrg x\n```\n````\n");
+        assert_eq!(x.edits[0].change, replace("# T\n```sh\nrg x\n```\n"));
+    }
+
+    #[test]
+    fn code_sample_after_prose_is_not_a_file() {
+        let x = extract("Change `src/lib.rs` like this:\n```rust\nfn a() {}\n```\n");
+        assert!(x.edits.is_empty());
+        assert_eq!(x.issues[0].kind, IssueKind::NoEdit);
+    }
+
+    #[test]
+    fn unclosed_fence_at_end_is_truncated() {
+        let x = extract("src/lib.rs\n```rust\nfn a() {\n    let x =");
+        assert_eq!(x.issues[0].kind, IssueKind::Truncated);
+        assert_eq!(x.issues[0].path.as_deref(), Some("src/lib.rs"));
+    }
+
+    #[test]
+    fn placeholders_are_lazy() {
+        for body in ["    // ... existing code ...", "// ...", "    ..."] {
+            let x = extract(&format!(
+                "src/lib.rs\n```rust\nfn a() {{\n{body}\n}}\n```\n"
+            ));
+            assert_eq!(x.issues.len(), 1, "{body}");
+            assert_eq!(x.issues[0].kind, IssueKind::Lazy);
+        }
+        // A bare `...` is code in Python.
+        let x = extract("a.py\n```python\ndef f():\n    ...\n```\n");
+        assert!(x.issues.is_empty(), "{:?}", x.issues);
+    }
+
+    #[test]
+    fn numbered_content_is_stripped() {
+        let x = extract("a.txt\n```\n1 | x\n2 | y\n```\n");
+        assert_eq!(x.edits[0].change, replace("x\ny\n"));
+        assert!(!x.notes.is_empty());
+    }
+}

@@ -1,0 +1,135 @@
+//! `merge::merge3` against the real `git merge-file -p`: byte-equal output on every clean merge,
+//! and a conflict exactly when git reports one. Skipped (with a note) when git is not installed.
+
+use proptest::prelude::*;
+use salve_patch::merge::merge3;
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+static SEQ: AtomicUsize = AtomicUsize::new(0);
+
+/// git's verdict: `Ok(text)` for a clean merge, `Err(())` for a conflict, `None` without git.
+fn git_merge(base: &str, ours: &str, theirs: &str) -> Option<Result<String, ()>> {
+    let dir: PathBuf = std::env::temp_dir().join(format!(
+        "salve-merge-{}-{}",
+        std::process::id(),
+        SEQ.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir).ok()?;
+    let (o, b, t) = (dir.join("ours"), dir.join("base"), dir.join("theirs"));
+    std::fs::write(&o, ours).ok()?;
+    std::fs::write(&b, base).ok()?;
+    std::fs::write(&t, theirs).ok()?;
+    let out = Command::new("git")
+        .args(["merge-file", "-p", "-q"])
+        .arg(&o)
+        .arg(&b)
+        .arg(&t)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .ok()?;
+    let _ = std::fs::remove_dir_all(&dir);
+    match out.status.code() {
+        Some(0) => Some(Ok(String::from_utf8_lossy(&out.stdout).into_owned())),
+        Some(c) if c > 0 && c < 128 => Some(Err(())),
+        _ => None,
+    }
+}
+
+fn check(base: &str, ours: &str, theirs: &str) {
+    let Some(git) = git_merge(base, ours, theirs) else {
+        eprintln!("git merge-file unavailable; skipping");
+        return;
+    };
+    let mine = merge3(base, ours, theirs);
+    match (git, mine) {
+        (Ok(g), Ok(m)) => assert_eq!(m, g, "clean merge differs\nbase={base:?}\nours={ours:?}\ntheirs={theirs:?}"),
+        (Err(()), Err(_)) => {}
+        (g, m) => panic!(
+            "verdicts differ: git={g:?} mine={m:?}\nbase={base:?}\nours={ours:?}\ntheirs={theirs:?}"
+        ),
+    }
+}
+
+#[test]
+fn fixed_cases_match_git() {
+    let base = "fn main() {\n    let a = 1;\n    let b = 2;\n\n    let c = 3;\n    println!(\"{}\", a + b + c);\n}\n";
+    let cases = [
+        // Separate edits.
+        (
+            base.replace("a = 1", "a = 10"),
+            base.replace("c = 3", "c = 30"),
+        ),
+        // Touching edits conflict in git.
+        (
+            base.replace("a = 1", "a = 10"),
+            base.replace("b = 2", "b = 20"),
+        ),
+        // Identical edits.
+        (
+            base.replace("b = 2", "b = 5"),
+            base.replace("b = 2", "b = 5"),
+        ),
+        // Insertion next to a deletion elsewhere.
+        (
+            base.replace("    let a = 1;\n", "    let a = 1;\n    let z = 0;\n"),
+            base.replace("    println!(\"{}\", a + b + c);\n", ""),
+        ),
+        // CRLF and no final newline.
+        (
+            base.replace('\n', "\r\n").replace("a = 1", "a = 2"),
+            base.replace('\n', "\r\n"),
+        ),
+        (base.trim_end().to_string(), base.replace("c = 3", "c = 4")),
+        // Blank-line insertions that can slide.
+        (
+            base.replace("\n\n", "\n\n\n"),
+            base.replace("a = 1", "a = 2"),
+        ),
+    ];
+    for (ours, theirs) in &cases {
+        check(base, ours, theirs);
+        check(base, theirs, ours);
+    }
+    let crlf = base.replace('\n', "\r\n");
+    check(&crlf, &crlf.replace("a = 1", "a = 2"), &crlf.replace("c = 3", "c = 9"));
+}
+
+/// Texts from a small alphabet of lines, so alignments are often ambiguous.
+fn text() -> impl Strategy<Value = Vec<u8>> {
+    prop::collection::vec(0u8..6, 0..14)
+}
+
+fn render(v: &[u8]) -> String {
+    const LINES: [&str; 6] = ["a\n", "b\n", "\n", "}\n", "c\n", "    x\n"];
+    v.iter().map(|&i| LINES[i as usize]).collect()
+}
+
+/// Edit a few lines of `base`.
+fn edit(base: Vec<u8>) -> impl Strategy<Value = Vec<u8>> {
+    let n = base.len();
+    prop::collection::vec((0..=n, 0usize..3, prop::collection::vec(0u8..6, 0..3)), 0..3).prop_map(
+        move |edits| {
+            let mut v = base.clone();
+            for (at, del, ins) in edits {
+                let at = at.min(v.len());
+                let del = del.min(v.len() - at);
+                v.splice(at..at + del, ins);
+            }
+            v
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_merges_match_git(
+        (base, ours, theirs) in text().prop_flat_map(|b| (Just(b.clone()), edit(b.clone()), edit(b)))
+    ) {
+        check(&render(&base), &render(&ours), &render(&theirs));
+    }
+}

@@ -1,0 +1,354 @@
+//! `salve checkpoint`, `checkpoints`, `restore`, `undo` and `commit` through the real binary:
+//! exit codes, JSON, and that the user's files, index and HEAD end up exactly as promised.
+
+use crate::support::{Run, Tree};
+
+fn run(tree: &Tree, args: &[&str]) -> Run {
+    Run::from(tree.salve().args(args).output().unwrap())
+}
+
+fn repo() -> Tree {
+    let tree = Tree::git();
+    tree.write("src/lib.rs", "pub fn a() {}\n")
+        .write("README.md", "readme\n")
+        .commit("init");
+    tree
+}
+
+fn staged_and_cached(tree: &Tree) -> (String, String, String) {
+    (
+        tree.git_cmd(&["ls-files", "-s"]),
+        tree.git_cmd(&["diff", "--cached"]),
+        tree.git_cmd(&["rev-parse", "HEAD"]),
+    )
+}
+
+#[test]
+fn checkpoint_restore_and_undo_round_trip() {
+    let tree = repo();
+    tree.write("src/lib.rs", "pub fn a() { staged }\n");
+    tree.git_cmd(&["add", "src/lib.rs"]);
+    tree.write("notes.txt", "untracked notes\n");
+    let files = tree.snapshot();
+    let index = staged_and_cached(&tree);
+
+    let taken = run(&tree, &["checkpoint", "-m", "before the change", "--json"]);
+    taken.code(0);
+    let id = taken.json()["id"].as_str().unwrap().to_owned();
+    assert_eq!(tree.snapshot(), files, "checkpoint must not touch files");
+    assert_eq!(
+        staged_and_cached(&tree),
+        index,
+        "checkpoint must not touch the index"
+    );
+
+    tree.write("src/lib.rs", "broken(\n");
+    std::fs::remove_file(tree.path("notes.txt")).unwrap();
+    tree.write("junk.rs", "junk\n");
+    tree.git_cmd(&["add", "-A"]);
+    let damaged = tree.snapshot();
+    let damaged_index = staged_and_cached(&tree);
+
+    let restored = run(&tree, &["restore", &id]);
+    restored.code(0);
+    assert!(
+        restored
+            .stdout
+            .contains(&format!("restored checkpoint {id}")),
+        "{}",
+        restored.stdout
+    );
+    assert!(
+        restored.stdout.contains("salve undo"),
+        "{}",
+        restored.stdout
+    );
+    assert_eq!(tree.snapshot(), files);
+    assert_eq!(staged_and_cached(&tree), index);
+
+    run(&tree, &["undo"]).code(0);
+    assert_eq!(tree.snapshot(), damaged);
+    assert_eq!(staged_and_cached(&tree), damaged_index);
+    let redo = run(&tree, &["undo", "--json"]);
+    redo.code(0);
+    assert_eq!(redo.json()["undone"]["kind"], "undo");
+    assert_eq!(tree.snapshot(), files);
+    assert_eq!(staged_and_cached(&tree), index);
+}
+
+#[test]
+fn checkpoints_lists_newest_first_with_counts() {
+    let tree = repo();
+    tree.write("a.txt", "a\n");
+    let first = run(&tree, &["checkpoint", "-m", "one", "--json"]);
+    first.code(0);
+    tree.write("b.txt", "b\n");
+    run(&tree, &["checkpoint", "-m", "two"]).code(0);
+
+    let listed = run(&tree, &["checkpoints", "--json"]);
+    listed.code(0);
+    let items = listed.json();
+    let items = items.as_array().unwrap();
+    assert_eq!(items.len(), 2);
+    let mut seen: Vec<(String, u64)> = items
+        .iter()
+        .map(|c| {
+            (
+                c["message"].as_str().unwrap().to_owned(),
+                c["files_changed"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    seen.sort();
+    assert_eq!(seen, vec![("one".to_owned(), 1), ("two".to_owned(), 2)]);
+
+    let human = run(&tree, &["checkpoints"]);
+    human.code(0);
+    assert!(human.stdout.starts_with("ID"), "{}", human.stdout);
+    assert!(human.stdout.contains(first.json()["id"].as_str().unwrap()));
+}
+
+#[test]
+fn checkpoint_drop_by_id_and_age() {
+    let tree = repo();
+    let taken = run(&tree, &["checkpoint", "--json"]);
+    let id = taken.json()["id"].as_str().unwrap().to_owned();
+    let none = run(&tree, &["checkpoint", "drop", "--older-than", "1d"]);
+    none.code(0);
+    assert!(
+        none.stdout.contains("no checkpoint to drop"),
+        "{}",
+        none.stdout
+    );
+    let dropped = run(&tree, &["checkpoint", "drop", &id[..8], "--json"]);
+    dropped.code(0);
+    assert_eq!(dropped.json()["dropped"][0], id.as_str());
+    assert_eq!(
+        tree.git_cmd(&["for-each-ref", "refs/salve/checkpoints/"]),
+        ""
+    );
+    run(&tree, &["checkpoint", "drop"]).code(2);
+    run(&tree, &["checkpoint", "drop", "--older-than", "soon"]).code(2);
+    let unknown = run(&tree, &["checkpoint", "drop", "abcdef"]);
+    unknown.code(2);
+    assert!(
+        unknown.stderr.contains("no checkpoint"),
+        "{}",
+        unknown.stderr
+    );
+}
+
+#[test]
+fn skipped_paths_are_named_on_stderr() {
+    let tree = repo();
+    tree.write("big.bin", vec![b'x'; 4096]);
+    let taken = run(&tree, &["checkpoint", "--max-file-size", "1K", "--json"]);
+    taken.code(0);
+    assert!(
+        taken.stderr.contains("not in the checkpoint: big.bin"),
+        "{}",
+        taken.stderr
+    );
+    assert_eq!(taken.json()["skipped"][0]["reason"], "too_large");
+    assert_eq!(taken.json()["skipped"][0]["bytes"], 4096);
+}
+
+#[test]
+fn restore_refusals_exit_1_and_change_nothing() {
+    let tree = repo();
+    tree.write(".gitignore", "*.log\n")
+        .write("thing", "file\n")
+        .commit("thing");
+    let id = run(&tree, &["checkpoint", "--json"]).json()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    std::fs::remove_file(tree.path("thing")).unwrap();
+    tree.write("thing/keep.log", "ignored, must survive\n");
+    let before = tree.snapshot();
+    let blocked = run(&tree, &["restore", &id, "--json"]);
+    blocked.code(1);
+    assert_eq!(blocked.json()["error"]["kind"], "blocked");
+    assert!(
+        blocked.stderr.contains("thing/keep.log"),
+        "{}",
+        blocked.stderr
+    );
+    assert_eq!(tree.snapshot(), before);
+
+    let unknown = run(&tree, &["restore", "0123456789"]);
+    unknown.code(2);
+    assert!(
+        unknown.stderr.contains("no checkpoint"),
+        "{}",
+        unknown.stderr
+    );
+}
+
+#[test]
+fn undo_with_nothing_to_undo_exits_1() {
+    let tree = repo();
+    let out = run(&tree, &["undo"]);
+    out.code(1);
+    assert!(out.stderr.contains("nothing to undo"), "{}", out.stderr);
+}
+
+#[test]
+fn outside_a_repository_is_exit_2_with_a_hint() {
+    let tree = Tree::plain();
+    let out = run(&tree, &["checkpoint"]);
+    out.code(2);
+    assert!(
+        out.stderr.contains("not inside a git repository"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("Hint:"), "{}", out.stderr);
+}
+
+#[test]
+fn commit_files_leaves_the_users_other_work_alone() {
+    let tree = repo();
+    tree.write("src/other.rs", "other v1\n").commit("other");
+    // The user's own work: one staged change, one unstaged change, one untracked file.
+    tree.write("README.md", "readme, staged by the user\n");
+    tree.git_cmd(&["add", "README.md"]);
+    tree.write("src/other.rs", "other v2, unstaged\n");
+    tree.write("scratch.txt", "untracked\n");
+    let cached = tree.git_cmd(&["diff", "--cached"]);
+    let unstaged = tree.git_cmd(&["diff"]);
+    let old_head = tree.git_cmd(&["rev-parse", "HEAD"]);
+    // The fix.
+    tree.write("src/lib.rs", "pub fn a() { fixed }\n");
+    let files = tree.snapshot();
+
+    let out = run(
+        &tree,
+        &[
+            "-C",
+            "src",
+            "commit",
+            "--files",
+            "lib.rs",
+            "-m",
+            "repair a",
+            "--failed-task",
+            "cargo test",
+        ],
+    );
+    out.code(0);
+    assert!(out.stdout.starts_with("[main "), "{}", out.stdout);
+    assert_eq!(tree.git_cmd(&["rev-parse", "HEAD^"]), old_head);
+    assert_eq!(
+        tree.git_cmd(&["diff", "--name-only", "HEAD^", "HEAD"]),
+        "src/lib.rs\n"
+    );
+    assert_eq!(
+        tree.git_cmd(&["log", "-1", "--format=%B"]),
+        "fix(lib): repair a\n\nFailed tasks: cargo test\nLocal verification: passed\n\n"
+    );
+    assert_eq!(tree.git_cmd(&["diff", "--cached"]), cached);
+    assert_eq!(tree.git_cmd(&["diff"]), unstaged);
+    assert_eq!(tree.snapshot(), files);
+
+    let again = run(&tree, &["commit", "--files", "src/lib.rs", "-m", "again"]);
+    again.code(1);
+    assert!(
+        again.stderr.contains("nothing to commit"),
+        "{}",
+        again.stderr
+    );
+    run(&tree, &["commit", "--files", "../elsewhere.rs", "-m", "x"]).code(2);
+    run(&tree, &["commit", "-m", "no files"]).code(2);
+}
+
+#[test]
+fn commit_hooks_run_unless_no_verify() {
+    let tree = repo();
+    tree.write(
+        ".git/hooks/pre-commit",
+        "#!/bin/sh\necho 'hook says no' >&2\nexit 1\n",
+    );
+    let hook = tree.path(".git/hooks/pre-commit");
+    let mut perms = std::fs::metadata(&hook).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&hook, perms).unwrap();
+    tree.write("src/lib.rs", "pub fn a() { fixed }\n");
+    let head = tree.git_cmd(&["rev-parse", "HEAD"]);
+    let stopped = run(
+        &tree,
+        &["commit", "--files", "src/lib.rs", "-m", "x", "--json"],
+    );
+    stopped.code(1);
+    assert_eq!(stopped.json()["error"]["kind"], "hook_failed");
+    assert!(
+        stopped.stderr.contains("hook says no"),
+        "{}",
+        stopped.stderr
+    );
+    assert_eq!(tree.git_cmd(&["rev-parse", "HEAD"]), head);
+    let forced = run(
+        &tree,
+        &[
+            "commit",
+            "--files",
+            "src/lib.rs",
+            "-m",
+            "x",
+            "--no-verify",
+            "--json",
+        ],
+    );
+    forced.code(0);
+    assert_eq!(forced.json()["parent"], head.trim());
+    assert_eq!(forced.json()["changed"][0], "src/lib.rs");
+}
+
+const RENAME_A_TO_B: &str = "```diff\n--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -1 +1 @@\n-pub fn a() {}\n+pub fn b() {}\n```\n";
+
+#[test]
+fn apply_takes_a_checkpoint_that_undo_goes_back_to() {
+    let tree = repo();
+    tree.write("wip.txt", "untracked work in progress\n");
+    tree.write("README.md", "readme, staged\n");
+    tree.git_cmd(&["add", "README.md"]);
+    let files = tree.snapshot();
+    let index = staged_and_cached(&tree);
+
+    let applied = tree.apply(RENAME_A_TO_B, &["--json"]);
+    applied.code(0);
+    let notes = applied.json()["notes"].to_string();
+    assert!(notes.contains("checkpoint "), "{notes}");
+    assert_eq!(tree.read("src/lib.rs"), "pub fn b() {}\n");
+    let refs = tree.git_cmd(&[
+        "for-each-ref",
+        "--format=%(refname)",
+        "refs/salve/checkpoints/",
+    ]);
+    assert_eq!(refs.lines().count(), 1, "{refs}");
+    let human = tree.apply(RENAME_A_TO_B, &["-R"]);
+    human.code(0);
+    assert!(human.stderr.contains("salve undo"), "{}", human.stderr);
+    assert_eq!(tree.read("src/lib.rs"), "pub fn a() {}\n");
+    // Undo the reverse apply, then the apply itself: back to where the user was.
+    run(&tree, &["undo"]).code(0);
+    assert_eq!(tree.read("src/lib.rs"), "pub fn b() {}\n");
+    tree.apply(RENAME_A_TO_B, &["-R", "--no-checkpoint"])
+        .code(0);
+    tree.apply(RENAME_A_TO_B, &[]).code(0);
+    run(&tree, &["undo"]).code(0);
+    assert_eq!(tree.snapshot(), files);
+    assert_eq!(staged_and_cached(&tree), index);
+}
+
+#[test]
+fn apply_no_checkpoint_and_check_take_none() {
+    let tree = repo();
+    tree.apply(RENAME_A_TO_B, &["--check"]).code(0);
+    let applied = tree.apply(RENAME_A_TO_B, &["--no-checkpoint", "--json"]);
+    applied.code(0);
+    assert!(!applied.json()["notes"].to_string().contains("checkpoint"));
+    assert_eq!(tree.read("src/lib.rs"), "pub fn b() {}\n");
+    assert_eq!(tree.git_cmd(&["for-each-ref", "refs/salve/"]), "");
+    run(&tree, &["undo"]).code(1);
+}
