@@ -182,7 +182,7 @@ def fuzzy_hunk(salve, runs, work):
     print('|---|---|---:|---|')
     variants = {
         'typo in an inner context line (similar)':
-            ctx_before[:1] + [ctx_before[1].replace('compute', 'compte')] + ctx_before[2:],
+            ctx_before[:2] + [ctx_before[2].replace('compute', 'compte')],
         'curly quotes and doubled spaces (canonical)':
             [ctx_before[0].replace('int v', 'int  v')] + ctx_before[1:],
     }

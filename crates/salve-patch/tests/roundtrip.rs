@@ -111,7 +111,7 @@ fn drift(text: &str, kind: u8) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 400, max_global_rejects: 100_000, ..ProptestConfig::default() })]
 
     #[test]
     fn diff_hunks_apply_to_give_b(

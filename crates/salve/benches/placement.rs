@@ -127,7 +127,7 @@ fn main() {
         "one fuzzy hunk: typo in inner context (similar)",
         &text,
         &one_hunk(50_000, |i, l| {
-            if i == 49_996 {
+            if i == 49_998 {
                 l.replace("compute", "compte")
             } else {
                 l

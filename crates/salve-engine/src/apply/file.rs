@@ -3,10 +3,12 @@
 //! Nothing here touches the disk except to read.
 
 use std::cell::OnceCell;
+use std::collections::HashSet;
 use std::path::Path;
 
 use salve_patch::apply::{apply_hunks, create_text, replace_whole_3way, FileOutcome};
-use salve_patch::edit::{Hunk, IssueKind};
+use salve_patch::edit::{Hunk, IssueKind, ParseIssue};
+use salve_patch::parse::extract;
 use salve_patch::report::{FileReport, Status};
 
 use super::plan::{Change, FilePlan};
@@ -37,6 +39,9 @@ impl Ctx<'_> {
 pub(crate) struct Placed {
     pub report: FileReport,
     pub ops: Vec<Op>,
+    /// A parse issue the placement settled: placeholders in a whole file that were filled in
+    /// from the file itself.
+    pub settled: Option<ParseIssue>,
 }
 
 impl Placed {
@@ -84,7 +89,12 @@ pub(crate) fn place(ctx: &Ctx<'_>, plan: FilePlan) -> Result<Placed, Error> {
         removed: 0,
         message: None,
     };
-    if let Some(issue) = &plan.issue {
+    // Placeholders in a whole file are for the applier to fill from the file, strictly (each
+    // one between neighbours that place uniquely); only what it cannot fill is refused.
+    let fill_placeholders = plan.issue.as_ref().is_some_and(|i| {
+        i.kind == IssueKind::Lazy && matches!(plan.change, Change::Replace { .. })
+    });
+    if let Some(issue) = plan.issue.as_ref().filter(|_| !fill_placeholders) {
         report.status = match issue.kind {
             IssueKind::Truncated => Status::Truncated,
             IssueKind::Lazy | IssueKind::Malformed | IssueKind::NoEdit => Status::Malformed,
@@ -93,6 +103,7 @@ pub(crate) fn place(ctx: &Ctx<'_>, plan: FilePlan) -> Result<Placed, Error> {
         return Ok(Placed {
             report,
             ops: Vec::new(),
+            settled: None,
         });
     }
     let mut ops = Vec::new();
@@ -105,7 +116,14 @@ pub(crate) fn place(ctx: &Ctx<'_>, plan: FilePlan) -> Result<Placed, Error> {
         }
         Err(Stop::Fatal(e)) => return Err(e),
     }
-    Ok(Placed { report, ops })
+    let settled = plan
+        .issue
+        .filter(|_| fill_placeholders && report.status.is_success());
+    Ok(Placed {
+        report,
+        ops,
+        settled,
+    })
 }
 
 fn place_change(
@@ -453,6 +471,10 @@ fn replace(
         match moved {
             Some(g) => g,
             None => {
+                if let Some(issue) = &plan.issue {
+                    // A new file has nothing to fill placeholders from.
+                    return refuse(Status::Malformed, issue.message.clone());
+                }
                 let text = create_text(content, final_newline);
                 report.added = line_count(&text);
                 ops.push(Op::Write {
@@ -472,6 +494,17 @@ fn replace(
         .baseline
         .and_then(|b| b.differing_text(&target.real_rel, &cur.text));
     let out = replace_whole_3way(&cur.text, content, final_newline, baseline.as_deref());
+    if let (Some(issue), Some(new_text)) = (&plan.issue, &out.new_text) {
+        if leaves_placeholder(&target.path, &cur.text, new_text) {
+            return refuse(
+                Status::Malformed,
+                format!(
+                    "{} (it could not be filled in from the file)",
+                    issue.message
+                ),
+            );
+        }
+    }
     finish(report, out, &cur, &target, plan.mode, ops)
 }
 
@@ -560,6 +593,25 @@ fn missing_delete(
             plan.target.path
         ),
     )
+}
+
+/// Whether filling a whole file's placeholders left one standing: a line the result adds that
+/// the parser itself would call a placeholder. The parser is asked (on just the added lines)
+/// because it is the authority on what a placeholder looks like.
+fn leaves_placeholder(path: &TreePath, old: &str, new: &str) -> bool {
+    let old_lines: HashSet<&str> = old.lines().map(str::trim_end).collect();
+    let fresh: Vec<&str> = new
+        .lines()
+        .filter(|l| !old_lines.contains(l.trim_end()))
+        .collect();
+    if fresh.is_empty() {
+        return false;
+    }
+    let probe = format!("{path}\n```\n{}\n```\n", fresh.join("\n"));
+    extract(&probe)
+        .issues
+        .iter()
+        .any(|i| i.kind == IssueKind::Lazy)
 }
 
 /// Equal up to line endings and trailing whitespace, which a reply's copy of a file rarely

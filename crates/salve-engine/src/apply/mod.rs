@@ -148,6 +148,16 @@ pub fn apply(reply: &str, options: &Options) -> Result<Outcome, Error> {
         placed.push(place(&ctx, plan)?);
     }
 
+    for p in &placed {
+        if let Some(issue) = &p.settled {
+            report.issues.retain(|i| i != issue);
+            report.notes.push(format!(
+                "{}: placeholders in the whole file were filled in from the file",
+                p.report.path
+            ));
+        }
+    }
+
     // A parse issue naming no path, or naming a file the reply has no edit for, is a refusal
     // that no file report carries.
     let whole_reply_issue = issues.iter().any(|i| i.path.is_none());

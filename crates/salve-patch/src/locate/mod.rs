@@ -130,7 +130,12 @@ fn locate_lines(idx: &FileIndex, lines: &[HunkLine], variant: Option<Vec<HunkLin
         return Found::NotFound;
     }
     let post = post_image(lines);
-    let check_post = post != pre && !post.is_empty();
+    let added: Vec<bool> = lines
+        .iter()
+        .filter(|l| l.kind != LineKind::Remove)
+        .map(|l| l.kind == LineKind::Add)
+        .collect();
+    let repeats_context = slidable_insertion(lines);
     let mut post_hits: Vec<Vec<(usize, usize)>> = Vec::new();
     let wrap = |rung: Rung, fits: Vec<Fit>| {
         Found::Candidates(
@@ -141,19 +146,15 @@ fn locate_lines(idx: &FileIndex, lines: &[HunkLine], variant: Option<Vec<HunkLin
     };
     for (rung, form) in LINE_RUNGS {
         let fits = contiguous_fits(idx, form, &pre);
-        let posts: Vec<(usize, usize)> = if check_post {
-            contiguous_fits(idx, form, &post)
-                .iter()
-                .map(Fit::range)
-                .collect()
-        } else {
-            Vec::new()
-        };
+        let posts = post_hits_in(idx, form, &pre, &post, &added);
         if !fits.is_empty() {
             if let [(ps, pe)] = posts[..] {
                 // Pre-image only inside the post-image: the edit is already there (an edit
-                // that appends to its own context leaves the pre-image in place).
-                if fits.iter().all(|f| {
+                // that adds lines before or after its own context leaves the pre-image in
+                // place). Not when an inserted run could slide along equal neighbours: then the
+                // diff could have put it anywhere in a run of equal lines, and the file's run
+                // may simply be one line short.
+                if !repeats_context && fits.iter().all(|f| {
                     let (s, e) = f.range();
                     s >= ps && e <= pe
                 }) {
@@ -186,6 +187,67 @@ fn locate_lines(idx: &FileIndex, lines: &[HunkLine], variant: Option<Vec<HunkLin
         return wrap(Rung::ContextRelax, fits);
     }
     Found::NotFound
+}
+
+/// Whether a run of added lines (with no removal next to it) could slide over an equal
+/// neighbouring context line, as an insertion into a run of equal lines can.
+fn slidable_insertion(lines: &[HunkLine]) -> bool {
+    let text = |i: usize| strip_cr(&lines[i].text);
+    let mut i = 0;
+    while i < lines.len() {
+        if lines[i].kind != LineKind::Add {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < lines.len() && lines[i].kind == LineKind::Add {
+            i += 1;
+        }
+        let before = start.checked_sub(1).filter(|&b| lines[b].kind == LineKind::Context);
+        let after = (i < lines.len() && lines[i].kind == LineKind::Context).then_some(i);
+        let prev_remove = start > 0 && lines[start - 1].kind == LineKind::Remove;
+        let next_remove = i < lines.len() && lines[i].kind == LineKind::Remove;
+        if prev_remove || next_remove {
+            continue;
+        }
+        if before.is_some_and(|b| text(b) == text(i - 1)) || after.is_some_and(|a| text(a) == text(start)) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Where the post-image stands in the file, compared in `form`, as evidence that the edit is
+/// already applied. Nothing when the edit is invisible in this form (pre- and post-image compare
+/// equal, e.g. an indentation-only change under the canonical form), and only places where every
+/// added line is really there (up to trailing whitespace and the indentation delta), since a
+/// loose form must not vouch for the lines the edit writes.
+fn post_hits_in(
+    idx: &FileIndex,
+    form: Form,
+    pre: &[&str],
+    post: &[&str],
+    added: &[bool],
+) -> Vec<(usize, usize)> {
+    let same = |a: &[&str], b: &[&str]| {
+        a.len() == b.len()
+            && a.iter()
+                .zip(b)
+                .all(|(x, y)| crate::text::hash_form(form, x) == crate::text::hash_form(form, y))
+    };
+    if post.is_empty() || same(pre, post) {
+        return Vec::new();
+    }
+    let doc = idx.doc;
+    contiguous_fits(idx, form, post)
+        .into_iter()
+        .filter(|f| {
+            post.iter().zip(&f.map).zip(added).all(|((p, span), &add)| {
+                !add || f.reindent.apply(p).trim_end() == doc.line(span.start).trim_end()
+            })
+        })
+        .map(|f| f.range())
+        .collect()
 }
 
 /// For each pre-image line, whether the elision rung may treat it as a marker: a context marker,

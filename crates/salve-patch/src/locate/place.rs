@@ -51,7 +51,13 @@ pub fn place_all(idx: &FileIndex, hunks: &[Hunk], baseline: Option<&Doc>) -> Vec
         .iter()
         .map(|h| (!h.is_pure_insertion() && !h.lines.is_empty()).then(|| locate(idx, h)))
         .collect();
-    let offsets = unique_offsets(hunks, &found);
+    let measured = unique_offsets(hunks, &found);
+    // When no hunk of the file was found in exactly one place, a hint counts as it stands.
+    let offsets = if measured.is_empty() {
+        vec![0]
+    } else {
+        measured.clone()
+    };
     let mut plans = Vec::with_capacity(hunks.len());
     for (i, hunk) in hunks.iter().enumerate() {
         let mut report = HunkReport::new(i, Status::NotFound);
@@ -65,7 +71,7 @@ pub fn place_all(idx: &FileIndex, hunks: &[Hunk], baseline: Option<&Doc>) -> Vec
             continue;
         }
         let plan = match &found[i] {
-            None => insertion(doc, hunk, &offsets, i),
+            None => insertion(doc, hunk, &measured, i),
             Some(Found::AlreadyApplied { start, end }) => {
                 report.status = Status::AlreadyApplied;
                 report.lines = Some(range(*start, *end));

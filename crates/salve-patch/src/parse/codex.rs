@@ -60,15 +60,21 @@ pub(crate) fn parse(cx: &mut Cx, r: &Region, i: usize) -> usize {
             }
             // Inside an envelope, text before the next `***` line belongs to the patch; with no
             // such line left, the patch simply lacks its end line and prose follows.
-            match (i..r.end).find(|&k| cx.src.line(k).starts_with("***")) {
+            match (i + 1..r.end).find(|&k| cx.src.line(k).starts_with("***")) {
                 Some(k) => {
-                    let msg = format!("line {}: text inside a Codex patch is not a patch line", i + 1);
+                    let msg = format!(
+                        "line {}: text inside a Codex patch is not a patch line",
+                        i + 1
+                    );
                     cx.issue(IssueKind::Malformed, last_path.as_deref(), msg);
                     i = k;
                     continue;
                 }
                 None => {
-                    cx.note(format!("line {}: Codex patch ends without {END:?} before this line", i + 1));
+                    cx.note(format!(
+                        "line {}: Codex patch ends without {END:?} before this line",
+                        i + 1
+                    ));
                     break;
                 }
             }

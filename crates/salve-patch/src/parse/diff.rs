@@ -242,7 +242,22 @@ struct FileOp {
 }
 
 /// Builds the edit for one file from its header facts and hunks.
-fn build(cx: &mut Cx, op: FileOp, hunks: Vec<Hunk>, format: Format, cut: bool) {
+fn build(cx: &mut Cx, mut op: FileOp, hunks: Vec<Hunk>, format: Format, cut: bool) {
+    // A lone `@@ -0,0 +1,N @@` hunk of added lines is a new file even without `/dev/null`.
+    if !op.created
+        && !op.deleted
+        && !op.renamed
+        && hunks.len() == 1
+        && hunks[0].anchor == Anchor::Start
+        && hunks[0].is_pure_insertion()
+    {
+        op.created = true;
+        if let Some(p) = op.new.as_deref().or(op.old.as_deref()) {
+            cx.note(format!(
+                "{p}: only hunk is -0,0 with added lines; read as a new file"
+            ));
+        }
+    }
     let path = if op.deleted || (op.renamed && op.old.is_some()) {
         op.old.clone().or(op.new.clone())
     } else {

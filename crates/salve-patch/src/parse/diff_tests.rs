@@ -161,8 +161,18 @@ fn no_newline_markers_pin_the_end() {
 }
 
 #[test]
-fn zero_header_on_existing_file_pins_start() {
-    let x = extract("--- a/x\n+++ b/x\n@@ -0,0 +1 @@\n+top\n");
+fn zero_header_without_dev_null_creates() {
+    let x = extract("--- a/x\n+++ b/x\n@@ -0,0 +1,2 @@\n+top\n+next\n");
+    assert_eq!(
+        x.edits[0].change,
+        FileChange::Create {
+            content: "top\nnext\n".into(),
+            final_newline: true
+        }
+    );
+    assert!(x.notes.iter().any(|n| n.contains("new file")));
+    // Among other hunks it only pins the start of the file.
+    let x = extract("--- a/x\n+++ b/x\n@@ -0,0 +1 @@\n+top\n@@ -5 +6 @@\n-a\n+b\n");
     let h = &hunks(&x.edits[0].change)[0];
     assert_eq!(h.anchor, Anchor::Start);
     assert_eq!(h.old_start, None);

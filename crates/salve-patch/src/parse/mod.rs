@@ -20,18 +20,27 @@
 //! edit      := git-diff | unified | codex | search-replace | json | whole-file
 //! ```
 //!
-//! **Fences.** A fence whose content starts with an edit (or whose info string is `diff`/`patch`,
-//! or that has no path attached) is read as a nested reply; a fence with a path attached whose
-//! content is not an edit is a *whole-file* block. A fence whose content starts with a
-//! SEARCH/REPLACE block is read block by block first and closed after the last block, so that an
-//! inner ```` ``` ```` in the replaced text cannot end it early.
+//! **Fences.** A fence's content is read as a nested reply, except that:
+//! - a fence with a *path attached* (see below) whose content does not start with an edit is a
+//!   *whole-file* block (so a README holding a diff example stays a README); a nested read that
+//!   finds nothing falls back to a whole-file block too;
+//! - a ```` ```diff ```` / ```` ```patch ```` fence is never a whole-file block; with a path
+//!   attached, hunks without file headers (even a body without `@@`) belong to that path;
+//! - a fence whose content starts with a SEARCH/REPLACE block is read block by block first and
+//!   closed after the last block, so that an inner ```` ``` ```` in the replaced text cannot end
+//!   it early.
 //!
 //! **Path lines.** A line that is only a path, possibly decorated: `src/lib.rs`, `src/lib.rs:`,
-//! `**src/lib.rs**`, `` `src/lib.rs` ``, `File: src/lib.rs`, `### src/lib.rs`,
-//! `<path>src/lib.rs</path>`. It must contain a `/` or a file extension (or be a well-known name
-//! such as `Makefile`) and no spaces unless quoted or backticked. It applies to the next fence or
-//! SEARCH block when only blank lines come between. A fence info string can name the path too:
-//! ```` ```rust src/lib.rs ````, ```` ```src/lib.rs ````, ```` ```rust:src/lib.rs ````.
+//! `**src/lib.rs**`, `` `src/lib.rs` ``, `File: src/lib.rs`, `### src/lib.rs`, `- src/lib.rs`,
+//! `<path>src/lib.rs</path>`. A *strong* path contains a `/` or a file extension (or is a
+//! well-known name such as `Makefile`) and no spaces unless quoted or backticked. A path line
+//! applies to the next fence or SEARCH block when only blank lines come between. A fence info
+//! string can name a strong path too: ```` ```rust src/lib.rs ````, ```` ```src/lib.rs ````,
+//! ```` ```rust:src/lib.rs ````, ```` ```rust title="src/lib.rs" ````.
+//! *Weak* paths serve only formats that prove by themselves that an edit is meant (SEARCH/REPLACE
+//! blocks, diff hunks): a bare name alone on its line (`compile`, not `Summary:`), or the single
+//! backticked path of a prose line (`` Update `src/lib.rs` like this: ``). A weak path makes a
+//! whole-file block only for a script (content starting with `#!`).
 //!
 //! **git and unified diffs.**
 //! ```text
@@ -47,8 +56,11 @@
 //! timestamp; `/dev/null` on the old side creates, on the new side deletes. A header's counts
 //! are recomputed from the body (a difference is noted); its old start becomes
 //! [`crate::edit::Hunk::old_start`], a hint only; the heading after the second `@@` becomes a
-//! scope; `-0,0` pins the hunk to the start of the file. `index` and `similarity index` lines are
-//! dropped. A binary diff is a `Malformed` issue for its path.
+//! scope; `-0,0` pins the hunk to the start of the file, and a file whose only hunk is `-0,0`
+//! with added lines is created even without `/dev/null`. `index` and `similarity index` lines are
+//! dropped. A mode change alone is a Modify without hunks carrying the new mode (parsed as octal:
+//! `100755` is `0o100755`). A binary diff or a copy is a `Malformed` issue for its path. Hunks
+//! with no file header and no path attached are `Malformed` for the whole reply.
 //!
 //! **Codex envelopes.**
 //! ```text
@@ -61,7 +73,10 @@
 //! ```
 //! Several stacked `@@ scope` lines all go into the hunk's scopes; a chunk right after the
 //! Update line needs no `@@`; `*** End of File` pins the hunk to the end of the file;
-//! `*** Move to:` makes a rename.
+//! `*** Move to:` makes a rename. Text inside the envelope that is not a patch line is
+//! `Malformed` for the file before it; when no `***` line follows at all, the envelope ends there
+//! (its end line was forgotten, prose follows) and no truncation is reported. Blank lines at the
+//! end of a chunk are dropped rather than read as context.
 //!
 //! **SEARCH/REPLACE** (aider, Cline, Roo).
 //! ```text
@@ -81,9 +96,10 @@
 //! `newString`). Lowered like SEARCH/REPLACE; an empty old text creates the file. JSON that stops
 //! before it closes is truncated. Old text must be whole lines: salve's hunks are line based.
 //!
-//! **Whole files.** A path line (or fence info path) followed by a fenced block whose content is
-//! not an edit replaces the file (created when missing). The content always ends with a newline
-//! (a fence cannot say otherwise), so appliers should keep the file's own final-newline state.
+//! **Whole files.** A strong path line (or fence info path) followed by a fenced block whose
+//! content is not an edit replaces the file (created when missing). The content always ends with
+//! a newline (a fence cannot say otherwise), so appliers should keep the file's own final-newline
+//! state. An empty block is `Malformed`.
 //!
 //! # Repairs and refusals
 //!
@@ -93,16 +109,26 @@
 //! - A line without a prefix between two added lines is an added line (a forgotten `+`). A
 //!   context line between two added lines is listed in `maybe_added`.
 //! - An elision line (`...`, `// ...`, `# ... existing code ...`) in a context position is kept as
-//!   a context line for the applier's elision rung; any other unprefixed line with the hunk going
-//!   on after it is `Malformed`.
+//!   a context line for the applier's elision rung. Any other unprefixed line with the hunk going
+//!   on after it (and the header counts not yet met) is `Malformed`: context that lost its space
+//!   cannot be told from a removed line that lost its `-`. An unprefixed line where the hunk does
+//!   not go on ends the hunk (prose).
+//! - After the header counts are met, a blank line followed by a `-` line ends the hunk (a
+//!   Markdown list after a bare diff); other prefixed lines still extend it (counts too small).
 //! - Line-number prefixes (`12 | `, `12: `, `12<TAB>`) are stripped from SEARCH, REPLACE, JSON
 //!   and whole-file text only when every line has one, with consecutive numbers.
-//! - A lazy placeholder (`// ... existing code ...`, `# ... rest unchanged`, `... (unchanged)`)
-//!   in added lines or whole-file content is a `Lazy` issue for that path.
-//! - Truncation is a `Truncated` issue for the cut file: an unclosed fence or markers pair at the
-//!   end of the reply around an edit, an unclosed SEARCH/REPLACE block, a Codex envelope without
-//!   `*** End Patch`, JSON that stops early, or a bare diff whose last hunk ends with the reply,
-//!   shorter than its header on both sides and on a changed line (or on a cut line).
+//! - A lazy placeholder (`// ... existing code ...`, `# ... rest unchanged`, `... (unchanged)`,
+//!   `<!-- ... rest ... -->`) or a comment of only dots (`// ...`) in added lines, new-file
+//!   content or whole-file content is a `Lazy` issue for that path; in whole-file content a bare
+//!   `...` line is one too, except in Python.
+//! - Truncation is a `Truncated` issue for the cut file (the edit is still listed): a whole-file
+//!   block in a fence the reply ends inside; an unclosed SEARCH/REPLACE block, a Codex envelope
+//!   without `*** End Patch`, or JSON that never closes, each running to the end of the reply; a
+//!   diff hunk running to the end of the reply inside an unclosed fence or markers pair, shorter
+//!   than its header on either side (or with no counts); a bare diff hunk running to the end of
+//!   the reply, ending on a changed line, shorter than its header on both sides (on one side
+//!   suffices when the reply stops mid-line). A complete edit followed by prose inside an
+//!   unclosed wrapper is not truncated (a forgotten close).
 //! - Several Modify edits of one path are merged into the first, in order (identical hunks once).
 //! - No edit at all is a `NoEdit` issue without a path.
 

@@ -73,10 +73,17 @@ pub(crate) fn is_lazy(line: &str) -> bool {
         None => return false,
     };
     let lower = inner.to_lowercase();
-    if !LAZY_WORDS.iter().any(|w| lower.contains(w)) {
+    let dotted = starts_with_dots(&lower) || ends_with_dots(&lower);
+    // `<!-- ... rest ... -->`: a bare "rest" counts next to dots.
+    let rest_word = dotted
+        && lower
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| w == "rest");
+    if !rest_word && !LAZY_WORDS.iter().any(|w| lower.contains(w)) {
         return false;
     }
-    starts_with_dots(&lower)
+    rest_word
+        || starts_with_dots(&lower)
         || ends_with_dots(&lower)
         || lower.contains("rest of")
         || lower.contains("existing code")
@@ -185,6 +192,7 @@ mod tests {
             "<!-- ... existing content ... -->",
             "// rest of the file unchanged",
             "  // ... rest unchanged ...",
+            "<!-- ... rest ... -->",
         ] {
             assert!(is_lazy(l), "{l}");
         }

@@ -254,7 +254,8 @@ proptest! {
 
 #[test]
 fn prose_named_path_serves_headerless_hunks_and_blocks() {
-    let x = extract("Update `src/lib.rs` like this:\n\n```diff\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n```\n");
+    let x =
+        extract("Update `src/lib.rs` like this:\n\n```diff\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n```\n");
     assert!(x.issues.is_empty(), "{:?}", x.issues);
     assert_eq!(paths(&x), vec!["src/lib.rs"]);
     let x = extract("In `src/m.rs`:\n```\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```\n");

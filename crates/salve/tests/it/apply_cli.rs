@@ -762,3 +762,45 @@ fn stdin_piped_with_a_real_pipe() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(tree.read("greet.py"), GREET.replace("helo", "hello"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Whole files with placeholders
+
+const LIB: &str = "fn a() {\n    1\n}\n\nfn b() {\n    2\n}\n\nfn c() {\n    3\n}\n";
+
+fn whole(path: &str, body: &str) -> String {
+    format!("Updated file:\n\n{path}\n```rust\n{body}```\n")
+}
+
+#[test]
+fn whole_file_placeholders_are_filled_from_the_file() {
+    let tree = Tree::git();
+    tree.write("lib.rs", LIB).commit("init");
+    let reply = whole("lib.rs", "fn a() {\n    10\n}\n\n// ... existing code ...\n\nfn c() {\n    3\n}\n");
+    let run = tree.apply(&reply, &["--json"]);
+    run.code(0);
+    assert_eq!(tree.read("lib.rs"), LIB.replace("    1\n", "    10\n"));
+    let json = run.json();
+    assert!(json.get("issues").is_none(), "the lazy issue was settled: {json}");
+}
+
+#[test]
+fn whole_file_placeholders_that_cannot_be_filled_are_refused() {
+    let tree = Tree::git();
+    tree.write("lib.rs", LIB).commit("init");
+    let before = tree.snapshot();
+    // Not a placeholder the applier can fill: written as it stands, it would delete b and c.
+    for body in [
+        "fn a() {\n    10\n}\n\n// the rest of the code stays the same ...\n",
+        "fn a() {\n    10\n}\n// rest unchanged\n",
+    ] {
+        let run = tree.apply(&whole("lib.rs", body), &[]);
+        run.code(1);
+        assert!(run.stdout.contains("placeholder"), "{}", run.stdout);
+        assert_eq!(tree.snapshot(), before);
+    }
+    // A new file has nothing to fill a placeholder from.
+    let run = tree.apply(&whole("new.rs", "fn a() {}\n// ... existing code ...\n"), &[]);
+    run.code(1);
+    assert!(!tree.exists("new.rs"));
+}
