@@ -109,7 +109,12 @@ pub(crate) fn hunk_keys(hunks: &[Hunk]) -> Vec<String> {
     let mut keys = Vec::new();
     for h in hunks {
         keys.extend(h.lines.iter().map(|l| strip_cr(&l.text).to_string()));
-        keys.extend(h.maybe_added.iter().filter_map(|&i| h.lines.get(i)).map(|l| format!(" {}", strip_cr(&l.text))));
+        keys.extend(
+            h.maybe_added
+                .iter()
+                .filter_map(|&i| h.lines.get(i))
+                .map(|l| format!(" {}", strip_cr(&l.text))),
+        );
     }
     keys
 }
@@ -161,14 +166,12 @@ pub(crate) fn ops_for(
     // puts back (code the model moved without writing it out).
     let mut moved: Vec<(String, crate::locate::search::Span)> = Vec::new();
     if p.rung == Rung::Elision {
-        let mut pi = 0;
-        for l in lines.iter().filter(|l| l.kind != LineKind::Add) {
+        for (pi, l) in lines.iter().filter(|l| l.kind != LineKind::Add).enumerate() {
             if l.kind == LineKind::Remove && crate::locate::elision::is_marker(&l.text) {
                 if let Some(s) = map.get(pi) {
                     moved.push((crate::text::canonical(&l.text).into_owned(), *s));
                 }
             }
-            pi += 1;
         }
     }
     let mut ops = Vec::new();
@@ -308,7 +311,7 @@ pub(crate) fn diff_ops(doc: &Doc, new_body: &str, hunk: usize) -> Vec<Op> {
     let mut ops = Vec::new();
     for d in similar::capture_diff_slices(similar::Algorithm::Myers, &old, &new) {
         let (_, o, n) = d.as_tag_tuple();
-        if o.len() == 0 && n.len() == 0 || matches!(d, similar::DiffOp::Equal { .. }) {
+        if (o.is_empty() && n.is_empty()) || matches!(d, similar::DiffOp::Equal { .. }) {
             continue;
         }
         ops.push(Op {

@@ -38,8 +38,8 @@ pub fn char_diff(expected: &str, found: &str) -> String {
             DiffOp::Delete {
                 old_index, old_len, ..
             } => {
-                for k in old_index..old_index + old_len {
-                    push(format!("{}: [-{}-]", k + 1, visible(a[k])), &mut out);
+                for (k, line) in a.iter().enumerate().skip(old_index).take(old_len) {
+                    push(format!("{}: [-{}-]", k + 1, visible(line)), &mut out);
                 }
             }
             DiffOp::Insert {
@@ -47,9 +47,9 @@ pub fn char_diff(expected: &str, found: &str) -> String {
                 new_index,
                 new_len,
             } => {
-                for k in new_index..new_index + new_len {
+                for line in b.iter().skip(new_index).take(new_len) {
                     push(
-                        format!("{}: {{+{}+}}", old_index + 1, visible(b[k])),
+                        format!("{}: {{+{}+}}", old_index + 1, visible(line)),
                         &mut out,
                     );
                 }
@@ -149,6 +149,7 @@ fn odd(c: char) -> bool {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

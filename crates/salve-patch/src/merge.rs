@@ -83,7 +83,11 @@ pub fn merge3(base: &str, ours: &str, theirs: &str) -> Result<String, MergeConfl
             let src = if side == 0 { &o } else { &t };
             let mut v = Vec::new();
             let mut k = b0;
-            let mut mine: Vec<&Change> = cl.iter().filter(|(s, _)| *s == side).map(|(_, c)| c).collect();
+            let mut mine: Vec<&Change> = cl
+                .iter()
+                .filter(|(s, _)| *s == side)
+                .map(|(_, c)| c)
+                .collect();
             mine.sort_by_key(|c| (c.b0, c.b1));
             for c in mine {
                 v.extend_from_slice(&b[k..c.b0]);
@@ -187,9 +191,13 @@ fn compact(recs: &[&str], c: &mut [bool], other: &[bool]) {
         let prev = if k == 0 {
             -1
         } else {
-            other_unchanged.get(k - 1).map_or(other.len() as isize, |&p| p as isize)
+            other_unchanged
+                .get(k - 1)
+                .map_or(other.len() as isize, |&p| p as isize)
         };
-        let next = other_unchanged.get(k).map_or(other.len() as isize, |&p| p as isize);
+        let next = other_unchanged
+            .get(k)
+            .map_or(other.len() as isize, |&p| p as isize);
         next - prev > 1
     };
     let mut start = 0;
@@ -255,6 +263,7 @@ fn compact(recs: &[&str], c: &mut [bool], other: &[bool]) {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

@@ -52,13 +52,21 @@ pub fn unified_diff(old_path: &str, new_path: &str, old: &str, new: &str) -> Str
     let b = records(new);
     let ops = capture_diff_slices(Algorithm::Myers, &a, &b);
     for group in group_diff_ops(ops, CONTEXT) {
-        let (Some(first), Some(last)) = (group.first(), group.last()) else {
+        if group.is_empty() {
             continue;
-        };
-        let o0 = first.old_range().start;
-        let o1 = last.old_range().end;
-        let n0 = first.new_range().start;
-        let n1 = last.new_range().end;
+        }
+        let o0 = group
+            .iter()
+            .map(|op| op.old_range().start)
+            .min()
+            .unwrap_or(0);
+        let o1 = group.iter().map(|op| op.old_range().end).max().unwrap_or(0);
+        let n0 = group
+            .iter()
+            .map(|op| op.new_range().start)
+            .min()
+            .unwrap_or(0);
+        let n1 = group.iter().map(|op| op.new_range().end).max().unwrap_or(0);
         out.push_str(&format!(
             "@@ -{} +{} @@",
             span(o0, o1 - o0),
@@ -142,6 +150,7 @@ fn heading<'a>(a: &[&'a str], start: usize) -> Option<&'a str> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
@@ -164,7 +173,9 @@ mod tests {
             "diff --git a/n.txt b/n.txt\nnew file mode 100644\n--- /dev/null\n+++ b/n.txt\n@@ -0,0 +1,2 @@\n+x\n+y\n\\ No newline at end of file\n"
         );
         let d = unified_diff("o.txt", "/dev/null", "x\n", "");
-        assert!(d.contains("deleted file mode 100644\n--- a/o.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n"));
+        assert!(
+            d.contains("deleted file mode 100644\n--- a/o.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n")
+        );
         assert_eq!(unified_diff("a", "a", "same\n", "same\n"), "");
     }
 }

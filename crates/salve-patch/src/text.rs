@@ -315,6 +315,7 @@ pub fn indent_width(ws: &str, tab: usize) -> usize {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
@@ -360,7 +361,10 @@ mod tests {
         );
         assert_ne!(hash_form(Form::Raw, "a  "), hash_form(Form::Raw, "a"));
         assert_eq!(hash_form(Form::Trim, "  a"), hash_form(Form::Trim, "\ta"));
-        assert_ne!(hash_form(Form::TrimEnd, "  a"), hash_form(Form::TrimEnd, "a"));
+        assert_ne!(
+            hash_form(Form::TrimEnd, "  a"),
+            hash_form(Form::TrimEnd, "a")
+        );
         assert_eq!(hash_form(Form::Raw, "a\r"), hash_form(Form::Raw, "a"));
     }
 

@@ -6,6 +6,8 @@
 //! It prints correct / refused / wrong counts by drift class and lists every wrong case, and fails
 //! on any wrong apply. `SALVE_CORPUS_FILTER=text` keeps only cases whose id contains `text`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use salve_patch::apply::{apply_hunks, create_text, replace_whole_3way};
 use salve_patch::edit::FileChange;
 use salve_patch::parse::extract;
@@ -14,6 +16,18 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 type Tree = BTreeMap<String, Vec<u8>>;
+
+/// Rungs used by hunks of applied files, for the summary.
+static RUNGS: std::sync::Mutex<BTreeMap<String, usize>> = std::sync::Mutex::new(BTreeMap::new());
+
+fn count_rungs(hunks: &[salve_patch::report::HunkReport]) {
+    if let Ok(mut m) = RUNGS.lock() {
+        for h in hunks {
+            let key = h.rung.map_or(h.status.as_str(), |r| r.as_str()).to_string();
+            *m.entry(key).or_default() += 1;
+        }
+    }
+}
 
 fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/cases")
@@ -41,10 +55,7 @@ fn tree(dir: &Path) -> Tree {
 
 fn safe(path: &str) -> Option<String> {
     let p = path.trim_start_matches("./");
-    if p.starts_with('/')
-        || p.split('/').any(|c| c == ".." || c == ".git")
-        || p.is_empty()
-    {
+    if p.starts_with('/') || p.split('/').any(|c| c == ".." || c == ".git") || p.is_empty() {
         return None;
     }
     Some(p.to_string())
@@ -81,7 +92,9 @@ fn run(reply: &str, before: &Tree, base: &Tree) -> Result<Tree, String> {
     for e in &ex.edits {
         let path = safe(&e.path).ok_or("unsafe path")?;
         let path = resolve(before, &path);
-        let cur = out.get(&path).map(|d| String::from_utf8_lossy(d).into_owned());
+        let cur = out
+            .get(&path)
+            .map(|d| String::from_utf8_lossy(d).into_owned());
         let baseline = base
             .get(&path)
             .map(|d| String::from_utf8_lossy(d).into_owned());
@@ -92,6 +105,7 @@ fn run(reply: &str, before: &Tree, base: &Tree) -> Result<Tree, String> {
                 if !o.status.is_success() {
                     return Err(format!("{path}: {:?} {:?}", o.status, o.hunks));
                 }
+                count_rungs(&o.hunks);
                 let text = o.new_text.unwrap_or(cur);
                 if let FileChange::Rename { to, .. } = &e.change {
                     out.remove(&path);
@@ -144,10 +158,13 @@ fn show(id: &str, reply: &str, res: &Result<Tree, String>, after: &Tree) {
         Err(e) => println!("refused: {e}"),
         Ok(t) => {
             for (p, data) in t {
-                let want = after.get(p).map(|d| String::from_utf8_lossy(d).into_owned());
+                let want = after
+                    .get(p)
+                    .map(|d| String::from_utf8_lossy(d).into_owned());
                 let got = String::from_utf8_lossy(data).into_owned();
                 if want.as_deref() != Some(got.as_str()) {
-                    let d = salve_patch::render::unified_diff(p, p, &want.unwrap_or_default(), &got);
+                    let d =
+                        salve_patch::render::unified_diff(p, p, &want.unwrap_or_default(), &got);
                     println!("{d}");
                 }
             }
@@ -209,7 +226,12 @@ fn corpus_rates() {
             "wrong" => wrong.push(format!("{id} ({drift})")),
             "refused" => refused_list.push(format!(
                 "{id} ({drift}): {}",
-                res.as_ref().err().map_or("", |e| e.as_str()).chars().take(300).collect::<String>()
+                res.as_ref()
+                    .err()
+                    .map_or("", |e| e.as_str())
+                    .chars()
+                    .take(300)
+                    .collect::<String>()
             )),
             _ => {}
         }
@@ -223,7 +245,10 @@ fn corpus_rates() {
             }
         }
     }
-    println!("{:<16} {:>6} {:>8} {:>8} {:>6}", "drift", "cases", "correct", "refused", "wrong");
+    println!(
+        "{:<16} {:>6} {:>8} {:>8} {:>6}",
+        "drift", "cases", "correct", "refused", "wrong"
+    );
     for (d, r) in &rows {
         println!(
             "{:<16} {:>6} {:>8} {:>8} {:>6}",
@@ -231,6 +256,9 @@ fn corpus_rates() {
         );
     }
     println!("elapsed {:?}", started.elapsed());
+    if let Ok(m) = RUNGS.lock() {
+        println!("hunks placed by rung (successful files): {m:?}");
+    }
     if std::env::var("SALVE_CORPUS_VERBOSE").is_ok() {
         for r in &refused_list {
             println!("REFUSED {r}");

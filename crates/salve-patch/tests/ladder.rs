@@ -1,6 +1,8 @@
 //! The placement ladder and the applier's rules, one behaviour per test, through the public
 //! API (`apply::apply_hunks`). Each test states the outcome a careful user expects.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use salve_patch::apply::apply_hunks;
 use salve_patch::edit::{Anchor, Hunk, HunkLine, LineKind};
 use salve_patch::report::{Rung, Status};
@@ -75,7 +77,10 @@ fn tabs_written_as_spaces_come_back_as_tabs() {
     let file = "func f() {\n\tx := 1\n\tif x {\n\t\ty()\n\t}\n}\n";
     let h = hunk("     x := 1\n     if x {\n-        y()\n+        z()\n+        w()\n     }");
     let (text, rungs) = applied(file, &[h]);
-    assert_eq!(text, "func f() {\n\tx := 1\n\tif x {\n\t\tz()\n\t\tw()\n\t}\n}\n");
+    assert_eq!(
+        text,
+        "func f() {\n\tx := 1\n\tif x {\n\t\tz()\n\t\tw()\n\t}\n}\n"
+    );
     assert_eq!(rungs, vec![Some(Rung::Indent)]);
 }
 
@@ -91,7 +96,8 @@ fn non_uniform_indentation_is_not_the_indent_rung() {
 #[test]
 fn canonical_folds_typographic_unicode() {
     let file = "let s = \"it's\";\nlet t = 1 - 2;\nend();\n";
-    let h = hunk(" let s = \u{201c}it\u{2019}s\u{201d};\n let t = 1 \u{2013} 2;\n-end();\n+finish();");
+    let h =
+        hunk(" let s = \u{201c}it\u{2019}s\u{201d};\n let t = 1 \u{2013} 2;\n-end();\n+finish();");
     let (text, rungs) = applied(file, &[h]);
     assert_eq!(text, "let s = \"it's\";\nlet t = 1 - 2;\nfinish();\n");
     assert_eq!(rungs, vec![Some(Rung::Canonical)]);
@@ -138,7 +144,9 @@ fn elision_pieces_must_chain_uniquely() {
 fn moved_elided_code_comes_along() {
     // SEARCH/REPLACE that moves a function whose body it elides.
     let file = "fn a() {\n    body_a();\n}\n\nfn b() {\n    body_b1();\n    body_b2();\n}\n";
-    let h = hunk("+fn b() {\n+    ...\n+}\n+\n fn a() {\n     body_a();\n }\n-\n-fn b() {\n-    ...\n-}");
+    let h = hunk(
+        "+fn b() {\n+    ...\n+}\n+\n fn a() {\n     body_a();\n }\n-\n-fn b() {\n-    ...\n-}",
+    );
     let (text, rungs) = applied(file, &[h]);
     assert_eq!(
         text,
@@ -174,14 +182,17 @@ fn similar_accepts_a_clear_winner() {
     assert_eq!(out.hunks[0].rung, Some(Rung::Similar), "{:#?}", out.hunks);
     assert!(out.hunks[0].similarity.unwrap_or(0.0) >= 0.8);
     assert!(out.hunks[0].margin.is_some());
-    assert_eq!(out.new_text.as_deref(), Some(file.replace("total * 3", "total * 4").as_str()));
+    assert_eq!(
+        out.new_text.as_deref(),
+        Some(file.replace("total * 3", "total * 4").as_str())
+    );
 }
 
 #[test]
 fn near_twins_are_refused_with_candidates() {
     let file = "fn alpha_loader() {\n    let v = load(1);\n    use_it(v);\n}\nfn beta() {\n    let v = load(2);\n    use_it(v);\n}\n";
     let h = hunk(" fn alpha_loader() {\n     let v = load(3);\n-    use_it(v);\n+    drop(v);\n }");
-    let out = apply_hunks(file, &[h.clone()], None);
+    let out = apply_hunks(file, std::slice::from_ref(&h), None);
     // The function line is distinctive, so this is a clear winner...
     assert_eq!(out.status, Status::Applied);
     // ...but without the distinguishing line both copies fit equally well.
@@ -189,8 +200,15 @@ fn near_twins_are_refused_with_candidates() {
     let out = apply_hunks(file, &[h2], None);
     assert_eq!(out.status, Status::NotFound);
     assert!(out.hunks[0].candidates.len() >= 2);
-    assert!(out.hunks[0].candidates[0].diff.contains("[-3-]{+1+}") || out.hunks[0].candidates[0].diff.contains("[-3-]{+2+}"));
-    assert!(out.hunks[0].message.as_deref().unwrap_or("").contains("closest"));
+    assert!(
+        out.hunks[0].candidates[0].diff.contains("[-3-]{+1+}")
+            || out.hunks[0].candidates[0].diff.contains("[-3-]{+2+}")
+    );
+    assert!(out.hunks[0]
+        .message
+        .as_deref()
+        .unwrap_or("")
+        .contains("closest"));
 }
 
 #[test]
@@ -215,7 +233,10 @@ fn a_hint_consistent_with_the_other_hunks_picks_the_duplicate() {
     // A hint that fits no known offset decides nothing.
     let tail = with_start(hunk(" b\n-tail\n+TAIL"), 6);
     let dup = with_start(hunk(" a\n-x\n+y\n b"), 3);
-    assert_eq!(apply_hunks(file, &[tail, dup], None).status, Status::Ambiguous);
+    assert_eq!(
+        apply_hunks(file, &[tail, dup], None).status,
+        Status::Ambiguous
+    );
 }
 
 #[test]
@@ -230,7 +251,8 @@ fn a_scope_line_picks_the_duplicate() {
 #[test]
 fn already_applied_writes_nothing() {
     let file = CODE.replace("b = 2", "b = 3");
-    let h = hunk("     let a = 1;\n-    let b = 2;\n+    let b = 3;\n     println!(\"{}\", a + b);");
+    let h =
+        hunk("     let a = 1;\n-    let b = 2;\n+    let b = 3;\n     println!(\"{}\", a + b);");
     let out = apply_hunks(&file, &[h], None);
     assert_eq!(out.status, Status::AlreadyApplied);
     assert_eq!(out.hunks[0].status, Status::AlreadyApplied);
@@ -329,7 +351,10 @@ fn maybe_added_lines_are_tried_as_added_when_context_fails() {
     h.maybe_added = vec![3];
     let (text, rungs) = applied(file, &[h]);
     // The line's text was " " + "    c();" without its "+"; taken as added it keeps that text.
-    assert_eq!(text, "fn f() {\n    a();\n    b();\n     c();\n    d();\n}\n");
+    assert_eq!(
+        text,
+        "fn f() {\n    a();\n    b();\n     c();\n    d();\n}\n"
+    );
     assert_eq!(rungs, vec![Some(Rung::Exact)]);
     // As context it is preferred when it does match.
     let file = "fn f() {\n    a();\n     c();\n}\n";
@@ -343,7 +368,10 @@ fn maybe_added_lines_are_tried_as_added_when_context_fails() {
 fn pure_insertions_need_an_anchor_scope_or_consistent_hint() {
     let file = "a\nb\n";
     let h = hunk("+z");
-    assert_eq!(apply_hunks(file, &[h.clone()], None).status, Status::NotFound);
+    assert_eq!(
+        apply_hunks(file, std::slice::from_ref(&h), None).status,
+        Status::NotFound
+    );
     let mut end = h.clone();
     end.anchor = Anchor::End;
     assert_eq!(applied(file, &[end]).0, "a\nb\nz\n");
@@ -355,7 +383,10 @@ fn pure_insertions_need_an_anchor_scope_or_consistent_hint() {
     assert_eq!(applied(file, &[scoped]).0, "a\nz\nb\n");
     // A hint alone is not evidence; with another hunk's offset it is.
     let hinted = with_start(h.clone(), 1);
-    assert_eq!(apply_hunks(file, &[hinted.clone()], None).status, Status::NotFound);
+    assert_eq!(
+        apply_hunks(file, std::slice::from_ref(&hinted), None).status,
+        Status::NotFound
+    );
     let other = with_start(hunk(" a\n-b\n+B"), 1);
     assert_eq!(applied(file, &[other, hinted]).0, "a\nz\nB\n");
 }
@@ -373,4 +404,13 @@ fn a_lazy_placeholder_in_added_lines_is_refused() {
 fn counts_are_reported() {
     let out = apply_hunks("a\nb\nc\n", &[hunk(" a\n-b\n+x\n+y\n c")], None);
     assert_eq!((out.added, out.removed), (2, 1));
+}
+
+#[test]
+fn no_final_newline_kept_when_the_last_hunk_says_so_on_both_sides() {
+    let mut h = hunk(" a\n-b\n+c\n+d");
+    h.old_no_newline = true;
+    h.new_no_newline = true;
+    let (text, _) = applied("x\na\nb", &[h]);
+    assert_eq!(text, "x\na\nc\nd");
 }

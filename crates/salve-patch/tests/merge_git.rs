@@ -1,6 +1,8 @@
 //! `merge::merge3` against the real `git merge-file -p`: byte-equal output on every clean merge,
 //! and a conflict exactly when git reports one. Skipped (with a note) when git is not installed.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use proptest::prelude::*;
 use salve_patch::merge::merge3;
 use std::path::PathBuf;
@@ -45,7 +47,10 @@ fn check(base: &str, ours: &str, theirs: &str) {
     };
     let mine = merge3(base, ours, theirs);
     match (git, mine) {
-        (Ok(g), Ok(m)) => assert_eq!(m, g, "clean merge differs\nbase={base:?}\nours={ours:?}\ntheirs={theirs:?}"),
+        (Ok(g), Ok(m)) => assert_eq!(
+            m, g,
+            "clean merge differs\nbase={base:?}\nours={ours:?}\ntheirs={theirs:?}"
+        ),
         (Err(()), Err(_)) => {}
         (g, m) => panic!(
             "verdicts differ: git={g:?} mine={m:?}\nbase={base:?}\nours={ours:?}\ntheirs={theirs:?}"
@@ -94,7 +99,11 @@ fn fixed_cases_match_git() {
         check(base, theirs, ours);
     }
     let crlf = base.replace('\n', "\r\n");
-    check(&crlf, &crlf.replace("a = 1", "a = 2"), &crlf.replace("c = 3", "c = 9"));
+    check(
+        &crlf,
+        &crlf.replace("a = 1", "a = 2"),
+        &crlf.replace("c = 3", "c = 9"),
+    );
 }
 
 /// Texts from a small alphabet of lines, so alignments are often ambiguous.
@@ -110,17 +119,19 @@ fn render(v: &[u8]) -> String {
 /// Edit a few lines of `base`.
 fn edit(base: Vec<u8>) -> impl Strategy<Value = Vec<u8>> {
     let n = base.len();
-    prop::collection::vec((0..=n, 0usize..3, prop::collection::vec(0u8..6, 0..3)), 0..3).prop_map(
-        move |edits| {
-            let mut v = base.clone();
-            for (at, del, ins) in edits {
-                let at = at.min(v.len());
-                let del = del.min(v.len() - at);
-                v.splice(at..at + del, ins);
-            }
-            v
-        },
+    prop::collection::vec(
+        (0..=n, 0usize..3, prop::collection::vec(0u8..6, 0..3)),
+        0..3,
     )
+    .prop_map(move |edits| {
+        let mut v = base.clone();
+        for (at, del, ins) in edits {
+            let at = at.min(v.len());
+            let del = del.min(v.len() - at);
+            v.splice(at..at + del, ins);
+        }
+        v
+    })
 }
 
 proptest! {

@@ -6,6 +6,8 @@
 //! 271k-line file about as fast as GNU patch (~0.04 s), a fuzzy hunk in a 100k-line file under
 //! 50 ms.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use salve_patch::apply::apply_hunks;
 use salve_patch::edit::{Hunk, HunkLine, LineKind};
 use similar::{capture_diff_slices, group_diff_ops, Algorithm, DiffOp};
@@ -46,7 +48,7 @@ fn hunks(a: &[String], b: &[String]) -> Vec<Hunk> {
             }
             Hunk {
                 lines,
-                old_start: group.first().map(|op| op.old_range().start + 1),
+                old_start: group.iter().map(|op| op.old_range().start + 1).min(),
                 ..Hunk::default()
             }
         })

@@ -5,6 +5,8 @@
 //! - With whitespace or Unicode drift injected into the context lines of those hunks, the result
 //!   is `b` or a refusal, never a third text.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use proptest::prelude::*;
 use salve_patch::apply::apply_hunks;
 use salve_patch::edit::{Anchor, Hunk, HunkLine, LineKind};
@@ -85,13 +87,21 @@ fn hunks(a: &[String], b: &[String], nl: bool) -> Vec<Hunk> {
                     lines.extend(n.map(|k| HunkLine::new(LineKind::Add, b[k].clone())));
                 }
             }
-            let o0 = group.first().map_or(0, |op| op.old_range().start);
-            let o1 = group.last().map_or(0, |op| op.old_range().end);
-            let n1 = group.last().map_or(0, |op| op.new_range().end);
+            let o0 = group
+                .iter()
+                .map(|op| op.old_range().start)
+                .min()
+                .unwrap_or(0);
+            let o1 = group.iter().map(|op| op.old_range().end).max().unwrap_or(0);
+            let n1 = group.iter().map(|op| op.new_range().end).max().unwrap_or(0);
             Hunk {
                 lines,
                 old_start: Some(o0 + 1),
-                anchor: if a.is_empty() { Anchor::Start } else { Anchor::None },
+                anchor: if a.is_empty() {
+                    Anchor::Start
+                } else {
+                    Anchor::None
+                },
                 old_no_newline: !nl && o1 == a.len() && !a.is_empty(),
                 new_no_newline: !nl && n1 == b.len() && !b.is_empty(),
                 ..Hunk::default()
@@ -156,4 +166,94 @@ proptest! {
             prop_assert!(out.new_text.is_none());
         }
     }
+}
+
+#[test]
+fn final_newline_flags_follow_the_last_line_of_each_side() {
+    let a: Vec<String> = [
+        "    let x = \"a\";",
+        "    let x = \"a\";",
+        "        return;",
+        "        return;",
+        "    }",
+        "    }",
+        "// note: it's done",
+        "    let y = 'b' - 1;",
+        "struct S;",
+        "use std::io;",
+        "    }",
+        "    }",
+        "// note: it's done",
+        "    }",
+        "fn main() {",
+        "",
+        "// note: it's done",
+        "}",
+        "    call(x, 1);",
+        "    if x {",
+        "use std::io;",
+        "// note: it's done",
+        "    }",
+        "use std::io;",
+        "    if x {",
+        "    if x {",
+        "// note: it's done",
+        "use std::io;",
+        "    call(x, 1);",
+        "        return;",
+        "// note: it's done",
+        "    let x = \"a\";",
+        "struct S;",
+        "use std::io;",
+        "    call(x, 1);",
+        "struct S;",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let b: Vec<String> = [
+        "fn main() {",
+        "    let x = \"a\";",
+        "    let x = \"a\";",
+        "        return;",
+        "        return;",
+        "    }",
+        "    }",
+        "// note: it's done",
+        "    let y = 'b' - 1;",
+        "struct S;",
+        "use std::io;",
+        "    }",
+        "    }",
+        "// note: it's done",
+        "    }",
+        "fn main() {",
+        "",
+        "// note: it's done",
+        "}",
+        "    call(x, 1);",
+        "    if x {",
+        "use std::io;",
+        "// note: it's done",
+        "    }",
+        "use std::io;",
+        "    if x {",
+        "    if x {",
+        "// note: it's done",
+        "use std::io;",
+        "    call(x, 1);",
+        "        return;",
+        "// note: it's done",
+        "    let x = \"a\";",
+        "struct S;",
+        "fn main() {",
+        "use std::io;",
+        "use std::io;",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let hs = hunks(&a, &b, false);
+    let out = apply_hunks(&join(&a, false), &hs, None);
+    assert_eq!(out.new_text.as_deref(), Some(join(&b, false).as_str()));
 }

@@ -1,5 +1,7 @@
 //! The 3-way rung, whole-file replacement and new-file rendering.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use salve_patch::apply::{apply_hunks, create_text, replace_whole, replace_whole_3way};
 use salve_patch::edit::{Hunk, HunkLine, LineKind};
 use salve_patch::report::{Rung, Status};
@@ -27,7 +29,9 @@ fn numbered(n: usize) -> String {
     const WORDS: [&str; 10] = [
         "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
     ];
-    (1..=n).map(|i| format!("line {i} {}\n", WORDS[(i * 7) % 10].repeat(i % 3 + 1))).collect()
+    (1..=n)
+        .map(|i| format!("line {i} {}\n", WORDS[(i * 7) % 10].repeat(i % 3 + 1)))
+        .collect()
 }
 
 fn l(i: usize) -> String {
@@ -56,7 +60,7 @@ fn three_way_places_on_the_baseline_and_merges() {
     let h = six_hunk();
     // Without the baseline only the similar rung could place it; with it, the exact evidence of
     // the 3-way rung comes first.
-    let plain = apply_hunks(&current, &[h.clone()], None);
+    let plain = apply_hunks(&current, std::slice::from_ref(&h), None);
     assert_ne!(plain.hunks[0].rung, Some(Rung::ThreeWay));
     let out = apply_hunks(&current, &[h], Some(&base));
     assert_eq!(out.status, Status::Applied, "{:#?}", out.hunks);
@@ -77,7 +81,11 @@ fn three_way_conflict_is_a_refusal_naming_lines() {
     assert!(out.new_text.is_none());
     let r = out.hunks[0].lines.expect("conflict lines");
     assert!(r.start <= 6 && r.end >= 6, "{r:?}");
-    assert!(out.hunks[0].message.as_deref().unwrap_or("").contains("lines"));
+    assert!(out.hunks[0]
+        .message
+        .as_deref()
+        .unwrap_or("")
+        .contains("lines"));
 }
 
 #[test]
@@ -109,7 +117,8 @@ fn whole_file_equal_after_normalisation_is_already_applied() {
 #[test]
 fn whole_file_placeholders_are_filled_from_the_file() {
     let current = "[package]\nname = \"x\"\nversion = \"1\"\nedition = \"2018\"\n\n[dependencies]\nfoo = \"1\"\n";
-    let content = "[package]\n# ...\nversion = \"1\"\nedition = \"2021\"\n\n[dependencies]\nfoo = \"1\"\n";
+    let content =
+        "[package]\n# ...\nversion = \"1\"\nedition = \"2021\"\n\n[dependencies]\nfoo = \"1\"\n";
     let out = replace_whole(current, content, true);
     assert_eq!(
         out.new_text.as_deref(),

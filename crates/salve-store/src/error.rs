@@ -65,9 +65,9 @@ impl StoreError {
             StoreError::NoSuchArtifact { .. } => {
                 Some("`salve show RUN` lists the run's artifacts".to_owned())
             }
-            StoreError::MissingObject(_) => Some(
-                "the object was removed by hand or by a `salve gc` of another copy".to_owned(),
-            ),
+            StoreError::MissingObject(_) => {
+                Some("the object was removed by hand or by a `salve gc` of another copy".to_owned())
+            }
             _ => None,
         }
     }

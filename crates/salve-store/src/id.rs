@@ -57,6 +57,7 @@ pub fn unique_prefix(id: &str, before: Option<&str>, after: Option<&str>) -> Str
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

@@ -1,1 +1,131 @@
-//! placeholder
+//! salve-store keeps salve's record (DESIGN.md §7): what every run did, with what, why and at
+//! what cost, so users and reviewers can look back long after the fact.
+//!
+//! - A [`Store`] is a SQLite database (WAL mode, busy timeout, migrations on `user_version`, see
+//!   [`schema`]) plus a directory of content-addressed artifacts ([`objects`]), both found by
+//!   [`Layout::locate`]: `<git common dir>/salve/` in a repository, `.salve/` elsewhere.
+//! - Writing: [`Store::begin_run`], then [`Store::add_patch_set`], [`Store::add_attempt`],
+//!   [`Store::add_decision`], [`Store::put_artifact`] as the job goes, and [`Store::finish_run`].
+//!   [`apply_run`] turns an apply report into that record in one call.
+//! - Reading: [`Store::list`] (for `salve log`), [`Store::resolve`] (id prefixes),
+//!   [`Store::record`] (for `salve show`), [`Store::artifact`].
+//! - Moving records: [`Store::export`] and [`Store::import`] (JSON Lines, see [`exchange`]);
+//!   pruning: [`Store::gc`].
+//!
+//! A run that was started and never finished shows as `interrupted` once its process is gone
+//! ([`liveness`]); nothing needs to clean up after a killed salve.
+//!
+//! ```no_run
+//! use salve_store::{NewRun, RunKind, Store, Finish};
+//!
+//! let mut store = Store::open(std::path::Path::new(".")).unwrap();
+//! let run = store.begin_run(&NewRun::new(RunKind::Apply, vec!["salve".into(), "apply".into()])).unwrap();
+//! store.put_artifact(&run, "raw_reply", b"...").unwrap();
+//! store.finish_run(&run, &Finish { status: "applied".into(), ..Default::default() }).unwrap();
+//! ```
+
+pub mod apply_run;
+mod error;
+pub mod exchange;
+mod gc;
+pub mod id;
+pub mod liveness;
+mod location;
+mod model;
+pub mod objects;
+mod query;
+mod record;
+pub mod schema;
+pub mod time;
+
+use std::path::Path;
+
+use rusqlite::Connection;
+
+pub use error::{Result, StoreError};
+pub use exchange::ImportStats;
+pub use gc::{GcOptions, GcStats};
+pub use location::Layout;
+pub use model::{
+    artifact, status, Artifact, Attempt, Decision, FileChange, Finish, NewRun, PatchSet,
+    PatchStatus, Run, RunKind, RunRecord, RunSummary, TouchedFile,
+};
+pub use objects::Objects;
+pub use query::LogQuery;
+pub use time::Timestamp;
+
+/// An open record.
+pub struct Store {
+    conn: Connection,
+    layout: Layout,
+    objects: Objects,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store")
+            .field("layout", &self.layout)
+            .finish()
+    }
+}
+
+impl Store {
+    /// Open (creating when missing) the record for work done in `dir`.
+    pub fn open(dir: &Path) -> Result<Store> {
+        Store::open_layout(Layout::locate(dir))
+    }
+
+    /// Open the record for work done in `dir` only if one exists; reads use this so that looking
+    /// at an empty history creates nothing.
+    pub fn open_existing(dir: &Path) -> Result<Option<Store>> {
+        let layout = Layout::locate(dir);
+        if !layout.db.is_file() {
+            return Ok(None);
+        }
+        Store::open_layout(layout).map(Some)
+    }
+
+    /// Open (creating when missing) the record at `layout`.
+    pub fn open_layout(layout: Layout) -> Result<Store> {
+        std::fs::create_dir_all(&layout.dir)
+            .map_err(|e| StoreError::io(format!("creating {}", layout.dir.display()), e))?;
+        let conn = schema::open(&layout.db)?;
+        let objects = Objects::new(&layout.objects);
+        Ok(Store {
+            conn,
+            layout,
+            objects,
+        })
+    }
+
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    pub fn objects(&self) -> &Objects {
+        &self.objects
+    }
+
+    /// `PRAGMA integrity_check`: `Ok` when SQLite finds nothing wrong, else what it found.
+    pub fn integrity_check(&self) -> Result<Vec<String>> {
+        let mut stmt = self
+            .conn
+            .prepare("PRAGMA integrity_check")
+            .map_err(|e| self.sql(e))?;
+        let rows = stmt
+            .query_map([], |r| r.get::<_, String>(0))
+            .map_err(|e| self.sql(e))?;
+        let mut out = Vec::new();
+        for row in rows {
+            out.push(row.map_err(|e| self.sql(e))?);
+        }
+        Ok(out)
+    }
+
+    fn sql(&self, source: rusqlite::Error) -> StoreError {
+        StoreError::Sqlite {
+            path: self.layout.db.clone(),
+            source,
+        }
+    }
+}

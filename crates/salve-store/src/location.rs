@@ -45,7 +45,10 @@ impl Layout {
 /// The common git directory of the repository holding `dir`, absolute when git says so and
 /// joined to `dir` when git answers relative to it.
 fn common_git_dir(dir: &Path) -> Option<PathBuf> {
-    let out = match Git::new(dir).args(["rev-parse", "--git-common-dir"]).output() {
+    let out = match Git::new(dir)
+        .args(["rev-parse", "--git-common-dir"])
+        .output()
+    {
         Ok(out) => out,
         Err(GitError::NotFound | GitError::Spawn(_)) => return None,
         Err(_) => return None,
@@ -67,6 +70,7 @@ fn common_git_dir(dir: &Path) -> Option<PathBuf> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
     use std::process::Command;
@@ -111,7 +115,10 @@ mod tests {
                 "x",
             ],
         );
-        git(&main, &["worktree", "add", "-q", "../linked", "-b", "other"]);
+        git(
+            &main,
+            &["worktree", "add", "-q", "../linked", "-b", "other"],
+        );
         let sub = main.join("sub");
         std::fs::create_dir(&sub).unwrap();
         let from_main = Layout::locate(&sub);
@@ -120,6 +127,9 @@ mod tests {
         let canon = |p: &Path| p.parent().unwrap().canonicalize().unwrap();
         // salve/ does not exist yet; compare the git directories that hold it.
         assert_eq!(canon(&from_main.dir), canon(&from_linked.dir));
-        assert_eq!(canon(&from_main.dir), main.join(".git").canonicalize().unwrap());
+        assert_eq!(
+            canon(&from_main.dir),
+            main.join(".git").canonicalize().unwrap()
+        );
     }
 }

@@ -54,7 +54,10 @@ impl Timestamp {
     /// `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM`, `YYYY-MM-DD HH:MM:SS`, with optional fraction and `Z`.
     pub fn parse(text: &str) -> Option<Timestamp> {
         let t = text.trim();
-        let t = t.strip_suffix('Z').or_else(|| t.strip_suffix('z')).unwrap_or(t);
+        let t = t
+            .strip_suffix('Z')
+            .or_else(|| t.strip_suffix('z'))
+            .unwrap_or(t);
         let (date, time) = match t.find(['T', 't', ' ']) {
             Some(i) => (&t[..i], Some(&t[i + 1..])),
             None => (t, None),
@@ -150,7 +153,11 @@ fn number(text: &str, width: usize) -> Option<i64> {
 /// Days since the epoch, seconds into the day, milliseconds into the second.
 fn split(ms: i64) -> (i64, i64, i64) {
     let secs = ms.div_euclid(1000);
-    (secs.div_euclid(86_400), secs.rem_euclid(86_400), ms.rem_euclid(1000))
+    (
+        secs.div_euclid(86_400),
+        secs.rem_euclid(86_400),
+        ms.rem_euclid(1000),
+    )
 }
 
 fn is_leap(y: i64) -> bool {
@@ -191,6 +198,7 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
@@ -228,10 +236,10 @@ mod tests {
         assert_eq!(parse_duration("7"), None);
         assert_eq!(parse_duration("5y"), None);
         let now = Timestamp(1_000_000_000);
-        assert_eq!(parse_point("1h", now), Some(Timestamp(1_000_000_000 - 3_600_000)));
         assert_eq!(
-            parse_point("1970-01-02", now),
-            Some(Timestamp(86_400_000))
+            parse_point("1h", now),
+            Some(Timestamp(1_000_000_000 - 3_600_000))
         );
+        assert_eq!(parse_point("1970-01-02", now), Some(Timestamp(86_400_000)));
     }
 }

@@ -30,7 +30,7 @@ pub struct Global {
     /// Print machine-readable JSON on stdout; logs still go to stderr
     #[arg(long, global = true)]
     pub json: bool,
-    /// Print nothing on success; errors still go to stderr
+    /// Print no report on stdout (the exit code tells); errors still go to stderr
     #[arg(long, short = 'q', global = true)]
     pub quiet: bool,
 }

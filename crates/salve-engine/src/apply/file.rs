@@ -3,14 +3,13 @@
 //! Nothing here touches the disk except to read.
 
 use std::cell::OnceCell;
-use std::collections::HashSet;
 use std::path::Path;
 
-use salve_patch::apply::{apply_hunks, create_text, replace_whole_3way, FileOutcome};
+use salve_patch::apply::{apply_hunks, FileOutcome};
 use salve_patch::edit::{Hunk, IssueKind, ParseIssue};
-use salve_patch::parse::extract;
 use salve_patch::report::{FileReport, Status};
 
+use super::change::{create, delete, rename, replace};
 use super::plan::{Change, FilePlan};
 use super::Error;
 use crate::baseline::Baseline;
@@ -28,7 +27,7 @@ pub(crate) struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    fn files(&self) -> &[TreePath] {
+    pub(super) fn files(&self) -> &[TreePath] {
         self.files
             .get_or_init(|| list_files(self.root, self.in_git))
     }
@@ -51,14 +50,14 @@ impl Placed {
 }
 
 /// A file read for editing.
-struct Current {
-    text: String,
-    mode: u32,
-    expect: Expect,
+pub(super) struct Current {
+    pub text: String,
+    pub mode: u32,
+    pub expect: Expect,
 }
 
 /// Why a file cannot be edited: a refusal for this file, or an error that stops everything.
-enum Stop {
+pub(super) enum Stop {
     Refuse(Status, String),
     Fatal(Error),
 }
@@ -69,7 +68,7 @@ impl From<Error> for Stop {
     }
 }
 
-fn refuse<T>(status: Status, message: impl Into<String>) -> Result<T, Stop> {
+pub(super) fn refuse<T>(status: Status, message: impl Into<String>) -> Result<T, Stop> {
     Err(Stop::Refuse(status, message.into()))
 }
 
@@ -154,7 +153,7 @@ fn place_change(
 }
 
 /// Resolve a file that must exist, recording a changed path in the report.
-fn existing(
+pub(super) fn existing(
     ctx: &Ctx<'_>,
     plan: &FilePlan,
     reach: Reach,
@@ -195,7 +194,7 @@ fn existing(
     }
 }
 
-fn join(list: &[TreePath]) -> String {
+pub(super) fn join(list: &[TreePath]) -> String {
     list.iter()
         .map(|p| p.as_str())
         .collect::<Vec<_>>()
@@ -203,7 +202,7 @@ fn join(list: &[TreePath]) -> String {
 }
 
 /// Read a file as text, refusing binaries and non-files, failing on oversize files.
-fn read(ctx: &Ctx<'_>, target: &Guarded) -> Result<Current, Stop> {
+pub(super) fn read(ctx: &Ctx<'_>, target: &Guarded) -> Result<Current, Stop> {
     let shown = target.path.as_str();
     let meta = std::fs::metadata(&target.real).map_err(|e| Error::Read {
         path: shown.to_owned(),
@@ -258,7 +257,7 @@ fn mode_of(_meta: &std::fs::Metadata) -> u32 {
 
 /// The permission bits after applying a git mode from the reply. Git records only the executable
 /// bit, so only that changes: added where the file is readable, or removed.
-fn next_mode(current: u32, git_mode: Option<u32>) -> u32 {
+pub(super) fn next_mode(current: u32, git_mode: Option<u32>) -> u32 {
     match git_mode {
         Some(m) if m & 0o111 != 0 => current | ((current & 0o444) >> 2),
         Some(m) if m & 0o170000 == 0o100000 => current & !0o111,
@@ -267,11 +266,11 @@ fn next_mode(current: u32, git_mode: Option<u32>) -> u32 {
 }
 
 /// Permission bits for a new file: `None` lets the umask decide; executable files get 0755.
-fn new_mode(git_mode: Option<u32>) -> Option<u32> {
+pub(super) fn new_mode(git_mode: Option<u32>) -> Option<u32> {
     git_mode.filter(|m| m & 0o111 != 0).map(|_| 0o755)
 }
 
-fn run_hunks(
+pub(super) fn run_hunks(
     ctx: &Ctx<'_>,
     target: &Guarded,
     cur: &Current,
@@ -300,7 +299,7 @@ fn run_hunks(
 }
 
 /// Turn an applier outcome into the report and, on success, a write.
-fn finish(
+pub(super) fn finish(
     report: &mut FileReport,
     out: FileOutcome,
     cur: &Current,
@@ -334,299 +333,6 @@ fn finish(
     Ok(())
 }
 
-fn rename(
-    ctx: &Ctx<'_>,
-    plan: &FilePlan,
-    to: &Guarded,
-    hunks: &[Hunk],
-    report: &mut FileReport,
-    ops: &mut Vec<Op>,
-) -> Result<(), Stop> {
-    let source_exists = plan.target.real.is_file();
-    let target_exists = std::fs::symlink_metadata(&to.real).is_ok();
-    if !source_exists && target_exists {
-        // Already moved: only the content edits may be left to do.
-        report.path = to.path.to_string();
-        let cur = read(ctx, to)?;
-        let out = run_hunks(ctx, to, &cur, hunks, plan.mode);
-        finish(report, out, &cur, to, plan.mode, ops)?;
-        if report.status == Status::AlreadyApplied {
-            report.message = Some(format!(
-                "{} was already renamed to {}",
-                plan.target.path, to.path
-            ));
-        }
-        return Ok(());
-    }
-    if target_exists && to.real != plan.target.real {
-        return refuse(
-            Status::Conflict,
-            format!("cannot rename to {}: a file already exists there", to.path),
-        );
-    }
-    let source = existing(ctx, plan, Reach::Name, report)?;
-    let cur = read(ctx, &source)?;
-    let out = run_hunks(ctx, &source, &cur, hunks, plan.mode);
-    let mut writes = Vec::new();
-    finish(report, out, &cur, &source, plan.mode, &mut writes)?;
-    if !report.status.is_success() {
-        return Ok(());
-    }
-    let text = match writes.pop() {
-        Some(Op::Write { content, .. }) => content,
-        _ => cur.text.into_bytes(),
-    };
-    report.status = Status::Applied;
-    ops.push(Op::Write {
-        path: to.real.clone(),
-        content: text,
-        mode: Some(next_mode(cur.mode, plan.mode)),
-        expect: Expect::Absent,
-    });
-    ops.push(Op::Delete {
-        path: source.real.clone(),
-        expect: cur.expect,
-    });
-    Ok(())
-}
-
-fn line_count(text: &str) -> usize {
-    text.lines().count()
-}
-
-fn same_text(a: &str, b: &str) -> bool {
-    a == b || a.replace("\r\n", "\n") == b.replace("\r\n", "\n")
-}
-
-fn refuse_special_mode(git_mode: Option<u32>) -> Result<(), Stop> {
-    match git_mode.map(|m| m & 0o170000) {
-        Some(0o120000) => refuse(
-            Status::Malformed,
-            "salve does not create symlinks from a reply",
-        ),
-        Some(0o160000) => refuse(Status::Malformed, "salve does not create submodules"),
-        _ => Ok(()),
-    }
-}
-
-fn create(
-    ctx: &Ctx<'_>,
-    plan: &FilePlan,
-    content: &str,
-    final_newline: bool,
-    report: &mut FileReport,
-    ops: &mut Vec<Op>,
-) -> Result<(), Stop> {
-    refuse_special_mode(plan.mode)?;
-    let text = create_text(content, final_newline);
-    if std::fs::symlink_metadata(&plan.target.real).is_ok() {
-        let cur = read(ctx, &plan.target)?;
-        if same_text(&cur.text, &text) {
-            report.status = Status::AlreadyApplied;
-            return Ok(());
-        }
-        return refuse(
-            Status::Conflict,
-            format!(
-                "{} already exists with different content; the reply creates it as a new file",
-                plan.target.path
-            ),
-        );
-    }
-    report.added = line_count(&text);
-    ops.push(Op::Write {
-        path: plan.target.real.clone(),
-        content: text.into_bytes(),
-        mode: new_mode(plan.mode),
-        expect: Expect::Absent,
-    });
-    Ok(())
-}
-
-fn replace(
-    ctx: &Ctx<'_>,
-    plan: &FilePlan,
-    content: &str,
-    final_newline: bool,
-    report: &mut FileReport,
-    ops: &mut Vec<Op>,
-) -> Result<(), Stop> {
-    refuse_special_mode(plan.mode)?;
-    // A whole file for a path that does not exist is a new file, unless its directory does not
-    // exist either and one existing file ends with the whole path (a wrong leading directory).
-    let target = if plan.target.real.exists() {
-        plan.target.clone()
-    } else {
-        let parent_exists = plan.target.real.parent().is_some_and(Path::is_dir);
-        let moved = if parent_exists {
-            None
-        } else {
-            match resolve(ctx.root, &plan.target.path, Reach::Suffix, || ctx.files()) {
-                Resolution::Moved(_) | Resolution::Exact => {
-                    Some(existing(ctx, plan, Reach::Suffix, report)?)
-                }
-                _ => None,
-            }
-        };
-        match moved {
-            Some(g) => g,
-            None => {
-                if let Some(issue) = &plan.issue {
-                    // A new file has nothing to fill placeholders from.
-                    return refuse(Status::Malformed, issue.message.clone());
-                }
-                let text = create_text(content, final_newline);
-                report.added = line_count(&text);
-                ops.push(Op::Write {
-                    path: plan.target.real.clone(),
-                    content: text.into_bytes(),
-                    mode: new_mode(plan.mode),
-                    expect: Expect::Absent,
-                });
-                return Ok(());
-            }
-        }
-    };
-    let cur = read(ctx, &target)?;
-    // Written against an older version, a whole file would undo the work tree's own changes;
-    // with the baseline it is merged instead.
-    let baseline = ctx
-        .baseline
-        .and_then(|b| b.differing_text(&target.real_rel, &cur.text));
-    let out = replace_whole_3way(&cur.text, content, final_newline, baseline.as_deref());
-    if let (Some(issue), Some(new_text)) = (&plan.issue, &out.new_text) {
-        if leaves_placeholder(&target.path, &cur.text, new_text) {
-            return refuse(
-                Status::Malformed,
-                format!(
-                    "{} (it could not be filled in from the file)",
-                    issue.message
-                ),
-            );
-        }
-    }
-    finish(report, out, &cur, &target, plan.mode, ops)
-}
-
-fn delete(
-    ctx: &Ctx<'_>,
-    plan: &FilePlan,
-    expected: Option<&str>,
-    report: &mut FileReport,
-    ops: &mut Vec<Op>,
-) -> Result<(), Stop> {
-    let exact = std::fs::symlink_metadata(&plan.target.real).is_ok();
-    let target = if exact {
-        plan.target.clone()
-    } else {
-        match resolve(ctx.root, &plan.target.path, Reach::Name, || ctx.files()) {
-            Resolution::Moved(found) if expected.is_some() => {
-                // Delete a file found only by name only when it holds what the reply says.
-                let g = existing(ctx, plan, Reach::Name, report)?;
-                let cur = read(ctx, &g)?;
-                if expected.is_some_and(|e| same_content(e, &cur.text)) {
-                    g
-                } else {
-                    return refuse(
-                        Status::NotFound,
-                        format!(
-                            "{} does not exist; {found} has the same name but not the content the reply deletes",
-                            plan.target.path
-                        ),
-                    );
-                }
-            }
-            Resolution::Ambiguous(list) => {
-                return refuse(
-                    Status::Ambiguous,
-                    format!(
-                        "{} does not exist, and several files could be meant: {}",
-                        plan.target.path,
-                        join(&list)
-                    ),
-                )
-            }
-            _ => return missing_delete(ctx, plan, expected, report),
-        }
-    };
-    let cur = read(ctx, &target)?;
-    if let Some(expected) = expected {
-        if !same_content(expected, &cur.text) {
-            return refuse(
-                Status::Conflict,
-                format!(
-                    "{} differs from the content the reply deletes; refusing to delete changes it did not see",
-                    target.path
-                ),
-            );
-        }
-    }
-    report.removed = line_count(&cur.text);
-    ops.push(Op::Delete {
-        path: target.real.clone(),
-        expect: cur.expect,
-    });
-    Ok(())
-}
-
-/// A deletion of a file that is not there: done already if the file existed at the baseline, or
-/// if the reply said what it held (nothing of that name is left); otherwise there is nothing the
-/// reply can mean.
-fn missing_delete(
-    ctx: &Ctx<'_>,
-    plan: &FilePlan,
-    expected: Option<&str>,
-    report: &mut FileReport,
-) -> Result<(), Stop> {
-    let at_base = ctx
-        .baseline
-        .is_some_and(|b| b.text(&plan.target.real_rel).is_some());
-    if at_base || expected.is_some() {
-        report.status = Status::AlreadyApplied;
-        report.message = Some(format!("{} is already gone", plan.target.path));
-        return Ok(());
-    }
-    refuse(
-        Status::NotFound,
-        format!(
-            "{} does not exist; there is nothing to delete",
-            plan.target.path
-        ),
-    )
-}
-
-/// Whether filling a whole file's placeholders left one standing: a line the result adds that
-/// the parser itself would call a placeholder. The parser is asked (on just the added lines)
-/// because it is the authority on what a placeholder looks like.
-fn leaves_placeholder(path: &TreePath, old: &str, new: &str) -> bool {
-    let old_lines: HashSet<&str> = old.lines().map(str::trim_end).collect();
-    let fresh: Vec<&str> = new
-        .lines()
-        .filter(|l| !old_lines.contains(l.trim_end()))
-        .collect();
-    if fresh.is_empty() {
-        return false;
-    }
-    let probe = format!("{path}\n```\n{}\n```\n", fresh.join("\n"));
-    extract(&probe)
-        .issues
-        .iter()
-        .any(|i| i.kind == IssueKind::Lazy)
-}
-
-/// Equal up to line endings and trailing whitespace, which a reply's copy of a file rarely
-/// keeps exactly.
-fn same_content(expected: &str, actual: &str) -> bool {
-    let norm = |s: &str| -> Vec<String> {
-        let mut lines: Vec<String> = s.lines().map(|l| l.trim_end().to_owned()).collect();
-        while lines.last().is_some_and(String::is_empty) {
-            lines.pop();
-        }
-        lines
-    };
-    norm(expected) == norm(actual)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -639,12 +345,5 @@ mod tests {
         assert_eq!(next_mode(0o640, None), 0o640);
         assert_eq!(new_mode(Some(0o100755)), Some(0o755));
         assert_eq!(new_mode(Some(0o100644)), None);
-    }
-
-    #[test]
-    fn delete_content_comparison_ignores_line_endings_and_trailing_space() {
-        assert!(same_content("a\nb\n", "a  \r\nb\r\n"));
-        assert!(same_content("a\nb", "a\nb\n\n"));
-        assert!(!same_content("a\nb\n", "a\nc\n"));
     }
 }

@@ -13,6 +13,7 @@
 //!    `partial`, which writes the files that placed. `check` writes nothing in any case.
 //! 6. Write through a [`Transaction`]: every file or none.
 
+mod change;
 mod error;
 mod file;
 mod plan;

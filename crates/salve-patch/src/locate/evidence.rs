@@ -66,9 +66,10 @@ pub fn resolve_scopes(doc: &Doc, scopes: &[String]) -> Option<(usize, usize)> {
 /// git's default section heading for a hunk starting at line `start`: the nearest line above
 /// it that starts with a letter, `_` or `$`.
 fn heading(doc: &Doc, start: usize) -> Option<usize> {
-    (0..start)
-        .rev()
-        .find(|&k| doc.line(k).starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$'))
+    (0..start).rev().find(|&k| {
+        doc.line(k)
+            .starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$')
+    })
 }
 
 /// Candidate ranges narrowed by scope lines: first "inside the scope's block", then, for a single
@@ -130,8 +131,10 @@ pub fn choose(
     ranges: &[(usize, usize)],
 ) -> Option<usize> {
     let mut alive: Vec<usize> = (0..ranges.len()).collect();
-    let sub = |alive: &[usize]| -> Vec<(usize, usize)> { alive.iter().map(|&i| ranges[i]).collect() };
-    let steps: [&dyn Fn(&[(usize, usize)]) -> Vec<usize>; 3] = [
+    let sub =
+        |alive: &[usize]| -> Vec<(usize, usize)> { alive.iter().map(|&i| ranges[i]).collect() };
+    type Step<'s> = &'s dyn Fn(&[(usize, usize)]) -> Vec<usize>;
+    let steps: [Step; 3] = [
         &|r| by_scope(doc, scopes, r),
         &|r| by_anchor(anchor, doc.len(), r),
         &|r| by_hint(hint, offsets, r),
@@ -149,6 +152,7 @@ pub fn choose(
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
@@ -158,7 +162,10 @@ mod tests {
     fn stacked_scopes_pick_the_block() {
         let doc = Doc::parse(SRC);
         let ranges = [(2, 3), (7, 8)];
-        assert_eq!(by_scope(&doc, &["impl B {".into(), "fn run() {".into()], &ranges), vec![1]);
+        assert_eq!(
+            by_scope(&doc, &["impl B {".into(), "fn run() {".into()], &ranges),
+            vec![1]
+        );
         assert_eq!(by_scope(&doc, &["impl A {".into()], &ranges), vec![0]);
         // An ambiguous scope gives no evidence.
         assert!(by_scope(&doc, &["fn run() {".into()], &ranges).is_empty());
@@ -183,8 +190,14 @@ mod tests {
     fn choose_needs_exactly_one() {
         let doc = Doc::parse(SRC);
         let ranges = [(2, 3), (7, 8)];
-        assert_eq!(choose(&doc, &[], Anchor::None, Some(8), &[0], &ranges), Some(1));
+        assert_eq!(
+            choose(&doc, &[], Anchor::None, Some(8), &[0], &ranges),
+            Some(1)
+        );
         assert_eq!(choose(&doc, &[], Anchor::None, None, &[0], &ranges), None);
-        assert_eq!(choose(&doc, &[], Anchor::End, None, &[0], &[(0, 2), (8, 10)]), Some(1));
+        assert_eq!(
+            choose(&doc, &[], Anchor::End, None, &[0], &[(0, 2), (8, 10)]),
+            Some(1)
+        );
     }
 }

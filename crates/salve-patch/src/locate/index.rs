@@ -16,12 +16,23 @@ use crate::text::{hash_form, is_blank, Doc, Form};
 
 const NIL: u32 = u32::MAX;
 
+/// 16 bytes: `uses` is the occurrence count plus one, 0 for an empty slot (a primed key that
+/// never occurs has `uses == 1`).
 #[derive(Clone, Copy)]
 struct Slot {
     hash: u64,
-    used: bool,
-    count: u32,
+    uses: u32,
     head: u32,
+}
+
+impl Slot {
+    fn used(&self) -> bool {
+        self.uses > 0
+    }
+
+    fn count(&self) -> u32 {
+        self.uses.saturating_sub(1)
+    }
 }
 
 /// Open-addressing table from a line hash to its occurrence count and the chain of lines
@@ -36,11 +47,11 @@ impl Table {
     /// A table of `keys` (or of every line when `keys` is `None`) over the lines' `hashes`.
     fn build(hashes: &[u64], keys: Option<&[u64]>) -> Table {
         let distinct = keys.map_or(hashes.len(), <[u64]>::len);
-        let cap = (distinct * 2).next_power_of_two().max(16);
+        // Load factor at most 3/4.
+        let cap = (distinct + distinct / 3 + 1).next_power_of_two().max(16);
         let empty = Slot {
             hash: 0,
-            used: false,
-            count: 0,
+            uses: 0,
             head: NIL,
         };
         let mut t = Table {
@@ -52,7 +63,7 @@ impl Table {
             for &k in keys {
                 let b = t.probe(k);
                 t.slots[b].hash = k;
-                t.slots[b].used = true;
+                t.slots[b].uses = 1;
             }
         }
         // Backwards, so every chain lists its lines in ascending order.
@@ -60,16 +71,16 @@ impl Table {
             let h = hashes[i];
             let b = t.probe(h);
             let s = &mut t.slots[b];
-            if !s.used {
+            if !s.used() {
                 if keys.is_some() {
                     continue;
                 }
                 s.hash = h;
-                s.used = true;
+                s.uses = 1;
             }
             t.next[i] = s.head;
             s.head = i as u32;
-            s.count += 1;
+            s.uses += 1;
         }
         t
     }
@@ -79,7 +90,7 @@ impl Table {
         let mut b = (h as usize) & self.mask;
         loop {
             let s = &self.slots[b];
-            if !s.used || s.hash == h {
+            if !s.used() || s.hash == h {
                 return b;
             }
             b = (b + 1) & self.mask;
@@ -88,7 +99,7 @@ impl Table {
 
     fn get(&self, h: u64) -> Option<&Slot> {
         let s = &self.slots[self.probe(h)];
-        s.used.then_some(s)
+        s.used().then_some(s)
     }
 }
 
@@ -130,7 +141,7 @@ impl<'i> FormIndex<'i> {
 
     /// How many lines carry hash `h`, capped at `limit`.
     pub fn count(&self, h: u64, limit: usize) -> usize {
-        self.table(h).1.map_or(0, |s| s.count as usize).min(limit)
+        self.table(h).1.map_or(0, |s| s.count() as usize).min(limit)
     }
 }
 
@@ -229,6 +240,7 @@ impl<'d, 'a> FileIndex<'d, 'a> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
@@ -245,7 +257,10 @@ mod tests {
             assert_eq!(f.count(h, 2), 2);
             assert_eq!(f.count(hash_form(Form::Raw, "zz"), 9), 0);
             // A line outside the keys still resolves (through the full table).
-            assert_eq!(f.lines(hash_form(Form::Raw, "c")).collect::<Vec<_>>(), vec![3]);
+            assert_eq!(
+                f.lines(hash_form(Form::Raw, "c")).collect::<Vec<_>>(),
+                vec![3]
+            );
         }
     }
 

@@ -67,7 +67,10 @@ pub enum Found {
     /// One or more candidates, all from the rung that decided.
     Candidates(Vec<Placement>),
     /// The post-image is in the file and the pre-image is not: lines `[start, end)`.
-    AlreadyApplied { start: usize, end: usize },
+    AlreadyApplied {
+        start: usize,
+        end: usize,
+    },
     NotFound,
 }
 
@@ -154,10 +157,12 @@ fn locate_lines(idx: &FileIndex, lines: &[HunkLine], variant: Option<Vec<HunkLin
                 // place). Not when an inserted run could slide along equal neighbours: then the
                 // diff could have put it anywhere in a run of equal lines, and the file's run
                 // may simply be one line short.
-                if !repeats_context && fits.iter().all(|f| {
-                    let (s, e) = f.range();
-                    s >= ps && e <= pe
-                }) {
+                if !repeats_context
+                    && fits.iter().all(|f| {
+                        let (s, e) = f.range();
+                        s >= ps && e <= pe
+                    })
+                {
                     return Found::AlreadyApplied { start: ps, end: pe };
                 }
             }
@@ -203,14 +208,18 @@ fn slidable_insertion(lines: &[HunkLine]) -> bool {
         while i < lines.len() && lines[i].kind == LineKind::Add {
             i += 1;
         }
-        let before = start.checked_sub(1).filter(|&b| lines[b].kind == LineKind::Context);
+        let before = start
+            .checked_sub(1)
+            .filter(|&b| lines[b].kind == LineKind::Context);
         let after = (i < lines.len() && lines[i].kind == LineKind::Context).then_some(i);
         let prev_remove = start > 0 && lines[start - 1].kind == LineKind::Remove;
         let next_remove = i < lines.len() && lines[i].kind == LineKind::Remove;
         if prev_remove || next_remove {
             continue;
         }
-        if before.is_some_and(|b| text(b) == text(i - 1)) || after.is_some_and(|a| text(a) == text(start)) {
+        if before.is_some_and(|b| text(b) == text(i - 1))
+            || after.is_some_and(|a| text(a) == text(start))
+        {
             return true;
         }
     }
@@ -317,6 +326,3 @@ fn context_relax(idx: &FileIndex, pre: &[&str], ctx: &[bool]) -> Vec<Fit> {
     }
     Vec::new()
 }
-
-#[cfg(test)]
-mod tests;

@@ -30,7 +30,10 @@ pub enum Edit {
     Place(Placement),
     /// Line operations computed elsewhere (the 3-way rung), with the final-newline state they
     /// ask for when they reach the end of the file.
-    Ops { ops: Vec<Op>, eof: Option<bool> },
+    Ops {
+        ops: Vec<Op>,
+        eof: Option<bool>,
+    },
     Nothing,
 }
 
@@ -245,7 +248,9 @@ fn insertion(doc: &Doc, hunk: &Hunk, offsets: &[isize], i: usize) -> Plan {
         match offsets {
             [d] => {
                 let at = hint as isize + d;
-                (0..=doc.len() as isize).contains(&at).then_some(at as usize)
+                (0..=doc.len() as isize)
+                    .contains(&at)
+                    .then_some(at as usize)
             }
             _ => None,
         }
@@ -372,10 +377,12 @@ fn similar(idx: &FileIndex, hunk: &Hunk, i: usize) -> Plan {
         if let Some((_, margin)) = accept(&wins, &removed) {
             let w = &wins[0];
             let pairs = (0..pre.len()).map(|k| (pre[k], doc.line(w.start + k)));
-            let reindent =
-                super::reindent::Reindent::infer(pairs, idx.indents_with_tabs()).unwrap_or_default();
+            let reindent = super::reindent::Reindent::infer(pairs, idx.indents_with_tabs())
+                .unwrap_or_default();
             let fit = Fit {
-                map: (0..pre.len()).map(|k| super::search::Span::line(w.start + k)).collect(),
+                map: (0..pre.len())
+                    .map(|k| super::search::Span::line(w.start + k))
+                    .collect(),
                 reindent,
                 form: crate::text::Form::Canon,
             };

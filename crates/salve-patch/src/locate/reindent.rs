@@ -19,7 +19,11 @@ pub enum Reindent {
     Strip(String),
     /// Widths differ by `delta` columns with tabs of `tab` columns (covers tabs written as
     /// spaces); inserted lines are rendered with tabs when `tabs`.
-    Columns { delta: isize, tab: usize, tabs: bool },
+    Columns {
+        delta: isize,
+        tab: usize,
+        tabs: bool,
+    },
 }
 
 const TAB_WIDTHS: [usize; 3] = [4, 8, 2];
@@ -61,10 +65,9 @@ impl Reindent {
         };
         for tab in TAB_WIDTHS {
             let delta = indent_width(f0, tab) as isize - indent_width(p0, tab) as isize;
-            if ws
-                .clone()
-                .all(|(p, f)| indent_width(f, tab) as isize - indent_width(p, tab) as isize == delta)
-            {
+            if ws.clone().all(|(p, f)| {
+                indent_width(f, tab) as isize - indent_width(p, tab) as isize == delta
+            }) {
                 return Some(Reindent::Columns { delta, tab, tabs });
             }
         }
@@ -102,6 +105,7 @@ impl Reindent {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

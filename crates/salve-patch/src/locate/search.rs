@@ -187,7 +187,10 @@ pub fn blankless_fits(idx: &FileIndex, form: Form, pat: &[&str], context: &[bool
         }
         let files: Vec<usize> = (0..m).map(|i| nb.lines[base + i] as usize).collect();
         let map = blank_map(idx, pat.len(), &keys, &files, context);
-        let pairs = keys.iter().zip(&files).map(|(&i, &f)| (pat[i], doc.line(f)));
+        let pairs = keys
+            .iter()
+            .zip(&files)
+            .map(|(&i, &f)| (pat[i], doc.line(f)));
         let reindent = match (form, Reindent::infer(pairs, tabs)) {
             (_, Some(r)) => r,
             (Form::Trim, None) => continue,
@@ -274,6 +277,7 @@ fn blank_map(
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
     use crate::text::Doc;

@@ -191,6 +191,7 @@ pub fn accept(wins: &[Window], removed: &[usize]) -> Option<(usize, f64)> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
     use crate::text::Doc;
@@ -210,12 +211,16 @@ mod tests {
             None
         );
         assert_eq!(bounded_levenshtein(&chars(""), &chars("ab"), 3), Some(2));
-        assert_eq!(bounded_levenshtein(&chars("abc"), &chars("abc"), 0), Some(0));
+        assert_eq!(
+            bounded_levenshtein(&chars("abc"), &chars("abc"), 0),
+            Some(0)
+        );
     }
 
     #[test]
     fn accepts_a_clear_winner_and_refuses_twins() {
-        let doc = Doc::parse("fn a() {\n    let x = 1;\n    call(x);\n}\nfn b() {\n    other();\n}\n");
+        let doc =
+            Doc::parse("fn a() {\n    let x = 1;\n    call(x);\n}\nfn b() {\n    other();\n}\n");
         let idx = FileIndex::new(&doc);
         let pat = ["fn a() {", "    let x = 2;", "    call(x);", "}"];
         let wins = windows(&idx, &pat, None);

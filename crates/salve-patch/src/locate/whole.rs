@@ -79,7 +79,13 @@ fn forward(lines: &[&str], m: usize, hi: usize, k: usize) -> Option<usize> {
 }
 
 /// The source lines `[start, end)` the marker at `m` stands for.
-fn fill_one(idx: &FileIndex, lines: &[&str], m: usize, lo: usize, hi: usize) -> Option<(usize, usize)> {
+fn fill_one(
+    idx: &FileIndex,
+    lines: &[&str],
+    m: usize,
+    lo: usize,
+    hi: usize,
+) -> Option<(usize, usize)> {
     let n = idx.len();
     for k in 1..=MAX_NEIGHBOURS {
         let before = back(lines, m, lo, k);
@@ -100,7 +106,9 @@ fn fill_one(idx: &FileIndex, lines: &[&str], m: usize, lo: usize, hi: usize) -> 
                 let pat = &lines[s..e];
                 let marks: Vec<bool> = (s..e).map(|k| k == m).collect();
                 let f = elision::fits(idx, pat, &vec![true; pat.len()], &marks);
-                f.iter().map(|f| (f.map[m - s].start, f.map[m - s].end)).collect()
+                f.iter()
+                    .map(|f| (f.map[m - s].start, f.map[m - s].end))
+                    .collect()
             }
         };
         match fits.len() {
@@ -150,16 +158,29 @@ pub fn render_like(source: &Doc, lines: &[String], final_newline: bool) -> Strin
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
     #[test]
     fn fills_a_placeholder_between_unique_neighbours() {
-        let src = Doc::parse("[package]\nname = \"x\"\nversion = \"1\"\nbuild = \"b.rs\"\nedition = \"2018\"\n");
-        let lines = fill_placeholders(&src, "[package]\n# ...\nbuild = \"b.rs\"\nedition = \"2021\"\n").unwrap();
+        let src = Doc::parse(
+            "[package]\nname = \"x\"\nversion = \"1\"\nbuild = \"b.rs\"\nedition = \"2018\"\n",
+        );
+        let lines = fill_placeholders(
+            &src,
+            "[package]\n# ...\nbuild = \"b.rs\"\nedition = \"2021\"\n",
+        )
+        .unwrap();
         assert_eq!(
             lines,
-            vec!["[package]", "name = \"x\"", "version = \"1\"", "build = \"b.rs\"", "edition = \"2021\""]
+            vec![
+                "[package]",
+                "name = \"x\"",
+                "version = \"1\"",
+                "build = \"b.rs\"",
+                "edition = \"2021\""
+            ]
         );
     }
 

@@ -145,9 +145,8 @@ pub(crate) fn read_body(
             }
             _ => {
                 let next = (i + 1 < end && !term(src, i + 1, end)).then(|| src.line(i + 1));
-                let next_goes_on = next.is_some_and(|n| is_prefixed(n) || is_blank(n));
                 let prev_add = b.lines.last().is_some_and(|l| l.kind == LineKind::Add);
-                if sanitize::is_elision(line) && !b.lines.is_empty() && next_goes_on {
+                if sanitize::is_elision(line) && next.is_some_and(is_prefixed) {
                     b.push(LineKind::Context, line);
                     spaced.push(false);
                     b.elisions += 1;
@@ -266,6 +265,20 @@ mod tests {
             ]
         );
         assert_eq!(b.elisions, 1);
+    }
+
+    #[test]
+    fn leading_unprefixed_elision_is_context() {
+        let b = read("...\n fn a() {\n-x\n+y\n", None);
+        assert_eq!(
+            kinds(&b),
+            vec![
+                (Context, "..."),
+                (Context, "fn a() {"),
+                (Remove, "x"),
+                (Add, "y")
+            ]
+        );
     }
 
     #[test]

@@ -171,6 +171,12 @@ pub(crate) fn finish_hunk(
             b.plus_recovered
         ));
     }
+    if b.elisions > 0 {
+        cx.note(format!(
+            "{path}: hunk {n}: {} elision line(s) without prefix read as context",
+            b.elisions
+        ));
+    }
     if let Some((o, c)) = h.counts() {
         if (o, c) != (b.old, b.new) {
             cx.note(format!(

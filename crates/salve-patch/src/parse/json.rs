@@ -4,9 +4,10 @@
 //! The JSON value is delimited by a bracket scan that knows about strings, then parsed with
 //! serde_json. A value that never closes is a truncated reply when it mentions edit keys.
 
+use super::body::truncate;
 use super::search_replace::push_pair;
-use super::{Cx, Region};
-use crate::edit::{Format, IssueKind};
+use super::{sanitize, Cx, Region};
+use crate::edit::{FileChange, FileEdit, Format, IssueKind};
 use serde_json::{Map, Value};
 
 const PATH_KEYS: &[&str] = &[
@@ -160,16 +161,50 @@ fn collect(v: &Value, inherited: Option<&str>, out: &mut Vec<RawEdit>) {
     }
 }
 
-/// Splits a string value into lines: `\n` separated, `\r` dropped, a final newline ends the
-/// last line rather than starting an empty one.
-fn split_lines(s: &str) -> Vec<&str> {
-    if s.is_empty() {
-        return Vec::new();
+/// Splits an old/new pair into lines (`\n` separated, `\r` dropped). A final newline on both
+/// sides ends their last lines; on one side only it is an empty last line of that side (a blank
+/// line the other side does not have, or has with trailing spaces).
+fn split_pair<'a>(old: &'a str, new: &'a str) -> (Vec<&'a str>, Vec<&'a str>) {
+    let both = old.ends_with('\n') && new.ends_with('\n');
+    let split = |s: &'a str| -> Vec<&'a str> {
+        if s.is_empty() {
+            return Vec::new();
+        }
+        let body = if both {
+            s.strip_suffix('\n').unwrap_or(s)
+        } else {
+            s
+        };
+        body.split('\n')
+            .map(|l| l.strip_suffix('\r').unwrap_or(l))
+            .collect()
+    };
+    (split(old), split(new))
+}
+
+/// A new file from an edit with empty old text; the new text is the content as written.
+fn create(cx: &mut Cx, path: &str, content: &str) {
+    let content = content.replace("\r\n", "\n");
+    if let Some(l) = content
+        .lines()
+        .find(|l| sanitize::is_lazy(l) || sanitize::is_comment_dots(l))
+    {
+        cx.issue(
+            IssueKind::Lazy,
+            Some(path),
+            format!("new file line {:?} stands in for code", truncate(l, 60)),
+        );
     }
-    let body = s.strip_suffix('\n').unwrap_or(s);
-    body.split('\n')
-        .map(|l| l.strip_suffix('\r').unwrap_or(l))
-        .collect()
+    let final_newline = content.ends_with('\n');
+    cx.edits.push(FileEdit {
+        path: path.to_string(),
+        change: FileChange::Create {
+            content,
+            final_newline,
+        },
+        format: Format::OldNewJson,
+        mode: None,
+    });
 }
 
 /// Reads the JSON value starting on line `i`, if it is an edit; returns the line after it.
@@ -218,14 +253,12 @@ pub(crate) fn try_parse(cx: &mut Cx, r: &Region, i: usize) -> Option<usize> {
                     cx.issue(IssueKind::Malformed, None, "JSON edit without a path");
                     continue;
                 };
-                push_pair(
-                    cx,
-                    &path,
-                    split_lines(&e.old),
-                    split_lines(&e.new),
-                    None,
-                    Format::OldNewJson,
-                );
+                if e.old.is_empty() {
+                    create(cx, &path, &e.new);
+                    continue;
+                }
+                let (old, new) = split_pair(&e.old, &e.new);
+                push_pair(cx, &path, old, new, None, Format::OldNewJson);
             }
             Some(cx.src.line_of(start + n.saturating_sub(1)) + 1)
         }
@@ -327,6 +360,30 @@ mod tests {
                 (Remove, "q".into()),
                 (Add, "r".into())
             ]
+        );
+    }
+
+    #[test]
+    fn one_sided_final_newline_is_a_blank_line() {
+        // The search side ends with a blank line written with a trailing space; the replace
+        // side's final newline is that blank line, not a terminator.
+        let x = extract("[{\"path\": \"a\", \"old_string\": \"p\\n \", \"new_string\": \"q\\n\"}]");
+        assert_eq!(
+            hunk_lines(&x.edits[0].change),
+            vec![
+                (Remove, "p".into()),
+                (Remove, " ".into()),
+                (Add, "q".into()),
+                (Add, "".into())
+            ]
+        );
+        let x = extract("[{\"path\": \"n\", \"old_string\": \"\", \"new_string\": \"a\\nb\"}]");
+        assert_eq!(
+            x.edits[0].change,
+            FileChange::Create {
+                content: "a\nb".into(),
+                final_newline: false
+            }
         );
     }
 

@@ -146,6 +146,7 @@ mod whole_file;
 mod wrapper;
 
 use crate::edit::{Extraction, FileChange, FileEdit, IssueKind, ParseIssue};
+use std::collections::{HashMap, HashSet};
 
 /// Extracts every edit in `reply`. See the module docs for the grammar.
 pub fn extract(reply: &str) -> Extraction {
@@ -160,6 +161,14 @@ pub fn extract(reply: &str) -> Extraction {
     };
     scan_region(&mut cx, &top);
     cx.finish()
+}
+
+/// True when `line`, written into the file at `path`, would stand in for code instead of being
+/// code: a lazy placeholder (`// ... existing code ...`), a comment of only dots (`// ...`), or a
+/// bare `...` outside Python. The same test [`extract`] applies to whole-file content, for
+/// callers that fill or check placeholders themselves.
+pub fn is_placeholder(line: &str, path: &str) -> bool {
+    sanitize::is_placeholder_content(line, sanitize::dots_are_content(path))
 }
 
 /// The reply split into lines, with byte offsets for the JSON reader.
@@ -316,12 +325,12 @@ impl<'a> Cx<'a> {
 
     fn finish(mut self) -> Extraction {
         let edits = merge_modifies(std::mem::take(&mut self.edits), &mut self.notes);
-        let mut issues: Vec<ParseIssue> = Vec::new();
-        for i in self.issues {
-            if !issues.iter().any(|j| j.kind == i.kind && j.path == i.path) {
-                issues.push(i);
-            }
-        }
+        let mut seen = HashSet::new();
+        let mut issues: Vec<ParseIssue> = self
+            .issues
+            .into_iter()
+            .filter(|i| seen.insert((i.kind, i.path.clone())))
+            .collect();
         if edits.is_empty() && issues.is_empty() {
             issues.push(ParseIssue {
                 kind: IssueKind::NoEdit,
@@ -329,12 +338,12 @@ impl<'a> Cx<'a> {
                 message: "no edit found in the reply".to_string(),
             });
         }
-        let mut notes: Vec<String> = Vec::new();
-        for n in self.notes {
-            if !notes.contains(&n) {
-                notes.push(n);
-            }
-        }
+        let mut seen = HashSet::new();
+        let notes: Vec<String> = self
+            .notes
+            .into_iter()
+            .filter(|n| seen.insert(n.clone()))
+            .collect();
         Extraction {
             edits,
             issues,
@@ -344,10 +353,14 @@ impl<'a> Cx<'a> {
 }
 
 /// Folds later Modify edits of a path into the first one, so every hunk of a file is placed
-/// against the same original text.
+/// against the same original text. A hunk repeated exactly (a reply that shows its diff twice)
+/// is kept once.
 fn merge_modifies(edits: Vec<FileEdit>, notes: &mut Vec<String>) -> Vec<FileEdit> {
     let mut out: Vec<FileEdit> = Vec::with_capacity(edits.len());
-    let mut first: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut first: HashMap<String, usize> = HashMap::new();
+    // (edit index, serialized hunk) for every hunk already in a merged edit.
+    let mut seen: HashSet<(usize, String)> = HashSet::new();
+    let key = |h: &crate::edit::Hunk| serde_json::to_string(h).unwrap_or_default();
     for e in edits {
         let FileChange::Modify { hunks } = &e.change else {
             out.push(e);
@@ -355,16 +368,19 @@ fn merge_modifies(edits: Vec<FileEdit>, notes: &mut Vec<String>) -> Vec<FileEdit
         };
         let Some(&k) = first.get(&e.path) else {
             first.insert(e.path.clone(), out.len());
+            for h in hunks {
+                seen.insert((out.len(), key(h)));
+            }
             out.push(e);
             continue;
         };
         if let FileChange::Modify { hunks: into } = &mut out[k].change {
             let mut dropped = 0;
             for h in hunks {
-                if into.contains(h) {
-                    dropped += 1;
-                } else {
+                if seen.insert((k, key(h))) {
                     into.push(h.clone());
+                } else {
+                    dropped += 1;
                 }
             }
             notes.push(format!(

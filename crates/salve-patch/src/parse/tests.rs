@@ -271,3 +271,41 @@ fn config_json_with_replace_key_is_whole_file() {
     assert!(x.issues.is_empty(), "{:?}", x.issues);
     assert_eq!(x.edits[0].format, Format::WholeFile);
 }
+
+#[test]
+fn placeholder_predicate_matches_whole_file_rule() {
+    assert!(super::is_placeholder(
+        "    // ... existing code ...",
+        "src/a.rs"
+    ));
+    assert!(super::is_placeholder("// ...", "src/a.rs"));
+    assert!(super::is_placeholder("...", "README.md"));
+    assert!(!super::is_placeholder("    ...", "a.py"));
+    assert!(!super::is_placeholder("let x = 1;", "src/a.rs"));
+}
+
+#[test]
+fn many_blocks_for_one_file_stay_fast() {
+    let start = std::time::Instant::now();
+    let mut reply = String::from("a.rs\n");
+    for k in 0..20_000 {
+        reply.push_str(&format!(
+            "<<<<<<< SEARCH\nx{k}\n=======\ny{k}\n>>>>>>> REPLACE\n"
+        ));
+    }
+    let x = extract(&reply);
+    let FileChange::Modify { hunks } = &x.edits[0].change else {
+        panic!()
+    };
+    assert_eq!(hunks.len(), 20_000);
+    let mut reply = String::new();
+    for k in 0..20_000 {
+        reply.push_str(&format!(
+            "--- a/f{k}\n+++ b/f{k}\n@@ -1,9 +1,9 @@\n-a\n+b\n"
+        ));
+    }
+    let x = extract(&reply);
+    assert_eq!(x.edits.len(), 20_000);
+    assert_eq!(x.notes.len(), 20_000);
+    assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
+}

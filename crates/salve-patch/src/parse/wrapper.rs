@@ -170,7 +170,7 @@ pub(crate) fn fence(
         Some(path) => {
             let before = cx.found();
             scan_region(cx, &inner);
-            if cx.found() == before && !diff_lang {
+            if cx.found() == before && !diff_lang && whole_ok {
                 whole_file::take(cx, &inner, path, &lang);
             }
         }

@@ -776,12 +776,18 @@ fn whole(path: &str, body: &str) -> String {
 fn whole_file_placeholders_are_filled_from_the_file() {
     let tree = Tree::git();
     tree.write("lib.rs", LIB).commit("init");
-    let reply = whole("lib.rs", "fn a() {\n    10\n}\n\n// ... existing code ...\n\nfn c() {\n    3\n}\n");
+    let reply = whole(
+        "lib.rs",
+        "fn a() {\n    10\n}\n\n// ... existing code ...\n\nfn c() {\n    3\n}\n",
+    );
     let run = tree.apply(&reply, &["--json"]);
     run.code(0);
     assert_eq!(tree.read("lib.rs"), LIB.replace("    1\n", "    10\n"));
     let json = run.json();
-    assert!(json.get("issues").is_none(), "the lazy issue was settled: {json}");
+    assert!(
+        json.get("issues").is_none(),
+        "the lazy issue was settled: {json}"
+    );
 }
 
 #[test]
@@ -800,7 +806,10 @@ fn whole_file_placeholders_that_cannot_be_filled_are_refused() {
         assert_eq!(tree.snapshot(), before);
     }
     // A new file has nothing to fill a placeholder from.
-    let run = tree.apply(&whole("new.rs", "fn a() {}\n// ... existing code ...\n"), &[]);
+    let run = tree.apply(
+        &whole("new.rs", "fn a() {}\n// ... existing code ...\n"),
+        &[],
+    );
     run.code(1);
     assert!(!tree.exists("new.rs"));
 }

@@ -1,0 +1,329 @@
+//! The file changes beyond a plain modification: rename, create, whole-file replace and delete.
+//! Each decides from what is on disk whether the change applies, is already in place, or must
+//! be refused, and queues the writes; nothing is written here.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use salve_patch::apply::{create_text, replace_whole_3way};
+use salve_patch::edit::{Hunk, IssueKind};
+use salve_patch::parse::extract;
+use salve_patch::report::{FileReport, Status};
+
+use super::file::{
+    existing, finish, join, new_mode, next_mode, read, refuse, run_hunks, Ctx, Stop,
+};
+use super::plan::FilePlan;
+use crate::paths::{resolve, Guarded, Reach, Resolution, TreePath};
+use crate::transaction::{Expect, Op};
+
+/// Move a file (applying any hunks on the way). Already moved counts as done; a destination
+/// that exists is a conflict.
+pub(super) fn rename(
+    ctx: &Ctx<'_>,
+    plan: &FilePlan,
+    to: &Guarded,
+    hunks: &[Hunk],
+    report: &mut FileReport,
+    ops: &mut Vec<Op>,
+) -> Result<(), Stop> {
+    let source_exists = plan.target.real.is_file();
+    let target_exists = std::fs::symlink_metadata(&to.real).is_ok();
+    if !source_exists && target_exists {
+        // Already moved: only the content edits may be left to do.
+        report.path = to.path.to_string();
+        let cur = read(ctx, to)?;
+        let out = run_hunks(ctx, to, &cur, hunks, plan.mode);
+        finish(report, out, &cur, to, plan.mode, ops)?;
+        if report.status == Status::AlreadyApplied {
+            report.message = Some(format!(
+                "{} was already renamed to {}",
+                plan.target.path, to.path
+            ));
+        }
+        return Ok(());
+    }
+    if target_exists && to.real != plan.target.real {
+        return refuse(
+            Status::Conflict,
+            format!("cannot rename to {}: a file already exists there", to.path),
+        );
+    }
+    let source = existing(ctx, plan, Reach::Name, report)?;
+    let cur = read(ctx, &source)?;
+    let out = run_hunks(ctx, &source, &cur, hunks, plan.mode);
+    let mut writes = Vec::new();
+    finish(report, out, &cur, &source, plan.mode, &mut writes)?;
+    if !report.status.is_success() {
+        return Ok(());
+    }
+    let text = match writes.pop() {
+        Some(Op::Write { content, .. }) => content,
+        _ => cur.text.into_bytes(),
+    };
+    report.status = Status::Applied;
+    ops.push(Op::Write {
+        path: to.real.clone(),
+        content: text,
+        mode: Some(next_mode(cur.mode, plan.mode)),
+        expect: Expect::Absent,
+    });
+    ops.push(Op::Delete {
+        path: source.real.clone(),
+        expect: cur.expect,
+    });
+    Ok(())
+}
+
+fn line_count(text: &str) -> usize {
+    text.lines().count()
+}
+
+fn same_text(a: &str, b: &str) -> bool {
+    a == b || a.replace("\r\n", "\n") == b.replace("\r\n", "\n")
+}
+
+fn refuse_special_mode(git_mode: Option<u32>) -> Result<(), Stop> {
+    match git_mode.map(|m| m & 0o170000) {
+        Some(0o120000) => refuse(
+            Status::Malformed,
+            "salve does not create symlinks from a reply",
+        ),
+        Some(0o160000) => refuse(Status::Malformed, "salve does not create submodules"),
+        _ => Ok(()),
+    }
+}
+
+/// Create a new file. The same content already there is done; different content is a conflict.
+pub(super) fn create(
+    ctx: &Ctx<'_>,
+    plan: &FilePlan,
+    content: &str,
+    final_newline: bool,
+    report: &mut FileReport,
+    ops: &mut Vec<Op>,
+) -> Result<(), Stop> {
+    refuse_special_mode(plan.mode)?;
+    let text = create_text(content, final_newline);
+    if std::fs::symlink_metadata(&plan.target.real).is_ok() {
+        let cur = read(ctx, &plan.target)?;
+        if same_text(&cur.text, &text) {
+            report.status = Status::AlreadyApplied;
+            return Ok(());
+        }
+        return refuse(
+            Status::Conflict,
+            format!(
+                "{} already exists with different content; the reply creates it as a new file",
+                plan.target.path
+            ),
+        );
+    }
+    report.added = line_count(&text);
+    ops.push(Op::Write {
+        path: plan.target.real.clone(),
+        content: text.into_bytes(),
+        mode: new_mode(plan.mode),
+        expect: Expect::Absent,
+    });
+    Ok(())
+}
+
+/// Replace a whole file, merged from the baseline when the file changed since; a missing file
+/// is created.
+pub(super) fn replace(
+    ctx: &Ctx<'_>,
+    plan: &FilePlan,
+    content: &str,
+    final_newline: bool,
+    report: &mut FileReport,
+    ops: &mut Vec<Op>,
+) -> Result<(), Stop> {
+    refuse_special_mode(plan.mode)?;
+    // A whole file for a path that does not exist is a new file, unless its directory does not
+    // exist either and one existing file ends with the whole path (a wrong leading directory).
+    let target = if plan.target.real.exists() {
+        plan.target.clone()
+    } else {
+        let parent_exists = plan.target.real.parent().is_some_and(Path::is_dir);
+        let moved = if parent_exists {
+            None
+        } else {
+            match resolve(ctx.root, &plan.target.path, Reach::Suffix, || ctx.files()) {
+                Resolution::Moved(_) | Resolution::Exact => {
+                    Some(existing(ctx, plan, Reach::Suffix, report)?)
+                }
+                _ => None,
+            }
+        };
+        match moved {
+            Some(g) => g,
+            None => {
+                if let Some(issue) = &plan.issue {
+                    // A new file has nothing to fill placeholders from.
+                    return refuse(Status::Malformed, issue.message.clone());
+                }
+                let text = create_text(content, final_newline);
+                report.added = line_count(&text);
+                ops.push(Op::Write {
+                    path: plan.target.real.clone(),
+                    content: text.into_bytes(),
+                    mode: new_mode(plan.mode),
+                    expect: Expect::Absent,
+                });
+                return Ok(());
+            }
+        }
+    };
+    let cur = read(ctx, &target)?;
+    // Written against an older version, a whole file would undo the work tree's own changes;
+    // with the baseline it is merged instead.
+    let baseline = ctx
+        .baseline
+        .and_then(|b| b.differing_text(&target.real_rel, &cur.text));
+    let out = replace_whole_3way(&cur.text, content, final_newline, baseline.as_deref());
+    if let (Some(issue), Some(new_text)) = (&plan.issue, &out.new_text) {
+        if leaves_placeholder(&target.path, &cur.text, new_text) {
+            return refuse(
+                Status::Malformed,
+                format!(
+                    "{} (it could not be filled in from the file)",
+                    issue.message
+                ),
+            );
+        }
+    }
+    finish(report, out, &cur, &target, plan.mode, ops)
+}
+
+/// Delete a file, only when it holds what the reply says it deletes (when the reply says).
+pub(super) fn delete(
+    ctx: &Ctx<'_>,
+    plan: &FilePlan,
+    expected: Option<&str>,
+    report: &mut FileReport,
+    ops: &mut Vec<Op>,
+) -> Result<(), Stop> {
+    let exact = std::fs::symlink_metadata(&plan.target.real).is_ok();
+    let target = if exact {
+        plan.target.clone()
+    } else {
+        match resolve(ctx.root, &plan.target.path, Reach::Name, || ctx.files()) {
+            Resolution::Moved(found) if expected.is_some() => {
+                // Delete a file found only by name only when it holds what the reply says.
+                let g = existing(ctx, plan, Reach::Name, report)?;
+                let cur = read(ctx, &g)?;
+                if expected.is_some_and(|e| same_content(e, &cur.text)) {
+                    g
+                } else {
+                    return refuse(
+                        Status::NotFound,
+                        format!(
+                            "{} does not exist; {found} has the same name but not the content the reply deletes",
+                            plan.target.path
+                        ),
+                    );
+                }
+            }
+            Resolution::Ambiguous(list) => {
+                return refuse(
+                    Status::Ambiguous,
+                    format!(
+                        "{} does not exist, and several files could be meant: {}",
+                        plan.target.path,
+                        join(&list)
+                    ),
+                )
+            }
+            _ => return missing_delete(ctx, plan, expected, report),
+        }
+    };
+    let cur = read(ctx, &target)?;
+    if let Some(expected) = expected {
+        if !same_content(expected, &cur.text) {
+            return refuse(
+                Status::Conflict,
+                format!(
+                    "{} differs from the content the reply deletes; refusing to delete changes it did not see",
+                    target.path
+                ),
+            );
+        }
+    }
+    report.removed = line_count(&cur.text);
+    ops.push(Op::Delete {
+        path: target.real.clone(),
+        expect: cur.expect,
+    });
+    Ok(())
+}
+
+/// A deletion of a file that is not there: done already if the file existed at the baseline, or
+/// if the reply said what it held (nothing of that name is left); otherwise there is nothing the
+/// reply can mean.
+fn missing_delete(
+    ctx: &Ctx<'_>,
+    plan: &FilePlan,
+    expected: Option<&str>,
+    report: &mut FileReport,
+) -> Result<(), Stop> {
+    let at_base = ctx
+        .baseline
+        .is_some_and(|b| b.text(&plan.target.real_rel).is_some());
+    if at_base || expected.is_some() {
+        report.status = Status::AlreadyApplied;
+        report.message = Some(format!("{} is already gone", plan.target.path));
+        return Ok(());
+    }
+    refuse(
+        Status::NotFound,
+        format!(
+            "{} does not exist; there is nothing to delete",
+            plan.target.path
+        ),
+    )
+}
+
+/// Whether filling a whole file's placeholders left one standing: a line the result adds that
+/// the parser itself would call a placeholder. The parser is asked (on just the added lines)
+/// because it is the authority on what a placeholder looks like.
+fn leaves_placeholder(path: &TreePath, old: &str, new: &str) -> bool {
+    let old_lines: HashSet<&str> = old.lines().map(str::trim_end).collect();
+    let fresh: Vec<&str> = new
+        .lines()
+        .filter(|l| !old_lines.contains(l.trim_end()))
+        .collect();
+    if fresh.is_empty() {
+        return false;
+    }
+    let probe = format!("{path}\n```\n{}\n```\n", fresh.join("\n"));
+    extract(&probe)
+        .issues
+        .iter()
+        .any(|i| i.kind == IssueKind::Lazy)
+}
+
+/// Equal up to line endings and trailing whitespace, which a reply's copy of a file rarely
+/// keeps exactly.
+fn same_content(expected: &str, actual: &str) -> bool {
+    let norm = |s: &str| -> Vec<String> {
+        let mut lines: Vec<String> = s.lines().map(|l| l.trim_end().to_owned()).collect();
+        while lines.last().is_some_and(String::is_empty) {
+            lines.pop();
+        }
+        lines
+    };
+    norm(expected) == norm(actual)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn delete_content_comparison_ignores_line_endings_and_trailing_space() {
+        assert!(same_content("a\nb\n", "a  \r\nb\r\n"));
+        assert!(same_content("a\nb", "a\nb\n\n"));
+        assert!(!same_content("a\nb\n", "a\nc\n"));
+    }
+}

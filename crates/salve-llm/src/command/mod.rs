@@ -1,0 +1,189 @@
+//! Command providers: any program that reads a prompt and prints a reply, with presets for the
+//! agent CLIs (see [`presets`]).
+//!
+//! The prompt goes to stdin, unless an argument contains `{prompt}`, which is then replaced by
+//! the prompt (for programs that only take it as an argument). Without a preset stdout is the
+//! reply and a non-zero exit is a failure; with one, the preset's parser reads the output. Every
+//! run has a time limit and an output cap, and a run that passes either has its whole process
+//! tree killed ([`process`]).
+
+pub mod presets;
+pub mod process;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+pub use presets::{Parsed, Preset};
+pub use process::{Finished, RunError, Spec};
+
+use crate::classify::failure_kind_of;
+use crate::provider::{
+    one_line, tail, Failure, FailureKind, Meta, Provider, ProviderKind, Reply, Request,
+};
+
+/// The placeholder an argument may hold to take the prompt instead of stdin.
+pub const PROMPT_PLACEHOLDER: &str = "{prompt}";
+/// Default cap on a command's stdout: 16 MiB.
+pub const DEFAULT_MAX_OUTPUT: usize = 16 * 1024 * 1024;
+
+/// A program that answers prompts.
+#[derive(Clone, Debug)]
+pub struct CommandProvider {
+    name: String,
+    argv: Vec<String>,
+    preset: Option<Preset>,
+    model: Option<String>,
+    timeout: Duration,
+    max_output: usize,
+    cwd: Option<PathBuf>,
+}
+
+impl CommandProvider {
+    /// A provider running `argv`; with a preset and an empty `argv`, the preset's default
+    /// command line.
+    pub fn new(
+        name: impl Into<String>,
+        argv: Vec<String>,
+        preset: Option<Preset>,
+        timeout: Duration,
+    ) -> CommandProvider {
+        CommandProvider {
+            name: name.into(),
+            argv,
+            preset,
+            model: None,
+            timeout,
+            max_output: DEFAULT_MAX_OUTPUT,
+            cwd: None,
+        }
+    }
+
+    /// The model to ask for: passed to a preset's default command line, and reported in the
+    /// metadata when the program does not say.
+    pub fn with_model(mut self, model: Option<String>) -> CommandProvider {
+        self.model = model;
+        self
+    }
+
+    pub fn with_max_output(mut self, bytes: usize) -> CommandProvider {
+        self.max_output = bytes;
+        self
+    }
+
+    /// Run the program in `dir` (default: salve's own working directory).
+    pub fn with_cwd(mut self, dir: Option<PathBuf>) -> CommandProvider {
+        self.cwd = dir;
+        self
+    }
+
+    /// The command line that runs (before the prompt placeholder is filled in).
+    pub fn argv(&self) -> Vec<String> {
+        match self.preset {
+            Some(preset) if self.argv.is_empty() => preset.default_command(self.model.as_deref()),
+            _ => self.argv.clone(),
+        }
+    }
+
+    pub fn preset(&self) -> Option<Preset> {
+        self.preset
+    }
+
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    fn spec(&self, prompt: &str) -> Spec {
+        let argv = self.argv();
+        let as_argument = argv.iter().any(|a| a.contains(PROMPT_PLACEHOLDER));
+        Spec {
+            argv: if as_argument {
+                argv.iter()
+                    .map(|a| a.replace(PROMPT_PLACEHOLDER, prompt))
+                    .collect()
+            } else {
+                argv
+            },
+            stdin: (!as_argument).then(|| prompt.as_bytes().to_vec()),
+            timeout: self.timeout,
+            max_output: self.max_output,
+            cwd: self.cwd.clone(),
+        }
+    }
+}
+
+impl Provider for CommandProvider {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn kind(&self) -> ProviderKind {
+        ProviderKind::Command
+    }
+
+    fn model(&self) -> Option<&str> {
+        self.model.as_deref()
+    }
+
+    fn complete(&self, request: &Request) -> Result<Reply, Failure> {
+        let start = Instant::now();
+        let finished = process::run(&self.spec(&request.flatten())).map_err(run_failure)?;
+        let parsed = match self.preset {
+            Some(preset) => preset.parse(&finished)?,
+            None => plain(&finished)?,
+        };
+        let mut meta = Meta::new(
+            &self.name,
+            ProviderKind::Command,
+            parsed.model.as_deref().or(self.model.as_deref()),
+        )
+        .timed(start);
+        meta.tokens_in = parsed.tokens_in;
+        meta.tokens_out = parsed.tokens_out;
+        meta.cost_usd = parsed.cost_usd;
+        Ok(Reply {
+            text: parsed.text,
+            meta,
+        })
+    }
+}
+
+/// stdout is the reply; a failure status is a failure, classified by what the program said.
+fn plain(run: &Finished) -> Result<Parsed, Failure> {
+    let stdout = String::from_utf8_lossy(&run.stdout).into_owned();
+    if run.status.success() {
+        return Ok(Parsed {
+            text: stdout,
+            ..Parsed::default()
+        });
+    }
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    let said = if stderr.trim().is_empty() {
+        one_line(&tail(&stdout, 400))
+    } else {
+        one_line(&tail(&stderr, 400))
+    };
+    let status = match run.status.code() {
+        Some(code) => format!("exit code {code}"),
+        None => "killed by a signal".to_owned(),
+    };
+    let detail = if said.is_empty() {
+        String::new()
+    } else {
+        format!(": {said}")
+    };
+    Err(Failure::new(
+        failure_kind_of(&said, FailureKind::Exit),
+        format!("the command failed ({status}){detail}"),
+    ))
+}
+
+fn run_failure(e: RunError) -> Failure {
+    let kind = match &e {
+        RunError::NotFound { .. } => FailureKind::NotFound,
+        RunError::Timeout { .. } => FailureKind::Timeout,
+        RunError::TooLarge { .. } => FailureKind::TooLarge,
+        RunError::Empty => FailureKind::Config,
+        RunError::Spawn { .. } | RunError::Wait { .. } => FailureKind::Exit,
+    };
+    Failure::new(kind, e.to_string())
+}

@@ -1,0 +1,342 @@
+//! Writing the record: start a run, add its patch sets, attempts, decisions and artifacts as the
+//! job goes, finish it. Each call is one short transaction, so a killed process leaves every
+//! earlier call recorded and the database consistent.
+
+use rusqlite::{params, Connection, ErrorCode, OptionalExtension as _, TransactionBehavior};
+
+use crate::error::{Result, StoreError};
+use crate::id::new_run_id;
+use crate::liveness::ProcessId;
+use crate::model::{status, Artifact, Attempt, Decision, Finish, NewRun, PatchSet, PatchStatus};
+use crate::time::Timestamp;
+use crate::Store;
+
+impl Store {
+    /// Start a run: it is `running` until [`finish_run`](Self::finish_run), and `interrupted`
+    /// if this process dies first. Returns the run id.
+    pub fn begin_run(&mut self, new: &NewRun) -> Result<String> {
+        let me = ProcessId::current();
+        let command = json(&new.command)?;
+        let budgets = new.budgets.as_ref().map(json).transpose()?;
+        loop {
+            let now = Timestamp::now();
+            let id = new_run_id(now);
+            let res = self.conn.execute(
+                "INSERT INTO runs (id, kind, command, baseline, checkpoint, started_ms, status, \
+                 budgets, pid, pid_start) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                params![
+                    id,
+                    new.kind.as_str(),
+                    command,
+                    new.baseline,
+                    new.checkpoint,
+                    now.0,
+                    status::RUNNING,
+                    budgets,
+                    me.pid,
+                    me.start
+                ],
+            );
+            match res {
+                Ok(_) => return Ok(id),
+                // Two ids drawn in the same millisecond with the same random part: draw again.
+                Err(rusqlite::Error::SqliteFailure(e, _))
+                    if e.code == ErrorCode::ConstraintViolation => {}
+                Err(e) => return Err(self.sql(e)),
+            }
+        }
+    }
+
+    /// End a run with its outcome.
+    pub fn finish_run(&mut self, run: &str, finish: &Finish) -> Result<()> {
+        if finish.status.trim().is_empty() {
+            return Err(StoreError::Invalid(
+                "a finished run needs a status".to_owned(),
+            ));
+        }
+        let budgets = finish.budgets.as_ref().map(json).transpose()?;
+        let n = self
+            .conn
+            .execute(
+                "UPDATE runs SET status = ?2, message = ?3, ended_ms = ?4, \
+                 baseline = coalesce(?5, baseline), checkpoint = coalesce(?6, checkpoint), \
+                 budgets = coalesce(?7, budgets) WHERE id = ?1",
+                params![
+                    run,
+                    finish.status,
+                    finish.message,
+                    Timestamp::now().0,
+                    finish.baseline,
+                    finish.checkpoint,
+                    budgets
+                ],
+            )
+            .map_err(|e| self.sql(e))?;
+        if n == 0 {
+            return Err(StoreError::NoSuchRun(run.to_owned()));
+        }
+        Ok(())
+    }
+
+    /// Store `bytes` as the run's artifact `name` (replacing an earlier one of that name).
+    pub fn put_artifact(&mut self, run: &str, name: &str, bytes: &[u8]) -> Result<Artifact> {
+        if name.is_empty() || name.contains(['/', '\\', '\n']) {
+            return Err(StoreError::Invalid(format!(
+                "`{name}` is not an artifact name"
+            )));
+        }
+        let sha = self.objects.put(bytes)?;
+        let artifact = Artifact {
+            name: name.to_owned(),
+            sha256: sha,
+            size: bytes.len() as u64,
+        };
+        insert_artifact(&self.conn, run, &artifact).map_err(|e| self.sql(e))?;
+        Ok(artifact)
+    }
+
+    /// Add a patch set after the run's others; returns its sequence number.
+    pub fn add_patch_set(&mut self, run: &str, patch: &PatchSet) -> Result<u32> {
+        let path = self.layout.db.clone();
+        let err = |source| StoreError::Sqlite {
+            path: path.clone(),
+            source,
+        };
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(err)?;
+        let seq = next_seq(&tx, "patch_sets", run).map_err(err)?;
+        insert_patch_set(&tx, run, seq, patch).map_err(err)?;
+        update_totals(&tx, run).map_err(err)?;
+        tx.commit().map_err(err)?;
+        Ok(seq)
+    }
+
+    /// Change a patch set's status (a proposed patch applied, or an applied one rolled back).
+    pub fn set_patch_status(
+        &mut self,
+        run: &str,
+        seq: u32,
+        status: PatchStatus,
+        reason: Option<&str>,
+    ) -> Result<()> {
+        let n = self
+            .conn
+            .execute(
+                "UPDATE patch_sets SET status = ?3, reason = ?4 WHERE run_id = ?1 AND seq = ?2",
+                params![run, seq, status.as_str(), reason],
+            )
+            .map_err(|e| self.sql(e))?;
+        if n == 0 {
+            return Err(StoreError::Invalid(format!(
+                "run {run} has no patch set {seq}"
+            )));
+        }
+        update_totals(&self.conn, run).map_err(|e| self.sql(e))
+    }
+
+    /// Add an attempt after the run's others; returns its sequence number.
+    pub fn add_attempt(&mut self, run: &str, attempt: &Attempt) -> Result<u32> {
+        let path = self.layout.db.clone();
+        let err = |source| StoreError::Sqlite {
+            path: path.clone(),
+            source,
+        };
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(err)?;
+        let seq = next_seq(&tx, "attempts", run).map_err(err)?;
+        insert_attempt(&tx, run, seq, attempt).map_err(err)?;
+        tx.commit().map_err(err)?;
+        Ok(seq)
+    }
+
+    /// Add a decision after the run's others; returns its sequence number.
+    pub fn add_decision(&mut self, run: &str, decision: &Decision) -> Result<u32> {
+        let path = self.layout.db.clone();
+        let err = |source| StoreError::Sqlite {
+            path: path.clone(),
+            source,
+        };
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(err)?;
+        let seq = next_seq(&tx, "decisions", run).map_err(err)?;
+        insert_decision(&tx, run, seq, decision).map_err(err)?;
+        tx.commit().map_err(err)?;
+        Ok(seq)
+    }
+
+    /// Run `f` inside one immediate transaction, for callers recording many rows at once (an
+    /// apply's patch set and decisions): one commit instead of one per row.
+    pub(crate) fn in_transaction<T>(
+        &mut self,
+        f: impl FnOnce(&Connection) -> rusqlite::Result<T>,
+    ) -> Result<T> {
+        let path = self.layout.db.clone();
+        let err = |source| StoreError::Sqlite {
+            path: path.clone(),
+            source,
+        };
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(err)?;
+        let out = f(&tx).map_err(err)?;
+        tx.commit().map_err(err)?;
+        Ok(out)
+    }
+}
+
+pub(crate) fn json<T: serde::Serialize + ?Sized>(value: &T) -> Result<String> {
+    serde_json::to_string(value).map_err(|e| StoreError::Invalid(format!("encoding JSON: {e}")))
+}
+
+fn json_sql<T: serde::Serialize + ?Sized>(value: &T) -> rusqlite::Result<String> {
+    serde_json::to_string(value).map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))
+}
+
+pub(crate) fn next_seq(conn: &Connection, table: &str, run: &str) -> rusqlite::Result<u32> {
+    let max: Option<u32> = conn
+        .query_row(
+            &format!("SELECT max(seq) FROM {table} WHERE run_id = ?1"),
+            [run],
+            |r| r.get(0),
+        )
+        .optional()?
+        .flatten();
+    Ok(max.unwrap_or(0) + 1)
+}
+
+pub(crate) fn insert_artifact(
+    conn: &Connection,
+    run: &str,
+    artifact: &Artifact,
+) -> rusqlite::Result<()> {
+    conn.execute(
+        "INSERT OR REPLACE INTO artifacts (run_id, name, sha256, size) VALUES (?1, ?2, ?3, ?4)",
+        params![
+            run,
+            artifact.name,
+            artifact.sha256,
+            i64::try_from(artifact.size).unwrap_or(i64::MAX)
+        ],
+    )?;
+    Ok(())
+}
+
+pub(crate) fn insert_patch_set(
+    conn: &Connection,
+    run: &str,
+    seq: u32,
+    p: &PatchSet,
+) -> rusqlite::Result<()> {
+    conn.execute(
+        "INSERT INTO patch_sets (run_id, seq, baseline, diff_sha256, rationale, format, status, \
+         reason) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        params![
+            run,
+            seq,
+            p.baseline,
+            p.diff_sha256,
+            p.rationale,
+            p.format,
+            p.status.as_str(),
+            p.reason
+        ],
+    )?;
+    let mut stmt = conn.prepare_cached(
+        "INSERT INTO touched_files (run_id, seq, ord, path, old_path, change, added, removed) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?;
+    for (ord, f) in p.files.iter().enumerate() {
+        stmt.execute(params![
+            run,
+            seq,
+            ord as i64,
+            f.path,
+            f.old_path,
+            f.change.as_str(),
+            f.added as i64,
+            f.removed as i64
+        ])?;
+    }
+    Ok(())
+}
+
+pub(crate) fn insert_attempt(
+    conn: &Connection,
+    run: &str,
+    seq: u32,
+    a: &Attempt,
+) -> rusqlite::Result<()> {
+    let opt_i64 = |v: Option<u64>| v.map(|v| i64::try_from(v).unwrap_or(i64::MAX));
+    conn.execute(
+        "INSERT INTO attempts (run_id, seq, patch_set, started_ms, check_command, exit_code, \
+         failure_class, duration_ms, provider, model, tokens_in, tokens_out, cost_usd, \
+         latency_ms, log_artifact) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+        params![
+            run,
+            seq,
+            a.patch_set,
+            a.started_at.map(|t| t.0),
+            a.check_command,
+            a.exit_code,
+            a.failure_class,
+            opt_i64(a.duration_ms),
+            a.provider,
+            a.model,
+            opt_i64(a.tokens_in),
+            opt_i64(a.tokens_out),
+            a.cost_usd,
+            opt_i64(a.latency_ms),
+            a.log_artifact
+        ],
+    )?;
+    Ok(())
+}
+
+pub(crate) fn insert_decision(
+    conn: &Connection,
+    run: &str,
+    seq: u32,
+    d: &Decision,
+) -> rusqlite::Result<()> {
+    conn.execute(
+        "INSERT INTO decisions (run_id, seq, chosen, alternatives, confidence, evidence) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![
+            run,
+            seq,
+            d.chosen,
+            json_sql(&d.alternatives)?,
+            d.confidence,
+            d.evidence
+        ],
+    )?;
+    Ok(())
+}
+
+/// Recompute the run's totals (files, lines added and removed) over its patch sets that were not
+/// rejected; listings read these instead of joining.
+pub(crate) fn update_totals(conn: &Connection, run: &str) -> rusqlite::Result<()> {
+    conn.execute(
+        "UPDATE runs SET \
+           files = (SELECT count(DISTINCT t.path) FROM touched_files t JOIN patch_sets p \
+                    ON p.run_id = t.run_id AND p.seq = t.seq \
+                    WHERE t.run_id = ?1 AND p.status <> 'rejected'), \
+           added = (SELECT coalesce(sum(t.added), 0) FROM touched_files t JOIN patch_sets p \
+                    ON p.run_id = t.run_id AND p.seq = t.seq \
+                    WHERE t.run_id = ?1 AND p.status <> 'rejected'), \
+           removed = (SELECT coalesce(sum(t.removed), 0) FROM touched_files t JOIN patch_sets p \
+                    ON p.run_id = t.run_id AND p.seq = t.seq \
+                    WHERE t.run_id = ?1 AND p.status <> 'rejected') \
+         WHERE id = ?1",
+        [run],
+    )?;
+    Ok(())
+}
