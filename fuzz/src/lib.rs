@@ -4,7 +4,7 @@
 //! Beyond "does not panic", each target checks properties that must hold for any input:
 //! - `parse`: extraction is deterministic and its result survives a JSON round trip (it is what
 //!   `--json` and the MCP tool show).
-//! - `apply`: placement is deterministic; a file without carriage returns gets none from a reply
+//! - `apply`: placement is deterministic; a file without carriage returns gets none from an edit
 //!   without them; a unique block cut from the file itself is always placed, and replacing it with
 //!   itself changes nothing.
 
@@ -53,7 +53,11 @@ fn apply_reply(file: &str, reply: &str) {
         );
         let _ = apply_hunks(file, hunks, Some(file));
         if let Some(new) = &first {
-            if !file.contains('\r') && !reply.contains('\r') {
+            // JSON escapes can decode to a carriage return, so look at the decoded hunk lines.
+            let cr_in_edit = hunks
+                .iter()
+                .any(|h| h.lines.iter().any(|l| l.text.contains('\r')));
+            if !file.contains('\r') && !cr_in_edit {
                 assert!(
                     !new.contains('\r'),
                     "a carriage return appeared from nowhere"

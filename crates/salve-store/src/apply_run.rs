@@ -28,6 +28,39 @@ pub struct Applied<'a> {
     pub checkpoint: Option<&'a str>,
 }
 
+/// An apply run in progress on its own open record: the one-call form of [`begin`] and
+/// [`finish`] for front ends.
+#[derive(Debug)]
+pub struct Recorder {
+    store: Store,
+    run: String,
+}
+
+impl Recorder {
+    /// Open the record for work in `dir` and start an apply run of `reply`.
+    pub fn start(dir: &std::path::Path, command: Vec<String>, reply: &str) -> Result<Recorder> {
+        let mut store = Store::open(dir)?;
+        let run = begin(&mut store, command, reply)?;
+        Ok(Recorder { store, run })
+    }
+
+    pub fn run_id(&self) -> &str {
+        &self.run
+    }
+
+    /// End the run with the apply's report; returns the run id.
+    pub fn finish(mut self, applied: &Applied<'_>) -> Result<String> {
+        finish(&mut self.store, &self.run, applied)?;
+        Ok(self.run)
+    }
+
+    /// End the run with the error that stopped the apply; returns the run id.
+    pub fn fail(mut self, message: &str) -> Result<String> {
+        finish_error(&mut self.store, &self.run, message)?;
+        Ok(self.run)
+    }
+}
+
 /// Start an apply run and store the reply. Returns the run id.
 pub fn begin(store: &mut Store, command: Vec<String>, reply: &str) -> Result<String> {
     let run = store.begin_run(&NewRun::new(RunKind::Apply, command))?;

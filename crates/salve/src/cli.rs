@@ -49,4 +49,14 @@ pub enum Command {
     Undo(commands::undo::UndoArgs),
     /// Commit HEAD plus exactly the named files, leaving other work staged or unstaged
     Commit(commands::commit::CommitArgs),
+    /// List recorded runs, newest first
+    Log(commands::log::LogArgs),
+    /// Show one recorded run: patch sets, attempts, decisions, artifacts
+    Show(commands::show::ShowArgs),
+    /// Write recorded runs as JSON Lines (for `salve import` or other tools)
+    Export(commands::export::ExportArgs),
+    /// Add runs from a `salve export` to this repository's record
+    Import(commands::import::ImportArgs),
+    /// Prune old runs and remove artifacts no run references
+    Gc(commands::gc::GcArgs),
 }

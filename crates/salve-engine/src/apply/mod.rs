@@ -14,6 +14,7 @@
 //! 6. Write through a [`Transaction`]: every file or none.
 
 mod change;
+mod diff;
 mod error;
 mod file;
 mod plan;
@@ -54,6 +55,8 @@ pub struct Options {
     pub max_file_size: u64,
     /// In a git repository, take a checkpoint (logged for `salve undo`) before writing.
     pub checkpoint: bool,
+    /// Render the unified diff of the change into [`Outcome::diff`] (for the record).
+    pub diff: bool,
 }
 
 impl Options {
@@ -66,6 +69,7 @@ impl Options {
             reverse: false,
             max_file_size: DEFAULT_MAX_FILE_SIZE,
             checkpoint: true,
+            diff: false,
         }
     }
 }
@@ -87,6 +91,9 @@ pub struct Outcome {
     pub baseline: Option<String>,
     /// The checkpoint taken before writing, when one was.
     pub checkpoint: Option<String>,
+    /// With [`Options::diff`]: the unified diff of what was written, or would be under `check`.
+    /// Empty when refused or when nothing changes.
+    pub diff: String,
 }
 
 /// Apply `reply` to `options.dir`. Refusals are reported in the outcome; only problems that stop
@@ -126,6 +133,7 @@ pub fn apply(reply: &str, options: &Options) -> Result<Outcome, Error> {
         written: Vec::new(),
         baseline: baseline_id.clone(),
         checkpoint: None,
+        diff: String::new(),
     };
 
     let guarded = match guard_all(&root, edits, &issues) {
@@ -176,6 +184,12 @@ pub fn apply(reply: &str, options: &Options) -> Result<Outcome, Error> {
             tx.push(op.clone());
         }
     }
+    // Read before the write: the diff needs the text each file had.
+    let diff = if options.diff {
+        diff::render(&root, &placed)
+    } else {
+        String::new()
+    };
     let mut checkpoint = None;
     let written = if options.check || tx.is_empty() {
         Vec::new()
@@ -221,6 +235,7 @@ pub fn apply(reply: &str, options: &Options) -> Result<Outcome, Error> {
         written,
         baseline: baseline_id,
         checkpoint,
+        diff,
     })
 }
 

@@ -33,6 +33,9 @@ pub struct ApplyArgs {
     /// Do not take a checkpoint before writing (in a git repository one is taken by default)
     #[arg(long)]
     pub no_checkpoint: bool,
+    /// Do not record this run (`salve log` lists recorded runs)
+    #[arg(long)]
+    pub no_record: bool,
 }
 
 pub fn run(global: &Global, args: &ApplyArgs) -> Result<u8, CliError> {
@@ -46,8 +49,15 @@ pub fn run(global: &Global, args: &ApplyArgs) -> Result<u8, CliError> {
         reverse: args.reverse,
         max_file_size: args.max_file_size,
         checkpoint: !args.no_checkpoint,
+        diff: !args.no_record,
     };
-    let outcome = apply(&reply, &options)?;
+    let recorder = (!args.no_record)
+        .then(|| salve_store::apply_run::Recorder::start(&options.dir, command_line(), &reply));
+    let result = apply(&reply, &options);
+    if let Some(recorder) = recorder {
+        record(recorder, &result);
+    }
+    let outcome = result?;
     let report = &outcome.report;
     let text = if global.json {
         format!("{}\n", report.to_json())
@@ -66,6 +76,38 @@ pub fn run(global: &Global, args: &ApplyArgs) -> Result<u8, CliError> {
     };
     write_stdout(&text)?;
     Ok(u8::try_from(report.exit_code()).unwrap_or(1))
+}
+
+/// The command line as typed, with the program named `salve` whatever its path.
+fn command_line() -> Vec<String> {
+    let mut args: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    if let Some(first) = args.first_mut() {
+        *first = "salve".to_owned();
+    }
+    args
+}
+
+/// Finish the run in the record. A record that cannot be written costs a warning, never the
+/// apply itself.
+fn record(
+    recorder: salve_store::Result<salve_store::apply_run::Recorder>,
+    result: &Result<salve_engine::apply::Outcome, salve_engine::apply::Error>,
+) {
+    let done = recorder.and_then(|r| match result {
+        Ok(o) => r.finish(&salve_store::apply_run::Applied {
+            report: &o.report,
+            diff: &o.diff,
+            baseline: o.baseline.as_deref(),
+            checkpoint: o.checkpoint.as_deref(),
+        }),
+        Err(e) => r.fail(&e.to_string()),
+    });
+    if let Err(e) = done {
+        let hint = e.hint().map(|h| format!(" ({h})")).unwrap_or_default();
+        eprintln!("warning: this apply was not recorded: {e}{hint}");
+    }
 }
 
 fn read_reply(file: Option<&Path>, dir: Option<&Path>) -> Result<String, CliError> {

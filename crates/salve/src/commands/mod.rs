@@ -5,7 +5,12 @@ pub mod apply;
 pub mod checkpoint;
 pub mod checkpoints;
 pub mod commit;
+pub mod export;
+pub mod gc;
+pub mod import;
+pub mod log;
 pub mod restore;
+pub mod show;
 pub mod undo;
 
 use crate::cli::{Cli, Command};
@@ -20,5 +25,10 @@ pub fn run(cli: &Cli) -> Result<u8, CliError> {
         Command::Restore(args) => restore::run(&cli.global, args),
         Command::Undo(args) => undo::run(&cli.global, args),
         Command::Commit(args) => commit::run(&cli.global, args),
+        Command::Log(args) => log::run(&cli.global, args),
+        Command::Show(args) => show::run(&cli.global, args),
+        Command::Export(args) => export::run(&cli.global, args),
+        Command::Import(args) => import::run(&cli.global, args),
+        Command::Gc(args) => gc::run(&cli.global, args),
     }
 }

@@ -1,0 +1,79 @@
+//! The unified diff of what an apply writes (or would write, under `check`), for the record: the
+//! text each file had before, read just ahead of the write, against the text it is given.
+//! A delete paired with a create in one file's change is shown as the rename it is.
+
+use std::path::Path;
+
+use salve_patch::render::unified_diff;
+
+use super::file::Placed;
+use crate::transaction::{Expect, Op};
+
+/// The diff of every op of the files that placed, in report order.
+pub(crate) fn render(root: &Path, placed: &[Placed]) -> String {
+    let mut out = String::new();
+    for p in placed.iter().filter(|p| p.ok()) {
+        out.push_str(&file_diff(root, &p.ops));
+    }
+    out
+}
+
+fn rel(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    rel.to_string_lossy().replace('\\', "/")
+}
+
+/// The file's text now, or empty when it does not exist (or is not readable: the record then
+/// shows the whole new text, which is still what was written).
+fn read(path: &Path) -> String {
+    std::fs::read(path)
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default()
+}
+
+fn file_diff(root: &Path, ops: &[Op]) -> String {
+    let deletes: Vec<&Op> = ops
+        .iter()
+        .filter(|o| matches!(o, Op::Delete { .. }))
+        .collect();
+    let writes: Vec<&Op> = ops
+        .iter()
+        .filter(|o| matches!(o, Op::Write { .. }))
+        .collect();
+    if let (
+        [Op::Delete { path: from, .. }],
+        [Op::Write {
+            path: to,
+            content,
+            expect: Expect::Absent,
+            ..
+        }],
+    ) = (deletes.as_slice(), writes.as_slice())
+    {
+        let new = String::from_utf8_lossy(content);
+        return unified_diff(&rel(root, from), &rel(root, to), &read(from), &new);
+    }
+    let mut out = String::new();
+    for op in ops {
+        match op {
+            Op::Write {
+                path,
+                content,
+                expect,
+                ..
+            } => {
+                let new = String::from_utf8_lossy(content);
+                let name = rel(root, path);
+                out.push_str(&match expect {
+                    Expect::Absent => unified_diff("/dev/null", &name, "", &new),
+                    Expect::Unchanged(_) => unified_diff(&name, &name, &read(path), &new),
+                });
+            }
+            Op::Delete { path, .. } => {
+                let name = rel(root, path);
+                out.push_str(&unified_diff(&name, "/dev/null", &read(path), ""));
+            }
+        }
+    }
+    out
+}
