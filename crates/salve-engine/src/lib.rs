@@ -19,7 +19,9 @@
 //! writes).
 
 pub mod apply;
+pub mod ask;
 pub mod baseline;
+pub mod config;
 pub mod paths;
 pub mod transaction;
 pub mod tree;

@@ -2,20 +2,37 @@
 //!
 //! The protocol:
 //! 1. **Verify**: every file is still as it was read (same size and modification time) and every
-//!    file to be created is still absent, so a concurrent edit is never overwritten.
+//!    file to be created is still absent, so a concurrent edit is never overwritten. Temporary
+//!    files that a killed earlier run left in the directories about to be written are cleared
+//!    (see [`leftovers`]).
 //! 2. **Prepare**: each new content goes to a temporary file in the target's own directory
 //!    (created if needed), with the right permissions, and is fsynced. Nothing visible changed
 //!    yet; a failure here just drops the temporary files.
-//! 3. **Commit**: each original is kept aside (a hard link, or a copy where links are not
-//!    supported) before its temporary file is renamed over it, so a reader always sees the old or
-//!    the new file, never a half-written one. Deletions come last and move the file aside. If any
-//!    step fails, every step already taken is undone from the kept originals.
-//! 4. **Finish**: the touched directories are fsynced and the kept originals removed.
+//! 3. **Commit**: each original is kept open before its temporary file is renamed over it, so a
+//!    reader always sees the old or the new file, never a half-written one. Deletions come last.
+//!    If any step fails, every step already taken is undone from the kept originals.
+//! 4. **Finish**: the touched directories are fsynced and the kept originals closed.
+//!
+//! Originals are kept as open handles rather than as second names on disk: a process killed
+//! mid-commit (no rollback can run then) leaves every file old or new and no backups behind. The
+//! only thing such a kill can leave is a temporary file holding new content that was never put
+//! in place, under a recognisable name ([`TEMP_PREFIX`]) that the next transaction writing into
+//! that directory removes. [`hooks`] lets tests kill a commit between writes to check this.
 
+pub mod hooks;
+pub mod leftovers;
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeSet;
 use std::fs::{self, File, Permissions};
-use std::io::{self, Write as _};
+use std::io::{self, Seek as _, SeekFrom, Write as _};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
+
+use hooks::Hooks;
+use leftovers::TempName;
+pub use leftovers::{sweep_leftovers, TEMP_PREFIX};
 
 /// Enough of a file's metadata to notice that someone else changed it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,12 +104,22 @@ pub struct Transaction {
 
 /// A step already taken during commit, with what undoes it.
 enum Done {
-    /// A file was replaced; the original is kept at `backup`.
-    Replaced { path: PathBuf, backup: PathBuf },
+    /// A file was replaced; the original is still readable through `original`.
+    Replaced { path: PathBuf, original: Kept },
     /// A file was created where nothing was.
     Created { path: PathBuf },
-    /// A file was moved aside to `backup` to delete it.
-    Deleted { path: PathBuf, backup: PathBuf },
+    /// A file was deleted; the original is still readable through `original`.
+    Deleted { path: PathBuf, original: Kept },
+}
+
+/// An original, kept so a failed commit can put it back.
+enum Kept {
+    /// An open handle: the content stays readable after the name is replaced or removed, and
+    /// it vanishes with the process.
+    File(File),
+    /// A symbolic link, kept as its target.
+    #[cfg(unix)]
+    Symlink(PathBuf),
 }
 
 impl Transaction {
@@ -117,11 +144,22 @@ impl Transaction {
         self.ops.is_empty()
     }
 
+    /// Remove the temporary files that killed salve processes left in the directories this
+    /// transaction writes into, and return their paths. [`Transaction::commit`] does this
+    /// itself; a caller that snapshots the tree before committing calls it first, so the
+    /// snapshot does not hold them.
+    pub fn sweep_leftovers(&self) -> Vec<PathBuf> {
+        let dirs: BTreeSet<PathBuf> = self.ops.iter().map(|op| parent_of(op.path())).collect();
+        dirs.iter().flat_map(|d| sweep_leftovers(d)).collect()
+    }
+
     /// Write everything or nothing. Returns the paths written or deleted, in order.
     pub fn commit(self) -> Result<Vec<PathBuf>, TransactionError> {
         for op in &self.ops {
             verify(op)?;
         }
+        self.sweep_leftovers();
+        let hooks = Hooks::from_env();
         let mut created_dirs = Vec::new();
         let prepared = match prepare(&self.ops, &mut created_dirs) {
             Ok(p) => p,
@@ -132,7 +170,7 @@ impl Transaction {
         };
         let mut done: Vec<Done> = Vec::new();
         let mut touched_dirs: Vec<PathBuf> = Vec::new();
-        let result = commit_steps(&self.ops, prepared, &mut done, &mut touched_dirs);
+        let result = commit_steps(&self.ops, prepared, &mut done, &mut touched_dirs, &hooks);
         if let Err(mut e) = result {
             e.rolled_back = rollback(done);
             remove_dirs(&created_dirs);
@@ -141,12 +179,8 @@ impl Transaction {
         for dir in dedup(touched_dirs) {
             sync_dir(&dir);
         }
-        for step in done {
-            if let Done::Replaced { backup, .. } | Done::Deleted { backup, .. } = step {
-                // A leftover backup is clutter, not damage; the commit already succeeded.
-                let _ = fs::remove_file(backup);
-            }
-        }
+        // Closes the kept originals; the replaced and deleted ones are gone from disk now.
+        drop(done);
         if let Some(root) = &self.root {
             for op in &self.ops {
                 if let Op::Delete { path, .. } = op {
@@ -222,13 +256,8 @@ fn write_temp(
     content: &[u8],
     mode: Option<u32>,
 ) -> io::Result<tempfile::NamedTempFile> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let prefix = format!(".{name}.salve-");
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".tmp");
+    let name = TempName::for_target(path);
+    let mut builder = name.builder();
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -260,7 +289,9 @@ fn commit_steps(
     prepared: Vec<Option<tempfile::NamedTempFile>>,
     done: &mut Vec<Done>,
     touched_dirs: &mut Vec<PathBuf>,
+    hooks: &Hooks,
 ) -> Result<(), TransactionError> {
+    hooks.after_writes(0);
     // Writes first, deletions last: a rename's new file exists before its old one goes.
     for (op, temp) in ops.iter().zip(prepared) {
         let (Op::Write { path, expect, .. }, Some(temp)) = (op, temp) else {
@@ -268,35 +299,53 @@ fn commit_steps(
         };
         touched_dirs.push(parent_of(path));
         if *expect == Expect::Absent {
+            hooks.before_write(done.len());
             // Persisting without overwrite fails if something appeared meanwhile.
             temp.persist_noclobber(path)
                 .map_err(|e| fail("creating", path, e.error))?;
             done.push(Done::Created { path: path.clone() });
         } else {
-            let backup = keep_aside(path).map_err(|e| fail("keeping a copy of", path, e))?;
-            if let Err(e) = temp.persist(path) {
-                let _ = fs::remove_file(&backup);
-                return Err(fail("replacing", path, e.error));
-            }
+            let original = keep(path).map_err(|e| fail("keeping the original of", path, e))?;
+            hooks.before_write(done.len());
+            temp.persist(path)
+                .map_err(|e| fail("replacing", path, e.error))?;
             done.push(Done::Replaced {
                 path: path.clone(),
-                backup,
+                original,
             });
         }
+        hooks.after_writes(done.len());
     }
     for op in ops {
         let Op::Delete { path, .. } = op else {
             continue;
         };
         touched_dirs.push(parent_of(path));
-        let backup = backup_name(path).map_err(|e| fail("deleting", path, e))?;
-        fs::rename(path, &backup).map_err(|e| fail("deleting", path, e))?;
+        let original = keep(path).map_err(|e| fail("deleting", path, e))?;
+        hooks.before_write(done.len());
+        fs::remove_file(path).map_err(|e| fail("deleting", path, e))?;
         done.push(Done::Deleted {
             path: path.clone(),
-            backup,
+            original,
         });
+        hooks.after_writes(done.len());
     }
     Ok(())
+}
+
+/// Keep the original at `path` so it can be put back: regular files and symbolic links only.
+fn keep(path: &Path) -> io::Result<Kept> {
+    let kind = fs::symlink_metadata(path)?.file_type();
+    if kind.is_symlink() {
+        #[cfg(unix)]
+        return Ok(Kept::Symlink(fs::read_link(path)?));
+        #[cfg(not(unix))]
+        return Err(io::Error::other("symbolic links cannot be replaced here"));
+    }
+    if !kind.is_file() {
+        return Err(io::Error::other("not a regular file"));
+    }
+    File::open(path).map(Kept::File)
 }
 
 /// Undo committed steps, newest first. Returns whether everything was restored.
@@ -304,9 +353,8 @@ fn rollback(done: Vec<Done>) -> bool {
     let mut complete = true;
     for step in done.into_iter().rev() {
         let restored = match step {
-            Done::Replaced { path, backup } | Done::Deleted { path, backup } => {
-                fs::rename(&backup, &path)
-            }
+            Done::Replaced { path, original } => put_back(&path, original, true),
+            Done::Deleted { path, original } => put_back(&path, original, false),
             Done::Created { path } => fs::remove_file(&path),
         };
         complete &= restored.is_ok();
@@ -314,32 +362,39 @@ fn rollback(done: Vec<Done>) -> bool {
     complete
 }
 
-/// A free name next to `path` for keeping its original.
-fn backup_name(path: &Path) -> io::Result<PathBuf> {
+/// Write a kept original back to `path` the same way new content goes in: a temporary file,
+/// then a rename, so the rollback itself never leaves a half-written file. `replace` says
+/// whether something (the new content) is at `path` now.
+fn put_back(path: &Path, original: Kept, replace: bool) -> io::Result<()> {
     let dir = parent_of(path);
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    // Reserve the name by creating it; the caller then replaces it with the original.
-    let prefix = format!(".{name}.salve-orig-");
-    let reserved = tempfile::Builder::new().prefix(&prefix).tempfile_in(&dir)?;
-    let (_, reserved_path) = reserved.keep().map_err(|e| e.error)?;
-    Ok(reserved_path)
-}
-
-/// Keep the original of `path` at a backup name: a hard link when the file system allows one
-/// (no copying, same inode), else a copy.
-fn keep_aside(path: &Path) -> io::Result<PathBuf> {
-    let backup = backup_name(path)?;
-    fs::remove_file(&backup)?;
-    if fs::hard_link(path, &backup).is_err() {
-        if let Err(e) = fs::copy(path, &backup) {
-            let _ = fs::remove_file(&backup);
-            return Err(e);
+    let name = TempName::for_target(path);
+    match original {
+        Kept::File(mut file) => {
+            let mut temp = name.builder().tempfile_in(&dir)?;
+            file.seek(SeekFrom::Start(0))?;
+            io::copy(&mut file, temp.as_file_mut())?;
+            temp.as_file()
+                .set_permissions(file.metadata()?.permissions())?;
+            temp.as_file().sync_all()?;
+            persist(temp, path, replace)
+        }
+        #[cfg(unix)]
+        Kept::Symlink(target) => {
+            let temp = name
+                .builder()
+                .make_in(&dir, |p| std::os::unix::fs::symlink(&target, p))?;
+            persist(temp, path, replace)
         }
     }
-    Ok(backup)
+}
+
+fn persist<F>(temp: tempfile::NamedTempFile<F>, path: &Path, replace: bool) -> io::Result<()> {
+    let placed = if replace {
+        temp.persist(path)
+    } else {
+        temp.persist_noclobber(path)
+    };
+    placed.map(drop).map_err(|e| e.error)
 }
 
 fn parent_of(path: &Path) -> PathBuf {
@@ -397,156 +452,4 @@ fn dedup(mut dirs: Vec<PathBuf>) -> Vec<PathBuf> {
     dirs.sort();
     dirs.dedup();
     dirs
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn fp(path: &Path) -> io::Result<Expect> {
-        Ok(Expect::Unchanged(Fingerprint::of(&fs::symlink_metadata(
-            path,
-        )?)))
-    }
-
-    fn leftovers(dir: &Path) -> io::Result<Vec<String>> {
-        let mut names = Vec::new();
-        for entry in fs::read_dir(dir)? {
-            let name = entry?.file_name().to_string_lossy().into_owned();
-            if name.contains(".salve-") {
-                names.push(name);
-            }
-        }
-        Ok(names)
-    }
-
-    #[test]
-    fn writes_creates_and_deletes_together() -> io::Result<()> {
-        let dir = tempfile::tempdir()?;
-        let a = dir.path().join("a.txt");
-        let gone = dir.path().join("gone.txt");
-        fs::write(&a, "old\n")?;
-        fs::write(&gone, "bye\n")?;
-        let mut tx = Transaction::new();
-        tx.push(Op::Write {
-            path: a.clone(),
-            content: b"new\n".to_vec(),
-            mode: None,
-            expect: fp(&a)?,
-        });
-        tx.push(Op::Write {
-            path: dir.path().join("sub/deep/b.txt"),
-            content: b"b\n".to_vec(),
-            mode: None,
-            expect: Expect::Absent,
-        });
-        tx.push(Op::Delete {
-            path: gone.clone(),
-            expect: fp(&gone)?,
-        });
-        let written = tx.commit().map_err(io::Error::other)?;
-        assert_eq!(written.len(), 3);
-        let nested = dir.path().join("x/y/z.txt");
-        fs::create_dir_all(dir.path().join("x/y"))?;
-        fs::write(&nested, "z")?;
-        let mut tx = Transaction::within(dir.path());
-        tx.push(Op::Delete {
-            path: nested.clone(),
-            expect: fp(&nested)?,
-        });
-        tx.commit().map_err(io::Error::other)?;
-        assert!(
-            !dir.path().join("x").exists(),
-            "emptied directories are pruned"
-        );
-        assert!(dir.path().exists());
-        assert_eq!(fs::read_to_string(&a)?, "new\n");
-        assert_eq!(
-            fs::read_to_string(dir.path().join("sub/deep/b.txt"))?,
-            "b\n"
-        );
-        assert!(!gone.exists());
-        assert!(leftovers(dir.path())?.is_empty());
-        Ok(())
-    }
-
-    #[test]
-    fn a_failing_step_rolls_back_the_others() -> io::Result<()> {
-        let dir = tempfile::tempdir()?;
-        let a = dir.path().join("a.txt");
-        fs::write(&a, "original\n")?;
-        // Renaming a file over a non-empty directory fails at commit time, after `a.txt` was
-        // already replaced.
-        let blocker = dir.path().join("blocker");
-        fs::create_dir(&blocker)?;
-        fs::write(blocker.join("inner"), "x")?;
-        let mut tx = Transaction::new();
-        tx.push(Op::Write {
-            path: a.clone(),
-            content: b"changed\n".to_vec(),
-            mode: None,
-            expect: fp(&a)?,
-        });
-        tx.push(Op::Write {
-            path: dir.path().join("new.txt"),
-            content: b"new\n".to_vec(),
-            mode: None,
-            expect: Expect::Absent,
-        });
-        tx.push(Op::Write {
-            path: blocker.clone(),
-            content: b"file\n".to_vec(),
-            mode: None,
-            expect: fp(&blocker)?,
-        });
-        let err = match tx.commit() {
-            Ok(_) => return Err(io::Error::other("commit should fail")),
-            Err(e) => e,
-        };
-        assert!(err.rolled_back);
-        assert_eq!(err.path, blocker);
-        assert_eq!(fs::read_to_string(&a)?, "original\n");
-        assert!(!dir.path().join("new.txt").exists());
-        assert!(leftovers(dir.path())?.is_empty());
-        Ok(())
-    }
-
-    #[test]
-    fn a_concurrent_change_refuses_everything() -> io::Result<()> {
-        let dir = tempfile::tempdir()?;
-        let a = dir.path().join("a.txt");
-        fs::write(&a, "one\n")?;
-        let expect = fp(&a)?;
-        fs::write(&a, "someone else wrote this\n")?;
-        let mut tx = Transaction::new();
-        tx.push(Op::Write {
-            path: a.clone(),
-            content: b"mine\n".to_vec(),
-            mode: None,
-            expect,
-        });
-        assert!(tx.commit().is_err());
-        assert_eq!(fs::read_to_string(&a)?, "someone else wrote this\n");
-        Ok(())
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn modes_are_applied() -> io::Result<()> {
-        use std::os::unix::fs::PermissionsExt;
-        let dir = tempfile::tempdir()?;
-        let a = dir.path().join("run.sh");
-        fs::write(&a, "echo\n")?;
-        fs::set_permissions(&a, Permissions::from_mode(0o755))?;
-        let mut tx = Transaction::new();
-        tx.push(Op::Write {
-            path: a.clone(),
-            content: b"echo hi\n".to_vec(),
-            mode: Some(0o755),
-            expect: fp(&a)?,
-        });
-        tx.commit().map_err(io::Error::other)?;
-        assert_eq!(fs::metadata(&a)?.permissions().mode() & 0o777, 0o755);
-        Ok(())
-    }
 }

@@ -122,7 +122,10 @@ impl AllFailed {
     pub fn reasons(&self) -> Vec<(String, String)> {
         let mut out: Vec<(String, String)> = Vec::new();
         for a in &self.attempts {
-            let reason = a.reason.clone().unwrap_or_else(|| a.class.as_str().to_owned());
+            let reason = a
+                .reason
+                .clone()
+                .unwrap_or_else(|| a.class.as_str().to_owned());
             match out.iter_mut().find(|(p, _)| *p == a.provider) {
                 Some(slot) => slot.1 = reason,
                 None => out.push((a.provider.clone(), reason)),

@@ -31,6 +31,7 @@
 //! ```
 
 pub mod chain;
+pub mod check;
 pub mod classify;
 pub mod command;
 pub mod http;

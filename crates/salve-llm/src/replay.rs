@@ -45,7 +45,10 @@ pub fn normalize(prompt: &str) -> String {
         .map(|l| l.strip_suffix('\r').unwrap_or(l).trim_end())
         .collect();
     let first = lines.iter().position(|l| !l.is_empty()).unwrap_or(0);
-    let last = lines.iter().rposition(|l| !l.is_empty()).map_or(0, |i| i + 1);
+    let last = lines
+        .iter()
+        .rposition(|l| !l.is_empty())
+        .map_or(0, |i| i + 1);
     lines.get(first..last).unwrap_or(&[]).join("\n")
 }
 

@@ -231,7 +231,9 @@ mod tests {
         }))
         .unwrap_or_default();
         assert_eq!(spec.validate("local"), Ok(ProviderKind::Openai));
-        let bad = serde_json::from_value::<ProviderSpec>(serde_json::json!({"kind": "openai", "modle": "x"}));
+        let bad = serde_json::from_value::<ProviderSpec>(
+            serde_json::json!({"kind": "openai", "modle": "x"}),
+        );
         assert!(bad.is_err());
     }
 
@@ -241,7 +243,11 @@ mod tests {
             kind: Some(ProviderKind::Replay),
             ..ProviderSpec::default()
         };
-        let err = spec.validate("r").err().map(|e| e.to_string()).unwrap_or_default();
+        let err = spec
+            .validate("r")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
         assert!(err.contains("cassette"), "{err}");
         let spec = ProviderSpec::preset(Preset::Claude);
         assert_eq!(spec.argv()[0], "claude");

@@ -329,18 +329,21 @@ pub(crate) fn diff_ops(doc: &Doc, new_body: &str, hunk: usize) -> Vec<Op> {
     ops
 }
 
-/// Replace the whole file with `content` (lines separated by `\n`), keeping the file's BOM, each
-/// unchanged line's ending (new lines take the dominant one) and its final-newline state;
-/// `final_newline` only matters for an empty file. `...` placeholder lines are filled in from the
-/// file when their neighbours place them uniquely.
-pub fn replace_whole(current: &str, content: &str, final_newline: bool) -> FileOutcome {
-    replace_whole_3way(current, content, final_newline, None)
+/// Replace the whole file at `path` with `content` (lines separated by `\n`), keeping the file's
+/// BOM, each unchanged line's ending (new lines take the dominant one) and its final-newline
+/// state; `final_newline` only matters for an empty file. Gap lines (`...`, `// ...`, see
+/// [`whole::is_gap`]) are filled in from the file when their neighbours place them uniquely, and
+/// refused (`NotFound` or `Ambiguous`) otherwise. `path` only tells whether a bare `...` is code
+/// there (Python).
+pub fn replace_whole(path: &str, current: &str, content: &str, final_newline: bool) -> FileOutcome {
+    replace_whole_3way(path, current, content, final_newline, None)
 }
 
 /// [`replace_whole`] with the baseline the model read: when it differs from `current`, the
 /// replacement is taken as a change of the baseline and merged into `current` (3-way), so changes
 /// made to the file since the model read it survive. A conflict refuses the file.
 pub fn replace_whole_3way(
+    path: &str,
     current: &str,
     content: &str,
     final_newline: bool,
@@ -350,11 +353,12 @@ pub fn replace_whole_3way(
     let base = baseline.filter(|b| *b != current).map(Doc::parse);
     let source = base.as_ref().unwrap_or(&doc);
     let mut report = HunkReport::new(0, Status::Applied);
-    let lines = match whole::fill_placeholders(source, content) {
+    let dots_are_code = crate::parse::dots_are_code(path);
+    let lines = match whole::fill_placeholders(source, content, dots_are_code) {
         Ok(l) => l,
-        Err(msg) => {
-            report.status = Status::NotFound;
-            report.message = Some(msg);
+        Err(e) => {
+            report.status = e.status;
+            report.message = Some(e.message);
             return refused(report);
         }
     };
@@ -436,4 +440,23 @@ pub fn create_text(content: &str, final_newline: bool) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The content of a new file (and whether it ends with a newline) when `hunks` are a single pure
+/// insertion pinned to the start of the file (`@@ -0,0 +1,N @@`). Applied to an existing file
+/// such a hunk inserts at the top; for a path that does not exist it can only mean a new file,
+/// which is how models often write one without `/dev/null`.
+pub fn new_file_from_insertion(hunks: &[Hunk]) -> Option<(String, bool)> {
+    let [h] = hunks else {
+        return None;
+    };
+    if h.anchor != crate::edit::Anchor::Start || !h.is_pure_insertion() || h.lines.is_empty() {
+        return None;
+    }
+    let mut content = String::new();
+    for l in &h.lines {
+        content.push_str(strip_cr(&l.text));
+        content.push('\n');
+    }
+    Some((content, !h.new_no_newline))
 }

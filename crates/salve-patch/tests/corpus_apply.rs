@@ -8,9 +8,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use salve_patch::apply::{apply_hunks, create_text, replace_whole_3way};
+use salve_patch::apply::{apply_hunks, create_text, new_file_from_insertion, replace_whole_3way};
 use salve_patch::edit::FileChange;
-use salve_patch::parse::extract;
+use salve_patch::parse::{extract, is_placeholder};
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -99,6 +99,11 @@ fn run(reply: &str, before: &Tree, base: &Tree) -> Result<Tree, String> {
             .get(&path)
             .map(|d| String::from_utf8_lossy(d).into_owned());
         match &e.change {
+            FileChange::Modify { hunks } if cur.is_none() => {
+                // As the engine does: a start-pinned insertion into a missing file creates it.
+                let (content, nl) = new_file_from_insertion(hunks).ok_or("missing file")?;
+                out.insert(path, create_text(&content, nl).into_bytes());
+            }
             FileChange::Modify { hunks } | FileChange::Rename { hunks, .. } => {
                 let cur = cur.ok_or("missing file")?;
                 let o = apply_hunks(&cur, hunks, baseline.as_deref());
@@ -129,14 +134,25 @@ fn run(reply: &str, before: &Tree, base: &Tree) -> Result<Tree, String> {
             } => {
                 let text = match cur {
                     Some(cur) => {
-                        let o =
-                            replace_whole_3way(&cur, content, *final_newline, baseline.as_deref());
+                        let o = replace_whole_3way(
+                            &path,
+                            &cur,
+                            content,
+                            *final_newline,
+                            baseline.as_deref(),
+                        );
                         if !o.status.is_success() {
                             return Err(format!("{path}: {:?} {:?}", o.status, o.hunks));
                         }
                         o.new_text.unwrap_or(cur)
                     }
-                    None => create_text(content, *final_newline),
+                    None => {
+                        // As the engine does: a new file has nothing to fill a gap from.
+                        if content.lines().any(|l| is_placeholder(l, &path)) {
+                            return Err(format!("{path}: placeholder in a new file"));
+                        }
+                        create_text(content, *final_newline)
+                    }
                 };
                 out.insert(path, text.into_bytes());
             }

@@ -101,7 +101,7 @@ fn three_way_recognises_an_edit_already_merged() {
 #[test]
 fn whole_file_keeps_crlf_bom_and_final_newline_state() {
     let current = "\u{feff}a\r\nb\r\nc";
-    let out = replace_whole(current, "a\nB\nc\nd\n", true);
+    let out = replace_whole("f.txt", current, "a\nB\nc\nd\n", true);
     assert_eq!(out.status, Status::Applied);
     assert_eq!(out.new_text.as_deref(), Some("\u{feff}a\r\nB\r\nc\r\nd"));
     assert_eq!((out.added, out.removed), (3, 2));
@@ -109,7 +109,7 @@ fn whole_file_keeps_crlf_bom_and_final_newline_state() {
 
 #[test]
 fn whole_file_equal_after_normalisation_is_already_applied() {
-    let out = replace_whole("a\r\nb\r\n", "a\nb\n", true);
+    let out = replace_whole("f.txt", "a\r\nb\r\n", "a\nb\n", true);
     assert_eq!(out.status, Status::AlreadyApplied);
     assert!(out.new_text.is_none());
 }
@@ -119,14 +119,14 @@ fn whole_file_placeholders_are_filled_from_the_file() {
     let current = "[package]\nname = \"x\"\nversion = \"1\"\nedition = \"2018\"\n\n[dependencies]\nfoo = \"1\"\n";
     let content =
         "[package]\n# ...\nversion = \"1\"\nedition = \"2021\"\n\n[dependencies]\nfoo = \"1\"\n";
-    let out = replace_whole(current, content, true);
+    let out = replace_whole("Cargo.toml", current, content, true);
     assert_eq!(
         out.new_text.as_deref(),
         Some("[package]\nname = \"x\"\nversion = \"1\"\nedition = \"2021\"\n\n[dependencies]\nfoo = \"1\"\n")
     );
     // A placeholder whose neighbours fit several places is refused, never guessed.
-    let out = replace_whole("a\nx\nb\na\ny\nb\n", "a\n...\nb\n", true);
-    assert_eq!(out.status, Status::NotFound);
+    let out = replace_whole("f.txt", "a\nx\nb\na\ny\nb\n", "a\n...\nb\n", true);
+    assert_eq!(out.status, Status::Ambiguous);
     assert!(out.new_text.is_none());
 }
 
@@ -135,14 +135,14 @@ fn whole_file_with_a_stale_baseline_merges() {
     let base = numbered(8);
     let current = base.replace(&l(2), "line two");
     let content = base.replace(&l(7), "line seven");
-    let out = replace_whole_3way(&current, &content, true, Some(&base));
+    let out = replace_whole_3way("f.txt", &current, &content, true, Some(&base));
     assert_eq!(out.status, Status::Applied);
     assert_eq!(
         out.new_text.as_deref(),
         Some(current.replace(&l(7), "line seven").as_str())
     );
     // Without the baseline the whole-file content would undo the other change.
-    let plain = replace_whole(&current, &content, true);
+    let plain = replace_whole("f.txt", &current, &content, true);
     assert_eq!(plain.new_text.as_deref(), Some(content.as_str()));
 }
 

@@ -37,11 +37,20 @@ pub struct Recorder {
 }
 
 impl Recorder {
-    /// Open the record for work in `dir` and start an apply run of `reply`.
-    pub fn start(dir: &std::path::Path, command: Vec<String>, reply: &str) -> Result<Recorder> {
-        let mut store = Store::open(dir)?;
+    /// Open the record for work in `dir` and start an apply run of `reply`; `None` where no
+    /// record is kept (a plain directory without `.salve/`).
+    pub fn start(
+        dir: &std::path::Path,
+        command: Vec<String>,
+        reply: &str,
+    ) -> Result<Option<Recorder>> {
+        let mut store = match Store::open(dir) {
+            Ok(store) => store,
+            Err(crate::StoreError::NoRecord(_)) => return Ok(None),
+            Err(e) => return Err(e),
+        };
         let run = begin(&mut store, command, reply)?;
-        Ok(Recorder { store, run })
+        Ok(Some(Recorder { store, run }))
     }
 
     pub fn run_id(&self) -> &str {

@@ -24,6 +24,12 @@ pub enum StoreError {
         #[source]
         source: std::io::Error,
     },
+    #[error(
+        "no record in {}: outside a git repository salve records runs only where a .salve/ \
+         directory exists",
+        .0.display()
+    )]
+    NoRecord(PathBuf),
     #[error("no run matches `{0}`")]
     NoSuchRun(String),
     #[error("`{prefix}` matches {count} runs: {}", examples.join(", "))]
@@ -58,6 +64,10 @@ impl StoreError {
             StoreError::SchemaTooNew { .. } => Some(
                 "a newer salve wrote this record; upgrade salve, or pass --no-record".to_owned(),
             ),
+            StoreError::NoRecord(_) => Some(
+                "run salve in a git work tree, or create a .salve/ directory to keep a record here"
+                    .to_owned(),
+            ),
             StoreError::NoSuchRun(_) | StoreError::BadRunId(_) => {
                 Some("`salve log` lists the runs with their ids".to_owned())
             }
@@ -78,6 +88,7 @@ impl StoreError {
         matches!(
             self,
             StoreError::NoSuchRun(_)
+                | StoreError::NoRecord(_)
                 | StoreError::AmbiguousRun { .. }
                 | StoreError::BadRunId(_)
                 | StoreError::NoSuchArtifact { .. }

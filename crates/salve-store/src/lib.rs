@@ -70,9 +70,15 @@ impl std::fmt::Debug for Store {
 }
 
 impl Store {
-    /// Open (creating when missing) the record for work done in `dir`.
+    /// Open (creating when missing) the record for work done in `dir`. Outside a git
+    /// repository a record is kept only where a `.salve/` directory exists, so salve never
+    /// litters a plain directory: [`StoreError::NoRecord`] otherwise.
     pub fn open(dir: &Path) -> Result<Store> {
-        Store::open_layout(Layout::locate(dir))
+        let layout = Layout::locate(dir);
+        if !layout.in_git && !layout.dir.is_dir() {
+            return Err(StoreError::NoRecord(dir.to_path_buf()));
+        }
+        Store::open_layout(layout)
     }
 
     /// Open the record for work done in `dir` only if one exists; reads use this so that looking
@@ -85,7 +91,7 @@ impl Store {
         Store::open_layout(layout).map(Some)
     }
 
-    /// Open (creating when missing) the record at `layout`.
+    /// Open (creating when missing) the record at `layout`, wherever it is.
     pub fn open_layout(layout: Layout) -> Result<Store> {
         std::fs::create_dir_all(&layout.dir)
             .map_err(|e| StoreError::io(format!("creating {}", layout.dir.display()), e))?;

@@ -1,10 +1,9 @@
 //! Where the record lives. In a git repository: `salve/` inside the *common* git directory
 //! (`git rev-parse --git-common-dir`), so every linked worktree of a repository shares one record
-//! and nothing shows up in `git status`. Outside one: `.salve/` in the directory salve runs in.
+//! and nothing shows up in `git status`. Outside one: `.salve/` in the directory salve runs in,
+//! used only when it exists (see [`Store::open`](crate::Store::open)).
 
 use std::path::{Path, PathBuf};
-
-use salve_git::{Git, GitError};
 
 /// The record's files.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,8 +31,7 @@ impl Layout {
     }
 
     /// The layout for work done in `dir`: the repository's common git directory when `dir` is
-    /// in one, else `dir/.salve`. Runs one `git rev-parse`; git missing counts as "not in a
-    /// repository".
+    /// in one, else `dir/.salve`.
     pub fn locate(dir: &Path) -> Layout {
         match common_git_dir(dir) {
             Some(git_dir) => Layout::at(git_dir.join("salve"), true),
@@ -42,31 +40,49 @@ impl Layout {
     }
 }
 
-/// The common git directory of the repository holding `dir`, absolute when git says so and
-/// joined to `dir` when git answers relative to it.
+/// The common git directory of the repository holding `dir`: what `git rev-parse
+/// --git-common-dir` answers, found the way git finds it but without starting git, because
+/// every recorded apply pays for this lookup. Walks up from `dir` to the first `.git` that is a
+/// git directory (or a `gitdir:` file pointing at one, as in a linked worktree or a submodule),
+/// then follows its `commondir` file when it has one.
 fn common_git_dir(dir: &Path) -> Option<PathBuf> {
-    let out = match Git::new(dir)
-        .args(["rev-parse", "--git-common-dir"])
-        .output()
-    {
-        Ok(out) => out,
-        Err(GitError::NotFound | GitError::Spawn(_)) => return None,
-        Err(_) => return None,
-    };
-    if !out.status.success() {
-        return None;
+    let start = dir.canonicalize().ok()?;
+    for d in start.ancestors() {
+        let dotgit = d.join(".git");
+        let Ok(meta) = std::fs::metadata(&dotgit) else {
+            continue;
+        };
+        let git_dir = if meta.is_dir() {
+            dotgit
+        } else {
+            match gitdir_file(&dotgit) {
+                Some(target) => d.join(target),
+                None => continue,
+            }
+        };
+        // git skips a `.git` that is not a repository and keeps looking above it.
+        if !git_dir.join("HEAD").is_file() {
+            continue;
+        }
+        return Some(match read_trimmed(&git_dir.join("commondir")) {
+            Some(common) => git_dir.join(common),
+            None => git_dir,
+        });
     }
-    let text = String::from_utf8(out.stdout).ok()?;
+    None
+}
+
+/// The target of a `.git` file (`gitdir: PATH`).
+fn gitdir_file(path: &Path) -> Option<PathBuf> {
+    let text = read_trimmed(path)?;
+    let target = text.strip_prefix("gitdir:")?.trim();
+    (!target.is_empty()).then(|| PathBuf::from(target))
+}
+
+fn read_trimmed(path: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
     let text = text.trim_end_matches(['\n', '\r']);
-    if text.is_empty() {
-        return None;
-    }
-    let path = PathBuf::from(text);
-    Some(if path.is_absolute() {
-        path
-    } else {
-        dir.join(path)
-    })
+    (!text.is_empty()).then(|| text.to_owned())
 }
 
 #[cfg(test)]
@@ -93,6 +109,24 @@ mod tests {
         let layout = Layout::locate(tmp.path());
         assert!(!layout.in_git);
         assert_eq!(layout.db, tmp.path().join(".salve").join("salve.db"));
+    }
+
+    #[test]
+    fn a_dot_git_that_is_no_repository_is_passed_over() {
+        let tmp = tempfile::tempdir().unwrap();
+        let top = tmp.path().join("top");
+        std::fs::create_dir(&top).unwrap();
+        git(&top, &["init", "-q", "-b", "main"]);
+        let inner = top.join("inner");
+        std::fs::create_dir_all(inner.join(".git")).unwrap();
+        let layout = Layout::locate(&inner);
+        assert!(layout.in_git);
+        assert_eq!(
+            layout.dir.parent().unwrap().canonicalize().unwrap(),
+            top.join(".git").canonicalize().unwrap()
+        );
+        // A directory that does not exist is in no repository.
+        assert!(!Layout::locate(&tmp.path().join("missing")).in_git);
     }
 
     #[test]

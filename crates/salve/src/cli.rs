@@ -39,6 +39,10 @@ pub struct Global {
 pub enum Command {
     /// Apply the edits in a model's reply: every file or none
     Apply(commands::apply::ApplyArgs),
+    /// Ask the configured models for a change, then apply it like `apply` (checkpointed, recorded)
+    Ask(commands::ask::AskArgs),
+    /// Show what is installed and configured: git, config files, providers, chains, the record
+    Doctor(commands::doctor::DoctorArgs),
     /// Snapshot the work tree and staged state into a private ref (or `drop` old ones)
     Checkpoint(commands::checkpoint::CheckpointArgs),
     /// List checkpoints, newest first

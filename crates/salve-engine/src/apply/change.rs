@@ -2,19 +2,18 @@
 //! Each decides from what is on disk whether the change applies, is already in place, or must
 //! be refused, and queues the writes; nothing is written here.
 
-use std::collections::HashSet;
 use std::path::Path;
 
 use salve_patch::apply::{create_text, replace_whole_3way};
-use salve_patch::edit::{Hunk, IssueKind};
-use salve_patch::parse::extract;
+use salve_patch::edit::Hunk;
+use salve_patch::parse::is_placeholder;
 use salve_patch::report::{FileReport, Status};
 
 use super::file::{
     existing, finish, join, new_mode, next_mode, read, refuse, run_hunks, Ctx, Stop,
 };
 use super::plan::FilePlan;
-use crate::paths::{resolve, Guarded, Reach, Resolution, TreePath};
+use crate::paths::{resolve, Guarded, Reach, Resolution};
 use crate::transaction::{Expect, Op};
 
 /// Move a file (applying any hunks on the way). Already moved counts as done; a destination
@@ -159,9 +158,19 @@ pub(super) fn replace(
         match moved {
             Some(g) => g,
             None => {
-                if let Some(issue) = &plan.issue {
-                    // A new file has nothing to fill placeholders from.
-                    return refuse(Status::Malformed, issue.message.clone());
+                // A new file has nothing to fill a gap from.
+                if let Some(l) = content
+                    .lines()
+                    .find(|l| is_placeholder(l, plan.target.path.as_str()))
+                {
+                    return Err(Stop::Lazy(
+                        Status::Malformed,
+                        format!(
+                            "{} does not exist, so the placeholder `{}` in its new content has nothing to be filled in from; write the file out in full",
+                            plan.target.path,
+                            l.trim()
+                        ),
+                    ));
                 }
                 let text = create_text(content, final_newline);
                 report.added = line_count(&text);
@@ -181,17 +190,21 @@ pub(super) fn replace(
     let baseline = ctx
         .baseline
         .and_then(|b| b.differing_text(&target.real_rel, &cur.text));
-    let out = replace_whole_3way(&cur.text, content, final_newline, baseline.as_deref());
-    if let (Some(issue), Some(new_text)) = (&plan.issue, &out.new_text) {
-        if leaves_placeholder(&target.path, &cur.text, new_text) {
-            return refuse(
-                Status::Malformed,
-                format!(
-                    "{} (it could not be filled in from the file)",
-                    issue.message
-                ),
-            );
-        }
+    let out = replace_whole_3way(
+        target.path.as_str(),
+        &cur.text,
+        content,
+        final_newline,
+        baseline.as_deref(),
+    );
+    if matches!(out.status, Status::NotFound | Status::Ambiguous) {
+        // Only a gap that could not be filled in from the file refuses a whole file this way:
+        // the code it stands for is lost, so the reply is lazy.
+        let why = out.hunks.first().and_then(|h| h.message.clone());
+        return Err(Stop::Lazy(
+            out.status,
+            why.unwrap_or_else(|| "a placeholder could not be filled in from the file".into()),
+        ));
     }
     finish(report, out, &cur, &target, plan.mode, ops)
 }
@@ -282,25 +295,6 @@ fn missing_delete(
             plan.target.path
         ),
     )
-}
-
-/// Whether filling a whole file's placeholders left one standing: a line the result adds that
-/// the parser itself would call a placeholder. The parser is asked (on just the added lines)
-/// because it is the authority on what a placeholder looks like.
-fn leaves_placeholder(path: &TreePath, old: &str, new: &str) -> bool {
-    let old_lines: HashSet<&str> = old.lines().map(str::trim_end).collect();
-    let fresh: Vec<&str> = new
-        .lines()
-        .filter(|l| !old_lines.contains(l.trim_end()))
-        .collect();
-    if fresh.is_empty() {
-        return false;
-    }
-    let probe = format!("{path}\n```\n{}\n```\n", fresh.join("\n"));
-    extract(&probe)
-        .issues
-        .iter()
-        .any(|i| i.kind == IssueKind::Lazy)
 }
 
 /// Equal up to line endings and trailing whitespace, which a reply's copy of a file rarely

@@ -52,7 +52,7 @@ impl Error {
                 Some("raise the limit with --max-file-size if this file is meant to be edited".to_owned())
             }
             Error::Write(e) if !e.rolled_back => Some(
-                "compare the files with `git status` / `git diff`; the originals were kept next to them as .NAME.salve-orig-*".to_owned(),
+                "compare the files with `git status` / `git diff`; `salve undo` restores the checkpoint taken before writing".to_owned(),
             ),
             Error::Git(GitError::NotFound) => Some("install git 2.30 or newer".to_owned()),
             _ => None,

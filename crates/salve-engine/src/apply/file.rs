@@ -5,9 +5,9 @@
 use std::cell::OnceCell;
 use std::path::Path;
 
-use salve_patch::apply::{apply_hunks, FileOutcome};
+use salve_patch::apply::{apply_hunks, new_file_from_insertion, FileOutcome};
 use salve_patch::edit::{Hunk, IssueKind, ParseIssue};
-use salve_patch::report::{FileReport, Status};
+use salve_patch::report::{ChangeKind, FileReport, Status};
 
 use super::change::{create, delete, rename, replace};
 use super::plan::{Change, FilePlan};
@@ -38,9 +38,9 @@ impl Ctx<'_> {
 pub(crate) struct Placed {
     pub report: FileReport,
     pub ops: Vec<Op>,
-    /// A parse issue the placement settled: placeholders in a whole file that were filled in
-    /// from the file itself.
-    pub settled: Option<ParseIssue>,
+    /// A problem with the reply itself found while placing: a whole-file placeholder that could
+    /// not be filled in from the file makes the reply lazy, which the report's issues say.
+    pub issue: Option<ParseIssue>,
 }
 
 impl Placed {
@@ -59,6 +59,9 @@ pub(super) struct Current {
 /// Why a file cannot be edited: a refusal for this file, or an error that stops everything.
 pub(super) enum Stop {
     Refuse(Status, String),
+    /// A refusal because a placeholder in the new content stands for code that cannot be
+    /// recovered from the file: reported as a lazy reply too.
+    Lazy(Status, String),
     Fatal(Error),
 }
 
@@ -88,12 +91,10 @@ pub(crate) fn place(ctx: &Ctx<'_>, plan: FilePlan) -> Result<Placed, Error> {
         removed: 0,
         message: None,
     };
-    // Placeholders in a whole file are for the applier to fill from the file, strictly (each
-    // one between neighbours that place uniquely); only what it cannot fill is refused.
-    let fill_placeholders = plan.issue.as_ref().is_some_and(|i| {
-        i.kind == IssueKind::Lazy && matches!(plan.change, Change::Replace { .. })
-    });
-    if let Some(issue) = plan.issue.as_ref().filter(|_| !fill_placeholders) {
+    // A parse issue for this file (truncated, lazy, malformed) refuses it: the reply does not
+    // say what the file should hold. Gap lines in a whole file are not issues; the applier fills
+    // them from the file or refuses.
+    if let Some(issue) = &plan.issue {
         report.status = match issue.kind {
             IssueKind::Truncated => Status::Truncated,
             IssueKind::Lazy | IssueKind::Malformed | IssueKind::NoEdit => Status::Malformed,
@@ -102,10 +103,11 @@ pub(crate) fn place(ctx: &Ctx<'_>, plan: FilePlan) -> Result<Placed, Error> {
         return Ok(Placed {
             report,
             ops: Vec::new(),
-            settled: None,
+            issue: None,
         });
     }
     let mut ops = Vec::new();
+    let mut lazy = None;
     match place_change(ctx, &plan, &mut report, &mut ops) {
         Ok(()) => {}
         Err(Stop::Refuse(status, message)) => {
@@ -113,15 +115,22 @@ pub(crate) fn place(ctx: &Ctx<'_>, plan: FilePlan) -> Result<Placed, Error> {
             report.message = Some(message);
             ops.clear();
         }
+        Err(Stop::Lazy(status, message)) => {
+            lazy = Some(ParseIssue {
+                kind: IssueKind::Lazy,
+                path: Some(report.path.clone()),
+                message: message.clone(),
+            });
+            report.status = status;
+            report.message = Some(message);
+            ops.clear();
+        }
         Err(Stop::Fatal(e)) => return Err(e),
     }
-    let settled = plan
-        .issue
-        .filter(|_| fill_placeholders && report.status.is_success());
     Ok(Placed {
         report,
         ops,
-        settled,
+        issue: lazy,
     })
 }
 
@@ -134,6 +143,14 @@ fn place_change(
     match &plan.change {
         Change::Conflicting(message) => refuse(Status::Malformed, message.clone()),
         Change::Modify(hunks) => {
+            // `@@ -0,0 +1,N @@` under `a/x`/`b/x` headers inserts at the top of an existing file;
+            // for a path that does not exist it can only mean a new file.
+            if std::fs::symlink_metadata(&plan.target.real).is_err() {
+                if let Some((content, final_newline)) = new_file_from_insertion(hunks) {
+                    report.change = ChangeKind::Create;
+                    return create(ctx, plan, &content, final_newline, report, ops);
+                }
+            }
             let target = existing(ctx, plan, Reach::Name, report)?;
             let cur = read(ctx, &target)?;
             let out = run_hunks(ctx, &target, &cur, hunks, plan.mode);

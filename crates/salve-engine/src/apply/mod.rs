@@ -156,16 +156,9 @@ pub fn apply(reply: &str, options: &Options) -> Result<Outcome, Error> {
     for plan in plans {
         placed.push(place(&ctx, plan)?);
     }
-
-    for p in &placed {
-        if let Some(issue) = &p.settled {
-            report.issues.retain(|i| i != issue);
-            report.notes.push(format!(
-                "{}: placeholders in the whole file were filled in from the file",
-                p.report.path
-            ));
-        }
-    }
+    report
+        .issues
+        .extend(placed.iter().filter_map(|p| p.issue.clone()));
 
     // A parse issue naming no path, or naming a file the reply has no edit for, is a refusal
     // that no file report carries.
@@ -194,6 +187,9 @@ pub fn apply(reply: &str, options: &Options) -> Result<Outcome, Error> {
     let written = if options.check || tx.is_empty() {
         Vec::new()
     } else {
+        // A killed earlier apply may have left temp files; clear them first so the checkpoint
+        // does not capture them and `salve undo` cannot bring them back.
+        tx.sweep_leftovers();
         if let (true, Some(git)) = (options.checkpoint, &git) {
             let taken = salve_git::checkpoint::create(
                 &git.repo,

@@ -187,3 +187,27 @@ fn run_failure(e: RunError) -> Failure {
     };
     Failure::new(kind, e.to_string())
 }
+
+/// Where `program` is: itself when it names a path, else the first executable file of that name
+/// in the directories of `path` (a `PATH`-style list; `None` reads the process's `PATH`).
+pub fn find_program(program: &str, path: Option<&str>) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let executable = |p: &std::path::Path| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if program.contains('/') {
+        let p = PathBuf::from(program);
+        return executable(&p).then_some(p);
+    }
+    let owned;
+    let path = match path {
+        Some(p) => p,
+        None => {
+            owned = std::env::var("PATH").unwrap_or_default();
+            &owned
+        }
+    };
+    std::env::split_paths(path)
+        .map(|dir| dir.join(program))
+        .find(|p| executable(p))
+}

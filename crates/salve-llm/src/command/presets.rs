@@ -205,7 +205,11 @@ fn parse_claude(run: &Finished) -> Result<Parsed, Failure> {
         ));
     }
     let Some(text) = text else {
-        return Err(unreadable(Preset::Claude, run, "a result without `result` text"));
+        return Err(unreadable(
+            Preset::Claude,
+            run,
+            "a result without `result` text",
+        ));
     };
     let model = result
         .get("modelUsage")
@@ -213,10 +217,14 @@ fn parse_claude(run: &Finished) -> Result<Parsed, Failure> {
         .and_then(|m| m.keys().next().cloned());
     let usage = result.get("usage");
     let tokens_in = usage.map(|u| {
-        ["input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"]
-            .iter()
-            .filter_map(|k| u64_at(u, &[k]))
-            .sum()
+        [
+            "input_tokens",
+            "cache_creation_input_tokens",
+            "cache_read_input_tokens",
+        ]
+        .iter()
+        .filter_map(|k| u64_at(u, &[k]))
+        .sum()
     });
     Ok(Parsed {
         text: text.to_owned(),
@@ -310,7 +318,9 @@ fn gemini_json(run: &Finished) -> Option<Value> {
         let text = String::from_utf8_lossy(bytes);
         let trimmed = text.trim();
         // Warnings may come before the object.
-        let start = trimmed.find('{')?;
+        let Some(start) = trimmed.find('{') else {
+            continue;
+        };
         if let Ok(v) = serde_json::from_str::<Value>(&trimmed[start..]) {
             if v.is_object() {
                 return Some(v);

@@ -52,10 +52,7 @@ impl HttpSettings {
 
 /// True for `localhost` and 127.0.0.0/8 / `[::1]` URLs: local servers, never behind a proxy.
 pub fn is_loopback(url: &str) -> bool {
-    let rest = url
-        .split_once("://")
-        .map(|(_, rest)| rest)
-        .unwrap_or(url);
+    let rest = url.split_once("://").map(|(_, rest)| rest).unwrap_or(url);
     let host_port = rest.split('/').next().unwrap_or("");
     let host = if let Some(v6) = host_port.strip_prefix('[') {
         v6.split(']').next().unwrap_or("")
@@ -190,7 +187,10 @@ fn error_message(body: &str) -> String {
             .or_else(|| v.get("message").and_then(Value::as_str))
             .map(str::to_owned)
     });
-    one_line(&tail(&from_json.unwrap_or_else(|| body.to_owned()), REASON_CHARS))
+    one_line(&tail(
+        &from_json.unwrap_or_else(|| body.to_owned()),
+        REASON_CHARS,
+    ))
 }
 
 #[cfg(test)]

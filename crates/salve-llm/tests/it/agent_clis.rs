@@ -88,7 +88,12 @@ fn check(preset: Preset) {
     assert!(
         matches!(
             attempt.failure,
-            Some(FailureKind::Auth | FailureKind::Transport | FailureKind::Timeout | FailureKind::Exit)
+            Some(
+                FailureKind::Auth
+                    | FailureKind::Transport
+                    | FailureKind::Timeout
+                    | FailureKind::Exit
+            )
         ),
         "{}: unexpected failure: {reason}",
         preset.as_str()

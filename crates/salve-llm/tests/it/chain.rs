@@ -104,7 +104,11 @@ fn overloads_are_retried_then_the_chain_moves_on() {
     assert!(busy.iter().all(|a| a.class == ReplyClass::Overloaded));
     assert!(busy[0].retry_in_ms.is_some() && busy[1].retry_in_ms.is_some());
     assert_eq!(busy[2].retry_in_ms, None);
-    assert!(busy[2].reason.as_deref().unwrap().contains("gave up after 3 calls"));
+    assert!(busy[2]
+        .reason
+        .as_deref()
+        .unwrap()
+        .contains("gave up after 3 calls"));
 }
 
 #[test]
@@ -143,9 +147,18 @@ fn all_providers_failed_lists_each_reason() {
     );
     let err = chain.run(&Request::new("x")).unwrap_err();
     let text = err.to_string();
-    assert!(text.starts_with("All providers failed (chain `quality`):"), "{text}");
-    assert!(text.contains("\n  broken: exit: the command failed (exit code 3)"), "{text}");
-    assert!(text.contains("\n  chatty: the reply holds no edit"), "{text}");
+    assert!(
+        text.starts_with("All providers failed (chain `quality`):"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n  broken: exit: the command failed (exit code 3)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n  chatty: the reply holds no edit"),
+        "{text}"
+    );
     assert!(text.contains("\n  absent: not_found:"), "{text}");
     assert_eq!(err.reasons().len(), 3);
     let empty = Chain::new("fast", vec![], fast_retry(0))
@@ -178,17 +191,22 @@ fn retry_after_is_honoured() {
     let chain = Chain::new("default", vec![http(&server, "api")], fast_retry(2));
     let start = Instant::now();
     let answered = chain.run(&Request::new("x")).unwrap();
-    assert!(start.elapsed() >= Duration::from_secs(1), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() >= Duration::from_secs(1),
+        "{:?}",
+        start.elapsed()
+    );
     assert_eq!(answered.attempts[0].retry_in_ms, Some(1000));
     assert_eq!(answered.answer.class, ReplyClass::NoChange);
 }
 
 #[test]
 fn a_retry_after_past_the_wait_limit_moves_on_at_once() {
-    let server = Server::start(vec![
-        Script::json(529, r#"{"error":{"type":"overloaded_error","message":"Overloaded"}}"#)
-            .with_header("retry-after", "120"),
-    ]);
+    let server = Server::start(vec![Script::json(
+        529,
+        r#"{"error":{"type":"overloaded_error","message":"Overloaded"}}"#,
+    )
+    .with_header("retry-after", "120")]);
     let chain = Chain::new(
         "default",
         vec![

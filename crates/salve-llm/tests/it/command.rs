@@ -93,7 +93,10 @@ fn gemini_exit_codes_42_and_53_are_input_error_and_turn_limit() {
         let p = provider(sh("gemini_exit.sh", &[code]), Some(Preset::Gemini));
         let f = p.complete(&Request::new("x")).unwrap_err();
         assert_eq!(f.kind, kind, "exit {code}: {f}");
-        assert!(f.message.contains(&format!("failure with code {code}")), "{f}");
+        assert!(
+            f.message.ends_with(&format!("): failure with code {code}")),
+            "the reason is the error object's message: {f}"
+        );
     }
 }
 
@@ -150,7 +153,11 @@ fn a_hang_past_the_timeout_kills_the_whole_process_tree() {
         .lines()
         .map(|l| l.trim().parse().unwrap())
         .collect();
-    assert_eq!(listed.len(), 3, "the fixture records two grandchildren and itself");
+    assert_eq!(
+        listed.len(),
+        3,
+        "the fixture records two grandchildren and itself"
+    );
     // SIGKILL is delivered at once, but give the kernel a moment to tear the processes down.
     let deadline = Instant::now() + Duration::from_secs(2);
     while !listed.iter().all(|&pid| pid_gone(pid)) && Instant::now() < deadline {
@@ -179,7 +186,11 @@ fn a_grandchild_holding_stdout_does_not_keep_salve_waiting() {
     let start = Instant::now();
     let reply = p.complete(&Request::new("x")).unwrap();
     assert_eq!(reply.text.trim(), "NO_CHANGES_NEEDED");
-    assert!(start.elapsed() < Duration::from_secs(5), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
     let pid: u32 = std::fs::read_to_string(&pid_file)
         .unwrap()
         .trim()
@@ -189,13 +200,19 @@ fn a_grandchild_holding_stdout_does_not_keep_salve_waiting() {
     while !pid_gone(pid) && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
     }
-    assert!(pid_gone(pid), "the lingering grandchild {pid} was left running");
+    assert!(
+        pid_gone(pid),
+        "the lingering grandchild {pid} was left running"
+    );
 }
 
 #[test]
 fn preset_default_command_lines() {
     let argv = Preset::Claude.default_command(Some("opus"));
-    assert_eq!(argv, ["claude", "-p", "--output-format", "json", "--model", "opus"]);
+    assert_eq!(
+        argv,
+        ["claude", "-p", "--output-format", "json", "--model", "opus"]
+    );
     let argv = Preset::Codex.default_command(None);
     assert_eq!(argv.first().map(String::as_str), Some("codex"));
     assert!(argv.contains(&"--json".to_owned()));

@@ -93,11 +93,13 @@ fn a_named_but_unset_key_variable_is_an_auth_failure_without_a_request() {
 #[test]
 fn openai_streaming_concatenates_deltas_until_done() {
     let events = vec![
-        "data: {\"model\":\"qwen-test\",\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}\n\n".to_owned(),
+        "data: {\"model\":\"qwen-test\",\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}\n\n"
+            .to_owned(),
         "data: {\"choices\":[{\"delta\":{\"content\":\"NO_CHANGES\"}}]}\n\n".to_owned(),
         ": keep-alive\n\n".to_owned(),
         "data: {\"choices\":[{\"delta\":{\"content\":\"_NEEDED\"}}]}\n\n".to_owned(),
-        "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":2}}\n\n".to_owned(),
+        "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":2}}\n\n"
+            .to_owned(),
         "data: [DONE]\n\n".to_owned(),
     ];
     let server = Server::start(vec![Script::Stream {
@@ -116,7 +118,9 @@ fn openai_streaming_concatenates_deltas_until_done() {
 #[test]
 fn a_connection_dropped_mid_stream_is_a_transport_failure() {
     let server = Server::start(vec![Script::Stream {
-        chunks: vec!["data: {\"choices\":[{\"delta\":{\"content\":\"--- a/x\\n\"}}]}\n\n".to_owned()],
+        chunks: vec![
+            "data: {\"choices\":[{\"delta\":{\"content\":\"--- a/x\\n\"}}]}\n\n".to_owned(),
+        ],
         complete: false,
     }]);
     let p = openai(&server, None, true);
@@ -186,7 +190,10 @@ fn status_429_carries_retry_after_529_is_overloaded_401_is_auth() {
         .complete(&Request::new("x"))
         .unwrap_err();
     assert_eq!(f.kind, FailureKind::Http, "{f}");
-    assert!(f.message.contains("HTTP 500") && f.message.contains("boom"), "{f}");
+    assert!(
+        f.message.contains("HTTP 500") && f.message.contains("boom"),
+        "{f}"
+    );
 }
 
 #[test]
@@ -227,7 +234,11 @@ fn a_slow_response_past_the_timeout_is_a_timeout() {
     let start = Instant::now();
     let f = p.complete(&Request::new("x")).unwrap_err();
     assert_eq!(f.kind, FailureKind::Timeout, "{f}");
-    assert!(start.elapsed() < Duration::from_millis(1400), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_millis(1400),
+        "{:?}",
+        start.elapsed()
+    );
 }
 
 #[test]

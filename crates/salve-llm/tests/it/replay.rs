@@ -32,7 +32,9 @@ fn a_recorded_reply_replays_for_the_same_prompt_and_misses_for_another() {
     let again = replay.complete(&Request::new("please fix   \r\n")).unwrap();
     assert_eq!(again.text, "please fix\n");
     assert_eq!(again.meta.kind, ProviderKind::Replay);
-    let miss = replay.complete(&Request::new("something else")).unwrap_err();
+    let miss = replay
+        .complete(&Request::new("something else"))
+        .unwrap_err();
     assert_eq!(miss.kind, FailureKind::ReplayMiss);
     assert!(miss.message.contains("--record"), "{miss}");
 }

@@ -13,11 +13,19 @@ use crate::text::{canonical, is_blank, Form};
 /// Whether a line is an elision marker: an optional comment leader, then `...` (or `…`),
 /// optionally with a few words such as `existing code` and closing dots.
 pub fn is_marker(line: &str) -> bool {
+    marker_parts(line).is_some()
+}
+
+/// The parts of an elision marker: whether it sits in a comment, and the text after its opening
+/// dots (closing comment marks and surrounding spaces removed). `None` for other lines.
+pub(crate) fn marker_parts(line: &str) -> Option<(bool, String)> {
     let c = canonical(line);
     let mut t: &str = c.trim();
+    let mut commented = false;
     for lead in ["<!--", "//", "/*", "--", "#", ";", "*", "%", "\""] {
         if let Some(rest) = t.strip_prefix(lead) {
             t = rest.trim_start();
+            commented = true;
             break;
         }
     }
@@ -26,11 +34,10 @@ pub fn is_marker(line: &str) -> bool {
             t = rest.trim_end();
         }
     }
-    let Some(rest) = t.strip_prefix("...") else {
-        return false;
-    };
+    let rest = t.strip_prefix("...")?;
     rest.chars()
         .all(|ch| ch.is_alphanumeric() || " .,:;'()-_".contains(ch))
+        .then(|| (commented, rest.to_string()))
 }
 
 /// Saturating count of in-order chains: 0, 1, or 2 for "more than one".

@@ -1,45 +1,108 @@
-//! Whole-file replacements: filling `...` placeholders from the file and rendering new content
-//! in the file's own line-ending style.
+//! Whole-file replacements: filling elision gaps from the file and rendering new content in the
+//! file's own line-ending style.
 //!
-//! A model that rewrites a whole file sometimes skips unchanged stretches with a marker line
-//! (`# ...`). Each marker is filled with the file lines between its neighbours, found by the same
-//! rules as the elision rung: the neighbours must place in exactly one way, else the file is
-//! refused rather than lose the skipped code.
+//! A model that rewrites a whole file sometimes skips unchanged stretches with a gap line (`...`,
+//! `# ...`, `// ... existing code ...`, see [`is_gap`]). Each gap is filled with the file lines
+//! between its neighbours, found by the same rules as the elision rung: the neighbours must place
+//! in exactly one way, and the gaps must fill in file order, else the file is refused
+//! ([`Status::NotFound`] or [`Status::Ambiguous`]) rather than lose the skipped code.
+//! Placeholders that do not have the gap shape (`# rest unchanged`, `/* rest of file */`) are
+//! the parser's to refuse as lazy.
 
-use super::elision::{self, is_marker};
+use super::elision::{self, marker_parts};
 use super::index::FileIndex;
 use super::search::loose_fits;
-use crate::text::{hash_form, is_blank, strip_cr, Doc, Eol, Form};
+use crate::report::Status;
+use crate::text::{is_blank, strip_cr, Doc, Eol};
 
-/// How many non-blank neighbour lines a marker may use on each side before giving up.
+/// How many non-blank neighbour lines a gap may use on each side before giving up.
 const MAX_NEIGHBOURS: usize = 3;
 
-/// Split `content` into lines (one trailing `\n` is not a line) and fill its placeholders from
-/// `source`.
-pub fn fill_placeholders(source: &Doc, content: &str) -> Result<Vec<String>, String> {
+/// Whether a line of whole-file content stands for unchanged file lines: dots, alone or in a
+/// comment, optionally followed by a space and a few words (`...`, `…`, `// ...`, `/* ... */`,
+/// `# ... existing code ...`). Dots glued to a word (`...rest,`) are JavaScript spread syntax, and
+/// where a bare `...` is code (`dots_are_code`, Python's Ellipsis) it is content too.
+pub fn is_gap(line: &str, dots_are_code: bool) -> bool {
+    let Some((commented, rest)) = marker_parts(line) else {
+        return false;
+    };
+    let words = rest.trim_start_matches('.');
+    if words.trim().is_empty() {
+        return commented || !dots_are_code;
+    }
+    words.starts_with(' ')
+}
+
+/// Why a gap could not be filled: [`Status::NotFound`] or [`Status::Ambiguous`], and a message
+/// for the model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FillError {
+    pub status: Status,
+    pub message: String,
+}
+
+/// Split `content` into lines (one trailing `\n` is not a line) and fill its gaps from `source`.
+pub fn fill_placeholders(
+    source: &Doc,
+    content: &str,
+    dots_are_code: bool,
+) -> Result<Vec<String>, FillError> {
     let body = content.strip_suffix('\n').unwrap_or(content);
     let lines: Vec<&str> = if body.is_empty() && content.is_empty() {
         Vec::new()
     } else {
         body.split('\n').map(strip_cr).collect()
     };
-    let idx = FileIndex::new(source);
-    let canon = idx.form(Form::Canon);
-    let markers: Vec<usize> = (0..lines.len())
-        .filter(|&i| is_marker(lines[i]) && canon.count(hash_form(Form::Canon, lines[i]), 1) == 0)
+    let gaps: Vec<usize> = (0..lines.len())
+        .filter(|&i| is_gap(lines[i], dots_are_code))
         .collect();
+    if gaps.is_empty() {
+        return Ok(lines.iter().map(|s| s.to_string()).collect());
+    }
+    let idx = FileIndex::new(source);
     let mut out: Vec<String> = Vec::with_capacity(lines.len());
     let mut prev_cut = 0;
-    for (mi, &m) in markers.iter().enumerate() {
-        let seg_start = if mi == 0 { 0 } else { markers[mi - 1] + 1 };
-        let seg_end = markers.get(mi + 1).copied().unwrap_or(lines.len());
-        let gap = fill_one(&idx, &lines, m, seg_start, seg_end).ok_or_else(|| {
-            format!(
-                "the placeholder `{}` at line {} of the new content could not be filled in: the lines around it do not match exactly one place in the file; write those lines out in full",
+    let mut filled_to = 0;
+    for (gi, &m) in gaps.iter().enumerate() {
+        let seg_start = if gi == 0 { 0 } else { gaps[gi - 1] + 1 };
+        let seg_end = gaps.get(gi + 1).copied().unwrap_or(lines.len());
+        let fail = |status: Status, why: &str| FillError {
+            status,
+            message: format!(
+                "the placeholder `{}` at line {} of the new content could not be filled in from the file: {why}; write those lines out in full",
                 lines[m].trim(),
                 m + 1
-            )
-        })?;
+            ),
+        };
+        let gap = match fill_one(&idx, &lines, m, seg_start, seg_end) {
+            Ok(g) => g,
+            Err(Miss::NoNeighbours) => {
+                return Err(fail(
+                    Status::NotFound,
+                    "it has no lines of its own around it to place it by",
+                ))
+            }
+            Err(Miss::NotFound) => {
+                return Err(fail(
+                    Status::NotFound,
+                    "the lines around it are not in the file",
+                ))
+            }
+            Err(Miss::Ambiguous) => {
+                return Err(fail(
+                    Status::Ambiguous,
+                    "the lines around it match more than one place in the file",
+                ))
+            }
+        };
+        if gap.0 < filled_to {
+            // Gaps out of order would repeat or reorder the file's lines.
+            return Err(fail(
+                Status::Ambiguous,
+                "it stands for lines before those of an earlier placeholder",
+            ));
+        }
+        filled_to = gap.1;
         out.extend(lines[prev_cut..m].iter().map(|s| s.to_string()));
         out.extend((gap.0..gap.1).map(|k| source.line(k).to_string()));
         prev_cut = m + 1;
@@ -48,56 +111,71 @@ pub fn fill_placeholders(source: &Doc, content: &str) -> Result<Vec<String>, Str
     Ok(out)
 }
 
-/// Start of the slice holding the `k` non-blank lines before `m` (not before `lo`).
+/// Why one gap could not be filled.
+enum Miss {
+    /// Only other gaps or blank lines around it.
+    NoNeighbours,
+    NotFound,
+    Ambiguous,
+}
+
+/// Start of the slice holding the (up to) `k` non-blank lines before `m`, not before `lo`;
+/// `None` when there is none.
 fn back(lines: &[&str], m: usize, lo: usize, k: usize) -> Option<usize> {
+    let mut found = None;
     let mut seen = 0;
     let mut i = m;
-    while i > lo {
+    while i > lo && seen < k {
         i -= 1;
         if !is_blank(lines[i]) {
             seen += 1;
-            if seen == k {
-                return Some(i);
-            }
+            found = Some(i);
         }
     }
-    None
+    found
 }
 
-/// End of the slice holding the `k` non-blank lines after `m` (not past `hi`).
+/// End of the slice holding the (up to) `k` non-blank lines after `m`, not past `hi`; `None`
+/// when there is none.
 fn forward(lines: &[&str], m: usize, hi: usize, k: usize) -> Option<usize> {
+    let mut found = None;
     let mut seen = 0;
     for (i, line) in lines.iter().enumerate().take(hi).skip(m + 1) {
+        if seen == k {
+            break;
+        }
         if !is_blank(line) {
             seen += 1;
-            if seen == k {
-                return Some(i + 1);
-            }
+            found = Some(i + 1);
         }
     }
-    None
+    found
 }
 
-/// The source lines `[start, end)` the marker at `m` stands for.
+/// The source lines `[start, end)` the gap at `m` stands for. Its neighbours are taken from the
+/// content between the previous gap (`lo`) and the next one (`hi`). A gap with content on one
+/// side only reaches to the start or end of the file, so that is allowed only for a gap with
+/// nothing but blank lines between it and that end of the content.
 fn fill_one(
     idx: &FileIndex,
     lines: &[&str],
     m: usize,
     lo: usize,
     hi: usize,
-) -> Option<(usize, usize)> {
+) -> Result<(usize, usize), Miss> {
     let n = idx.len();
+    let at_top = (0..m).all(|k| is_blank(lines[k]));
+    let at_bottom = (m + 1..lines.len()).all(|k| is_blank(lines[k]));
     for k in 1..=MAX_NEIGHBOURS {
         let before = back(lines, m, lo, k);
         let after = forward(lines, m, hi, k);
         let fits = match (before, after) {
-            (None, None) => return None,
-            (None, Some(e)) => {
+            (None, Some(e)) if at_top => {
                 let pat = &lines[m + 1..e];
                 let f = loose_fits(idx, pat, &vec![true; pat.len()], true);
                 f.iter().map(|f| (0, f.range().0)).collect::<Vec<_>>()
             }
-            (Some(s), None) => {
+            (Some(s), None) if at_bottom => {
                 let pat = &lines[s..m];
                 let f = loose_fits(idx, pat, &vec![true; pat.len()], true);
                 f.iter().map(|f| (f.range().1, n)).collect()
@@ -110,21 +188,24 @@ fn fill_one(
                     .map(|f| (f.map[m - s].start, f.map[m - s].end))
                     .collect()
             }
+            _ => return Err(Miss::NoNeighbours),
         };
         match fits.len() {
-            0 => return None,
-            1 => return Some(fits[0]),
+            // More neighbours may reach lines the edit changed; several places stay several.
+            0 if k > 1 => return Err(Miss::Ambiguous),
+            0 => return Err(Miss::NotFound),
+            1 => return Ok(fits[0]),
             _ => {
                 // Several places: more neighbours may tell them apart, unless none are left.
                 let more_before = before.is_some_and(|s| back(lines, s, lo, 1).is_some());
                 let more_after = after.is_some_and(|e| forward(lines, e - 1, hi, 1).is_some());
                 if !more_before && !more_after {
-                    return None;
+                    return Err(Miss::Ambiguous);
                 }
             }
         }
     }
-    None
+    Err(Miss::Ambiguous)
 }
 
 /// `lines` rendered as a file body in `source`'s style: lines equal to a source line keep that
@@ -170,6 +251,7 @@ mod tests {
         let lines = fill_placeholders(
             &src,
             "[package]\n# ...\nbuild = \"b.rs\"\nedition = \"2021\"\n",
+            false,
         )
         .unwrap();
         assert_eq!(
@@ -187,7 +269,68 @@ mod tests {
     #[test]
     fn refuses_a_placeholder_it_cannot_place() {
         let src = Doc::parse("a\nx\nb\na\ny\nb\n");
-        assert!(fill_placeholders(&src, "a\n...\nb\nc\n").is_err());
+        let e = fill_placeholders(&src, "a\n...\nb\nc\n", false).unwrap_err();
+        assert_eq!(e.status, Status::Ambiguous, "{e:?}");
+        assert!(e.message.contains("`...` at line 2"), "{e:?}");
+        let e = fill_placeholders(&src, "a\n// ...\nzz\n", false).unwrap_err();
+        assert_eq!(e.status, Status::NotFound, "{e:?}");
+    }
+
+    #[test]
+    fn gap_shapes() {
+        for g in [
+            "...",
+            "  // ...",
+            "# ... existing code ...",
+            "/* ... */",
+            "<!-- ... -->",
+            "\u{2026}",
+        ] {
+            assert!(is_gap(g, false), "{g}");
+        }
+        for c in ["...rest,", "  ...defaults,", "// rest unchanged", "x = ..."] {
+            assert!(!is_gap(c, false), "{c}");
+        }
+        // Python's Ellipsis is code; a commented gap is still a gap there.
+        assert!(!is_gap("    ...", true));
+        assert!(is_gap("    # ...", true));
+    }
+
+    #[test]
+    fn a_gap_with_content_on_one_side_reaches_the_end_only_at_the_end() {
+        let src = Doc::parse("a\nb\nc\nd\n");
+        // A trailing gap keeps the rest of the file.
+        let lines = fill_placeholders(&src, "A\nb\n...\n", false).unwrap();
+        assert_eq!(lines, ["A", "b", "c", "d"]);
+        // A leading gap keeps the start.
+        let lines = fill_placeholders(&src, "...\nc\nD\n", false).unwrap();
+        assert_eq!(lines, ["a", "b", "c", "D"]);
+        // Two gaps with nothing between them: the second has nothing of its own to place by
+        // (taken as "the rest of the file" it would repeat lines).
+        let e = fill_placeholders(&src, "a\n...\n\n...\nd\n", false).unwrap_err();
+        assert_eq!(e.status, Status::NotFound, "{e:?}");
+    }
+
+    #[test]
+    fn gaps_must_fill_in_file_order() {
+        let src = Doc::parse("a\nb\nc\nd\ne\nf\n");
+        let lines = fill_placeholders(&src, "a\n...\nc\nd\n...\nf\n", false).unwrap();
+        assert_eq!(lines, ["a", "b", "c", "d", "e", "f"]);
+        // The second gap would stand for lines before the first one's: refused, not repeated.
+        let e = fill_placeholders(&src, "d\n...\nf\na\n...\nc\n", false).unwrap_err();
+        assert_eq!(e.status, Status::Ambiguous, "{e:?}");
+    }
+
+    #[test]
+    fn javascript_spread_and_python_ellipsis_are_content() {
+        let src = Doc::parse("const c = {\n  port: 1,\n};\n");
+        let lines =
+            fill_placeholders(&src, "const c = {\n  ...defaults,\n  port: 1,\n};\n", false)
+                .unwrap();
+        assert_eq!(lines[1], "  ...defaults,");
+        let src = Doc::parse("class A:\n    pass\n");
+        let lines = fill_placeholders(&src, "class A:\n    ...\n", true).unwrap();
+        assert_eq!(lines, ["class A:", "    ..."]);
     }
 
     #[test]

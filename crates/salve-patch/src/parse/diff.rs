@@ -189,10 +189,12 @@ pub(crate) fn finish_hunk(
         return None;
     }
     let start_pin = h.old_start == Some(0) && b.old == 0;
-    let anchor = if b.old_no_newline || b.new_no_newline {
-        Anchor::End
-    } else if start_pin {
+    // An empty old side at line 0 pins the start even when the new side lacks its last newline
+    // (a whole new file without one).
+    let anchor = if start_pin {
         Anchor::Start
+    } else if b.old_no_newline || b.new_no_newline {
+        Anchor::End
     } else {
         Anchor::None
     };
@@ -248,22 +250,11 @@ struct FileOp {
 }
 
 /// Builds the edit for one file from its header facts and hunks.
-fn build(cx: &mut Cx, mut op: FileOp, hunks: Vec<Hunk>, format: Format, cut: bool) {
-    // A lone `@@ -0,0 +1,N @@` hunk of added lines is a new file even without `/dev/null`.
-    if !op.created
-        && !op.deleted
-        && !op.renamed
-        && hunks.len() == 1
-        && hunks[0].anchor == Anchor::Start
-        && hunks[0].is_pure_insertion()
-    {
-        op.created = true;
-        if let Some(p) = op.new.as_deref().or(op.old.as_deref()) {
-            cx.note(format!(
-                "{p}: only hunk is -0,0 with added lines; read as a new file"
-            ));
-        }
-    }
+fn build(cx: &mut Cx, op: FileOp, hunks: Vec<Hunk>, format: Format, cut: bool) {
+    // A `@@ -0,0 +1,N @@` hunk under a header that names the file on both sides is an insertion
+    // at the start of that file (anchored by `finish_hunk`), not a new file: only `/dev/null` or
+    // `new file mode` say the file is new. Where the file does not exist the applier may still
+    // create it (see `apply::new_file_from_insertion`).
     let path = if op.deleted || (op.renamed && op.old.is_some()) {
         op.old.clone().or(op.new.clone())
     } else {

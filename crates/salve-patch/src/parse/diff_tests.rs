@@ -161,8 +161,18 @@ fn no_newline_markers_pin_the_end() {
 }
 
 #[test]
-fn zero_header_without_dev_null_creates() {
+fn zero_header_with_real_paths_inserts_at_the_start() {
+    // Both sides name the file: it exists, and the lines go before its first line.
     let x = extract("--- a/x\n+++ b/x\n@@ -0,0 +1,2 @@\n+top\n+next\n");
+    let h = &hunks(&x.edits[0].change)[0];
+    assert_eq!(h.anchor, Anchor::Start);
+    assert!(h.is_pure_insertion());
+    assert_eq!(h.post_image().collect::<Vec<_>>(), ["top", "next"]);
+    // The same from a git header without `new file mode`.
+    let x = extract("diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -0,0 +1 @@\n+top\n");
+    assert_eq!(hunks(&x.edits[0].change)[0].anchor, Anchor::Start);
+    // `/dev/null` still makes a new file.
+    let x = extract("--- /dev/null\n+++ b/x\n@@ -0,0 +1,2 @@\n+top\n+next\n");
     assert_eq!(
         x.edits[0].change,
         FileChange::Create {
@@ -170,7 +180,6 @@ fn zero_header_without_dev_null_creates() {
             final_newline: true
         }
     );
-    assert!(x.notes.iter().any(|n| n.contains("new file")));
     // Among other hunks it only pins the start of the file.
     let x = extract("--- a/x\n+++ b/x\n@@ -0,0 +1 @@\n+top\n@@ -5 +6 @@\n-a\n+b\n");
     let h = &hunks(&x.edits[0].change)[0];

@@ -118,11 +118,13 @@ fn last_path(text: &str) -> Option<String> {
     best.map(|(_, s)| s)
 }
 
-/// One edit found in the JSON value.
+/// One edit found in the JSON value. A side is `None` when the object does not have it: an edit
+/// must carry both strings (an empty one is meaningful: create, or delete the old text), so a
+/// missing side is a broken edit, never read as empty.
 struct RawEdit {
     path: Option<String>,
-    old: String,
-    new: String,
+    old: Option<String>,
+    new: Option<String>,
 }
 
 fn get_str(obj: &Map<String, Value>, keys: &[&str]) -> Option<String> {
@@ -150,11 +152,7 @@ fn collect(v: &Value, inherited: Option<&str>, out: &mut Vec<RawEdit>) {
             let edit_like = (old.is_some() && new.is_some())
                 || (path.is_some() && (old.is_some() || new.is_some()));
             if edit_like {
-                out.push(RawEdit {
-                    path,
-                    old: old.unwrap_or_default(),
-                    new: new.unwrap_or_default(),
-                });
+                out.push(RawEdit { path, old, new });
             }
         }
         _ => {}
@@ -253,11 +251,25 @@ pub(crate) fn try_parse(cx: &mut Cx, r: &Region, i: usize) -> Option<usize> {
                     cx.issue(IssueKind::Malformed, None, "JSON edit without a path");
                     continue;
                 };
-                if e.old.is_empty() {
-                    create(cx, &path, &e.new);
+                let (e_old, e_new) = match (e.old, e.new) {
+                    (Some(o), Some(n)) => (o, n),
+                    (o, _) => {
+                        let missing = if o.is_some() { "new_string" } else { "old_string" };
+                        cx.issue(
+                            IssueKind::Malformed,
+                            Some(&path),
+                            format!(
+                                "JSON edit without {missing}: an edit needs both old_string and new_string (\"\" to delete or create)"
+                            ),
+                        );
+                        continue;
+                    }
+                };
+                if e_old.is_empty() {
+                    create(cx, &path, &e_new);
                     continue;
                 }
-                let (old, new) = split_pair(&e.old, &e.new);
+                let (old, new) = split_pair(&e_old, &e_new);
                 push_pair(cx, &path, old, new, None, Format::OldNewJson);
             }
             Some(cx.src.line_of(start + n.saturating_sub(1)) + 1)
@@ -384,6 +396,26 @@ mod tests {
                 content: "a\nb".into(),
                 final_newline: false
             }
+        );
+    }
+
+    #[test]
+    fn a_missing_side_is_malformed_and_an_empty_one_is_not() {
+        let x = extract("```json\n{\"path\": \"c.toml\", \"old_string\": \"workers = 4\"}\n```\n");
+        assert!(x.edits.is_empty(), "{:?}", x.edits);
+        assert_eq!(x.issues.len(), 1, "{:?}", x.issues);
+        assert_eq!(x.issues[0].kind, IssueKind::Malformed);
+        assert_eq!(x.issues[0].path.as_deref(), Some("c.toml"));
+        assert!(x.issues[0].message.contains("new_string"));
+        let x = extract("{\"path\": \"n.rs\", \"new_string\": \"fn n() {}\"}");
+        assert!(x.edits.is_empty(), "{:?}", x.edits);
+        assert_eq!(x.issues[0].kind, IssueKind::Malformed);
+        // An explicitly empty new string deletes the old text.
+        let x = extract("{\"path\": \"c.toml\", \"old_string\": \"a\\nb\", \"new_string\": \"\"}");
+        assert!(x.issues.is_empty(), "{:?}", x.issues);
+        assert_eq!(
+            hunk_lines(&x.edits[0].change),
+            vec![(Remove, "a".into()), (Remove, "b".into())]
         );
     }
 

@@ -56,8 +56,9 @@
 //! timestamp; `/dev/null` on the old side creates, on the new side deletes. A header's counts
 //! are recomputed from the body (a difference is noted); its old start becomes
 //! [`crate::edit::Hunk::old_start`], a hint only; the heading after the second `@@` becomes a
-//! scope; `-0,0` pins the hunk to the start of the file, and a file whose only hunk is `-0,0`
-//! with added lines is created even without `/dev/null`. `index` and `similarity index` lines are
+//! scope; `-0,0` pins the hunk to the start of the file (a file whose only hunk is `-0,0` is still
+//! a Modify unless `/dev/null` or `new file mode` says it is new; the applier creates it only when
+//! it does not exist). `index` and `similarity index` lines are
 //! dropped. A mode change alone is a Modify without hunks carrying the new mode (parsed as octal:
 //! `100755` is `0o100755`). A binary diff or a copy is a `Malformed` issue for its path. Hunks
 //! with no file header and no path attached are `Malformed` for the whole reply.
@@ -164,11 +165,19 @@ pub fn extract(reply: &str) -> Extraction {
 }
 
 /// True when `line`, written into the file at `path`, would stand in for code instead of being
-/// code: a lazy placeholder (`// ... existing code ...`), a comment of only dots (`// ...`), or a
-/// bare `...` outside Python. The same test [`extract`] applies to whole-file content, for
-/// callers that fill or check placeholders themselves.
+/// code: a lazy placeholder (`// ... existing code ...`, `# rest unchanged`), a comment of only
+/// dots (`// ...`), a gap line the whole-file applier fills from the file
+/// ([`crate::locate::whole::is_gap`]), or a bare `...` outside Python. For callers that check
+/// content with nothing to fill it from (a new file).
 pub fn is_placeholder(line: &str, path: &str) -> bool {
-    sanitize::is_placeholder_content(line, sanitize::dots_are_content(path))
+    let dots = sanitize::dots_are_content(path);
+    sanitize::is_placeholder_content(line, dots) || crate::locate::whole::is_gap(line, dots)
+}
+
+/// Whether a bare `...` line is code in the file at `path` (Python's Ellipsis), so neither a
+/// placeholder nor a gap there.
+pub fn dots_are_code(path: &str) -> bool {
+    sanitize::dots_are_content(path)
 }
 
 /// The reply split into lines, with byte offsets for the JSON reader.

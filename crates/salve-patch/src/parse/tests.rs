@@ -282,6 +282,10 @@ fn placeholder_predicate_matches_whole_file_rule() {
     assert!(super::is_placeholder("...", "README.md"));
     assert!(!super::is_placeholder("    ...", "a.py"));
     assert!(!super::is_placeholder("let x = 1;", "src/a.rs"));
+    // Gap shapes the whole-file applier fills count too, so new files refuse them.
+    assert!(super::is_placeholder("// ... snip", "src/a.rs"));
+    assert!(super::is_placeholder("    # ...", "a.py"));
+    assert!(!super::is_placeholder("  ...defaults,", "a.js"));
 }
 
 #[test]

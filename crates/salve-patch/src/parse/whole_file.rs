@@ -1,12 +1,15 @@
 //! Whole-file blocks: a path line (or fence info path) and a fenced block holding the complete
 //! new content of the file.
 //!
-//! The content replaces the file, so any placeholder in it (`// ... existing code ...`, a bare
-//! `// ...`) would delete the code it stands for: such a block is refused as lazy.
+//! The content replaces the file. Gap lines (`...`, `// ...`, `# ... existing code ...`, see
+//! [`is_gap`]) are the applier's to fill from the file, strictly, so they raise no issue here.
+//! Any other placeholder (`# rest unchanged`, `/* rest of file */`, `// existing code here`)
+//! would delete the code it stands for: such a block is refused as lazy.
 
 use super::body::truncate;
 use super::{sanitize, Cx, Region, RegionState};
 use crate::edit::{FileChange, FileEdit, Format, IssueKind};
+use crate::locate::whole::is_gap;
 
 /// Records the fenced content of `r` as the whole new content of `path`.
 pub(crate) fn take(cx: &mut Cx, r: &Region, path: String, lang: &str) {
@@ -31,7 +34,7 @@ pub(crate) fn take(cx: &mut Cx, r: &Region, path: String, lang: &str) {
     let dots_ok = sanitize::dots_are_content(&path) || matches!(lang, "python" | "py");
     if let Some(l) = lines
         .iter()
-        .find(|l| sanitize::is_placeholder_content(l, dots_ok))
+        .find(|l| sanitize::is_placeholder_content(l, dots_ok) && !is_gap(l, dots_ok))
     {
         cx.issue(
             IssueKind::Lazy,
@@ -111,13 +114,26 @@ mod tests {
     }
 
     #[test]
-    fn placeholders_are_lazy() {
-        for body in ["    // ... existing code ...", "// ...", "    ..."] {
+    fn placeholders_are_lazy_and_gaps_are_not() {
+        for body in [
+            "    // rest unchanged",
+            "/* rest of file */",
+            "    // existing code here ...",
+            "# rest of the code",
+        ] {
             let x = extract(&format!(
                 "src/lib.rs\n```rust\nfn a() {{\n{body}\n}}\n```\n"
             ));
             assert_eq!(x.issues.len(), 1, "{body}");
             assert_eq!(x.issues[0].kind, IssueKind::Lazy);
+        }
+        // Gaps are filled from the file by the applier, strictly, so they are not an issue.
+        for body in ["    // ... existing code ...", "// ...", "    ...", "# ... rest unchanged ..."] {
+            let x = extract(&format!(
+                "src/lib.rs\n```rust\nfn a() {{\n{body}\n}}\n```\n"
+            ));
+            assert!(x.issues.is_empty(), "{body}: {:?}", x.issues);
+            assert_eq!(x.edits.len(), 1);
         }
         // A bare `...` is code in Python.
         let x = extract("a.py\n```python\ndef f():\n    ...\n```\n");

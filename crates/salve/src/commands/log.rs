@@ -33,7 +33,15 @@ pub fn run(global: &Global, args: &LogArgs) -> Result<u8, CliError> {
         if global.json {
             write_out("[]\n")?;
         } else if !global.quiet {
-            eprintln!("no runs recorded yet; every `salve apply` records one");
+            let layout = salve_store::Layout::locate(&work_dir(global));
+            if layout.in_git || layout.dir.is_dir() {
+                eprintln!("no runs recorded yet; every `salve apply` records one");
+            } else {
+                eprintln!(
+                    "no record here: outside a git repository salve records runs only where a \
+                     .salve/ directory exists (create one to start)"
+                );
+            }
         }
         return Ok(0);
     };

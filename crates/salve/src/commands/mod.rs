@@ -2,9 +2,11 @@
 //! code of a job that ran (0 or 1) or a [`CliError`](crate::error::CliError).
 
 pub mod apply;
+pub mod ask;
 pub mod checkpoint;
 pub mod checkpoints;
 pub mod commit;
+pub mod doctor;
 pub mod export;
 pub mod gc;
 pub mod import;
@@ -20,6 +22,8 @@ use crate::error::CliError;
 pub fn run(cli: &Cli) -> Result<u8, CliError> {
     match &cli.command {
         Command::Apply(args) => apply::run(&cli.global, args),
+        Command::Ask(args) => ask::run(&cli.global, args),
+        Command::Doctor(args) => doctor::run(&cli.global, args),
         Command::Checkpoint(args) => checkpoint::run(&cli.global, args),
         Command::Checkpoints(args) => checkpoints::run(&cli.global, args),
         Command::Restore(args) => restore::run(&cli.global, args),

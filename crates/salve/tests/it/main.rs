@@ -8,9 +8,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod apply_cli;
+mod ask;
 mod git_safety;
+mod record;
 mod support;
 
 mod corpus;
+mod crash;
 mod git_compare;
 mod scenarios;

@@ -1,0 +1,418 @@
+//! `ask`: build a prompt, ask a provider chain, apply the edit, follow up once when it is
+//! refused, and record everything.
+//!
+//! The steps, in order:
+//! 1. Build the prompt ([`prompt`]): instruction, source files with their staged diffs, target
+//!    files, `.salve/instructions.md`, and the edit formats salve reads.
+//! 2. Run the chain ([`salve_llm::Chain`]): providers in order until one gives an edit or the
+//!    `NO_CHANGES_NEEDED` sentinel. No answer at all is the outcome `provider_error`, with
+//!    every provider's reason.
+//! 3. Apply the edit through [`crate::apply`], which checkpoints before writing (so
+//!    `salve undo` reverts an ask), or only checks it under `dry_run`.
+//! 4. Refused: send the apply report back to the same provider as a follow-up, so the model
+//!    can correct its own edit, as many times as the follow-up budget allows.
+//! 5. Record the run with one call to a [`Recorder`]: the prompt, every provider call, and per
+//!    round the raw reply, extracted diff, sanitized diff, final diff and apply report.
+//!
+//! Everything that leaves the process is redacted first ([`salve_llm::secret::redact`]), so an
+//! API key a model or a server echoes never reaches the record or the output.
+
+pub mod artifacts;
+pub mod prompt;
+pub mod record;
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use salve_llm::secret::redact;
+use salve_llm::{Attempt, Chain, Meta, ReplyClass, Request};
+use salve_patch::edit::Extraction;
+use salve_patch::report::{Outcome as ReportOutcome, Report};
+use serde::Serialize;
+
+use crate::apply;
+use crate::paths::canonical_root;
+pub use prompt::{Prompt, PromptError, PromptInput, DEFAULT_MAX_PROMPT_FILE};
+pub use record::{AskRecord, NoRecord, Recorder, StoreRecorder};
+
+/// How to ask.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The work tree; every path is relative to it.
+    pub dir: PathBuf,
+    pub instruction: String,
+    /// Source files: their staged diff and content go into the prompt.
+    pub files: Vec<PathBuf>,
+    /// Target files: their current content (or that they are new) goes into the prompt.
+    pub targets: Vec<PathBuf>,
+    /// Ask and place the edit, but write nothing.
+    pub dry_run: bool,
+    /// Follow-ups after a refused edit.
+    pub follow_ups: u32,
+    /// Files larger than this are not put into the prompt.
+    pub max_prompt_file: u64,
+    /// The command line, for the record.
+    pub command: Vec<String>,
+}
+
+impl Options {
+    pub fn new(dir: impl Into<PathBuf>, instruction: impl Into<String>) -> Options {
+        Options {
+            dir: dir.into(),
+            instruction: instruction.into(),
+            files: Vec::new(),
+            targets: Vec::new(),
+            dry_run: false,
+            follow_ups: crate::config::DEFAULT_FOLLOW_UPS,
+            max_prompt_file: DEFAULT_MAX_PROMPT_FILE,
+            command: Vec::new(),
+        }
+    }
+}
+
+/// How an ask ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// The edit was written.
+    Applied,
+    /// The edit was already in place; nothing written.
+    AlreadyApplied,
+    /// The model said nothing needs to change.
+    NoChange,
+    /// `dry_run`: the edit places; nothing written.
+    Checked,
+    /// The edit was refused (after the follow-ups); nothing written.
+    Refused,
+    /// No provider gave an edit.
+    ProviderError,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Applied => "applied",
+            Status::AlreadyApplied => "already_applied",
+            Status::NoChange => "no_change",
+            Status::Checked => "checked",
+            Status::Refused => "refused",
+            Status::ProviderError => "provider_error",
+        }
+    }
+
+    /// 0 when the job succeeded, 1 when it ran and did not.
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Status::Applied | Status::AlreadyApplied | Status::NoChange | Status::Checked => 0,
+            Status::Refused | Status::ProviderError => 1,
+        }
+    }
+}
+
+/// One answer and what became of it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Round {
+    pub provider: String,
+    /// True for an answer to a follow-up.
+    pub follow_up: bool,
+    pub class: ReplyClass,
+    pub meta: Meta,
+    /// The reply, redacted.
+    #[serde(skip)]
+    pub reply: String,
+    #[serde(skip)]
+    pub extraction: Extraction,
+    /// The edits as extracted, rendered as a diff.
+    #[serde(skip)]
+    pub extracted_diff: String,
+    /// The edits accepted for placement, with resolved paths.
+    #[serde(skip)]
+    pub sanitized_diff: String,
+    /// What was written.
+    #[serde(skip)]
+    pub final_diff: String,
+    /// The apply report; absent for a no-change answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub report: Option<Report>,
+}
+
+/// Milliseconds spent in each part of an ask.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Timings {
+    pub prompt_ms: u64,
+    /// Waiting for providers (their reported latencies).
+    pub provider_ms: u64,
+    pub apply_ms: u64,
+    pub record_ms: u64,
+    pub total_ms: u64,
+}
+
+/// What an ask did.
+#[derive(Clone, Debug, Serialize)]
+pub struct Outcome {
+    pub status: Status,
+    pub chain: String,
+    /// The provider whose answer was used.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provider: Option<String>,
+    pub rounds: Vec<Round>,
+    /// Every provider call, follow-ups included.
+    pub attempts: Vec<Attempt>,
+    /// Files written, relative to the work tree.
+    pub written: Vec<PathBuf>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<String>,
+    /// Why the ask did not succeed (all providers failed, a follow-up gave nothing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// The run id in the record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run: Option<String>,
+    /// Recording failed (the ask itself did not).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub record_error: Option<String>,
+    #[serde(skip)]
+    pub prompt: String,
+    pub timings: Timings,
+}
+
+impl Outcome {
+    /// The last apply report.
+    pub fn report(&self) -> Option<&Report> {
+        self.rounds.iter().rev().find_map(|r| r.report.as_ref())
+    }
+
+    /// The JSON printed by `salve ask --json`, redacted.
+    pub fn to_json(&self) -> String {
+        let text =
+            serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
+        redact(&text)
+    }
+}
+
+/// An ask that could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    Prompt(#[from] PromptError),
+    #[error(transparent)]
+    Apply(#[from] apply::Error),
+}
+
+fn ms(start: Instant) -> u64 {
+    u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX)
+}
+
+/// The follow-up message after a refusal: the apply report, for the model to correct its edit.
+pub fn follow_up_message(report: &Report) -> String {
+    format!(
+        "salve could not apply your edit, so nothing was written. This is salve's report (JSON): \
+         for every file and hunk whether it was placed, and for those that were not, why, with \
+         the closest places it found.\n\n```json\n{}\n```\n\nReply again with a corrected edit \
+         for the same instruction. Copy context lines exactly from the files as shown in the \
+         first message. If nothing needs to change, reply with exactly NO_CHANGES_NEEDED.\n",
+        report.to_json()
+    )
+}
+
+/// Ask `chain`; see the module docs.
+pub fn ask(
+    options: &Options,
+    chain: &Chain,
+    recorder: &mut dyn Recorder,
+) -> Result<Outcome, Error> {
+    let start = Instant::now();
+    let prompt = prompt::build(&PromptInput {
+        dir: &options.dir,
+        instruction: &options.instruction,
+        files: &options.files,
+        targets: &options.targets,
+        max_file_size: options.max_prompt_file,
+    })?;
+    let root = canonical_root(&options.dir).map_err(|source| PromptError::Dir {
+        dir: options.dir.clone(),
+        source,
+    })?;
+    let mut outcome = Outcome {
+        status: Status::ProviderError,
+        chain: chain.name().to_owned(),
+        provider: None,
+        rounds: Vec::new(),
+        attempts: Vec::new(),
+        written: Vec::new(),
+        checkpoint: None,
+        baseline: None,
+        message: None,
+        run: None,
+        record_error: None,
+        prompt: prompt.text.clone(),
+        timings: Timings {
+            prompt_ms: ms(start),
+            ..Timings::default()
+        },
+    };
+    let mut request = Request::new(prompt.text);
+    let mut answer = match chain.run(&request) {
+        Ok(answered) => {
+            outcome.attempts = answered.attempts;
+            answered.answer
+        }
+        Err(all_failed) => {
+            outcome.message = Some(all_failed.to_string());
+            outcome.attempts = all_failed.attempts;
+            return Ok(finish(outcome, options, recorder, start));
+        }
+    };
+    let mut follow_ups_left = options.follow_ups;
+    let mut follow_up = false;
+    let mut apply_ms = 0;
+    loop {
+        outcome.provider = Some(answer.provider.name().to_owned());
+        let text = answer.reply.text.clone();
+        let extraction = salve_patch::parse::extract(&text);
+        let mut round = Round {
+            provider: answer.provider.name().to_owned(),
+            follow_up,
+            class: answer.class,
+            meta: answer.reply.meta.clone(),
+            reply: redact(&text),
+            extracted_diff: redact(&artifacts::render_edits(&extraction)),
+            extraction,
+            sanitized_diff: String::new(),
+            final_diff: String::new(),
+            report: None,
+        };
+        if answer.class == ReplyClass::NoChange {
+            outcome.rounds.push(round);
+            outcome.status = Status::NoChange;
+            break;
+        }
+        let apply_start = Instant::now();
+        let snapshot = if options.dry_run {
+            artifacts::Snapshot::default()
+        } else {
+            artifacts::Snapshot::take(&root, &round.extraction)
+        };
+        let mut apply_options = apply::Options::new(&options.dir);
+        apply_options.check = options.dry_run;
+        let applied = apply::apply(&text, &apply_options)?;
+        if !applied.written.is_empty() {
+            let checkpoint = applied.checkpoint.clone();
+            let fallback = |rel: &str| checkpoint_blob(&root, checkpoint.as_deref(), rel);
+            round.final_diff = redact(&artifacts::final_diff(
+                &root,
+                &applied.written,
+                &snapshot,
+                &fallback,
+            ));
+        }
+        round.sanitized_diff = redact(&artifacts::sanitized(&round.extraction, &applied.report));
+        apply_ms += ms(apply_start);
+        let report = applied.report;
+        outcome.baseline = applied.baseline.or(outcome.baseline.take());
+        if applied.checkpoint.is_some() {
+            outcome.checkpoint = applied.checkpoint;
+        }
+        outcome.written.extend(applied.written);
+        let report_outcome = report.outcome;
+        round.report = Some(report.clone());
+        outcome.rounds.push(round);
+        match report_outcome {
+            ReportOutcome::Applied if options.dry_run => {
+                outcome.status = Status::Checked;
+                break;
+            }
+            ReportOutcome::Applied => {
+                outcome.status = Status::Applied;
+                break;
+            }
+            ReportOutcome::AlreadyApplied => {
+                outcome.status = Status::AlreadyApplied;
+                break;
+            }
+            ReportOutcome::Partial | ReportOutcome::Refused => {
+                outcome.status = Status::Refused;
+                if follow_ups_left == 0 {
+                    break;
+                }
+                follow_ups_left -= 1;
+                request = request.follow_up(&text, follow_up_message(&report));
+                match salve_llm::chain::call(
+                    &answer.provider,
+                    &request,
+                    &chain.retry(),
+                    &mut outcome.attempts,
+                ) {
+                    Some(next) => {
+                        answer = next;
+                        follow_up = true;
+                    }
+                    None => {
+                        let reason = outcome
+                            .attempts
+                            .last()
+                            .and_then(|a| a.reason.clone())
+                            .unwrap_or_default();
+                        outcome.message = Some(format!(
+                            "the follow-up to {} gave no usable answer: {reason}",
+                            answer.provider.name()
+                        ));
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    outcome.timings.apply_ms = apply_ms;
+    Ok(finish(outcome, options, recorder, start))
+}
+
+/// The content of `rel` in the checkpoint `id`: `Some(None)` when the checkpoint has no such
+/// file, `None` when it cannot be read.
+fn checkpoint_blob(root: &std::path::Path, id: Option<&str>, rel: &str) -> Option<Option<String>> {
+    let repo = salve_git::Repo::discover(root).ok()?;
+    let checkpoint = salve_git::checkpoint::find(&repo, id?).ok()?;
+    // The blob path is relative to the repository root, the work tree may be below it.
+    let prefix = root
+        .strip_prefix(&repo.root)
+        .ok()
+        .map(|p| p.to_string_lossy().into_owned())
+        .filter(|p| !p.is_empty());
+    let path = match prefix {
+        Some(prefix) => format!("{prefix}/{rel}"),
+        None => rel.to_owned(),
+    };
+    let blob = repo.blob_at(&checkpoint.commit, &path).ok()?;
+    Some(blob.map(|b| String::from_utf8_lossy(&b).into_owned()))
+}
+
+/// Total the timings, record the run, and return the outcome.
+fn finish(
+    mut outcome: Outcome,
+    options: &Options,
+    recorder: &mut dyn Recorder,
+    start: Instant,
+) -> Outcome {
+    outcome.message = outcome.message.map(|m| redact(&m));
+    outcome.timings.provider_ms = outcome
+        .attempts
+        .iter()
+        .filter_map(|a| a.meta.as_ref())
+        .map(|m| m.latency_ms)
+        .sum();
+    let record_start = Instant::now();
+    match recorder.record(&AskRecord {
+        command: &options.command,
+        dir: &options.dir,
+        outcome: &outcome,
+        follow_ups: options.follow_ups,
+    }) {
+        Ok(run) => outcome.run = run,
+        Err(e) => outcome.record_error = Some(redact(&e)),
+    }
+    outcome.timings.record_ms = ms(record_start);
+    outcome.timings.total_ms = ms(start);
+    outcome
+}

@@ -1,0 +1,199 @@
+//! `salve ask "INSTRUCTION"`: build a prompt, ask the provider chain, apply the edit (with a
+//! checkpoint, so `salve undo` reverts it), follow up once when it is refused, record the run.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use salve_engine::ask::{self, Outcome, Status, StoreRecorder};
+use salve_engine::config::{Config, ConfigError, ModelHint};
+use salve_llm::replay::Recording;
+use salve_llm::secret::redact;
+use salve_llm::{Chain, Provider};
+
+use crate::cli::Global;
+use crate::error::{CliError, Kind};
+use crate::output;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum HintArg {
+    Fast,
+    Quality,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct AskArgs {
+    /// What to change, in words
+    #[arg(value_name = "INSTRUCTION")]
+    pub instruction: String,
+    /// A source file: its staged diff and full content go into the prompt (repeatable)
+    #[arg(long = "file", value_name = "PATH")]
+    pub files: Vec<PathBuf>,
+    /// A file to change or create: its current content goes into the prompt (repeatable)
+    #[arg(long = "target", value_name = "PATH")]
+    pub targets: Vec<PathBuf>,
+    /// Use the `fast` or `quality` chain instead of `default`
+    #[arg(long, value_enum, value_name = "HINT")]
+    pub model_hint: Option<HintArg>,
+    /// Ask this provider alone instead of a chain
+    #[arg(long, value_name = "NAME")]
+    pub provider: Option<String>,
+    /// Ask and place the edit, but write nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Append every reply to this cassette, for replay later (a `replay` provider reads it)
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// Follow-ups to the same provider after a refused edit [default: from the configuration, 1]
+    #[arg(long, value_name = "N")]
+    pub follow_ups: Option<u32>,
+}
+
+fn config_error(e: ConfigError) -> CliError {
+    let hint = e.hint();
+    let mut err = CliError::user(redact(&e.to_string()));
+    err.kind = Kind::Config;
+    err.hint = hint;
+    err
+}
+
+pub fn run(global: &Global, args: &AskArgs) -> Result<u8, CliError> {
+    let dir = global.dir.clone().unwrap_or_else(|| PathBuf::from("."));
+    if !dir.is_dir() {
+        return Err(CliError::user(format!(
+            "{} is not a directory",
+            dir.display()
+        )));
+    }
+    let config = Config::load(&dir).map_err(config_error)?;
+    let hint = args.model_hint.map(|h| match h {
+        HintArg::Fast => ModelHint::Fast,
+        HintArg::Quality => ModelHint::Quality,
+    });
+    let mut chain = config
+        .build_chain(hint, args.provider.as_deref(), &dir, None)
+        .map_err(config_error)?;
+    if let Some(cassette) = &args.record {
+        chain = recording(chain, cassette)?;
+    }
+    let names: Vec<&str> = chain.providers().iter().map(|p| p.name()).collect();
+    if !global.quiet && !global.json {
+        let mut err = std::io::stderr().lock();
+        let _ = writeln!(err, "asking {} ({})", chain.name(), names.join(", "));
+    }
+    let mut options = ask::Options::new(&dir, &args.instruction);
+    options.files = args.files.clone();
+    options.targets = args.targets.clone();
+    options.dry_run = args.dry_run;
+    options.follow_ups = args.follow_ups.unwrap_or(config.follow_ups);
+    options.command = std::env::args().map(|a| redact(&a)).collect();
+    let outcome =
+        ask::ask(&options, &chain, &mut StoreRecorder::default()).map_err(|e| match e {
+            ask::Error::Prompt(p) => CliError::user(redact(&p.to_string())).with_hint(
+                "--file takes existing files; use --target for a file the change creates",
+            ),
+            ask::Error::Apply(a) => CliError::from(a),
+        })?;
+    let text = if global.json {
+        format!("{}\n", outcome.to_json())
+    } else if global.quiet {
+        String::new()
+    } else {
+        render(&outcome)
+    };
+    write_stdout(&text)?;
+    Ok(outcome.status.exit_code())
+}
+
+/// The chain with every provider wrapped so its replies are appended to `cassette`.
+fn recording(chain: Chain, cassette: &std::path::Path) -> Result<Chain, CliError> {
+    let mut wrapped: Vec<Arc<dyn Provider>> = Vec::new();
+    for p in chain.providers() {
+        let r = Recording::new(Arc::clone(p), cassette).map_err(|e| {
+            CliError::user(format!(
+                "cannot write the cassette {}: {e}",
+                cassette.display()
+            ))
+        })?;
+        wrapped.push(Arc::new(r));
+    }
+    Ok(Chain::new(chain.name(), wrapped, chain.retry()))
+}
+
+fn render(outcome: &Outcome) -> String {
+    let mut out = String::new();
+    for a in &outcome.attempts {
+        let mut line = format!("{} (call {}): {}", a.provider, a.call, a.class.as_str());
+        if let Some(meta) = &a.meta {
+            let mut facts = vec![format!("{:.1}s", meta.latency_ms as f64 / 1000.0)];
+            if let Some(model) = &meta.model {
+                facts.push(model.clone());
+            }
+            if let (Some(i), Some(o)) = (meta.tokens_in, meta.tokens_out) {
+                facts.push(format!("{i} tokens in, {o} out"));
+            }
+            if let Some(cost) = meta.cost_usd {
+                facts.push(format!("${cost:.4}"));
+            }
+            line.push_str(&format!(" [{}]", facts.join(", ")));
+        }
+        if let Some(reason) = &a.reason {
+            line.push_str(&format!(" - {reason}"));
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    for (i, round) in outcome.rounds.iter().enumerate() {
+        if let Some(report) = &round.report {
+            if outcome.rounds.len() > 1 {
+                out.push_str(&format!(
+                    "round {} ({}{}):\n",
+                    i + 1,
+                    round.provider,
+                    if round.follow_up { ", follow-up" } else { "" }
+                ));
+            }
+            out.push_str(&output::render(report));
+        }
+    }
+    if let Some(message) = &outcome.message {
+        out.push_str(message);
+        out.push('\n');
+    }
+    let verdict = match outcome.status {
+        Status::Applied => format!(
+            "ask: applied ({} file{} written){}",
+            outcome.written.len(),
+            if outcome.written.len() == 1 { "" } else { "s" },
+            if outcome.checkpoint.is_some() {
+                "; `salve undo` reverts it"
+            } else {
+                ""
+            }
+        ),
+        Status::AlreadyApplied => "ask: the change is already in place; nothing written".into(),
+        Status::NoChange => "ask: the model says nothing needs to change".into(),
+        Status::Checked => "ask: --dry-run; the edit places, nothing written".into(),
+        Status::Refused => "ask: refused; nothing written".into(),
+        Status::ProviderError => "ask: no provider gave an edit; nothing written".into(),
+    };
+    out.push_str(&verdict);
+    out.push('\n');
+    if let Some(run) = &outcome.run {
+        out.push_str(&format!("run {run} recorded\n"));
+    }
+    if let Some(e) = &outcome.record_error {
+        out.push_str(&format!("warning: the run was not recorded: {e}\n"));
+    }
+    redact(&out)
+}
+
+/// Write to stdout; a closed pipe is not an error.
+fn write_stdout(text: &str) -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(CliError::user(format!("cannot write to stdout: {e}"))),
+    }
+}

@@ -1,0 +1,633 @@
+//! `salve ask` and `salve doctor` end to end: the real binary, real git repositories, providers
+//! that are real child processes or a real HTTP server on 127.0.0.1, and the bundled example
+//! with its cassette.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::support::{Run, Tree};
+
+fn workspace() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn fixture(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/providers")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// `salve` in the tree with a private, empty user configuration and no `SALVE_*` settings.
+fn salve(tree: &Tree) -> assert_cmd::Command {
+    let home = tree.outside().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let mut cmd = tree.salve();
+    cmd.env("HOME", &home).env_remove("XDG_CONFIG_HOME");
+    for (key, _) in std::env::vars() {
+        if key.starts_with("SALVE_") {
+            cmd.env_remove(key);
+        }
+    }
+    cmd
+}
+
+fn run(mut cmd: assert_cmd::Command) -> Run {
+    Run::from(cmd.output().unwrap())
+}
+
+/// A repository with `app.py` committed and `providers` configured in `salve.toml`.
+fn project(providers: &str) -> Tree {
+    let tree = Tree::git();
+    tree.write("app.py", "print('helo')\n");
+    tree.write("salve.toml", providers);
+    tree.commit("start");
+    tree
+}
+
+fn command_provider(name: &str, argv: &[&str]) -> String {
+    let quoted: Vec<String> = argv.iter().map(|a| format!("{a:?}")).collect();
+    format!(
+        "[providers.{name}]\nkind = \"command\"\ncommand = [{}]\ntimeout_secs = 20\n",
+        quoted.join(", ")
+    )
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// The bundled example in a fresh repository, committed as a user would have it.
+fn demo() -> (Tree, String) {
+    let tree = Tree::git();
+    copy_dir(&workspace().join("examples/ask-demo"), &tree.root);
+    tree.commit("demo");
+    let instruction = tree.read("instruction.txt").trim().to_owned();
+    (tree, instruction)
+}
+
+fn demo_ask(tree: &Tree, instruction: &str, extra: &[&str]) -> Run {
+    let mut cmd = salve(tree);
+    cmd.args(extra).args([
+        "ask",
+        instruction,
+        "--file",
+        "temperature/convert.py",
+        "--target",
+        "tests/test_convert.py",
+    ]);
+    run(cmd)
+}
+
+#[test]
+fn the_bundled_example_is_applied_checkpointed_recorded_and_undone() {
+    let (tree, instruction) = demo();
+    let before = tree.snapshot();
+    let start = Instant::now();
+    let out = demo_ask(&tree, &instruction, &[]);
+    out.code(0);
+    assert!(
+        out.stdout.contains("ask: applied (2 files written)"),
+        "{}",
+        out.stdout
+    );
+    assert!(start.elapsed() < Duration::from_secs(20));
+    assert!(tree
+        .read("temperature/convert.py")
+        .contains("return celsius * 9 / 5 + 32"));
+    assert!(tree
+        .read("tests/test_convert.py")
+        .contains("class FahrenheitTest"));
+
+    // Checkpointed: a checkpoint ref exists and the run names it.
+    let refs = tree.git_cmd(&[
+        "for-each-ref",
+        "--format=%(refname)",
+        "refs/salve/checkpoints/",
+    ]);
+    assert!(!refs.trim().is_empty(), "no checkpoint was taken");
+
+    // Recorded, with every artifact.
+    let log = run({
+        let mut c = salve(&tree);
+        c.args(["--json", "log"]);
+        c
+    });
+    log.code(0);
+    let runs = log.json();
+    let ask_run = &runs.as_array().unwrap()[0];
+    assert_eq!(ask_run["kind"], "ask");
+    assert_eq!(ask_run["status"], "applied");
+    assert!(ask_run["checkpoint"].is_string());
+    let id = ask_run["id"].as_str().unwrap();
+    let show = run({
+        let mut c = salve(&tree);
+        c.args(["--json", "show", id]);
+        c
+    });
+    show.code(0);
+    let record = show.json();
+    let names: Vec<&str> = record["artifacts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["name"].as_str().unwrap())
+        .collect();
+    for name in [
+        "prompt",
+        "raw_reply",
+        "extracted_diff",
+        "sanitized_diff",
+        "final_diff",
+        "apply_report",
+    ] {
+        assert!(names.contains(&name), "artifact {name} missing: {names:?}");
+    }
+    assert_eq!(record["attempts"][0]["provider"], "demo");
+    assert_eq!(record["patch_sets"][0]["status"], "applied");
+    let final_diff = run({
+        let mut c = salve(&tree);
+        c.args(["show", id, "--artifact", "final_diff"]);
+        c
+    });
+    assert!(
+        final_diff
+            .stdout
+            .contains("+    return celsius * 9 / 5 + 32"),
+        "{}",
+        final_diff.stdout
+    );
+
+    // Undone.
+    run({
+        let mut c = salve(&tree);
+        c.arg("undo");
+        c
+    })
+    .code(0);
+    assert_eq!(tree.snapshot(), before, "undo did not bring the files back");
+}
+
+#[test]
+fn dry_run_places_the_edit_and_writes_nothing() {
+    let (tree, instruction) = demo();
+    let before = tree.snapshot();
+    let out = {
+        let mut cmd = salve(&tree);
+        cmd.args([
+            "--json",
+            "ask",
+            &instruction,
+            "--file",
+            "temperature/convert.py",
+            "--target",
+            "tests/test_convert.py",
+            "--dry-run",
+        ]);
+        run(cmd)
+    };
+    out.code(0);
+    let json = out.json();
+    assert_eq!(json["status"], "checked");
+    assert_eq!(json["provider"], "demo");
+    assert_eq!(json["rounds"][0]["report"]["check_only"], true);
+    assert_eq!(tree.snapshot(), before, "--dry-run wrote something");
+}
+
+#[test]
+fn a_prompt_change_misses_the_cassette_and_says_how_to_record() {
+    let (tree, _) = demo();
+    let out = demo_ask(&tree, "Something the cassette never saw.", &[]);
+    out.code(1);
+    assert!(
+        out.stdout.contains("All providers failed"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("demo: replay_miss"), "{}", out.stdout);
+    assert!(out.stdout.contains("--record"), "{}", out.stdout);
+}
+
+#[test]
+fn a_refused_edit_gets_one_follow_up_with_the_apply_report() {
+    let tree = Tree::git();
+    let log = tree.outside().join("prompts.log");
+    let log_s = log.to_string_lossy().into_owned();
+    tree.write("app.py", "print('helo')\n");
+    tree.write(
+        "salve.toml",
+        command_provider("model", &["sh", &fixture("refuse_then_fix.sh"), &log_s]),
+    );
+    tree.commit("start");
+    let mut cmd = salve(&tree);
+    cmd.args([
+        "--json",
+        "ask",
+        "Fix the greeting typo.",
+        "--file",
+        "app.py",
+    ]);
+    let out = run(cmd);
+    out.code(0);
+    let json = out.json();
+    assert_eq!(json["status"], "applied");
+    let rounds = json["rounds"].as_array().unwrap();
+    assert_eq!(rounds.len(), 2);
+    assert_eq!(rounds[0]["report"]["outcome"], "refused");
+    assert_eq!(rounds[1]["follow_up"], true);
+    assert_eq!(tree.read("app.py"), "print('hello')\n");
+    let prompts = std::fs::read_to_string(&log).unwrap();
+    let asked: Vec<&str> = prompts
+        .split("=====END=====\n")
+        .filter(|p| !p.is_empty())
+        .collect();
+    assert_eq!(asked.len(), 2);
+    assert!(asked[0].contains("## Instruction\n\nFix the greeting typo."));
+    assert!(asked[0].contains("### app.py\n\n```python\nprint('helo')\n```"));
+    // The follow-up carries the conversation and the report.
+    assert!(asked[1].contains("salve could not apply your edit"));
+    assert!(asked[1].contains("\"outcome\": \"refused\""));
+    assert!(
+        asked[1].contains("print('hallo')"),
+        "the earlier reply is included"
+    );
+}
+
+#[test]
+fn follow_ups_can_be_turned_off() {
+    let tree = Tree::git();
+    let log = tree.outside().join("prompts.log");
+    tree.write("app.py", "print('helo')\n");
+    tree.write(
+        "salve.toml",
+        format!(
+            "{}\n[ask]\nfollow_ups = 0\n",
+            command_provider(
+                "model",
+                &["sh", &fixture("refuse_then_fix.sh"), log.to_str().unwrap()]
+            )
+        ),
+    );
+    tree.commit("start");
+    let before = tree.snapshot();
+    let mut cmd = salve(&tree);
+    cmd.args(["ask", "Fix the greeting typo.", "--file", "app.py"]);
+    let out = run(cmd);
+    out.code(1);
+    assert!(
+        out.stdout.contains("ask: refused; nothing written"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(tree.snapshot(), before);
+    // The flag beats the file.
+    let mut cmd = salve(&tree);
+    cmd.args([
+        "ask",
+        "Fix the greeting typo.",
+        "--file",
+        "app.py",
+        "--follow-ups",
+        "1",
+    ]);
+    run(cmd).code(0);
+}
+
+#[test]
+fn the_sentinel_means_nothing_to_do() {
+    let tree = project(&command_provider("model", &["sh", &fixture("sentinel.sh")]));
+    let before = tree.snapshot();
+    let mut cmd = salve(&tree);
+    cmd.args(["--json", "ask", "Anything to fix?", "--file", "app.py"]);
+    let out = run(cmd);
+    out.code(0);
+    assert_eq!(out.json()["status"], "no_change");
+    assert_eq!(tree.snapshot(), before);
+}
+
+#[test]
+fn the_chain_falls_back_in_order_and_all_failed_lists_every_reason() {
+    let providers = format!(
+        "{}{}{}[chains]\ndefault = [\"down\", \"chatty\", \"good\"]\nfast = [\"down\", \"chatty\"]\n",
+        command_provider("down", &["sh", &fixture("fail.sh")]),
+        command_provider("chatty", &["sh", &fixture("prose.sh")]),
+        command_provider("good", &["sh", &fixture("fix.sh")]),
+    );
+    let tree = project(&providers);
+    let mut cmd = salve(&tree);
+    cmd.args(["--json", "ask", "Fix the typo.", "--file", "app.py"]);
+    let out = run(cmd);
+    out.code(0);
+    let json = out.json();
+    assert_eq!(json["provider"], "good");
+    let classes: Vec<(&str, &str)> = json["attempts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                a["provider"].as_str().unwrap(),
+                a["class"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        classes,
+        [("down", "error"), ("chatty", "non_diff"), ("good", "edit")]
+    );
+    assert!(json["attempts"][0]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("model service unreachable"));
+
+    let mut cmd = salve(&tree);
+    cmd.args([
+        "ask",
+        "Fix the typo.",
+        "--file",
+        "app.py",
+        "--model-hint",
+        "fast",
+    ]);
+    let out = run(cmd);
+    out.code(1);
+    assert!(
+        out.stdout.contains("All providers failed (chain `fast`):"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("  down: exit: the command failed (exit code 7)"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("  chatty: the reply holds no edit"),
+        "{}",
+        out.stdout
+    );
+
+    // --provider asks one provider alone.
+    let mut cmd = salve(&tree);
+    cmd.args([
+        "--json",
+        "ask",
+        "Fix the typo.",
+        "--file",
+        "app.py",
+        "--provider",
+        "good",
+        "--dry-run",
+    ]);
+    let out = run(cmd);
+    out.code(0);
+    assert_eq!(out.json()["attempts"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn configuration_errors_exit_2() {
+    let tree = project("[providers.x\n");
+    let mut cmd = salve(&tree);
+    cmd.args(["ask", "x", "--file", "app.py"]);
+    let out = run(cmd);
+    out.code(2);
+    assert!(out.stderr.contains("Config error:"), "{}", out.stderr);
+    assert!(out.stderr.contains("salve.toml"), "{}", out.stderr);
+
+    let tree = project(&command_provider("good", &["sh", &fixture("fix.sh")]));
+    let mut cmd = salve(&tree);
+    cmd.args(["ask", "x", "--file", "app.py", "--provider", "nope"]);
+    let out = run(cmd);
+    out.code(2);
+    assert!(
+        out.stderr.contains("unknown provider `nope`"),
+        "{}",
+        out.stderr
+    );
+
+    let mut cmd = salve(&tree);
+    cmd.args(["ask", "x", "--file", "missing.py"]);
+    let out = run(cmd);
+    out.code(2);
+    assert!(
+        out.stderr.contains("missing.py: no such file"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// An HTTP server on 127.0.0.1 that answers every request (up to `count`) with 401 and an
+/// error body echoing `key`, as some APIs echo a wrong key.
+fn echoing_server(key: &str, count: usize) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/v1", listener.local_addr().unwrap());
+    let body = format!(r#"{{"error":{{"message":"Incorrect API key provided: {key}"}}}}"#);
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(count) {
+            let Ok(mut stream) = stream else { return };
+            let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut length = 0usize;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    length = v.trim().parse().unwrap_or(0);
+                }
+            }
+            let mut sink = vec![0u8; length];
+            let _ = reader.read_exact(&mut sink);
+            let _ = write!(
+                stream,
+                "HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    url
+}
+
+fn files_below(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn an_api_key_never_reaches_output_errors_record_or_cassette() {
+    let key = "sk-salve-canary-7c1e55aa90d34b2f8e61";
+    let url = echoing_server(key, 4);
+    let providers = format!(
+        "[providers.api]\nkind = \"openai\"\nbase_url = \"{url}\"\nmodel = \"m\"\napi_key_env = \"SALVE_TEST_LEAK_KEY\"\ntimeout_secs = 10\n\n{}\n[chains]\ndefault = [\"api\", \"parrot\"]\n",
+        command_provider("parrot", &["sh", &fixture("leak.sh")]),
+    );
+    let tree = project(&providers);
+    let cassette = tree.outside().join("cassette.jsonl");
+    let mut outputs = Vec::new();
+    for json in [true, false] {
+        let mut cmd = salve(&tree);
+        cmd.env("SALVE_TEST_LEAK_KEY", key);
+        if json {
+            cmd.arg("--json");
+        }
+        cmd.args([
+            "ask",
+            "Fix the typo.",
+            "--file",
+            "app.py",
+            "--dry-run",
+            "--record",
+        ])
+        .arg(&cassette);
+        let out = run(cmd);
+        out.code(0);
+        outputs.push(out);
+    }
+    // The failure reason was recorded, without the key.
+    let json = outputs[0].json();
+    let reason = json["attempts"][0]["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("HTTP 401") && reason.contains("[REDACTED]"),
+        "{reason}"
+    );
+    // Applied for real too, so the record has a final diff.
+    let mut cmd = salve(&tree);
+    cmd.env("SALVE_TEST_LEAK_KEY", key)
+        .args(["ask", "Fix the typo.", "--file", "app.py"]);
+    outputs.push(run(cmd));
+    outputs[2].code(0);
+    // All-failed errors too: only the API in the chain.
+    let mut cmd = salve(&tree);
+    cmd.env("SALVE_TEST_LEAK_KEY", key)
+        .env("SALVE_CHAIN_DEFAULT", "api")
+        .args(["ask", "Again.", "--file", "app.py"]);
+    outputs.push(run(cmd));
+    outputs[3].code(1);
+    assert!(
+        outputs[3].stdout.contains("All providers failed"),
+        "{}",
+        outputs[3].stdout
+    );
+    let mut cmd = salve(&tree);
+    cmd.env("SALVE_TEST_LEAK_KEY", key)
+        .args(["--json", "doctor"]);
+    outputs.push(run(cmd));
+    assert!(
+        outputs[4].stdout.contains("SALVE_TEST_LEAK_KEY is set"),
+        "{}",
+        outputs[4].stdout
+    );
+    let log = run({
+        let mut c = salve(&tree);
+        c.args(["--json", "log"]);
+        c
+    });
+    for id in log
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap().to_owned())
+    {
+        let mut c = salve(&tree);
+        c.args(["--json", "show", &id]);
+        outputs.push(run(c));
+    }
+    for out in &outputs {
+        assert!(!out.stdout.contains(key), "key on stdout:\n{}", out.stdout);
+        assert!(!out.stderr.contains(key), "key on stderr:\n{}", out.stderr);
+    }
+    let store = tree.root.join(".git/salve");
+    let mut stored = files_below(&store);
+    stored.push(cassette.clone());
+    assert!(stored.len() > 3, "nothing recorded: {stored:?}");
+    for file in stored {
+        let bytes = std::fs::read(&file).unwrap();
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(!text.contains(key), "the key is in {}", file.display());
+    }
+    assert!(std::fs::read_to_string(&cassette)
+        .unwrap()
+        .contains("[REDACTED]"));
+}
+
+#[test]
+fn doctor_reports_git_config_providers_chains_and_store() {
+    let providers = format!(
+        "[providers.local]\nkind = \"openai\"\nbase_url = \"http://127.0.0.1:9/v1\"\nmodel = \"m\"\napi_key_env = \"SALVE_TEST_DOCTOR_KEY\"\n\n{}[providers.tape]\nkind = \"replay\"\ncassette = \"none.jsonl\"\n",
+        command_provider("script", &["sh", &fixture("fix.sh")]),
+    );
+    let tree = project(&providers);
+    let mut cmd = salve(&tree);
+    cmd.args(["--json", "doctor"])
+        .env("SALVE_TEST_DOCTOR_KEY", "sk-doctor-value-0987654321");
+    let out = run(cmd);
+    out.code(0);
+    assert!(!out.stdout.contains("sk-doctor-value"));
+    let json = out.json();
+    assert!(json["git"]["version"].is_string());
+    let sources = json["config"]["sources"].as_array().unwrap();
+    assert_eq!(sources[0]["kind"], "user");
+    assert_eq!(sources[0]["found"], false);
+    assert_eq!(sources[1]["kind"], "repository");
+    assert_eq!(sources[1]["found"], true);
+    let providers = json["providers"].as_array().unwrap();
+    let by_name = |n: &str| providers.iter().find(|p| p["name"] == n).unwrap().clone();
+    let local = by_name("local");
+    assert_eq!(local["available"], false, "port 9 is closed");
+    let checks = local["checks"].as_array().unwrap();
+    assert!(checks.iter().any(|c| c["what"] == "key" && c["ok"] == true));
+    assert_eq!(by_name("script")["available"], true);
+    assert_eq!(by_name("tape")["available"], false);
+    assert_eq!(by_name("claude")["origin"], "builtin");
+    assert_eq!(
+        json["chains"]["default"]["providers"],
+        serde_json::json!(["local", "script", "tape"])
+    );
+    assert!(json["store"]["path"]
+        .as_str()
+        .unwrap()
+        .ends_with(".git/salve"));
+
+    let mut cmd = salve(&tree);
+    cmd.arg("doctor");
+    let out = run(cmd);
+    out.code(0);
+    assert!(
+        out.stdout
+            .contains("  local (repository, openai, model m): unavailable"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("    key missing: SALVE_TEST_DOCTOR_KEY is not set"),
+        "{}",
+        out.stdout
+    );
+}

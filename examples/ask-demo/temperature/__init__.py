@@ -1,0 +1,1 @@
+"""Temperature conversions for the salve ask demo."""
