@@ -134,15 +134,25 @@ time_apply() {
 }
 : > "$scratch/with.txt"
 : > "$scratch/without.txt"
+: > "$scratch/with-nc.txt"
+: > "$scratch/without-nc.txt"
 time_apply > /dev/null # warm up
 for _ in $(seq "$iter"); do
   time_apply >> "$scratch/with.txt"
   time_apply --no-record >> "$scratch/without.txt"
+  time_apply --no-checkpoint >> "$scratch/with-nc.txt"
+  time_apply --no-checkpoint --no-record >> "$scratch/without-nc.txt"
 done
-with="$(median < "$scratch/with.txt")"
-without="$(median < "$scratch/without.txt")"
-awk -v w="$with" -v wo="$without" -v n="$iter" 'BEGIN {
-  printf "%-34s %7.1f ms (median of %d)\n", "salve apply (recorded)", w / 1000, n;
-  printf "%-34s %7.1f ms (median of %d)\n", "salve apply --no-record", wo / 1000, n;
-  printf "%-34s %+6.1f %%\n", "recording overhead", (w - wo) * 100 / wo;
-}'
+report() {
+  local with without
+  with="$(median < "$scratch/$2.txt")"
+  without="$(median < "$scratch/$3.txt")"
+  awk -v w="$with" -v wo="$without" -v n="$iter" -v l="$1" 'BEGIN {
+    printf "%-34s %7.1f ms (median of %d)\n", "salve apply " l, w / 1000, n;
+    printf "%-34s %7.1f ms (median of %d)\n", "salve apply " l "--no-record", wo / 1000, n;
+    printf "%-34s %+6.1f %% (%+.1f ms)\n", "  recording overhead", (w - wo) * 100 / wo, (w - wo) / 1000;
+  }'
+}
+report "" with without
+# Without a checkpoint the apply itself is cheapest, so the same cost weighs the most.
+report "--no-checkpoint " with-nc without-nc

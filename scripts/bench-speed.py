@@ -232,7 +232,7 @@ def memory(salve, sqlite_repo, sqlite_size, clean_patch, work):
     print('| input | file MB | max RSS MB | ratio | limit |')
     print('|---|---:|---:|---:|---|')
     rows = [('sqlite3.c, 1,000-hunk patch', sqlite_repo, sqlite_size, clean_patch)]
-    big = synthetic(260_000)
+    big = synthetic(195_000)
     repo = os.path.join(work, 'mem10')
     make_repo(repo, {'big.c': big})
     lines = big.split(b'\n')

@@ -56,6 +56,16 @@ pub const DEFAULT_FOLLOW_UPS: u32 = 1;
 /// The agent CLIs defined without configuration, in the order the default chain tries them.
 pub const BUILTIN_PRESETS: [Preset; 3] = [Preset::Claude, Preset::Codex, Preset::Gemini];
 
+/// Variables that commonly hold model API keys; their values are redacted whether or not a
+/// provider names them.
+pub const WELL_KNOWN_KEY_VARS: [&str; 5] = [
+    "OPENAI_API_KEY",
+    "ANTHROPIC_API_KEY",
+    "GEMINI_API_KEY",
+    "GOOGLE_API_KEY",
+    "CODEX_API_KEY",
+];
+
 /// `--model-hint`: which chain to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -233,6 +243,18 @@ impl Config {
             vars: applied.vars,
         });
         let mut config = interpret(merged, &origins)?;
+        // Every key this configuration could use is redacted from everything salve prints or
+        // records, even when its provider is not asked this time.
+        let vars = config
+            .providers
+            .iter()
+            .filter_map(|p| p.spec.key_env())
+            .chain(WELL_KNOWN_KEY_VARS.iter().map(|v| (*v).to_owned()));
+        for var in vars {
+            if let Some(value) = env.get(&var) {
+                salve_llm::secret::register(value.trim());
+            }
+        }
         config.root = root;
         config.sources = sources;
         config.provider_override = applied.provider;

@@ -63,6 +63,13 @@ pub fn availability(
         Ok(ProviderKind::Openai | ProviderKind::Anthropic) => {
             let url = spec.base_url_or_default().unwrap_or_default();
             let mut checks = vec![probe(&url)];
+            if spec.key_env().is_none() && spec.needs_key() {
+                checks.push(check(
+                    "key",
+                    false,
+                    "no api_key_env is configured, and the public API needs a key",
+                ));
+            }
             if let Some(var) = spec.key_env() {
                 let set = env(&var).is_some_and(|v| !v.trim().is_empty());
                 checks.push(check(

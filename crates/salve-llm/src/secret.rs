@@ -35,7 +35,6 @@ pub fn register(value: &str) {
 
 /// `text` with every registered secret replaced by [`REDACTED`].
 pub fn redact(text: &str) -> String {
-    if std::env::var_os("SALVE_MUTANT").is_some() { return text.to_owned(); }
     let secrets = SECRETS.lock().unwrap_or_else(|e| e.into_inner());
     let mut out = text.to_owned();
     for secret in secrets.iter() {

@@ -102,17 +102,18 @@ impl ProviderSpec {
         }
     }
 
-    /// The variable the key is read from: the configured one, or for the public APIs their
-    /// usual variable (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`). Local servers need none.
+    /// The variable the key is read from: only the one the configuration names. Keys are never
+    /// looked for anywhere else.
     pub fn key_env(&self) -> Option<String> {
-        if let Some(var) = &self.api_key_env {
-            return Some(var.clone());
-        }
-        match (self.kind?, self.base_url.as_deref()) {
-            (ProviderKind::Openai, None) => Some("OPENAI_API_KEY".to_owned()),
-            (ProviderKind::Anthropic, None) => Some("ANTHROPIC_API_KEY".to_owned()),
-            _ => None,
-        }
+        self.api_key_env.clone().filter(|v| !v.trim().is_empty())
+    }
+
+    /// True for an HTTP provider pointed at a public API (no `base_url`), which needs a key.
+    pub fn needs_key(&self) -> bool {
+        matches!(
+            self.kind,
+            Some(ProviderKind::Openai | ProviderKind::Anthropic)
+        ) && self.base_url.is_none()
     }
 
     /// The command line a command provider runs.
@@ -257,6 +258,7 @@ mod tests {
             model: Some("m".into()),
             ..ProviderSpec::default()
         };
-        assert_eq!(spec.key_env().as_deref(), Some("ANTHROPIC_API_KEY"));
+        assert_eq!(spec.key_env(), None, "keys come only from a named variable");
+        assert!(spec.needs_key());
     }
 }

@@ -259,13 +259,17 @@ pub fn canonical(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `s` (ASCII) trimmed, with every whitespace run made one space. One pass over the bytes decides
+/// whether anything but the trim is needed, which is rare in code.
 fn collapse_ws(s: &str) -> Cow<'_, str> {
-    let t = s.trim();
-    let b = t.as_bytes();
-    let needs = b
-        .windows(2)
-        .any(|w| w[0].is_ascii_whitespace() && w[1].is_ascii_whitespace())
-        || b.iter().any(|&c| c.is_ascii_whitespace() && c != b' ');
+    let t = s.trim_ascii();
+    let mut prev_ws = false;
+    let needs = t.bytes().any(|c| {
+        let ws = c.is_ascii_whitespace();
+        let bad = ws && (prev_ws || c != b' ');
+        prev_ws = ws;
+        bad
+    });
     if !needs {
         return Cow::Borrowed(t);
     }

@@ -212,6 +212,48 @@ fn near_twins_are_refused_with_candidates() {
 }
 
 #[test]
+fn similar_never_rewrites_a_line_the_model_did_not_see() {
+    // The edit removes `y = 3`; the file has `y = 2`. Close (0.9 overall, nothing else to
+    // compete), but a careful user would never let it replace `y = 2`.
+    let h = hunk(" x = 1\n-y = 3\n+y = 4");
+    let out = apply_hunks("x = 1\ny = 2\n", std::slice::from_ref(&h), None);
+    assert_eq!(out.status, Status::NotFound, "{:#?}", out.hunks);
+    assert!(out.new_text.is_none());
+    let c = &out.hunks[0].candidates;
+    assert!(!c.is_empty(), "the closest place is shown");
+    assert_eq!((c[0].lines.start, c[0].lines.end), (1, 2));
+    assert!(c[0].diff.contains("[-3-]{+2+}"), "{}", c[0].diff);
+    // Even in a long hunk that otherwise matches well.
+    let file = "fn load(path: &str) -> Config {\n    let text = read(path);\n    let mut cfg = parse(&text);\n    cfg.retries = 2;\n    cfg.validate();\n    cfg\n}\n";
+    let h = hunk(" fn load(path: &str) -> Config {\n     let text = read(path);\n     let mut cfg = parse(&text);\n-    cfg.retries = 3;\n+    cfg.retries = 5;\n     cfg.validate();\n     cfg\n }");
+    let out = apply_hunks(file, &[h], None);
+    assert_eq!(out.status, Status::NotFound, "{:#?}", out.hunks);
+}
+
+#[test]
+fn similar_places_a_drifted_context_line_in_a_long_hunk() {
+    let file = "import os\nimport sys\n\n\ndef main(argv):\n    root = os.getcwd()\n    name = argv[1]\n    path = os.path.join(root, name)\n    data = open(path).read()\n    print(len(data))\n    return 0\n";
+    // Ten lines; one context line has a changed word (`cwd` for `getcwd`).
+    let h = hunk(" import sys\n \n \n def main(argv):\n     root = os.cwd()\n     name = argv[1]\n     path = os.path.join(root, name)\n-    data = open(path).read()\n+    data = open(path, encoding=\"utf-8\").read()\n     print(len(data))\n     return 0");
+    let out = apply_hunks(file, &[h], None);
+    assert_eq!(out.status, Status::Applied, "{:#?}", out.hunks);
+    assert_eq!(out.hunks[0].rung, Some(Rung::Similar));
+    assert!(out.hunks[0].margin.unwrap_or(0.0) >= 0.1);
+    assert_eq!(
+        out.new_text.as_deref(),
+        Some(file.replace("open(path)", "open(path, encoding=\"utf-8\")").as_str())
+    );
+}
+
+#[test]
+fn a_hunk_running_past_the_end_of_the_file_is_refused_not_a_crash() {
+    // Blank trailing context the file does not have: the closest window is short.
+    let h = hunk(" )\n def hello():\n-return \"hello\"\n+return \"hi\"\n ");
+    let out = apply_hunks("}\ndef hello():\nreturn \"hello\"\n", &[h], None);
+    assert!(!out.status.is_success() || out.hunks[0].rung != Some(Rung::Similar));
+}
+
+#[test]
 fn duplicates_without_evidence_are_ambiguous() {
     let file = "a\nx\nb\n--\na\nx\nb\n";
     let out = apply_hunks(file, &[hunk(" a\n-x\n+y\n b")], None);

@@ -99,7 +99,10 @@ impl Store {
                 let _ = std::fs::remove_dir(entry.path());
             }
         }
-        let _ = self.conn.execute_batch("PRAGMA optimize;");
+        // Records are closed without a checkpoint (see `schema`): fold the WAL in here.
+        let _ = self
+            .conn
+            .execute_batch("PRAGMA optimize; PRAGMA wal_checkpoint(TRUNCATE);");
         Ok(stats)
     }
 

@@ -147,9 +147,28 @@ fn locate_lines(idx: &FileIndex, lines: &[HunkLine], variant: Option<Vec<HunkLin
                 .collect(),
         )
     };
+    let hits = |form: Form| {
+        (
+            contiguous_fits(idx, form, &pre),
+            post_hits_in(idx, form, &pre, &post, &added),
+        )
+    };
+    // Lines equal in one form are equal in every looser one: when the canonical form finds
+    // neither image, the forms between exact and canonical cannot, and are never indexed.
+    let mut canon: Option<(Vec<Fit>, Vec<(usize, usize)>)> = None;
     for (rung, form) in LINE_RUNGS {
-        let fits = contiguous_fits(idx, form, &pre);
-        let posts = post_hits_in(idx, form, &pre, &post, &added);
+        let (fits, posts) = match form {
+            Form::Raw => hits(form),
+            Form::Canon => canon.take().unwrap_or_else(|| hits(form)),
+            _ => {
+                let c = canon.get_or_insert_with(|| hits(Form::Canon));
+                if c.0.is_empty() && c.1.is_empty() {
+                    post_hits.push(Vec::new());
+                    continue;
+                }
+                hits(form)
+            }
+        };
         if !fits.is_empty() {
             if let [(ps, pe)] = posts[..] {
                 // Pre-image only inside the post-image: the edit is already there (an edit
@@ -177,11 +196,15 @@ fn locate_lines(idx: &FileIndex, lines: &[HunkLine], variant: Option<Vec<HunkLin
             _ => break,
         }
     }
-    for form in [Form::TrimEnd, Form::Trim, Form::Canon] {
-        let fits = search::blankless_fits(idx, form, &pre, &ctx);
-        if !fits.is_empty() {
-            return wrap(Rung::BlankLines, fits);
-        }
+    let fits = search::strictest(
+        Form::TrimEnd,
+        &[Form::Trim],
+        Form::Canon,
+        |f| search::blankless_fits(idx, f, &pre, &ctx),
+        Vec::is_empty,
+    );
+    if !fits.is_empty() {
+        return wrap(Rung::BlankLines, fits);
     }
     let fits = elision::fits(idx, &pre, &ctx, &elision_markers(lines));
     if !fits.is_empty() {

@@ -374,7 +374,7 @@ fn similar(idx: &FileIndex, hunk: &Hunk, i: usize) -> Plan {
         .map(|(k, _)| k)
         .collect();
     if hunk.maybe_added.is_empty() {
-        if let Some((_, margin)) = accept(&wins, &removed) {
+        if let Some((_, margin)) = accept(idx, &pre, &wins, &removed) {
             let w = &wins[0];
             let pairs = (0..pre.len()).map(|k| (pre[k], doc.line(w.start + k)));
             let reindent = super::reindent::Reindent::infer(pairs, idx.indents_with_tabs())

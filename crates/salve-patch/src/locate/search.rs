@@ -68,9 +68,6 @@ impl Fit {
     }
 }
 
-/// Forms the loose rungs try, strictest first.
-pub const LOOSE_FORMS: [Form; 4] = [Form::Raw, Form::TrimEnd, Form::Trim, Form::Canon];
-
 /// Start lines of every contiguous occurrence of `pat` compared in `form`.
 pub fn contiguous(idx: &FileIndex, form: Form, pat: &[&str]) -> Vec<usize> {
     let n = pat.len();
@@ -140,22 +137,54 @@ pub fn contiguous_fits(idx: &FileIndex, form: Form, pat: &[&str]) -> Vec<Fit> {
 
 /// Fits found with the strictest form that finds any, contiguous first, then with blank lines
 /// ignored when `blanks` is set.
+///
+/// See [`strictest`] for why the forms between exact and canonical are often never indexed.
 pub fn loose_fits(idx: &FileIndex, pat: &[&str], context: &[bool], blanks: bool) -> Vec<Fit> {
-    for form in LOOSE_FORMS {
-        let fits = contiguous_fits(idx, form, pat);
-        if !fits.is_empty() {
-            return fits;
+    let fits = strictest(
+        Form::Raw,
+        &[Form::TrimEnd, Form::Trim],
+        Form::Canon,
+        |f| contiguous_fits(idx, f, pat),
+        Vec::is_empty,
+    );
+    if !fits.is_empty() || !blanks {
+        return fits;
+    }
+    strictest(
+        Form::TrimEnd,
+        &[Form::Trim],
+        Form::Canon,
+        |f| blankless_fits(idx, f, pat, context),
+        Vec::is_empty,
+    )
+}
+
+/// The result of the strictest form that finds something (`none` says what is nothing): `first`,
+/// then `middle` in order, then `loosest`; when none does, the loosest's. Lines equal in one form
+/// are equal in every looser one, so after `first` the loosest form is asked: when it finds
+/// nothing, the forms between (and the work of indexing the file in them) are skipped.
+pub(crate) fn strictest<T>(
+    first: Form,
+    middle: &[Form],
+    loosest: Form,
+    mut find: impl FnMut(Form) -> T,
+    none: impl Fn(&T) -> bool,
+) -> T {
+    let r = find(first);
+    if !none(&r) {
+        return r;
+    }
+    let last = find(loosest);
+    if none(&last) {
+        return last;
+    }
+    for &f in middle {
+        let r = find(f);
+        if !none(&r) {
+            return r;
         }
     }
-    if blanks {
-        for form in [Form::TrimEnd, Form::Trim, Form::Canon] {
-            let fits = blankless_fits(idx, form, pat, context);
-            if !fits.is_empty() {
-                return fits;
-            }
-        }
-    }
-    Vec::new()
+    last
 }
 
 /// Fits of `pat` where blank lines, in the pattern or in the file, are ignored: the non-blank
@@ -167,11 +196,11 @@ pub fn blankless_fits(idx: &FileIndex, form: Form, pat: &[&str], context: &[bool
         return Vec::new();
     }
     let fi = idx.form(form);
-    let nb = idx.nonblank();
     let hs: Vec<u64> = keys.iter().map(|&i| hash_form(form, pat[i])).collect();
     let Some(k) = rarest(&fi, &hs) else {
         return Vec::new();
     };
+    let nb = idx.nonblank();
     let m = keys.len();
     let doc = idx.doc;
     let tabs = idx.indents_with_tabs();

@@ -2,9 +2,11 @@
 //!
 //! Candidate windows come from seeds (file lines canonically equal to some pattern line, plus the
 //! line hint), never from sliding over the file. Each window is scored line by line with a bounded
-//! Levenshtein distance on canonical forms. A window is accepted only with a high absolute score
-//! **and** a clear margin over the best window that does not overlap it; otherwise the best
-//! windows are only reported, so the model can see what it missed.
+//! Levenshtein distance on canonical forms. A window is accepted only on real evidence
+//! ([`accept`]): it covers the whole pattern, every line the edit removes is in it (whitespace
+//! aside), enough other content matches too, and it has a high absolute score **and** a clear
+//! margin over the best window that does not overlap it. Otherwise the best windows are only
+//! reported, so the model can see what it missed.
 
 use std::collections::HashMap;
 
@@ -15,8 +17,12 @@ use crate::text::{canonical, hash_form, is_blank, Form};
 pub const MIN_SCORE: f64 = 0.8;
 /// Minimum lead over the best non-overlapping window.
 pub const MIN_MARGIN: f64 = 0.1;
-/// Minimum similarity of each line the edit removes.
-pub const MIN_REMOVED_LINE: f64 = 0.6;
+/// Minimum number of non-blank pattern lines that must equal their file lines (whitespace
+/// aside): a couple of short lines that happen to match are no evidence of place.
+pub const MIN_EVIDENCE_LINES: usize = 3;
+/// Minimum non-whitespace characters in those matching lines, so that `}` and `end` alone do
+/// not count as evidence.
+pub const MIN_EVIDENCE_CHARS: usize = 24;
 
 /// Seeds per pattern line beyond which the line is too common to vote.
 const MAX_SEEDS_PER_LINE: usize = 64;
@@ -162,10 +168,32 @@ pub fn bounded_levenshtein(a: &[char], b: &[char], bound: usize) -> Option<usize
     (d <= bound).then_some(d)
 }
 
-/// The verdict on scored windows: the accepted window with its margin, or nothing.
-pub fn accept(wins: &[Window], removed: &[usize]) -> Option<(usize, f64)> {
+/// The line without any whitespace, in canonical form: equal for lines that differ only in
+/// spacing, typography or invisible characters.
+fn squeezed(line: &str) -> String {
+    canonical(line)
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect()
+}
+
+/// The verdict on scored windows for `pat` (`removed` are the indices of the lines the edit
+/// removes): the accepted window with its margin, or nothing. The best window must
+/// - cover every pattern line (not run past the end of the file);
+/// - hold every removed line, whitespace aside: an edit must not delete a line the model did not
+///   see, however similar;
+/// - match at least [`MIN_EVIDENCE_LINES`] non-blank lines with [`MIN_EVIDENCE_CHARS`]
+///   characters between them, and more than half of all its lines;
+/// - score at least [`MIN_SCORE`], and [`MIN_MARGIN`] more than the best window not overlapping
+///   it.
+pub fn accept(
+    idx: &FileIndex,
+    pat: &[&str],
+    wins: &[Window],
+    removed: &[usize],
+) -> Option<(usize, f64)> {
     let best = wins.first()?;
-    if best.score < MIN_SCORE || best.len == 0 {
+    if best.len != pat.len() || best.len == 0 || best.score < MIN_SCORE {
         return None;
     }
     let runner = wins
@@ -177,14 +205,24 @@ pub fn accept(wins: &[Window], removed: &[usize]) -> Option<(usize, f64)> {
     if margin < MIN_MARGIN {
         return None;
     }
-    if removed
+    let doc = idx.doc;
+    let same: Vec<bool> = pat
         .iter()
-        .any(|&i| best.lines.get(i).is_none_or(|&s| s < MIN_REMOVED_LINE))
-    {
+        .enumerate()
+        .map(|(k, p)| squeezed(p) == squeezed(doc.line(best.start + k)))
+        .collect();
+    if removed.iter().any(|&i| !same.get(i).copied().unwrap_or(false)) {
         return None;
     }
-    let equal = best.lines.iter().filter(|&&s| s >= 1.0).count();
-    if equal * 2 < best.lines.len() {
+    let (lines, chars) = pat
+        .iter()
+        .zip(&same)
+        .filter(|(p, &s)| s && !is_blank(p))
+        .fold((0, 0), |(n, c), (p, _)| (n + 1, c + squeezed(p).chars().count()));
+    if lines < MIN_EVIDENCE_LINES || chars < MIN_EVIDENCE_CHARS {
+        return None;
+    }
+    if same.iter().filter(|&&s| s).count() * 2 <= pat.len() {
         return None;
     }
     Some((0, margin))
@@ -219,18 +257,57 @@ mod tests {
 
     #[test]
     fn accepts_a_clear_winner_and_refuses_twins() {
-        let doc =
-            Doc::parse("fn a() {\n    let x = 1;\n    call(x);\n}\nfn b() {\n    other();\n}\n");
+        let doc = Doc::parse(
+            "fn area(width: u32, height: u32) -> u32 {\n    let w = width.max(1);\n    let h = height.max(1);\n    w * h\n}\nfn b() {\n    other();\n}\n",
+        );
         let idx = FileIndex::new(&doc);
-        let pat = ["fn a() {", "    let x = 2;", "    call(x);", "}"];
+        // One context line misremembered; the removed line is really there.
+        let pat = [
+            "fn area(width: u32, height: u32) -> u32 {",
+            "    let w = width.max(2);",
+            "    let h = height.max(1);",
+            "    w * h",
+            "}",
+        ];
         let wins = windows(&idx, &pat, None);
         assert_eq!(wins[0].start, 0);
-        assert!(accept(&wins, &[1]).is_some());
+        assert!(accept(&idx, &pat, &wins, &[2]).is_some());
+        // The same window when the removed line is the misremembered one: refused.
+        assert!(accept(&idx, &pat, &wins, &[1]).is_none());
 
-        let twin = Doc::parse("fn a() {\n    let x = 1;\n}\nfn a() {\n    let x = 3;\n}\n");
+        let twin = Doc::parse(
+            "fn a() {\n    let x = 1;\n}\nfn a() {\n    let x = 3;\n}\n",
+        );
         let idx = FileIndex::new(&twin);
         let pat = ["fn a() {", "    let x = 2;", "}"];
         let wins = windows(&idx, &pat, None);
-        assert!(accept(&wins, &[]).is_none());
+        assert!(accept(&idx, &pat, &wins, &[]).is_none());
+    }
+
+    #[test]
+    fn short_or_thin_evidence_is_refused() {
+        // Two lines, one of which the edit removes and the file does not have.
+        let doc = Doc::parse("x = 1\ny = 2\n");
+        let idx = FileIndex::new(&doc);
+        let pat = ["x = 1", "y = 3"];
+        let wins = windows(&idx, &pat, None);
+        assert!(!wins.is_empty());
+        assert!(accept(&idx, &pat, &wins, &[1]).is_none());
+        // Enough lines, but only braces match.
+        let doc = Doc::parse("{\n}\n{\nalpha_beta\n}\n");
+        let idx = FileIndex::new(&doc);
+        let pat = ["{", "}", "{", "alpha_betaa", "}"];
+        let wins = windows(&idx, &pat, None);
+        assert!(accept(&idx, &pat, &wins, &[]).is_none());
+    }
+
+    #[test]
+    fn a_window_past_the_end_of_the_file_is_refused() {
+        let doc = Doc::parse("}\ndef hello_there_friend():\n    return 'hello there'\n");
+        let idx = FileIndex::new(&doc);
+        let pat = [")", "def hello_there_friend():", "    return 'hello there'", ""];
+        let wins = windows(&idx, &pat, None);
+        assert!(wins.iter().all(|w| w.len < pat.len()));
+        assert!(accept(&idx, &pat, &wins, &[2]).is_none());
     }
 }

@@ -51,16 +51,18 @@ pub fn run(global: &Global, args: &ApplyArgs) -> Result<u8, CliError> {
         checkpoint: !args.no_checkpoint,
         diff: !args.no_record,
     };
-    let t0 = std::time::Instant::now();
-    let recorder = (!args.no_record)
-        .then(|| salve_store::apply_run::Recorder::start(&options.dir, command_line(), &reply));
-    let t1 = std::time::Instant::now();
+    // The run is started on another thread while the apply works: opening the record costs
+    // about as much as a small apply, and the two do not depend on each other.
+    let recorder = (!args.no_record).then(|| {
+        let (dir, reply) = (options.dir.clone(), reply.clone());
+        std::thread::spawn(move || {
+            salve_store::apply_run::Recorder::start(&dir, command_line(), &reply)
+        })
+    });
     let result = apply(&reply, &options);
-    let t2 = std::time::Instant::now();
     if let Some(recorder) = recorder {
-        record(recorder, &result);
+        record(recorder.join(), &result);
     }
-    eprintln!("TIMING start {:?} apply {:?} finish {:?}", t1 - t0, t2 - t1, t2.elapsed());
     let outcome = result?;
     let report = &outcome.report;
     let text = if global.json {
@@ -96,13 +98,15 @@ fn command_line() -> Vec<String> {
 /// Finish the run in the record. A record that cannot be written costs a warning, never the
 /// apply itself.
 fn record(
-    recorder: salve_store::Result<Option<salve_store::apply_run::Recorder>>,
+    recorder: std::thread::Result<salve_store::Result<Option<salve_store::apply_run::Recorder>>>,
     result: &Result<salve_engine::apply::Outcome, salve_engine::apply::Error>,
 ) {
     let recorder = match recorder {
-        Ok(None) => return,
-        Ok(Some(r)) => Ok(r),
-        Err(e) => Err(e),
+        Ok(Ok(None)) => return,
+        Ok(Ok(Some(r))) => Ok(r),
+        Ok(Err(e)) => Err(e),
+        // The panic hook has already said what happened.
+        Err(_) => return,
     };
     let done = recorder.and_then(|r| match result {
         Ok(o) => r.finish(&salve_store::apply_run::Applied {

@@ -29,7 +29,7 @@ use crate::scenarios::{
 
 /// The lowest correct-apply rate (percent, over expect=apply cases) the test accepts. Set a little
 /// below what salve achieves, so a regression fails the test.
-const CAR_FLOOR: f64 = 95.0;
+const CAR_FLOOR: f64 = 98.0;
 
 /// Where path_traversal cases try to write (see the corpus's score.py).
 const ESCAPE_ROOT: &str = "/tmp/salve-escape";

@@ -16,4 +16,5 @@ mod support;
 mod corpus;
 mod crash;
 mod git_compare;
+mod readme;
 mod scenarios;
