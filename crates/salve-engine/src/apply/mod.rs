@@ -55,6 +55,8 @@ pub struct Options {
     pub max_file_size: u64,
     /// In a git repository, take a checkpoint (logged for `salve undo`) before writing.
     pub checkpoint: bool,
+    /// The operation named in the undo log for that checkpoint (`apply`, `ask`, `fix`).
+    pub operation: String,
     /// Render the unified diff of the change into [`Outcome::diff`] (for the record).
     pub diff: bool,
 }
@@ -69,6 +71,7 @@ impl Options {
             reverse: false,
             max_file_size: DEFAULT_MAX_FILE_SIZE,
             checkpoint: true,
+            operation: "apply".to_owned(),
             diff: false,
         }
     }
@@ -194,8 +197,8 @@ pub fn apply(reply: &str, options: &Options) -> Result<Outcome, Error> {
             let taken = salve_git::checkpoint::create(
                 &git.repo,
                 &salve_git::checkpoint::create::Options {
-                    message: Some("before salve apply".to_owned()),
-                    operation: Some("apply".to_owned()),
+                    message: Some(format!("before salve {}", options.operation)),
+                    operation: Some(options.operation.clone()),
                     ..Default::default()
                 },
             )?;

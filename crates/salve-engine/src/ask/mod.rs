@@ -297,6 +297,7 @@ pub fn ask(
         };
         let mut apply_options = apply::Options::new(&options.dir);
         apply_options.check = options.dry_run;
+        apply_options.operation = "ask".to_owned();
         let applied = apply::apply(&text, &apply_options)?;
         if !applied.written.is_empty() {
             let checkpoint = applied.checkpoint.clone();
