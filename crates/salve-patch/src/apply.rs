@@ -362,6 +362,16 @@ pub fn replace_whole_3way(
             return refused(report);
         }
     };
+    let gaps = content
+        .lines()
+        .filter(|l| whole::is_gap(l, dots_are_code))
+        .count();
+    if gaps > 0 {
+        // Say so: the user should know the file supplied lines the reply left out.
+        report.message = Some(format!(
+            "{gaps} placeholder line(s) filled in with the lines they stand for from the file"
+        ));
+    }
     let final_nl = if source.is_empty() {
         final_newline
     } else {

@@ -241,7 +241,10 @@ fn similar_places_a_drifted_context_line_in_a_long_hunk() {
     assert!(out.hunks[0].margin.unwrap_or(0.0) >= 0.1);
     assert_eq!(
         out.new_text.as_deref(),
-        Some(file.replace("open(path)", "open(path, encoding=\"utf-8\")").as_str())
+        Some(
+            file.replace("open(path)", "open(path, encoding=\"utf-8\")")
+                .as_str()
+        )
     );
 }
 

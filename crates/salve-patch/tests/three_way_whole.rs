@@ -124,6 +124,10 @@ fn whole_file_placeholders_are_filled_from_the_file() {
         out.new_text.as_deref(),
         Some("[package]\nname = \"x\"\nversion = \"1\"\nedition = \"2021\"\n\n[dependencies]\nfoo = \"1\"\n")
     );
+    assert!(out.hunks[0]
+        .message
+        .as_deref()
+        .is_some_and(|m| m.contains("1 placeholder line(s) filled in")));
     // A placeholder whose neighbours fit several places is refused, never guessed.
     let out = replace_whole("f.txt", "a\nx\nb\na\ny\nb\n", "a\n...\nb\n", true);
     assert_eq!(out.status, Status::Ambiguous);

@@ -120,6 +120,9 @@ pub fn locate(idx: &FileIndex, hunk: &Hunk) -> Found {
     }
 }
 
+/// What one line form finds for a hunk: fits of the pre-image, and places of the post-image.
+type FormHits = (Vec<Fit>, Vec<(usize, usize)>);
+
 const LINE_RUNGS: [(Rung, Form); 4] = [
     (Rung::Exact, Form::Raw),
     (Rung::TrailingWs, Form::TrimEnd),
@@ -155,7 +158,7 @@ fn locate_lines(idx: &FileIndex, lines: &[HunkLine], variant: Option<Vec<HunkLin
     };
     // Lines equal in one form are equal in every looser one: when the canonical form finds
     // neither image, the forms between exact and canonical cannot, and are never indexed.
-    let mut canon: Option<(Vec<Fit>, Vec<(usize, usize)>)> = None;
+    let mut canon: Option<FormHits> = None;
     for (rung, form) in LINE_RUNGS {
         let (fits, posts) = match form {
             Form::Raw => hits(form),

@@ -211,14 +211,19 @@ pub fn accept(
         .enumerate()
         .map(|(k, p)| squeezed(p) == squeezed(doc.line(best.start + k)))
         .collect();
-    if removed.iter().any(|&i| !same.get(i).copied().unwrap_or(false)) {
+    if removed
+        .iter()
+        .any(|&i| !same.get(i).copied().unwrap_or(false))
+    {
         return None;
     }
     let (lines, chars) = pat
         .iter()
         .zip(&same)
         .filter(|(p, &s)| s && !is_blank(p))
-        .fold((0, 0), |(n, c), (p, _)| (n + 1, c + squeezed(p).chars().count()));
+        .fold((0, 0), |(n, c), (p, _)| {
+            (n + 1, c + squeezed(p).chars().count())
+        });
     if lines < MIN_EVIDENCE_LINES || chars < MIN_EVIDENCE_CHARS {
         return None;
     }
@@ -275,9 +280,7 @@ mod tests {
         // The same window when the removed line is the misremembered one: refused.
         assert!(accept(&idx, &pat, &wins, &[1]).is_none());
 
-        let twin = Doc::parse(
-            "fn a() {\n    let x = 1;\n}\nfn a() {\n    let x = 3;\n}\n",
-        );
+        let twin = Doc::parse("fn a() {\n    let x = 1;\n}\nfn a() {\n    let x = 3;\n}\n");
         let idx = FileIndex::new(&twin);
         let pat = ["fn a() {", "    let x = 2;", "}"];
         let wins = windows(&idx, &pat, None);
@@ -305,7 +308,12 @@ mod tests {
     fn a_window_past_the_end_of_the_file_is_refused() {
         let doc = Doc::parse("}\ndef hello_there_friend():\n    return 'hello there'\n");
         let idx = FileIndex::new(&doc);
-        let pat = [")", "def hello_there_friend():", "    return 'hello there'", ""];
+        let pat = [
+            ")",
+            "def hello_there_friend():",
+            "    return 'hello there'",
+            "",
+        ];
         let wins = windows(&idx, &pat, None);
         assert!(wins.iter().all(|w| w.len < pat.len()));
         assert!(accept(&idx, &pat, &wins, &[2]).is_none());

@@ -68,11 +68,7 @@ pub fn fill_placeholders(
         let seg_end = gaps.get(gi + 1).copied().unwrap_or(lines.len());
         let fail = |status: Status, why: &str| FillError {
             status,
-            message: format!(
-                "the placeholder `{}` at line {} of the new content could not be filled in from the file: {why}; write those lines out in full",
-                lines[m].trim(),
-                m + 1
-            ),
+            message: unfilled(lines[m], m, why),
         };
         let gap = match fill_one(&idx, &lines, m, seg_start, seg_end) {
             Ok(g) => g,
@@ -109,6 +105,15 @@ pub fn fill_placeholders(
     }
     out.extend(lines[prev_cut..].iter().map(|s| s.to_string()));
     Ok(out)
+}
+
+/// The message for the gap `line` at index `m` that could not be filled, and why.
+fn unfilled(line: &str, m: usize, why: &str) -> String {
+    format!(
+        "the placeholder `{}` at line {} of the new content could not be filled in from the file: {why}; write those lines out in full",
+        line.trim(),
+        m + 1
+    )
 }
 
 /// Why one gap could not be filled.
@@ -324,9 +329,8 @@ mod tests {
     #[test]
     fn javascript_spread_and_python_ellipsis_are_content() {
         let src = Doc::parse("const c = {\n  port: 1,\n};\n");
-        let lines =
-            fill_placeholders(&src, "const c = {\n  ...defaults,\n  port: 1,\n};\n", false)
-                .unwrap();
+        let lines = fill_placeholders(&src, "const c = {\n  ...defaults,\n  port: 1,\n};\n", false)
+            .unwrap();
         assert_eq!(lines[1], "  ...defaults,");
         let src = Doc::parse("class A:\n    pass\n");
         let lines = fill_placeholders(&src, "class A:\n    ...\n", true).unwrap();

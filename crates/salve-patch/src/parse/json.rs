@@ -254,7 +254,11 @@ pub(crate) fn try_parse(cx: &mut Cx, r: &Region, i: usize) -> Option<usize> {
                 let (e_old, e_new) = match (e.old, e.new) {
                     (Some(o), Some(n)) => (o, n),
                     (o, _) => {
-                        let missing = if o.is_some() { "new_string" } else { "old_string" };
+                        let missing = if o.is_some() {
+                            "new_string"
+                        } else {
+                            "old_string"
+                        };
                         cx.issue(
                             IssueKind::Malformed,
                             Some(&path),

@@ -128,7 +128,12 @@ mod tests {
             assert_eq!(x.issues[0].kind, IssueKind::Lazy);
         }
         // Gaps are filled from the file by the applier, strictly, so they are not an issue.
-        for body in ["    // ... existing code ...", "// ...", "    ...", "# ... rest unchanged ..."] {
+        for body in [
+            "    // ... existing code ...",
+            "// ...",
+            "    ...",
+            "# ... rest unchanged ...",
+        ] {
             let x = extract(&format!(
                 "src/lib.rs\n```rust\nfn a() {{\n{body}\n}}\n```\n"
             ));

@@ -50,6 +50,7 @@ pub fn run(global: &Global, args: &ApplyArgs) -> Result<u8, CliError> {
         max_file_size: args.max_file_size,
         checkpoint: !args.no_checkpoint,
         diff: !args.no_record,
+        operation: "apply".to_owned(),
     };
     // The run is started on another thread while the apply works: opening the record costs
     // about as much as a small apply, and the two do not depend on each other.

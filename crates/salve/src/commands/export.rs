@@ -3,7 +3,9 @@
 //! documented in the README.
 
 use crate::cli::Global;
-use crate::commands::log::{open_existing, resolve, store_error, write_bytes};
+use salve_store::StoreError;
+
+use crate::commands::log::{open_existing, resolve, store_error};
 use crate::error::CliError;
 
 #[derive(Debug, clap::Args)]
@@ -36,9 +38,22 @@ pub fn run(global: &Global, args: &ExportArgs) -> Result<u8, CliError> {
     let Some(store) = store else {
         return Ok(0);
     };
-    // Built in memory so that a failure part way (a missing object) prints no partial export.
-    let mut out = Vec::new();
-    store.export(&ids, &mut out).map_err(store_error)?;
-    write_bytes(&out)?;
-    Ok(0)
+    // Streamed: a full record can be far larger than memory. A failure part way (a missing
+    // object) stops with an error after the lines already written.
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let written = store.export(&ids, &mut out).and_then(|()| {
+        std::io::Write::flush(&mut out).map_err(|e| StoreError::Io {
+            context: "writing the export".to_owned(),
+            source: e,
+        })
+    });
+    match written {
+        Ok(()) => Ok(0),
+        // `salve export --all | head` is not an error.
+        Err(StoreError::Io { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe => {
+            Ok(0)
+        }
+        Err(e) => Err(store_error(e)),
+    }
 }

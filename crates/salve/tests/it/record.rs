@@ -515,3 +515,48 @@ fn the_recorded_diff_covers_created_and_deleted_files() {
         ]
     );
 }
+
+#[test]
+fn a_partial_apply_records_both_fates_and_loose_placements_record_a_decision() {
+    let tree = repo();
+    tree.write("other.py", "X = 1\n").commit("other");
+    // calc.py's context has stray trailing spaces (placed by a loose rung); other.py's edit
+    // matches nothing (refused).
+    let reply = "```diff\n--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n def total(items):   \n-    return sum(items)\n+    return sum(items) or 0\n```\n\n```diff\n--- a/other.py\n+++ b/other.py\n@@ -1 +1 @@\n-Y = 2\n+Y = 3\n```\n";
+    tree.apply(reply, &["--partial"]).code(1);
+    let r = &log_json(&tree, &[])[0];
+    assert_eq!(r["status"], "partial");
+    assert_eq!(
+        (r["files"].as_u64(), r["added"].as_u64()),
+        (Some(1), Some(1))
+    );
+    let rec = run(&tree, &["show", r["id"].as_str().unwrap(), "--json"]).json();
+    let sets = rec["patch_sets"].as_array().unwrap();
+    assert_eq!(sets.len(), 2);
+    assert_eq!(sets[0]["status"], "applied");
+    assert_eq!(sets[0]["files"][0]["path"], "calc.py");
+    assert!(sets[0]["diff_sha256"].is_string());
+    assert_eq!(sets[1]["status"], "rejected");
+    assert_eq!(sets[1]["files"][0]["path"], "other.py");
+    assert!(sets[1]["reason"]
+        .as_str()
+        .unwrap()
+        .starts_with("other.py: "));
+    let decisions = rec["decisions"].as_array().unwrap();
+    let chosen: Vec<&str> = decisions
+        .iter()
+        .map(|d| d["chosen"].as_str().unwrap())
+        .collect();
+    assert_eq!(chosen.len(), 2, "{chosen:?}");
+    assert!(
+        chosen[0].starts_with("calc.py hunk 1: applied at lines 1-2 by "),
+        "{chosen:?}"
+    );
+    assert!(!chosen[0].ends_with(" by exact"), "{chosen:?}");
+    assert!(
+        chosen[1].starts_with("other.py hunk 1: refused"),
+        "{chosen:?}"
+    );
+    let text = run(&tree, &["show", r["id"].as_str().unwrap()]).stdout;
+    assert!(text.contains("decision 1: calc.py hunk 1"), "{text}");
+}
