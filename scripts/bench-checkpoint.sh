@@ -17,16 +17,9 @@
 # The repository is built once (KEEP=DIR reuses it) and is the only thing written.
 set -euo pipefail
 
-root="$(cd "$(dirname "$0")/.." && pwd)"
 files="${FILES:-100000}"
 runs="${RUNS:-5}"
-salve="${SALVE:-}"
-if [ -z "$salve" ]; then
-  (cd "$root" && cargo build --release -q -p salve)
-  salve="$root/target/release/salve"
-fi
-salve="$(cd "$(dirname "$salve")" && pwd)/$(basename "$salve")"
-export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null LC_ALL=C
+. "$(dirname "$0")/bench-lib.sh"
 
 repo="${KEEP:-}"
 if [ -z "$repo" ]; then

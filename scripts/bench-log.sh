@@ -14,16 +14,9 @@
 # Everything happens in a scratch directory (KEEP=DIR keeps and reuses it).
 set -euo pipefail
 
-root="$(cd "$(dirname "$0")/.." && pwd)"
 runs="${RUNS:-100000}"
 iter="${ITER:-30}"
-salve="${SALVE:-}"
-if [ -z "$salve" ]; then
-  (cd "$root" && cargo build --release -q -p salve)
-  salve="$root/target/release/salve"
-fi
-salve="$(cd "$(dirname "$salve")" && pwd)/$(basename "$salve")"
-export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null LC_ALL=C
+. "$(dirname "$0")/bench-lib.sh"
 
 scratch="${KEEP:-}"
 if [ -z "$scratch" ]; then

@@ -32,11 +32,16 @@ pub fn path_to_bytes(path: &Path) -> Vec<u8> {
     }
 }
 
-/// NUL-terminated records for `--stdin -z` or `--pathspec-file-nul`.
+/// NUL-terminated paths for `--stdin -z` or `--pathspec-file-nul`.
 pub fn nul_list<'a>(paths: impl IntoIterator<Item = &'a Path>) -> Vec<u8> {
+    nul_terminated(paths.into_iter().map(path_to_bytes))
+}
+
+/// Each record followed by a NUL, for git's `-z` style inputs.
+pub fn nul_terminated(records: impl IntoIterator<Item = Vec<u8>>) -> Vec<u8> {
     let mut out = Vec::new();
-    for path in paths {
-        out.extend_from_slice(&path_to_bytes(path));
+    for record in records {
+        out.extend_from_slice(&record);
         out.push(0);
     }
     out

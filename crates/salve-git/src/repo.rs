@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::cmd::{ensure_supported_version, Git, GitError};
+use crate::cmd::{ensure_supported_version, split_nul, Git, GitError};
 use crate::path::path_from_bytes;
 
 /// A git work tree.
@@ -34,16 +34,13 @@ impl Repo {
         if !out.status.success() {
             return Err(GitError::NotARepository(dir.to_path_buf()));
         }
-        let mut top = out.stdout;
-        while top.last() == Some(&b'\n') {
-            top.pop();
-        }
+        let top = trim_newline(&out.stdout);
         if top.is_empty() {
             // Inside the git directory itself, or a bare repository: there is no work tree.
             return Err(GitError::NotARepository(dir.to_path_buf()));
         }
         Ok(Repo {
-            root: path_from_bytes(&top),
+            root: path_from_bytes(top),
         })
     }
 
@@ -163,9 +160,31 @@ impl Repo {
 
     /// True when the index holds unmerged (conflicted) entries.
     pub fn has_unmerged_entries(&self) -> Result<bool, GitError> {
-        let out = self.git().args(["ls-files", "-u", "-z"]).run_bytes()?;
-        Ok(!out.is_empty())
+        has_unmerged(self.git())
     }
+
+    /// Paths that differ between two trees (or commits), relative to the work tree root.
+    pub(crate) fn changed_paths(&self, from: &str, to: &str) -> Result<Vec<PathBuf>, GitError> {
+        let out = self
+            .git()
+            .args([
+                "diff-tree",
+                "-r",
+                "-z",
+                "--no-renames",
+                "--name-only",
+                from,
+                to,
+            ])
+            .run_bytes()?;
+        Ok(split_nul(&out).map(path_from_bytes).collect())
+    }
+}
+
+/// True when the index `git` reads (the user's, or a temporary one) has unmerged entries.
+pub(crate) fn has_unmerged(git: Git) -> Result<bool, GitError> {
+    let out = git.args(["ls-files", "-u", "-z"]).run_bytes()?;
+    Ok(!out.is_empty())
 }
 
 pub(crate) fn trim_newline(bytes: &[u8]) -> &[u8] {

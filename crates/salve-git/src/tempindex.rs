@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::cmd::{Git, GitError};
+use crate::lock::lock_path;
 use crate::repo::Repo;
 
 /// A scratch file path under `.git/salve/tmp/`; the file (and any `.lock` git left beside it)
@@ -41,9 +42,7 @@ impl TempFile {
 impl Drop for TempFile {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.path);
-        let mut lock = self.path.clone().into_os_string();
-        lock.push(".lock");
-        let _ = std::fs::remove_file(PathBuf::from(lock));
+        let _ = std::fs::remove_file(lock_path(&self.path));
     }
 }
 

@@ -84,17 +84,7 @@ pub fn availability(
             }
             checks
         }
-        Ok(ProviderKind::Replay) => {
-            let path = spec.cassette.clone().unwrap_or_default();
-            vec![match replay::load(&path) {
-                Ok(entries) => check(
-                    "cassette",
-                    true,
-                    format!("{} ({} replies)", path.display(), entries.len()),
-                ),
-                Err(e) => check("cassette", false, e.message),
-            }]
-        }
+        Ok(ProviderKind::Replay) => vec![cassette(&spec.cassette.clone().unwrap_or_default())],
     };
     Availability {
         available: checks.iter().all(|c| c.ok),
@@ -151,7 +141,7 @@ pub fn host_port(url: &str) -> Option<(String, u16)> {
     }
 }
 
-/// Check `path` as a cassette (for callers that have only a path).
+/// Check `path` as a cassette: readable, and every line a recorded reply.
 pub fn cassette(path: &Path) -> Check {
     match replay::load(path) {
         Ok(entries) => check(

@@ -102,6 +102,30 @@ pub struct Hunk {
     /// first and, only when that places nowhere, as added lines whose text is `" " + text`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub maybe_added: Vec<usize>,
+    /// The old and new text, for a hunk lowered from a text replacement (old/new JSON,
+    /// SEARCH/REPLACE). Such an edit means "replace this text", which may start or end in the
+    /// middle of a line: when the pre-image does not match whole lines exactly, the applier
+    /// looks for the old text as a substring of the file. `None` for line-based formats.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub substring: Option<TextPair>,
+}
+
+/// The two sides of a text replacement, with `\n` line endings. A final `\n` on `old` means the
+/// replaced text runs to the end of a line.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TextPair {
+    pub old: String,
+    pub new: String,
+}
+
+impl TextPair {
+    /// The same replacement backwards.
+    pub fn reversed(&self) -> TextPair {
+        TextPair {
+            old: self.new.clone(),
+            new: self.old.clone(),
+        }
+    }
 }
 
 impl Hunk {
@@ -153,6 +177,7 @@ impl Hunk {
             old_no_newline: self.new_no_newline,
             new_no_newline: self.old_no_newline,
             maybe_added: self.maybe_added.clone(),
+            substring: self.substring.as_ref().map(TextPair::reversed),
         }
     }
 }

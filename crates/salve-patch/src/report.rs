@@ -10,6 +10,9 @@ use crate::edit::{Format, ParseIssue};
 #[serde(rename_all = "snake_case")]
 pub enum Rung {
     Exact,
+    /// An old/new text edit whose old text was found exactly once as a substring of the file
+    /// (starting or ending mid-line); only that span was replaced.
+    Substring,
     TrailingWs,
     Indent,
     Canonical,
@@ -24,6 +27,7 @@ impl Rung {
     pub fn as_str(self) -> &'static str {
         match self {
             Rung::Exact => "exact",
+            Rung::Substring => "substring",
             Rung::TrailingWs => "trailing_ws",
             Rung::Indent => "indent",
             Rung::Canonical => "canonical",
@@ -37,7 +41,7 @@ impl Rung {
 
     /// Whether the rung needed anything looser than byte equality.
     pub fn is_fuzzy(self) -> bool {
-        !matches!(self, Rung::Exact)
+        !matches!(self, Rung::Exact | Rung::Substring)
     }
 }
 

@@ -459,3 +459,42 @@ fn no_final_newline_kept_when_the_last_hunk_says_so_on_both_sides() {
     let (text, _) = applied("x\na\nb", &[h]);
     assert_eq!(text, "x\na\nc\nd");
 }
+
+#[test]
+fn an_anchored_insertion_already_in_place_is_not_inserted_again() {
+    let mut start = hunk("+#!/bin/sh\n+set -e");
+    start.anchor = Anchor::Start;
+    let (once, _) = applied("echo hi\n", std::slice::from_ref(&start));
+    assert_eq!(once, "#!/bin/sh\nset -e\necho hi\n");
+    let again = apply_hunks(&once, std::slice::from_ref(&start), None);
+    assert_eq!(again.status, Status::AlreadyApplied, "{:#?}", again.hunks);
+    assert_eq!(again.new_text, None);
+    assert_eq!(again.hunks[0].status, Status::AlreadyApplied);
+
+    let mut end = hunk("+}\n+// end");
+    end.anchor = Anchor::End;
+    let (once, _) = applied("fn f() {\r\n", std::slice::from_ref(&end));
+    assert_eq!(once, "fn f() {\r\n}\r\n// end\r\n");
+    let again = apply_hunks(&once, std::slice::from_ref(&end), None);
+    assert_eq!(again.status, Status::AlreadyApplied, "{:#?}", again.hunks);
+    assert_eq!(again.new_text, None);
+
+    // Only exactly those lines at exactly that end count: the same lines elsewhere, or the
+    // file's start holding only part of them, still get the insertion.
+    assert_eq!(
+        applied("x\n#!/bin/sh\nset -e\n", std::slice::from_ref(&start)).0,
+        "#!/bin/sh\nset -e\nx\n#!/bin/sh\nset -e\n"
+    );
+    assert_eq!(
+        applied("#!/bin/sh\n", std::slice::from_ref(&start)).0,
+        "#!/bin/sh\nset -e\n#!/bin/sh\n"
+    );
+    assert_eq!(
+        applied("}\n// end\nx\n", std::slice::from_ref(&end)).0,
+        "}\n// end\nx\n}\n// end\n"
+    );
+    // Blank lines prove nothing.
+    let mut blank = hunk("+");
+    blank.anchor = Anchor::End;
+    assert_eq!(applied("a\n\n", &[blank]).0, "a\n\n\n");
+}

@@ -44,10 +44,8 @@ impl Recorder {
         command: Vec<String>,
         reply: &str,
     ) -> Result<Option<Recorder>> {
-        let mut store = match Store::open(dir) {
-            Ok(store) => store,
-            Err(crate::StoreError::NoRecord(_)) => return Ok(None),
-            Err(e) => return Err(e),
+        let Some(mut store) = Store::open_if_kept(dir)? else {
+            return Ok(None);
         };
         let run = begin(&mut store, command, reply)?;
         Ok(Some(Recorder { store, run }))

@@ -104,16 +104,7 @@ impl Store {
 
     /// Every run id, oldest first.
     pub fn all_ids(&self) -> Result<Vec<String>> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT id FROM runs ORDER BY id")
-            .map_err(|e| self.sql(e))?;
-        let ids = stmt
-            .query_map([], |r| r.get(0))
-            .map_err(|e| self.sql(e))?
-            .collect::<rusqlite::Result<Vec<String>>>()
-            .map_err(|e| self.sql(e))?;
-        Ok(ids)
+        self.strings("SELECT id FROM runs ORDER BY id")
     }
 
     /// The export line of one run.

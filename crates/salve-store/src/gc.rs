@@ -54,20 +54,13 @@ impl Store {
             let cutoff = options.now.0.saturating_sub(age);
             stats.runs_pruned = self.prune_runs(cutoff)?;
         }
-        let referenced: HashSet<String> = {
-            let mut stmt = self
-                .conn
-                .prepare(
-                    "SELECT sha256 FROM artifacts UNION \
-                     SELECT diff_sha256 FROM patch_sets WHERE diff_sha256 IS NOT NULL",
-                )
-                .map_err(|e| self.sql(e))?;
-            let rows = stmt
-                .query_map([], |r| r.get::<_, String>(0))
-                .map_err(|e| self.sql(e))?;
-            rows.collect::<rusqlite::Result<_>>()
-                .map_err(|e| self.sql(e))?
-        };
+        let referenced: HashSet<String> = self
+            .strings(
+                "SELECT sha256 FROM artifacts UNION \
+                 SELECT diff_sha256 FROM patch_sets WHERE diff_sha256 IS NOT NULL",
+            )?
+            .into_iter()
+            .collect();
         let young = |mtime: Option<SystemTime>| {
             mtime.is_none_or(|m| {
                 SystemTime::now()

@@ -81,6 +81,16 @@ impl Store {
         Store::open_layout(layout)
     }
 
+    /// [`Store::open`], or `None` where no record is kept (a plain directory without `.salve/`),
+    /// for writers that record when they can.
+    pub fn open_if_kept(dir: &Path) -> Result<Option<Store>> {
+        match Store::open(dir) {
+            Ok(store) => Ok(Some(store)),
+            Err(StoreError::NoRecord(_)) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
     /// Open the record for work done in `dir` only if one exists; reads use this so that looking
     /// at an empty history creates nothing.
     pub fn open_existing(dir: &Path) -> Result<Option<Store>> {
@@ -114,18 +124,17 @@ impl Store {
 
     /// `PRAGMA integrity_check`: `Ok` when SQLite finds nothing wrong, else what it found.
     pub fn integrity_check(&self) -> Result<Vec<String>> {
-        let mut stmt = self
-            .conn
-            .prepare("PRAGMA integrity_check")
-            .map_err(|e| self.sql(e))?;
+        self.strings("PRAGMA integrity_check")
+    }
+
+    /// The first column of every row `sql` returns, as text.
+    fn strings(&self, sql: &str) -> Result<Vec<String>> {
+        let mut stmt = self.conn.prepare(sql).map_err(|e| self.sql(e))?;
         let rows = stmt
             .query_map([], |r| r.get::<_, String>(0))
             .map_err(|e| self.sql(e))?;
-        let mut out = Vec::new();
-        for row in rows {
-            out.push(row.map_err(|e| self.sql(e))?);
-        }
-        Ok(out)
+        rows.collect::<rusqlite::Result<_>>()
+            .map_err(|e| self.sql(e))
     }
 
     fn sql(&self, source: rusqlite::Error) -> StoreError {

@@ -97,20 +97,12 @@ impl Store {
 
     /// Add a patch set after the run's others; returns its sequence number.
     pub fn add_patch_set(&mut self, run: &str, patch: &PatchSet) -> Result<u32> {
-        let path = self.layout.db.clone();
-        let err = |source| StoreError::Sqlite {
-            path: path.clone(),
-            source,
-        };
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(err)?;
-        let seq = next_seq(&tx, "patch_sets", run).map_err(err)?;
-        insert_patch_set(&tx, run, seq, patch).map_err(err)?;
-        update_totals(&tx, run).map_err(err)?;
-        tx.commit().map_err(err)?;
-        Ok(seq)
+        self.in_transaction(|tx| {
+            let seq = next_seq(tx, "patch_sets", run)?;
+            insert_patch_set(tx, run, seq, patch)?;
+            update_totals(tx, run)?;
+            Ok(seq)
+        })
     }
 
     /// Change a patch set's status (a proposed patch applied, or an applied one rolled back).
@@ -138,36 +130,20 @@ impl Store {
 
     /// Add an attempt after the run's others; returns its sequence number.
     pub fn add_attempt(&mut self, run: &str, attempt: &Attempt) -> Result<u32> {
-        let path = self.layout.db.clone();
-        let err = |source| StoreError::Sqlite {
-            path: path.clone(),
-            source,
-        };
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(err)?;
-        let seq = next_seq(&tx, "attempts", run).map_err(err)?;
-        insert_attempt(&tx, run, seq, attempt).map_err(err)?;
-        tx.commit().map_err(err)?;
-        Ok(seq)
+        self.in_transaction(|tx| {
+            let seq = next_seq(tx, "attempts", run)?;
+            insert_attempt(tx, run, seq, attempt)?;
+            Ok(seq)
+        })
     }
 
     /// Add a decision after the run's others; returns its sequence number.
     pub fn add_decision(&mut self, run: &str, decision: &Decision) -> Result<u32> {
-        let path = self.layout.db.clone();
-        let err = |source| StoreError::Sqlite {
-            path: path.clone(),
-            source,
-        };
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(err)?;
-        let seq = next_seq(&tx, "decisions", run).map_err(err)?;
-        insert_decision(&tx, run, seq, decision).map_err(err)?;
-        tx.commit().map_err(err)?;
-        Ok(seq)
+        self.in_transaction(|tx| {
+            let seq = next_seq(tx, "decisions", run)?;
+            insert_decision(tx, run, seq, decision)?;
+            Ok(seq)
+        })
     }
 
     /// Run `f` inside one immediate transaction, for callers recording many rows at once (an
@@ -325,16 +301,10 @@ pub(crate) fn insert_decision(
 /// rejected; listings read these instead of joining.
 pub(crate) fn update_totals(conn: &Connection, run: &str) -> rusqlite::Result<()> {
     conn.execute(
-        "UPDATE runs SET \
-           files = (SELECT count(DISTINCT t.path) FROM touched_files t JOIN patch_sets p \
-                    ON p.run_id = t.run_id AND p.seq = t.seq \
-                    WHERE t.run_id = ?1 AND p.status <> 'rejected'), \
-           added = (SELECT coalesce(sum(t.added), 0) FROM touched_files t JOIN patch_sets p \
-                    ON p.run_id = t.run_id AND p.seq = t.seq \
-                    WHERE t.run_id = ?1 AND p.status <> 'rejected'), \
-           removed = (SELECT coalesce(sum(t.removed), 0) FROM touched_files t JOIN patch_sets p \
-                    ON p.run_id = t.run_id AND p.seq = t.seq \
-                    WHERE t.run_id = ?1 AND p.status <> 'rejected') \
+        "UPDATE runs SET (files, added, removed) = \
+           (SELECT count(DISTINCT t.path), coalesce(sum(t.added), 0), coalesce(sum(t.removed), 0) \
+            FROM touched_files t JOIN patch_sets p ON p.run_id = t.run_id AND p.seq = t.seq \
+            WHERE t.run_id = ?1 AND p.status <> 'rejected') \
          WHERE id = ?1",
         [run],
     )?;

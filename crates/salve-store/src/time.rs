@@ -2,8 +2,8 @@
 //! (`2026-11-21T09:14:31.123Z`), so records compare and sort the same on every machine.
 //!
 //! Also the two ways a user names a point in time on the command line (`--since`, `--older-than`):
-//! a duration back from now (`90s`, `30m`, `12h`, `7d`, `2w`) or a date (`2026-11-21`, or with a
-//! time `2026-11-21T09:14[:31][Z]`, taken as UTC).
+//! a duration back from now (`90s`, `30m`, `12h`, `7d`, `2w`, or a sum such as `1d12h`) or a date
+//! (`2026-11-21`, or with a time `2026-11-21T09:14[:31][Z]`, taken as UTC).
 
 use std::fmt;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -118,21 +118,34 @@ impl<'de> Deserialize<'de> for Timestamp {
     }
 }
 
-/// A duration like `90s`, `30m`, `12h`, `7d` or `2w`, in milliseconds.
+/// A duration like `90s`, `30m`, `12h`, `7d` or `2w` (units may be spelled out: `3 days`), or a
+/// sum of such terms (`1d12h`), in milliseconds. Every command-line duration goes through here.
 pub fn parse_duration(text: &str) -> Option<i64> {
-    let t = text.trim();
-    let split = t.find(|c: char| !c.is_ascii_digit())?;
-    let (digits, unit) = t.split_at(split);
-    let n: i64 = digits.parse().ok()?;
-    let scale: i64 = match unit.trim() {
-        "s" | "sec" | "secs" | "second" | "seconds" => 1_000,
-        "m" | "min" | "mins" | "minute" | "minutes" => 60_000,
-        "h" | "hour" | "hours" => 3_600_000,
-        "d" | "day" | "days" => 86_400_000,
-        "w" | "week" | "weeks" => 7 * 86_400_000,
-        _ => return None,
-    };
-    n.checked_mul(scale)
+    let mut rest = text.trim();
+    if rest.is_empty() {
+        return None;
+    }
+    let mut total: i64 = 0;
+    while !rest.is_empty() {
+        let (digits, after) = rest.split_at(rest.find(|c: char| !c.is_ascii_digit())?);
+        let n: i64 = digits.parse().ok()?;
+        let after = after.trim_start();
+        let unit_end = after
+            .find(|c: char| !c.is_ascii_alphabetic())
+            .unwrap_or(after.len());
+        let (unit, tail) = after.split_at(unit_end);
+        let scale: i64 = match unit {
+            "s" | "sec" | "secs" | "second" | "seconds" => 1_000,
+            "m" | "min" | "mins" | "minute" | "minutes" => 60_000,
+            "h" | "hour" | "hours" => 3_600_000,
+            "d" | "day" | "days" => 86_400_000,
+            "w" | "week" | "weeks" => 7 * 86_400_000,
+            _ => return None,
+        };
+        total = total.checked_add(n.checked_mul(scale)?)?;
+        rest = tail.trim_start();
+    }
+    Some(total)
 }
 
 /// A point in time given as a duration back from `now` or as a date; `None` when it is neither.
@@ -235,6 +248,16 @@ mod tests {
         assert_eq!(parse_duration("3 days"), Some(3 * 86_400_000));
         assert_eq!(parse_duration("7"), None);
         assert_eq!(parse_duration("5y"), None);
+        // Sums, as `salve checkpoint drop --older-than` takes them.
+        assert_eq!(parse_duration("30s"), Some(30_000));
+        assert_eq!(parse_duration("7d"), Some(604_800_000));
+        assert_eq!(parse_duration("1d12h"), Some(129_600_000));
+        assert_eq!(parse_duration("2w"), Some(1_209_600_000));
+        assert_eq!(parse_duration("12"), None);
+        assert_eq!(parse_duration("d"), None);
+        assert_eq!(parse_duration("3y"), None);
+        assert_eq!(parse_duration(""), None);
+        assert_eq!(parse_duration("1d 2"), None);
         let now = Timestamp(1_000_000_000);
         assert_eq!(
             parse_point("1h", now),

@@ -1,10 +1,12 @@
-//! Command-line arguments: global flags shared by every subcommand, and the subcommands.
+//! Command-line arguments: global flags shared by every subcommand, the subcommands, and the
+//! value parsers several of them share.
 
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
 use crate::commands;
+use crate::error::CliError;
 
 /// Land model-written code edits safely: place every hunk exactly or refuse, write all files or
 /// none.
@@ -35,6 +37,25 @@ pub struct Global {
     pub quiet: bool,
 }
 
+impl Global {
+    /// The directory salve works in: `-C DIR` or the current one.
+    pub fn work_dir(&self) -> PathBuf {
+        self.dir.clone().unwrap_or_else(|| PathBuf::from("."))
+    }
+
+    /// [`work_dir`](Self::work_dir), which must be a directory.
+    pub fn existing_work_dir(&self) -> Result<PathBuf, CliError> {
+        let dir = self.work_dir();
+        if !dir.is_dir() {
+            return Err(CliError::user(format!(
+                "{} is not a directory",
+                dir.display()
+            )));
+        }
+        Ok(dir)
+    }
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Apply the edits in a model's reply: every file or none
@@ -63,4 +84,39 @@ pub enum Command {
     Import(commands::import::ImportArgs),
     /// Prune old runs and remove artifacts no run references
     Gc(commands::gc::GcArgs),
+}
+
+/// A size in bytes, or with a K, M or G suffix (`64M`, `2KiB`).
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (digits, unit) = t.split_at(split);
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size; use bytes or a K, M or G suffix"))?;
+    let scale: u64 = match unit.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 1,
+        "K" | "KB" | "KIB" => 1 << 10,
+        "M" | "MB" | "MIB" => 1 << 20,
+        "G" | "GB" | "GIB" => 1 << 30,
+        _ => return Err(format!("unknown size unit in `{text}`; use K, M or G")),
+    };
+    n.checked_mul(scale)
+        .ok_or_else(|| format!("`{text}` is too large"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("100"), Ok(100));
+        assert_eq!(parse_size("64M"), Ok(64 << 20));
+        assert_eq!(parse_size("2KiB"), Ok(2048));
+        assert!(parse_size("lots").is_err());
+        assert!(parse_size("3T").is_err());
+        assert_eq!(parse_size("10M"), Ok(10 << 20));
+        assert!(parse_size("ten").is_err());
+    }
 }

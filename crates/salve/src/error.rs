@@ -8,7 +8,9 @@ use std::fmt::Display;
 use std::io::Write as _;
 
 use salve_engine::apply;
+use salve_git::checkpoint::FindError;
 use salve_git::GitError;
+use salve_store::StoreError;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -28,6 +30,15 @@ impl CliError {
     pub fn user(message: impl Display) -> Self {
         CliError {
             kind: Kind::User,
+            message: message.to_string(),
+            hint: None,
+        }
+    }
+
+    /// A configuration or environment problem.
+    pub fn config(message: impl Display) -> Self {
+        CliError {
+            kind: Kind::Config,
             message: message.to_string(),
             hint: None,
         }
@@ -81,6 +92,53 @@ impl From<apply::Error> for CliError {
                 GitError::NotFound,
             )) => Kind::Config,
             _ => Kind::User,
+        };
+        CliError {
+            kind,
+            hint: e.hint(),
+            message: e.to_string(),
+        }
+    }
+}
+
+/// git failures: missing or old git is configuration, the rest is the environment (exit 2).
+impl From<GitError> for CliError {
+    fn from(e: GitError) -> Self {
+        let hint = match &e {
+            GitError::NotARepository(_) => Some("run salve inside a git work tree, or pass -C DIR"),
+            GitError::NotFound | GitError::TooOld { .. } => Some("install git 2.30 or newer"),
+            GitError::IndexLocked(_) => Some("retry when the other git command has finished"),
+            _ => None,
+        };
+        let kind = match &e {
+            GitError::NotFound | GitError::TooOld { .. } => Kind::Config,
+            _ => Kind::User,
+        };
+        CliError {
+            kind,
+            message: e.to_string(),
+            hint: hint.map(str::to_owned),
+        }
+    }
+}
+
+/// A checkpoint id that names none, or several.
+impl From<FindError> for CliError {
+    fn from(e: FindError) -> Self {
+        match e {
+            FindError::Git(e) => e.into(),
+            other => CliError::user(other).with_hint("`salve checkpoints` lists the ids"),
+        }
+    }
+}
+
+/// Bad ids and input are usage errors; a broken or too new record is an environment error.
+impl From<StoreError> for CliError {
+    fn from(e: StoreError) -> Self {
+        let kind = if e.is_user_error() {
+            Kind::User
+        } else {
+            Kind::Config
         };
         CliError {
             kind,

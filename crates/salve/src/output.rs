@@ -1,10 +1,104 @@
-//! The human rendering of an apply report: one line per file, one per hunk, the reason and best
-//! candidates on failure, and a closing verdict. Plain text only, so `NO_COLOR` and pipes need
-//! nothing special.
+//! What the commands print, and how:
+//!
+//! - writing to stdout, where a closed pipe (`salve log | head`) is not an error, as text, bytes
+//!   or JSON ([`print_text`], [`print_bytes`], [`print_json`], [`print_json_pretty`]);
+//! - the small formatters several commands share: paths, sizes, plurals, times and ages;
+//! - the human rendering of an apply report ([`render`]): one line per file, one per hunk, the
+//!   reason and best candidates on failure, and a closing verdict.
+//!
+//! Plain text only, so `NO_COLOR` and pipes need nothing special.
 
 use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
 
 use salve_patch::report::{FileReport, HunkReport, Outcome, Report, Status};
+use salve_store::Timestamp;
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use crate::error::CliError;
+
+/// Write to stdout; a closed pipe is not an error.
+pub fn print_text(text: &str) -> Result<(), CliError> {
+    print_bytes(text.as_bytes())
+}
+
+/// Write bytes as they are to stdout; a closed pipe is not an error.
+pub fn print_bytes(bytes: &[u8]) -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(CliError::user(format!("cannot write to stdout: {e}"))),
+    }
+}
+
+/// `value` as one line of JSON on stdout.
+pub fn print_json(value: &impl Serialize) -> Result<(), CliError> {
+    let text = serde_json::to_string(value).map_err(encoding_error)?;
+    print_text(&format!("{text}\n"))
+}
+
+/// `value` as indented JSON on stdout.
+pub fn print_json_pretty(value: &impl Serialize) -> Result<(), CliError> {
+    let text = serde_json::to_string_pretty(value).map_err(encoding_error)?;
+    print_text(&format!("{text}\n"))
+}
+
+fn encoding_error(e: serde_json::Error) -> CliError {
+    CliError::internal(format!("encoding the JSON output: {e}"))
+}
+
+/// A work-tree path for people and JSON (non-UTF-8 bytes shown as U+FFFD).
+pub fn show(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+pub fn paths_json(paths: &[PathBuf]) -> Value {
+    json!(paths.iter().map(|p| show(p)).collect::<Vec<_>>())
+}
+
+/// `1 file`, `2 files`.
+pub fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// `512 B`, `1.5 KiB`, `15.0 MiB`, ... up to TiB.
+pub fn human_bytes(bytes: u64) -> String {
+    const UNITS: &[&str] = &["KiB", "MiB", "GiB", "TiB"];
+    if bytes < 1024 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
+}
+
+/// `5s ago`, `3m ago`, `2h ago`, `4d ago` for a Unix time in seconds.
+pub fn age(time: i64) -> String {
+    let now = Timestamp::now().millis() / 1000;
+    let secs = (now - time).max(0);
+    match secs {
+        s if s < 60 => format!("{s}s ago"),
+        s if s < 3_600 => format!("{}m ago", s / 60),
+        s if s < 86_400 => format!("{}h ago", s / 3_600),
+        s => format!("{}d ago", s / 86_400),
+    }
+}
+
+/// `2026-11-21 08:38 UTC` for a Unix time in seconds.
+pub fn utc(time: i64) -> String {
+    format!("{} UTC", Timestamp(time.saturating_mul(1000)).to_short())
+}
 
 /// Candidates shown per failed hunk; the JSON report has them all.
 const MAX_CANDIDATES: usize = 3;
@@ -13,14 +107,7 @@ fn status_word(status: Status) -> String {
     status.as_str().replace('_', " ")
 }
 
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
-    }
-}
-
+/// The human rendering of an apply report; see the module docs.
 pub fn render(report: &Report) -> String {
     let mut out = String::new();
     for file in &report.files {
@@ -174,5 +261,19 @@ fn verdict(report: &Report) -> String {
             };
             format!("refused: nothing written; {why}")
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_and_times() {
+        assert_eq!(human_bytes(512), "512 B");
+        assert_eq!(human_bytes(15 << 20), "15.0 MiB");
+        assert_eq!(utc(0), "1970-01-01 00:00 UTC");
+        assert_eq!(utc(951_782_400), "2000-02-29 00:00 UTC");
+        assert_eq!(utc(1_795_250_928), "2026-11-21 08:48 UTC");
     }
 }

@@ -49,35 +49,24 @@ fn render_edit(out: &mut String, edit: &FileEdit) {
         FileChange::Create {
             content,
             final_newline,
-        } => {
-            let lines: Vec<&str> = content.lines().collect();
-            let _ = write!(
-                out,
-                "--- /dev/null\n+++ b/{p}\n@@ -0,0 +1,{} @@\n",
-                lines.len()
-            );
-            for l in &lines {
-                let _ = writeln!(out, "+{l}");
-            }
-            if !final_newline && !lines.is_empty() {
-                out.push_str("\\ No newline at end of file\n");
-            }
         }
-        FileChange::Replace {
+        | FileChange::Replace {
             content,
             final_newline,
         } => {
             let lines: Vec<&str> = content.lines().collect();
-            let _ = write!(
-                out,
-                "--- a/{p}\n+++ b/{p}\n@@ replaces the whole file with {} lines @@\n",
-                lines.len()
-            );
-            for l in &lines {
-                let _ = writeln!(out, "+{l}");
+            let n = lines.len();
+            if matches!(edit.change, FileChange::Create { .. }) {
+                let _ = write!(out, "--- /dev/null\n+++ b/{p}\n@@ -0,0 +1,{n} @@\n");
+            } else {
+                let _ = write!(
+                    out,
+                    "--- a/{p}\n+++ b/{p}\n@@ replaces the whole file with {n} lines @@\n"
+                );
             }
-            if !final_newline && !lines.is_empty() {
-                out.push_str("\\ No newline at end of file\n");
+            push_lines(out, '+', &lines);
+            if !final_newline && n > 0 {
+                out.push_str(NO_NEWLINE);
             }
         }
         FileChange::Delete { expected } => {
@@ -85,21 +74,23 @@ fn render_edit(out: &mut String, edit: &FileEdit) {
             if let Some(text) = expected {
                 let lines: Vec<&str> = text.lines().collect();
                 let _ = writeln!(out, "@@ -1,{} +0,0 @@", lines.len());
-                for l in &lines {
-                    let _ = writeln!(out, "-{l}");
-                }
+                push_lines(out, '-', &lines);
             }
         }
     }
 }
 
+const NO_NEWLINE: &str = "\\ No newline at end of file\n";
+
+fn push_lines(out: &mut String, sign: char, lines: &[&str]) {
+    for l in lines {
+        let _ = writeln!(out, "{sign}{l}");
+    }
+}
+
 fn render_hunk(out: &mut String, h: &Hunk) {
-    let old = h.lines.iter().filter(|l| l.kind != LineKind::Add).count();
-    let new = h
-        .lines
-        .iter()
-        .filter(|l| l.kind != LineKind::Remove)
-        .count();
+    let old = h.pre_image().count();
+    let new = h.post_image().count();
     let scope = h.scopes.last().map(|s| format!(" {s}")).unwrap_or_default();
     match h.old_start {
         Some(start) => {
@@ -118,7 +109,7 @@ fn render_hunk(out: &mut String, h: &Hunk) {
         let _ = writeln!(out, "{sign}{}", line.text);
     }
     if h.new_no_newline {
-        out.push_str("\\ No newline at end of file\n");
+        out.push_str(NO_NEWLINE);
     }
 }
 

@@ -57,10 +57,8 @@ pub struct StoreRecorder {
 impl Recorder for StoreRecorder {
     fn record(&mut self, record: &AskRecord<'_>) -> Result<Option<String>, String> {
         let dir = self.dir.as_deref().unwrap_or(record.dir);
-        let mut store = match Store::open(dir) {
-            Ok(store) => store,
-            Err(StoreError::NoRecord(_)) => return Ok(None),
-            Err(e) => return Err(e.to_string()),
+        let Some(mut store) = Store::open_if_kept(dir).map_err(|e| e.to_string())? else {
+            return Ok(None);
         };
         write(&mut store, record)
             .map(Some)
@@ -82,46 +80,33 @@ fn write(store: &mut Store, record: &AskRecord<'_>) -> Result<String, StoreError
     new.budgets = Some(json!({ "follow_ups": record.follow_ups }));
     let run = store.begin_run(&new)?;
     store.put_artifact(&run, "prompt", redact(&outcome.prompt).as_bytes())?;
+    // (round, patch-set seq) of every round that produced a patch set.
     let mut patch_sets = Vec::new();
     for (i, round) in outcome.rounds.iter().enumerate() {
-        let s = suffix(i);
-        store.put_artifact(
-            &run,
-            &format!("{}{s}", artifact::RAW_REPLY),
-            round.reply.as_bytes(),
-        )?;
-        if !round.extracted_diff.is_empty() {
-            store.put_artifact(
-                &run,
-                &format!("{}{s}", artifact::EXTRACTED_DIFF),
-                round.extracted_diff.as_bytes(),
-            )?;
-        }
-        if !round.sanitized_diff.is_empty() {
-            store.put_artifact(
-                &run,
-                &format!("{}{s}", artifact::SANITIZED_DIFF),
-                round.sanitized_diff.as_bytes(),
-            )?;
+        let name = |base: &str| format!("{base}{}", suffix(i));
+        store.put_artifact(&run, &name(artifact::RAW_REPLY), round.reply.as_bytes())?;
+        for (base, diff) in [
+            (artifact::EXTRACTED_DIFF, &round.extracted_diff),
+            (artifact::SANITIZED_DIFF, &round.sanitized_diff),
+        ] {
+            if !diff.is_empty() {
+                store.put_artifact(&run, &name(base), diff.as_bytes())?;
+            }
         }
         let mut diff_sha = None;
         if !round.final_diff.is_empty() {
             let a = store.put_artifact(
                 &run,
-                &format!("{}{s}", artifact::FINAL_DIFF),
+                &name(artifact::FINAL_DIFF),
                 round.final_diff.as_bytes(),
             )?;
             diff_sha = Some(a.sha256);
         }
         if let Some(report) = &round.report {
             let json = redact(&report.to_json());
-            store.put_artifact(
-                &run,
-                &format!("{}{s}", artifact::APPLY_REPORT),
-                json.as_bytes(),
-            )?;
+            store.put_artifact(&run, &name(artifact::APPLY_REPORT), json.as_bytes())?;
             let seq = store.add_patch_set(&run, &patch_set(round, report, outcome, diff_sha))?;
-            patch_sets.push((round.provider.clone(), i, seq));
+            patch_sets.push((i, seq));
         }
     }
     // Provider calls, linked to the patch set their answer produced.
@@ -135,8 +120,8 @@ fn write(store: &mut Store, record: &AskRecord<'_>) -> Result<String, StoreError
         let patch_set = if stopped {
             let found = patch_sets
                 .iter()
-                .find(|(_, round, _)| *round == answered_round)
-                .map(|(_, _, seq)| *seq);
+                .find(|(round, _)| *round == answered_round)
+                .map(|(_, seq)| *seq);
             answered_round += 1;
             found
         } else {

@@ -10,11 +10,11 @@
 use std::path::PathBuf;
 
 use crate::checkpoint::meta::Meta;
-use crate::checkpoint::{ref_name, scan};
+use crate::checkpoint::{ref_name, scan, short_id};
 use crate::cmd::{Git, GitError};
 use crate::oplog;
-use crate::path::{exclude_pathspec, literal_pathspec};
-use crate::repo::{Head, Repo};
+use crate::path::{exclude_pathspec, literal_pathspec, nul_terminated};
+use crate::repo::{has_unmerged, Head, Repo};
 use crate::tempindex::TempIndex;
 
 /// Checkpoint commits carry this identity, so they work where no git identity is configured.
@@ -105,28 +105,20 @@ pub fn create(repo: &Repo, options: &Options) -> Result<Outcome, Error> {
     let index_tree = match temp.git().arg("write-tree").run() {
         Ok(tree) => Some(tree),
         // Conflicted entries have no tree form; the work tree is still captured below.
-        Err(_) if has_unmerged(&temp)? => None,
+        Err(_) if has_unmerged(temp.git())? => None,
         Err(e) => return Err(e.into()),
     };
 
     let mut add = temp.git().args(["add", "-A"]);
     if !scan.excludes.is_empty() {
-        let mut specs = Vec::new();
-        for path in &scan.excludes {
-            specs.extend_from_slice(&exclude_pathspec(path));
-            specs.push(0);
-        }
+        let specs = nul_terminated(scan.excludes.iter().map(|p| exclude_pathspec(p)));
         add = add
             .args(["--pathspec-from-file=-", "--pathspec-file-nul"])
             .stdin(specs);
     }
     add.run_bytes()?;
     if !options.force_paths.is_empty() {
-        let mut specs = Vec::new();
-        for path in &options.force_paths {
-            specs.extend_from_slice(&literal_pathspec(path));
-            specs.push(0);
-        }
+        let specs = nul_terminated(options.force_paths.iter().map(|p| literal_pathspec(p)));
         temp.git()
             .args(["add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"])
             .stdin(specs)
@@ -188,17 +180,6 @@ pub fn create(repo: &Repo, options: &Options) -> Result<Outcome, Error> {
         head,
         skipped: scan.skipped,
     })
-}
-
-/// The id users see: as many leading hex digits as keep it readable and collision-free in
-/// practice; `find` accepts any unique prefix.
-fn short_id(commit: &str) -> String {
-    commit.chars().take(12).collect()
-}
-
-fn has_unmerged(temp: &TempIndex) -> Result<bool, GitError> {
-    let out = temp.git().args(["ls-files", "-u", "-z"]).run_bytes()?;
-    Ok(!out.is_empty())
 }
 
 /// `commit-tree` with salve's identity and no signing (a pinentry prompt must never block a

@@ -1,6 +1,6 @@
 //! Read checkpoints back, newest first.
 
-use crate::checkpoint::{count_changed, parse, Checkpoint, REF_PREFIX};
+use crate::checkpoint::{parse, Checkpoint, REF_PREFIX};
 use crate::cmd::GitError;
 use crate::repo::Repo;
 
@@ -48,7 +48,7 @@ pub fn list(repo: &Repo, options: &Options) -> Result<Vec<Checkpoint>, Error> {
         let empty = repo.empty_tree()?;
         for checkpoint in &mut checkpoints {
             let base = checkpoint.head.clone().unwrap_or_else(|| empty.clone());
-            checkpoint.files_changed = Some(count_changed(repo, &base, &checkpoint.commit)?);
+            checkpoint.files_changed = Some(repo.changed_paths(&base, &checkpoint.commit)?.len());
         }
     }
     Ok(checkpoints)

@@ -10,7 +10,7 @@
 
 use std::path::PathBuf;
 
-use crate::cmd::{split_nul, GitError};
+use crate::cmd::GitError;
 use crate::repo::Repo;
 
 pub mod create;
@@ -29,6 +29,12 @@ pub const REF_PREFIX: &str = "refs/salve/checkpoints/";
 
 pub(crate) fn ref_name(id: &str) -> String {
     format!("{REF_PREFIX}{id}")
+}
+
+/// The id users see: as many leading hex digits as keep it readable and collision-free in
+/// practice; [`find()`] accepts any unique prefix.
+pub(crate) fn short_id(commit: &str) -> String {
+    commit.chars().take(12).collect()
 }
 
 /// A checkpoint as read back from the repository.
@@ -132,7 +138,7 @@ fn parse(commit: &str, time: &[u8], message: &[u8]) -> Option<Checkpoint> {
     let meta = meta::Meta::parse(&String::from_utf8_lossy(message))?;
     let time = String::from_utf8_lossy(time).trim().parse().unwrap_or(0);
     Some(Checkpoint {
-        id: commit.chars().take(12).collect(),
+        id: short_id(commit),
         commit: commit.to_owned(),
         time,
         message: meta.message,
@@ -144,21 +150,4 @@ fn parse(commit: &str, time: &[u8], message: &[u8]) -> Option<Checkpoint> {
         files_changed: None,
         has_ref: true,
     })
-}
-
-/// Paths changed between two trees (or commits), as `-z` records.
-pub(crate) fn count_changed(repo: &Repo, from: &str, to: &str) -> Result<usize, GitError> {
-    let out = repo
-        .git()
-        .args([
-            "diff-tree",
-            "-r",
-            "-z",
-            "--no-renames",
-            "--name-only",
-            from,
-            to,
-        ])
-        .run_bytes()?;
-    Ok(split_nul(&out).count())
 }

@@ -14,7 +14,6 @@ use std::time::Duration;
 use crate::cmd::{split_nul, Git, GitError};
 use crate::commit::hooks;
 use crate::lock::{wait_until_unlocked, with_index_lock, DEFAULT_LOCK_WAIT};
-use crate::path::path_from_bytes;
 use crate::repo::Repo;
 use crate::tempindex::{TempFile, TempIndex};
 
@@ -190,7 +189,7 @@ pub fn files(repo: &Repo, options: &Options) -> Result<Outcome, Error> {
         return Err(e.into());
     }
 
-    let changed = changed_paths(repo, &base_tree, &tree)?;
+    let changed = repo.changed_paths(&base_tree, &tree)?;
     sync_user_index(repo, &temp, &options.paths, options.lock_wait)?;
     // post-commit cannot undo anything; its failure is the hook's business, as in git.
     let _ = hooks::run(repo, "post-commit", &[], &repo.index_path()?);
@@ -233,22 +232,6 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), Error> {
         context: format!("writing {}", path.display()),
         source,
     })
-}
-
-fn changed_paths(repo: &Repo, from: &str, to: &str) -> Result<Vec<PathBuf>, GitError> {
-    let out = repo
-        .git()
-        .args([
-            "diff-tree",
-            "-r",
-            "-z",
-            "--no-renames",
-            "--name-only",
-            from,
-            to,
-        ])
-        .run_bytes()?;
-    Ok(split_nul(&out).map(path_from_bytes).collect())
 }
 
 /// Give the user's index the committed entries of `paths` (and drop the ones the commit

@@ -7,11 +7,11 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
-use crate::classify::failure_kind_of;
 use crate::provider::{Failure, FailureKind, Meta, Provider, ProviderKind, Reply, Request};
 
-use super::openai::Key;
-use super::{agent, read_json, status_failure, transport, HttpSettings};
+use super::{
+    agent, messages_json, read_json, reported_error, status_failure, transport, HttpSettings, Key,
+};
 
 /// The default base URL.
 pub const DEFAULT_BASE_URL: &str = "https://api.anthropic.com/v1";
@@ -64,15 +64,10 @@ impl Provider for AnthropicProvider {
     fn complete(&self, request: &Request) -> Result<Reply, Failure> {
         let start = Instant::now();
         let key = self.key.get()?;
-        let messages: Vec<Value> = request
-            .messages
-            .iter()
-            .map(|m| json!({"role": m.role.as_str(), "content": m.content}))
-            .collect();
         let body = json!({
             "model": self.settings.model,
             "max_tokens": self.max_tokens,
-            "messages": messages,
+            "messages": messages_json(request),
         });
         let mut call = self
             .agent
@@ -94,10 +89,7 @@ impl Provider for AnthropicProvider {
                 .and_then(Value::as_str)
                 .unwrap_or("unknown error")
                 .to_owned();
-            return Err(Failure::new(
-                failure_kind_of(&message, FailureKind::Http),
-                format!("the server reported an error: {message}"),
-            ));
+            return Err(reported_error(&message));
         }
         let Some(blocks) = value.get("content").and_then(Value::as_array) else {
             return Err(Failure::new(

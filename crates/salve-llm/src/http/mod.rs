@@ -1,11 +1,12 @@
 //! HTTP providers: OpenAI-compatible chat completions ([`openai`]) and Anthropic messages
 //! ([`anthropic`]), over ureq with no async runtime.
 //!
-//! Shared here: the agent (a time limit on the whole call, connect included; proxies from the
-//! environment except for loopback servers), and the reading of an error response into a
-//! [`Failure`]: 429, 503 and 529 are overloaded (with the server's `retry-after`), 401 and 403
-//! are auth failures, anything else is an HTTP error quoting the server's message. Bodies are
-//! read with a size limit; error bodies are redacted like every failure message.
+//! Shared here: the API key read from its variable, the conversation as JSON messages, the agent
+//! (a time limit on the whole call, connect included; proxies from the environment except for
+//! loopback servers), and the reading of an error response into a [`Failure`]: 429, 503 and 529
+//! are overloaded (with the server's `retry-after`), 401 and 403 are auth failures, anything else
+//! is an HTTP error quoting the server's message. Bodies are read with a size limit; error bodies
+//! are redacted like every failure message.
 
 pub mod anthropic;
 pub mod openai;
@@ -18,8 +19,9 @@ use serde_json::Value;
 use ureq::http::{HeaderMap, Response};
 use ureq::{Agent, Body};
 
-use crate::classify::looks_overloaded;
-use crate::provider::{one_line, tail, Failure, FailureKind};
+use crate::classify::{failure_kind_of, looks_overloaded};
+use crate::provider::{one_line, tail, Failure, FailureKind, Request};
+use crate::secret::ApiKey;
 
 /// Largest response body read: 16 MiB.
 const MAX_BODY: u64 = 16 * 1024 * 1024;
@@ -63,6 +65,49 @@ pub fn is_loopback(url: &str) -> bool {
         || host
             .parse::<std::net::IpAddr>()
             .is_ok_and(|ip| ip.is_loopback())
+}
+
+/// Where the key comes from.
+#[derive(Clone, Debug)]
+pub(crate) enum Key {
+    /// No key configured (local servers).
+    None,
+    /// Read from this variable; `None` when it was unset.
+    Env { var: String, key: Option<ApiKey> },
+}
+
+impl Key {
+    /// The key from `var`, when a variable is named.
+    pub(crate) fn from_env(var: Option<&str>) -> Key {
+        match var {
+            None => Key::None,
+            Some(var) => Key::Env {
+                var: var.to_owned(),
+                key: ApiKey::from_env(var),
+            },
+        }
+    }
+
+    /// The key to send, or the auth failure of a named but unset variable.
+    pub(crate) fn get(&self) -> Result<Option<&ApiKey>, Failure> {
+        match self {
+            Key::None => Ok(None),
+            Key::Env { key: Some(key), .. } => Ok(Some(key)),
+            Key::Env { var, key: None } => Err(Failure::new(
+                FailureKind::Auth,
+                format!("the environment variable {var} (api_key_env) is not set"),
+            )),
+        }
+    }
+}
+
+/// The conversation as both APIs take it: `[{"role", "content"}, ...]`.
+pub(crate) fn messages_json(request: &Request) -> Vec<Value> {
+    request
+        .messages
+        .iter()
+        .map(|m| serde_json::json!({"role": m.role.as_str(), "content": m.content}))
+        .collect()
 }
 
 pub(crate) fn agent(settings: &HttpSettings) -> Agent {
@@ -173,6 +218,14 @@ pub(crate) fn status_failure(response: &mut Response<Body>) -> Failure {
         format!(": {message}")
     };
     Failure::new(kind, format!("HTTP {status}, {label}{detail}")).with_retry_after(wait)
+}
+
+/// An error the server reported inside a successful response (or a stream event).
+pub(crate) fn reported_error(message: &str) -> Failure {
+    Failure::new(
+        failure_kind_of(message, FailureKind::Http),
+        format!("the server reported an error: {message}"),
+    )
 }
 
 /// The message in an error body: `{"error": {"message"}}`, `{"error": "..."}`, `{"message"}`, or

@@ -11,12 +11,13 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
-use crate::classify::failure_kind_of;
 use crate::provider::{Failure, FailureKind, Meta, Provider, ProviderKind, Reply, Request};
-use crate::secret::ApiKey;
 
 use super::sse::{read_events, Flow};
-use super::{agent, read_json, status_failure, transport, HttpSettings, MAX_BODY};
+use super::{
+    agent, messages_json, read_json, reported_error, status_failure, transport, HttpSettings, Key,
+    MAX_BODY,
+};
 
 /// The default base URL.
 pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
@@ -29,40 +30,6 @@ pub struct OpenAiProvider {
     key: Key,
     stream: bool,
     agent: ureq::Agent,
-}
-
-/// Where the key comes from.
-#[derive(Clone, Debug)]
-pub(crate) enum Key {
-    /// No key configured (local servers).
-    None,
-    /// Read from this variable; `None` when it was unset.
-    Env { var: String, key: Option<ApiKey> },
-}
-
-impl Key {
-    /// The key from `var`, when a variable is named.
-    pub(crate) fn from_env(var: Option<&str>) -> Key {
-        match var {
-            None => Key::None,
-            Some(var) => Key::Env {
-                var: var.to_owned(),
-                key: ApiKey::from_env(var),
-            },
-        }
-    }
-
-    /// The key to send, or the auth failure of a named but unset variable.
-    pub(crate) fn get(&self) -> Result<Option<&ApiKey>, Failure> {
-        match self {
-            Key::None => Ok(None),
-            Key::Env { key: Some(key), .. } => Ok(Some(key)),
-            Key::Env { var, key: None } => Err(Failure::new(
-                FailureKind::Auth,
-                format!("the environment variable {var} (api_key_env) is not set"),
-            )),
-        }
-    }
 }
 
 impl OpenAiProvider {
@@ -83,14 +50,9 @@ impl OpenAiProvider {
     }
 
     fn body(&self, request: &Request) -> Value {
-        let messages: Vec<Value> = request
-            .messages
-            .iter()
-            .map(|m| json!({"role": m.role.as_str(), "content": m.content}))
-            .collect();
         let mut body = json!({
             "model": self.settings.model,
-            "messages": messages,
+            "messages": messages_json(request),
             "stream": self.stream,
         });
         if self.stream {
@@ -168,10 +130,7 @@ fn embedded_error(value: &Value) -> Option<Failure> {
         .and_then(Value::as_str)
         .map(str::to_owned)
         .unwrap_or_else(|| error.to_string());
-    Some(Failure::new(
-        failure_kind_of(&message, FailureKind::Http),
-        format!("the server reported an error: {message}"),
-    ))
+    Some(reported_error(&message))
 }
 
 fn read_completion(value: &Value, meta: &mut Meta) -> Result<String, Failure> {

@@ -6,7 +6,8 @@
 //! on [`search`]). The already-applied check sits among the line-form rungs: the post-image found
 //! uniquely while the pre-image is absent (or only inside that post-image) means the edit is
 //! already there. The 3-way and similar rungs need more than one hunk's view of the file and live
-//! in [`place`], which also chooses between several candidates with [`evidence`].
+//! in [`place`], which also chooses between several candidates with [`evidence`]. So does the
+//! [`substring`] rung, which places text replacements whose old text starts or ends mid-line.
 //!
 //! The ladder never returns "the first" of several candidates: it returns them all.
 
@@ -17,6 +18,7 @@ pub mod place;
 pub mod reindent;
 pub mod search;
 pub mod similar;
+pub mod substring;
 pub mod whole;
 
 use crate::edit::{Hunk, HunkLine, LineKind};

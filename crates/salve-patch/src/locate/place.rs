@@ -10,19 +10,26 @@
 //!    current text. A conflict is a refusal.
 //! 4. Hunks not found at all try the similar rung last.
 //!
+//! Hunks lowered from text replacements (old/new JSON, SEARCH/REPLACE) whose pre-image does not
+//! match whole lines exactly try the [`substring`] rung between the exact rung and the looser
+//! ones: old text found once as a substring is replaced in place. A pure insertion pinned to the
+//! start or end of the file is already applied when the file already starts or ends with its
+//! lines.
+//!
 //! The outcome is one [`Plan`] per hunk: a placement or ready-made line operations, or a refusal
 //! with candidates and a message a model can act on.
 
 use super::index::FileIndex;
 use super::search::Fit;
 use super::similar::{accept, windows, Window};
-use super::{evidence, locate, pre_image, Found, Placement};
+use super::substring::{by_substring, placed_by_lines, Flat};
+use super::{evidence, locate, post_image, pre_image, Found, Placement};
 use crate::apply::{assemble, diff_ops, ops_for, Op};
 use crate::diag::char_diff;
 use crate::edit::{Anchor, Hunk, LineKind};
 use crate::merge::merge3;
 use crate::report::{Candidate, HunkReport, LineRange, Rung, Status};
-use crate::text::Doc;
+use crate::text::{is_blank, Doc};
 
 /// What to do with one hunk.
 #[derive(Clone, Debug)]
@@ -45,7 +52,7 @@ pub struct Plan {
 }
 
 /// How many candidates a failure report shows.
-const SHOWN: usize = 3;
+pub(super) const SHOWN: usize = 3;
 
 /// Place every hunk of a file. `baseline` is the text the model read, when it differs.
 pub fn place_all(idx: &FileIndex, hunks: &[Hunk], baseline: Option<&Doc>) -> Vec<Plan> {
@@ -62,6 +69,7 @@ pub fn place_all(idx: &FileIndex, hunks: &[Hunk], baseline: Option<&Doc>) -> Vec
         measured.clone()
     };
     let mut plans = Vec::with_capacity(hunks.len());
+    let mut flat: Option<Flat> = None;
     for (i, hunk) in hunks.iter().enumerate() {
         let mut report = HunkReport::new(i, Status::NotFound);
         if let Some(msg) = malformed(hunk) {
@@ -72,6 +80,13 @@ pub fn place_all(idx: &FileIndex, hunks: &[Hunk], baseline: Option<&Doc>) -> Vec
                 edit: Edit::Nothing,
             });
             continue;
+        }
+        if let (Some(pair), false) = (&hunk.substring, placed_by_lines(&found[i])) {
+            let flat = flat.get_or_insert_with(|| Flat::new(doc));
+            if let Some(plan) = by_substring(doc, flat, hunk, pair, &found[i], i, &offsets) {
+                plans.push(plan);
+                continue;
+            }
         }
         let plan = match &found[i] {
             None => insertion(doc, hunk, &measured, i),
@@ -158,7 +173,7 @@ fn unique_offsets(hunks: &[Hunk], found: &[Option<Found>]) -> Vec<isize> {
 
 /// `[start, end)` as the report's 1-based inclusive range; an insertion point `[s, s)` reads as
 /// the line the new lines will occupy.
-fn range(start: usize, end: usize) -> LineRange {
+pub(super) fn range(start: usize, end: usize) -> LineRange {
     LineRange {
         start: start + 1,
         end: end.max(start + 1),
@@ -191,7 +206,7 @@ fn expected_text(hunk: &Hunk) -> String {
     pre_image(&hunk.lines).0.join("\n")
 }
 
-fn window_text(doc: &Doc, s: usize, e: usize) -> String {
+pub(super) fn window_text(doc: &Doc, s: usize, e: usize) -> String {
     (s..e.min(doc.len()))
         .map(|k| doc.line(k))
         .collect::<Vec<_>>()
@@ -236,6 +251,14 @@ fn ambiguous(doc: &Doc, hunk: &Hunk, i: usize, cands: &[Placement]) -> Plan {
 /// A hunk that only adds lines: placed by anchor, scope, or a hint consistent with the other
 /// hunks, never by guessing.
 fn insertion(doc: &Doc, hunk: &Hunk, offsets: &[isize], i: usize) -> Plan {
+    if let Some((start, end)) = anchored_already(doc, hunk) {
+        let mut report = HunkReport::new(i, Status::AlreadyApplied);
+        report.lines = Some(range(start, end));
+        return Plan {
+            report,
+            edit: Edit::Nothing,
+        };
+    }
     let at = match hunk.anchor {
         Anchor::Start => Some(0),
         Anchor::End => Some(doc.len()),
@@ -280,35 +303,28 @@ fn insertion(doc: &Doc, hunk: &Hunk, offsets: &[isize], i: usize) -> Plan {
     }
 }
 
+/// Where a pure insertion pinned to the start or end of the file already stands: the file
+/// starts (or ends) with exactly its lines. Lines that are all blank prove nothing.
+fn anchored_already(doc: &Doc, hunk: &Hunk) -> Option<(usize, usize)> {
+    let lines = post_image(&hunk.lines);
+    if lines.iter().all(|l| is_blank(l)) || lines.len() > doc.len() {
+        return None;
+    }
+    let start = match hunk.anchor {
+        Anchor::Start => 0,
+        Anchor::End => doc.len() - lines.len(),
+        Anchor::None => return None,
+    };
+    lines
+        .iter()
+        .enumerate()
+        .all(|(k, l)| doc.line(start + k) == *l)
+        .then_some((start, start + lines.len()))
+}
+
 /// The 3-way rung: place the hunk on the baseline, apply it there, merge into the current text.
 fn three_way(doc: &Doc, base: &Doc, hunk: &Hunk, i: usize) -> Option<Plan> {
-    let bidx = FileIndex::with_keys(base, crate::apply::hunk_keys(std::slice::from_ref(hunk)));
-    let plan = match hunk.is_pure_insertion() {
-        true => insertion(base, hunk, &[0], i),
-        false => match locate(&bidx, hunk) {
-            Found::Candidates(c) if c.len() == 1 => placed(i, c[0].clone()),
-            Found::Candidates(c) => {
-                let ranges: Vec<(usize, usize)> = c.iter().map(Placement::range).collect();
-                let k = evidence::choose(
-                    base,
-                    &hunk.scopes,
-                    hunk.anchor,
-                    hunk.old_start,
-                    &[0],
-                    &ranges,
-                )?;
-                placed(i, c[k].clone())
-            }
-            Found::AlreadyApplied { .. } | Found::NotFound => return None,
-        },
-    };
-    let Edit::Place(p) = &plan.edit else {
-        return None;
-    };
-    let lines = p.lines.as_deref().unwrap_or(&hunk.lines);
-    let ops = ops_for(base, lines, p, i).ok()?;
-    let eof = eof_override(base, hunk, p);
-    let new_base = assemble(base, &ops, eof, false);
+    let new_base = changed_base(base, hunk, i)?;
     let mut report = HunkReport::new(i, Status::Applied);
     report.rung = Some(Rung::ThreeWay);
     match merge3(base.body, doc.body, &new_base) {
@@ -351,6 +367,50 @@ fn three_way(doc: &Doc, base: &Doc, hunk: &Hunk, i: usize) -> Option<Plan> {
             })
         }
     }
+}
+
+/// The baseline with the hunk applied to it, by the same rungs (substring included) as the
+/// work tree, or `None` when the hunk does not place there uniquely.
+fn changed_base(base: &Doc, hunk: &Hunk, i: usize) -> Option<String> {
+    let bidx = FileIndex::with_keys(base, crate::apply::hunk_keys(std::slice::from_ref(hunk)));
+    let found = (!hunk.is_pure_insertion()).then(|| locate(&bidx, hunk));
+    if let (Some(pair), false) = (&hunk.substring, placed_by_lines(&found)) {
+        let plan = by_substring(base, &Flat::new(base), hunk, pair, &found, i, &[0]);
+        if let Some(Plan {
+            edit: Edit::Ops { ops, .. },
+            ..
+        }) = plan
+        {
+            return Some(assemble(base, &ops, None, false));
+        }
+        if plan.is_some() {
+            return None;
+        }
+    }
+    let plan = match found {
+        None => insertion(base, hunk, &[0], i),
+        Some(Found::Candidates(c)) if c.len() == 1 => placed(i, c[0].clone()),
+        Some(Found::Candidates(c)) => {
+            let ranges: Vec<(usize, usize)> = c.iter().map(Placement::range).collect();
+            let k = evidence::choose(
+                base,
+                &hunk.scopes,
+                hunk.anchor,
+                hunk.old_start,
+                &[0],
+                &ranges,
+            )?;
+            placed(i, c[k].clone())
+        }
+        Some(Found::AlreadyApplied { .. } | Found::NotFound) => return None,
+    };
+    let Edit::Place(p) = &plan.edit else {
+        return None;
+    };
+    let lines = p.lines.as_deref().unwrap_or(&hunk.lines);
+    let ops = ops_for(base, lines, p, i).ok()?;
+    let eof = eof_override(base, hunk, p);
+    Some(assemble(base, &ops, eof, false))
 }
 
 /// The final-newline state a hunk asks for when it reaches the end of the file and its two sides

@@ -273,8 +273,9 @@ pub(crate) fn try_parse(cx: &mut Cx, r: &Region, i: usize) -> Option<usize> {
                     create(cx, &path, &e_new);
                     continue;
                 }
+                let line_end = e_old.ends_with('\n') && e_new.ends_with('\n');
                 let (old, new) = split_pair(&e_old, &e_new);
-                push_pair(cx, &path, old, new, None, Format::OldNewJson);
+                push_pair(cx, &path, old, new, None, Format::OldNewJson, line_end);
             }
             Some(cx.src.line_of(start + n.saturating_sub(1)) + 1)
         }
@@ -420,6 +421,32 @@ mod tests {
         assert_eq!(
             hunk_lines(&x.edits[0].change),
             vec![(Remove, "a".into()), (Remove, "b".into())]
+        );
+    }
+
+    #[test]
+    fn the_hunk_keeps_the_text_pair() {
+        let text = |reply: &str| {
+            let x = extract(reply);
+            let FileChange::Modify { hunks } = &x.edits[0].change else {
+                panic!("{:?}", x.edits)
+            };
+            let p = hunks[0].substring.clone().expect("text pair");
+            (p.old, p.new)
+        };
+        assert_eq!(
+            text("{\"path\": \"a\", \"old_string\": \"f(1)\", \"new_string\": \"f(2)\"}"),
+            ("f(1)".into(), "f(2)".into())
+        );
+        // A newline on both sides ends the replaced text at a line end; CRs are dropped.
+        assert_eq!(
+            text("{\"path\": \"a\", \"old_string\": \"p\\r\\nq\\n\", \"new_string\": \"r\\n\"}"),
+            ("p\nq\n".into(), "r\n".into())
+        );
+        // On one side only it is part of that side's text.
+        assert_eq!(
+            text("{\"path\": \"a\", \"old_string\": \"p\\n\", \"new_string\": \"\"}"),
+            ("p\n".into(), "".into())
         );
     }
 

@@ -7,7 +7,7 @@
 use super::body::truncate;
 use super::wrapper::{is_fence_close, Fence};
 use super::{paths, sanitize, Cx, Region};
-use crate::edit::{FileChange, FileEdit, Format, Hunk, HunkLine, IssueKind, LineKind};
+use crate::edit::{FileChange, FileEdit, Format, Hunk, HunkLine, IssueKind, LineKind, TextPair};
 use similar::{capture_diff_slices, Algorithm, DiffOp};
 
 /// Blocks whose changed middle is larger than this many lines are lowered without a diff
@@ -140,7 +140,9 @@ fn denumber<'a>(
 }
 
 /// Lowers one old/new pair for `path` to an edit (shared with the JSON reader). An old side
-/// with no lines (or only blank ones) creates the file.
+/// with no lines (or only blank ones) creates the file. `line_end` says both sides ended with a
+/// newline (the replaced text runs to the end of a line); the hunk keeps the pair as text so
+/// the applier can also replace it mid-line.
 pub(crate) fn push_pair(
     cx: &mut Cx,
     path: &str,
@@ -148,6 +150,7 @@ pub(crate) fn push_pair(
     replace: Vec<&str>,
     start_line: Option<usize>,
     format: Format,
+    line_end: bool,
 ) {
     let (search, numbered) = denumber(cx, path, "search", search);
     let (replace, _) = denumber(cx, path, "replace", replace);
@@ -182,6 +185,10 @@ pub(crate) fn push_pair(
     let hunk = Hunk {
         lines: lower(&search, &replace),
         old_start: start_line.or(numbered.and_then(|n| usize::try_from(n).ok())),
+        substring: Some(TextPair {
+            old: join_text(&search, line_end),
+            new: join_text(&replace, line_end),
+        }),
         ..Hunk::default()
     };
     if let Some(l) = sanitize::lazy_added_line(std::slice::from_ref(&hunk)) {
@@ -197,6 +204,22 @@ pub(crate) fn push_pair(
         format,
         mode: None,
     });
+}
+
+/// Lines joined with `\n` (a CR the reply left on a line dropped), with a final `\n` when
+/// `line_end`.
+fn join_text(lines: &[&str], line_end: bool) -> String {
+    let mut out = String::new();
+    for (k, l) in lines.iter().enumerate() {
+        if k > 0 {
+            out.push('\n');
+        }
+        out.push_str(l.strip_suffix('\r').unwrap_or(l));
+    }
+    if line_end && !lines.is_empty() {
+        out.push('\n');
+    }
+    out
 }
 
 /// The run length of the marker character that opens `line`.
@@ -308,6 +331,7 @@ pub(crate) fn parse_block(cx: &mut Cx, r: &Region, i: usize, path: Option<String
         replace,
         start_line,
         Format::SearchReplace,
+        false,
     );
     close + 1
 }

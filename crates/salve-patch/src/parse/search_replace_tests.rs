@@ -191,3 +191,26 @@ fn numbered_search_is_stripped_and_hints_start() {
     assert_eq!(h.old_start, Some(7));
     assert_eq!(lines(h), vec![(Context, "a"), (Remove, "b"), (Add, "B")]);
 }
+
+#[test]
+fn a_block_keeps_its_text_for_substring_placement() {
+    let x = extract(
+        "a.py\n```python\r\n<<<<<<< SEARCH\r\n12 | x = f(1,\r\n13 |       2)\r\n=======\r\nx = f(3)\r\n>>>>>>> REPLACE\r\n```\r\n",
+    );
+    assert!(x.issues.is_empty(), "{:?}", x.issues);
+    let h = only_hunk(&x.edits[0].change);
+    // Line-number prefixes and carriage returns are gone; a block's last line does not end the
+    // replaced text, which may stop mid-line.
+    assert_eq!(
+        h.substring,
+        Some(TextPair {
+            old: "x = f(1,\n      2)".into(),
+            new: "x = f(3)".into()
+        })
+    );
+    let back = h.reversed();
+    assert_eq!(
+        back.substring.as_ref().map(|p| p.old.as_str()),
+        Some("x = f(3)")
+    );
+}

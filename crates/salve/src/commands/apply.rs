@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use salve_engine::apply::{apply, Options, DEFAULT_MAX_FILE_SIZE};
 
-use crate::cli::Global;
+use crate::cli::{parse_size, Global};
 use crate::error::CliError;
 use crate::output;
 
@@ -39,10 +39,9 @@ pub struct ApplyArgs {
 }
 
 pub fn run(global: &Global, args: &ApplyArgs) -> Result<u8, CliError> {
-    let dir = global.dir.clone().unwrap_or_else(|| PathBuf::from("."));
     let reply = read_reply(args.file.as_deref(), global.dir.as_deref())?;
     let options = Options {
-        dir,
+        dir: global.work_dir(),
         check: args.check,
         partial: args.partial,
         base: args.base.clone(),
@@ -81,7 +80,7 @@ pub fn run(global: &Global, args: &ApplyArgs) -> Result<u8, CliError> {
             output::render(report)
         }
     };
-    write_stdout(&text)?;
+    output::print_text(&text)?;
     Ok(u8::try_from(report.exit_code()).unwrap_or(1))
 }
 
@@ -167,49 +166,5 @@ fn locate(path: &Path, dir: Option<&Path>) -> PathBuf {
     }
 }
 
-/// Write to stdout; a closed pipe (`salve apply | head`) is not an error.
-fn write_stdout(text: &str) -> Result<(), CliError> {
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(CliError::user(format!("cannot write to stdout: {e}"))),
-    }
-}
-
-fn parse_size(text: &str) -> Result<u64, String> {
-    let t = text.trim();
-    let (digits, unit) = match t.find(|c: char| !c.is_ascii_digit()) {
-        Some(i) => t.split_at(i),
-        None => (t, ""),
-    };
-    let n: u64 = digits
-        .parse()
-        .map_err(|_| format!("`{text}` is not a size; use bytes or a K, M or G suffix"))?;
-    let scale: u64 = match unit.trim().to_ascii_uppercase().as_str() {
-        "" | "B" => 1,
-        "K" | "KB" | "KIB" => 1 << 10,
-        "M" | "MB" | "MIB" => 1 << 20,
-        "G" | "GB" | "GIB" => 1 << 30,
-        _ => return Err(format!("unknown size unit in `{text}`; use K, M or G")),
-    };
-    n.checked_mul(scale)
-        .ok_or_else(|| format!("`{text}` is too large"))
-}
-
 // The documented default must match the engine's.
 const _: () = assert!(DEFAULT_MAX_FILE_SIZE == 64 << 20);
-
-#[cfg(test)]
-mod tests {
-    use super::parse_size;
-
-    #[test]
-    fn sizes() {
-        assert_eq!(parse_size("100"), Ok(100));
-        assert_eq!(parse_size("64M"), Ok(64 << 20));
-        assert_eq!(parse_size("2KiB"), Ok(2048));
-        assert!(parse_size("lots").is_err());
-        assert!(parse_size("3T").is_err());
-    }
-}

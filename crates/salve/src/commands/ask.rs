@@ -12,8 +12,8 @@ use salve_llm::secret::redact;
 use salve_llm::{Chain, Provider};
 
 use crate::cli::Global;
-use crate::error::{CliError, Kind};
-use crate::output;
+use crate::error::CliError;
+use crate::output::{self, plural};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum HintArg {
@@ -50,21 +50,14 @@ pub struct AskArgs {
 }
 
 fn config_error(e: ConfigError) -> CliError {
-    let hint = e.hint();
-    let mut err = CliError::user(redact(&e.to_string()));
-    err.kind = Kind::Config;
-    err.hint = hint;
-    err
+    CliError {
+        hint: e.hint(),
+        ..CliError::config(redact(&e.to_string()))
+    }
 }
 
 pub fn run(global: &Global, args: &AskArgs) -> Result<u8, CliError> {
-    let dir = global.dir.clone().unwrap_or_else(|| PathBuf::from("."));
-    if !dir.is_dir() {
-        return Err(CliError::user(format!(
-            "{} is not a directory",
-            dir.display()
-        )));
-    }
+    let dir = global.existing_work_dir()?;
     let config = Config::load(&dir).map_err(config_error)?;
     let hint = args.model_hint.map(|h| match h {
         HintArg::Fast => ModelHint::Fast,
@@ -101,7 +94,7 @@ pub fn run(global: &Global, args: &AskArgs) -> Result<u8, CliError> {
     } else {
         render(&outcome)
     };
-    write_stdout(&text)?;
+    output::print_text(&text)?;
     Ok(outcome.status.exit_code())
 }
 
@@ -162,9 +155,8 @@ fn render(outcome: &Outcome) -> String {
     }
     let verdict = match outcome.status {
         Status::Applied => format!(
-            "ask: applied ({} file{} written){}",
-            outcome.written.len(),
-            if outcome.written.len() == 1 { "" } else { "s" },
+            "ask: applied ({} written){}",
+            plural(outcome.written.len(), "file"),
             if outcome.checkpoint.is_some() {
                 "; `salve undo` reverts it"
             } else {
@@ -186,14 +178,4 @@ fn render(outcome: &Outcome) -> String {
         out.push_str(&format!("warning: the run was not recorded: {e}\n"));
     }
     redact(&out)
-}
-
-/// Write to stdout; a closed pipe is not an error.
-fn write_stdout(text: &str) -> Result<(), CliError> {
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(CliError::user(format!("cannot write to stdout: {e}"))),
-    }
 }

@@ -5,8 +5,9 @@ use salve_git::checkpoint::{self, list};
 use serde_json::json;
 
 use crate::cli::Global;
-use crate::commands::checkpoint::{age, git_error, open_repo, print_json, print_text, utc};
+use crate::commands::checkpoint::open_repo;
 use crate::error::CliError;
+use crate::output::{age, print_json, print_text, utc};
 
 #[derive(Debug, clap::Args)]
 pub struct CheckpointsArgs {
@@ -20,7 +21,7 @@ pub fn run(global: &Global, args: &CheckpointsArgs) -> Result<u8, CliError> {
     let options = list::Options {
         with_file_counts: true,
     };
-    let mut all = checkpoint::list(&repo, &options).map_err(git_error)?;
+    let mut all = checkpoint::list(&repo, &options)?;
     if args.here {
         all.retain(|c| c.worktree.as_deref() == Some(repo.root.as_path()));
     }

@@ -7,10 +7,9 @@ use salve_git::commit::{self, files, FixMessage, Verification};
 use serde_json::json;
 
 use crate::cli::Global;
-use crate::commands::checkpoint::{
-    git_error, open_repo, paths_json, print_json, print_text, refused,
-};
-use crate::error::{CliError, Kind};
+use crate::commands::checkpoint::{open_repo, refused};
+use crate::error::CliError;
+use crate::output::{paths_json, plural, print_json, print_text};
 
 #[derive(Debug, clap::Args)]
 pub struct CommitArgs {
@@ -36,7 +35,7 @@ pub struct CommitArgs {
 
 pub fn run(global: &Global, args: &CommitArgs) -> Result<u8, CliError> {
     let repo = open_repo(global)?;
-    let base = global.dir.clone().unwrap_or_else(|| PathBuf::from("."));
+    let base = global.work_dir();
     let mut paths = Vec::new();
     for file in &args.files {
         paths.push(relative_to_root(&base, file, &repo.root)?);
@@ -61,14 +60,8 @@ pub fn run(global: &Global, args: &CommitArgs) -> Result<u8, CliError> {
     };
     let outcome = match commit::files(&repo, &options) {
         Ok(outcome) => outcome,
-        Err(files::Error::Git(e)) => return Err(git_error(e)),
-        Err(e @ files::Error::NoIdentity) => {
-            return Err(CliError {
-                kind: Kind::Config,
-                message: e.to_string(),
-                hint: None,
-            })
-        }
+        Err(files::Error::Git(e)) => return Err(e.into()),
+        Err(e @ files::Error::NoIdentity) => return Err(CliError::config(e)),
         Err(
             e @ (files::Error::NoPaths
             | files::Error::OutsideWorkTree(_)
@@ -95,11 +88,8 @@ pub fn run(global: &Global, args: &CommitArgs) -> Result<u8, CliError> {
         });
         let subject = outcome.message.lines().next().unwrap_or("");
         let short: String = outcome.commit.chars().take(7).collect();
-        let n = outcome.changed.len();
-        print_text(&format!(
-            "[{branch} {short}] {subject}\n {n} file{} changed\n",
-            if n == 1 { "" } else { "s" }
-        ))?;
+        let files = plural(outcome.changed.len(), "file");
+        print_text(&format!("[{branch} {short}] {subject}\n {files} changed\n"))?;
     }
     Ok(0)
 }

@@ -3,9 +3,6 @@
 //! reachable, its key variable set — the key itself is never printed), the chains, and where the
 //! record is kept. Nothing is sent to any model.
 
-use std::io::Write as _;
-use std::path::PathBuf;
-
 use salve_engine::config::{Config, ModelHint, SourceKind};
 use salve_llm::check::{availability, Availability};
 use salve_llm::secret::redact;
@@ -13,6 +10,7 @@ use serde_json::{json, Value};
 
 use crate::cli::Global;
 use crate::error::CliError;
+use crate::output::print_text;
 
 #[derive(Debug, clap::Args)]
 pub struct DoctorArgs {}
@@ -27,7 +25,7 @@ fn source_name(kind: SourceKind) -> &'static str {
 }
 
 pub fn run(global: &Global, _args: &DoctorArgs) -> Result<u8, CliError> {
-    let dir = global.dir.clone().unwrap_or_else(|| PathBuf::from("."));
+    let dir = global.work_dir();
     let mut report = serde_json::Map::new();
     let mut problems = false;
 
@@ -109,12 +107,7 @@ pub fn run(global: &Global, _args: &DoctorArgs) -> Result<u8, CliError> {
     } else {
         redact(&render(&report))
     };
-    let mut out = std::io::stdout().lock();
-    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            return Err(CliError::user(format!("cannot write to stdout: {e}")));
-        }
-    }
+    print_text(&text)?;
     Ok(if config_error || problems { 2 } else { 0 })
 }
 
@@ -164,12 +157,7 @@ fn render(report: &Value) -> String {
         for s in config["sources"].as_array().into_iter().flatten() {
             let kind = s["kind"].as_str().unwrap_or("?");
             if kind == "environment" {
-                let vars: Vec<&str> = s["vars"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(Value::as_str)
-                    .collect();
+                let vars = strings(&s["vars"]);
                 let what = if vars.is_empty() {
                     "no SALVE_* settings".to_owned()
                 } else {
@@ -226,12 +214,7 @@ fn render(report: &Value) -> String {
     if let Some(chains) = report["chains"].as_object() {
         out.push_str("chains:\n");
         for (label, c) in chains {
-            let providers: Vec<&str> = c["providers"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .collect();
+            let providers = strings(&c["providers"]);
             let uses = c["uses"].as_str().unwrap_or(label);
             let via = if uses == label {
                 String::new()
@@ -262,4 +245,14 @@ fn render(report: &Value) -> String {
         store["path"].as_str().unwrap_or("?")
     ));
     out
+}
+
+/// The strings of a JSON array (none when it is not one).
+fn strings(value: &Value) -> Vec<&str> {
+    value
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect()
 }

@@ -5,7 +5,7 @@
 use crate::cli::Global;
 use salve_store::StoreError;
 
-use crate::commands::log::{open_existing, resolve, store_error};
+use crate::commands::log::{open_existing, resolve};
 use crate::error::CliError;
 
 #[derive(Debug, clap::Args)]
@@ -26,7 +26,7 @@ pub fn run(global: &Global, args: &ExportArgs) -> Result<u8, CliError> {
     let store = open_existing(global)?;
     let ids = if args.all {
         match &store {
-            Some(store) => store.all_ids().map_err(store_error)?,
+            Some(store) => store.all_ids()?,
             None => Vec::new(),
         }
     } else {
@@ -54,6 +54,6 @@ pub fn run(global: &Global, args: &ExportArgs) -> Result<u8, CliError> {
         Err(StoreError::Io { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe => {
             Ok(0)
         }
-        Err(e) => Err(store_error(e)),
+        Err(e) => Err(e.into()),
     }
 }

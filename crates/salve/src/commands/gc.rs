@@ -5,11 +5,12 @@
 use std::time::Duration;
 
 use salve_store::time::parse_duration;
-use salve_store::{GcOptions, Timestamp};
+use salve_store::{GcOptions, GcStats, Timestamp};
 
 use crate::cli::Global;
-use crate::commands::log::{open_existing, store_error, write_out};
+use crate::commands::log::open_existing;
 use crate::error::CliError;
+use crate::output::print_json;
 
 #[derive(Debug, clap::Args)]
 pub struct GcArgs {
@@ -39,7 +40,7 @@ pub fn run(global: &Global, args: &GcArgs) -> Result<u8, CliError> {
             eprintln!("no record here; nothing to collect");
         }
         if global.json {
-            write_out("{\"runs_pruned\":0,\"objects_removed\":0,\"bytes_freed\":0,\"temp_files_removed\":0,\"objects_kept\":0}\n")?;
+            print_json(&GcStats::default())?;
         }
         return Ok(0);
     };
@@ -51,11 +52,9 @@ pub fn run(global: &Global, args: &GcArgs) -> Result<u8, CliError> {
         now: Timestamp::now(),
         grace: Duration::from_secs(3600),
     };
-    let stats = store.gc(&options).map_err(store_error)?;
+    let stats = store.gc(&options)?;
     if global.json {
-        let text = serde_json::to_string(&stats)
-            .map_err(|e| CliError::internal(format!("encoding the result: {e}")))?;
-        write_out(&format!("{text}\n"))?;
+        print_json(&stats)?;
     } else if !global.quiet {
         eprintln!(
             "pruned {} runs; removed {} artifacts ({} bytes) and {} temporary files; kept {} artifacts",

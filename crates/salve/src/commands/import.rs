@@ -5,8 +5,9 @@ use std::io::BufReader;
 use std::path::PathBuf;
 
 use crate::cli::Global;
-use crate::commands::log::{open, store_error, write_out};
+use crate::commands::log::open;
 use crate::error::CliError;
+use crate::output::{plural, print_json};
 
 #[derive(Debug, clap::Args)]
 pub struct ImportArgs {
@@ -26,17 +27,13 @@ pub fn run(global: &Global, args: &ImportArgs) -> Result<u8, CliError> {
             store.import(&mut BufReader::new(file))
         }
         _ => store.import(&mut std::io::stdin().lock()),
-    }
-    .map_err(store_error)?;
+    }?;
     if global.json {
-        let text = serde_json::to_string(&stats)
-            .map_err(|e| CliError::internal(format!("encoding the result: {e}")))?;
-        write_out(&format!("{text}\n"))?;
+        print_json(&stats)?;
     } else if !global.quiet {
         eprintln!(
-            "imported {} run{}, skipped {} already present",
-            stats.imported,
-            if stats.imported == 1 { "" } else { "s" },
+            "imported {}, skipped {} already present",
+            plural(stats.imported, "run"),
             stats.skipped
         );
     }

@@ -1,15 +1,13 @@
 //! `salve log`: one line per recorded run, newest first (id, time, kind, status, files touched,
 //! lines added and removed, the first paths). Also the helpers the other record commands share:
-//! opening the record and turning its errors into CLI errors.
-
-use std::io::Write as _;
-use std::path::PathBuf;
+//! opening the record and resolving run ids.
 
 use salve_store::time::parse_point;
 use salve_store::{LogQuery, RunKind, RunSummary, Store, StoreError, Timestamp};
 
 use crate::cli::Global;
-use crate::error::{CliError, Kind};
+use crate::error::CliError;
+use crate::output::{print_json_pretty, print_text};
 
 #[derive(Debug, clap::Args)]
 pub struct LogArgs {
@@ -31,9 +29,9 @@ pub struct LogArgs {
 pub fn run(global: &Global, args: &LogArgs) -> Result<u8, CliError> {
     let Some(store) = open_existing(global)? else {
         if global.json {
-            write_out("[]\n")?;
+            print_text("[]\n")?;
         } else if !global.quiet {
-            let layout = salve_store::Layout::locate(&work_dir(global));
+            let layout = salve_store::Layout::locate(&global.work_dir());
             if layout.in_git || layout.dir.is_dir() {
                 eprintln!("no runs recorded yet; every `salve apply` records one");
             } else {
@@ -51,16 +49,14 @@ pub fn run(global: &Global, args: &LogArgs) -> Result<u8, CliError> {
         since: args.since,
         kind: args.kind,
     };
-    let runs = store.list(&query).map_err(store_error)?;
+    let runs = store.list(&query)?;
     if global.json {
-        let text = serde_json::to_string_pretty(&runs)
-            .map_err(|e| CliError::internal(format!("encoding the listing: {e}")))?;
-        return write_out(&format!("{text}\n")).map(|()| 0);
+        return print_json_pretty(&runs).map(|()| 0);
     }
     if global.quiet {
         return Ok(0);
     }
-    write_out(&render(&runs))?;
+    print_text(&render(&runs))?;
     Ok(0)
 }
 
@@ -122,60 +118,20 @@ fn parse_since(text: &str) -> Result<Timestamp, String> {
     })
 }
 
-/// The directory salve works in: `-C DIR` or the current one.
-pub(crate) fn work_dir(global: &Global) -> PathBuf {
-    global.dir.clone().unwrap_or_else(|| PathBuf::from("."))
-}
-
 /// The record, created when missing.
 pub(crate) fn open(global: &Global) -> Result<Store, CliError> {
-    Store::open(&work_dir(global)).map_err(store_error)
+    Ok(Store::open(&global.work_dir())?)
 }
 
 /// The record if there is one; reading an empty history creates nothing.
 pub(crate) fn open_existing(global: &Global) -> Result<Option<Store>, CliError> {
-    let dir = work_dir(global);
-    if !dir.is_dir() {
-        return Err(CliError::user(format!(
-            "{} is not a directory",
-            dir.display()
-        )));
-    }
-    Store::open_existing(&dir).map_err(store_error)
+    Ok(Store::open_existing(&global.existing_work_dir()?)?)
 }
 
 /// A run id or prefix to the full id; no record at all reads as no such run.
 pub(crate) fn resolve(store: Option<&Store>, run: &str) -> Result<String, CliError> {
     match store {
-        Some(store) => store.resolve(run).map_err(store_error),
-        None => Err(store_error(StoreError::NoSuchRun(run.to_owned()))),
-    }
-}
-
-/// Bad ids and input are usage errors; a broken or too new record is an environment error.
-pub(crate) fn store_error(e: StoreError) -> CliError {
-    let kind = if e.is_user_error() {
-        Kind::User
-    } else {
-        Kind::Config
-    };
-    CliError {
-        kind,
-        hint: e.hint(),
-        message: e.to_string(),
-    }
-}
-
-/// Write to stdout; a closed pipe (`salve log | head`) is not an error.
-pub(crate) fn write_out(text: &str) -> Result<(), CliError> {
-    write_bytes(text.as_bytes())
-}
-
-pub(crate) fn write_bytes(bytes: &[u8]) -> Result<(), CliError> {
-    let mut out = std::io::stdout().lock();
-    match out.write_all(bytes).and_then(|()| out.flush()) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(CliError::user(format!("cannot write to stdout: {e}"))),
+        Some(store) => Ok(store.resolve(run)?),
+        None => Err(StoreError::NoSuchRun(run.to_owned()).into()),
     }
 }

@@ -1,16 +1,13 @@
 //! `salve restore ID`: bring back a checkpoint's files and staged state. The state it replaces
 //! is checkpointed first, so `salve undo` takes the restore back.
 
-use salve_git::checkpoint::FindError;
 use salve_git::restore;
 use serde_json::{json, Value};
 
-use crate::cli::Global;
-use crate::commands::checkpoint::{
-    find_error, git_error, limits, open_repo, parse_size, paths_json, print_json, print_text,
-    refused, report_skipped, show,
-};
+use crate::cli::{parse_size, Global};
+use crate::commands::checkpoint::{limits, open_repo, refused, report_skipped};
 use crate::error::CliError;
+use crate::output::{paths_json, print_json, print_text, show};
 
 #[derive(Debug, clap::Args)]
 pub struct RestoreArgs {
@@ -41,9 +38,8 @@ pub fn run(global: &Global, args: &RestoreArgs) -> Result<u8, CliError> {
 /// rest.
 pub(crate) fn restore_failure(global: &Global, e: restore::Error) -> Result<u8, CliError> {
     match e {
-        restore::Error::Git(e) => Err(git_error(e)),
-        restore::Error::Find(FindError::Git(e)) => Err(git_error(e)),
-        restore::Error::Find(e) => Err(find_error(e)),
+        restore::Error::Git(e) => Err(e.into()),
+        restore::Error::Find(e) => Err(e.into()),
         restore::Error::Checkpoint(e) => Err(CliError::user(e)),
         restore::Error::Io { .. } => Err(CliError::user(e)),
         e @ restore::Error::Blocked(_) => refused(global, "blocked", &e),

@@ -7,8 +7,9 @@ use std::fmt::Write as _;
 use salve_store::{Attempt, Decision, PatchSet, PatchStatus, RunRecord, Store};
 
 use crate::cli::Global;
-use crate::commands::log::{open_existing, resolve, store_error, write_bytes, write_out};
+use crate::commands::log::{open_existing, resolve};
 use crate::error::CliError;
+use crate::output::{print_bytes, print_json_pretty, print_text};
 
 #[derive(Debug, clap::Args)]
 pub struct ShowArgs {
@@ -30,22 +31,19 @@ pub fn run(global: &Global, args: &ShowArgs) -> Result<u8, CliError> {
         return Err(CliError::internal("a run resolved without a record"));
     };
     if let Some(name) = &args.artifact {
-        let bytes = store.artifact(&id, name).map_err(store_error)?;
-        write_bytes(&bytes)?;
+        print_bytes(&store.artifact(&id, name)?)?;
         return Ok(0);
     }
-    let record = store.record(&id).map_err(store_error)?;
+    let record = store.record(&id)?;
     if args.diff {
         return print_diffs(&store, &record);
     }
     if global.json {
-        let text = serde_json::to_string_pretty(&record)
-            .map_err(|e| CliError::internal(format!("encoding the run: {e}")))?;
-        write_out(&format!("{text}\n"))?;
+        print_json_pretty(&record)?;
         return Ok(0);
     }
     if !global.quiet {
-        write_out(&render(&record))?;
+        print_text(&render(&record))?;
     }
     Ok(0)
 }
@@ -54,8 +52,7 @@ fn print_diffs(store: &Store, record: &RunRecord) -> Result<u8, CliError> {
     let mut any = false;
     for p in &record.patch_sets {
         if let (PatchStatus::Applied, Some(sha)) = (p.status, &p.diff_sha256) {
-            let bytes = store.objects().get(sha).map_err(store_error)?;
-            write_bytes(&bytes)?;
+            print_bytes(&store.objects().get(sha)?)?;
             any = true;
         }
     }

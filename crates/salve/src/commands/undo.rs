@@ -4,12 +4,11 @@
 use salve_git::undo;
 use serde_json::json;
 
-use crate::cli::Global;
-use crate::commands::checkpoint::{
-    age, git_error, limits, open_repo, parse_size, print_json, refused,
-};
+use crate::cli::{parse_size, Global};
+use crate::commands::checkpoint::{limits, open_repo, refused};
 use crate::commands::restore::{outcome_json, report, restore_failure};
 use crate::error::CliError;
+use crate::output::{age, print_json};
 
 #[derive(Debug, clap::Args)]
 pub struct UndoArgs {
@@ -43,7 +42,7 @@ pub fn run(global: &Global, args: &UndoArgs) -> Result<u8, CliError> {
             }
             Ok(0)
         }
-        Err(undo::Error::Git(e)) => Err(git_error(e)),
+        Err(undo::Error::Git(e)) => Err(e.into()),
         Err(undo::Error::Restore(e)) => restore_failure(global, e),
         Err(e @ undo::Error::NothingToUndo) => refused(global, "nothing_to_undo", &e),
         Err(e @ undo::Error::CheckpointGone { .. }) => refused(global, "checkpoint_gone", &e),

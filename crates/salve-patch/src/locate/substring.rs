@@ -1,0 +1,472 @@
+//! The substring rung for text replacements (old/new JSON, SEARCH/REPLACE).
+//!
+//! Agents that edit by "replace this text with that" (Claude Code's Edit tool and its kin) often
+//! send old text that starts or ends in the middle of a line: `x = compute(1)` for the line
+//! `    x = compute(1)  # note`. Hunks are line based, so the ladder cannot place such text. This
+//! rung looks for the old text as an exact substring of the file, with CRLF read as LF, and
+//! turns a unique occurrence into one line operation that rewrites only the lines the span
+//! touches: the text before and after the span on those lines is kept byte for byte, and each
+//! line keeps its own ending.
+//!
+//! The rung is asked only when the ladder did not match whole lines byte for byte, up to
+//! trailing whitespace or one indentation delta ([`placed_by_lines`]), and it comes before the
+//! looser rungs, because exact bytes are stronger evidence. The rules are the ladder's: several
+//! occurrences are reported, never chosen by position (explicit evidence such as a
+//! `:start_line:` hint may still choose); one occurrence away from every looser whole-line
+//! candidate is a second reading of the edit, so that is refused too; the new text found once,
+//! with every occurrence of the old text inside it, means the edit is already there. When the
+//! old text is nowhere, the rest of the ladder decides, so drifted whole-line edits still land.
+
+use super::evidence;
+use super::place::{range, window_text, Edit, Plan, SHOWN};
+use super::{Found, Placement};
+use crate::apply::{NewLine, Op};
+use crate::diag::char_diff;
+use crate::edit::{Hunk, TextPair};
+use crate::report::{Candidate, HunkReport, Rung, Status};
+use crate::text::{Doc, Eol};
+
+/// At most this many occurrences are collected; more only says "many".
+pub const MAX_HITS: usize = 64;
+
+/// What the old text of a replacement finds in a file.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TextFound {
+    /// One occurrence: the operation that replaces it (its `hunk` is 0 until the caller sets it).
+    One(Op),
+    /// Several occurrences, each with the operation that would replace it; at most
+    /// [`MAX_HITS`].
+    Many(Vec<Op>),
+    /// The new text is there once and the old text is not, except inside it: lines
+    /// `[start, end)`.
+    AlreadyApplied { start: usize, end: usize },
+    /// The old text is not in the file.
+    Missing,
+}
+
+/// The file's text with every line ending read as `\n`, and where each line starts in it.
+pub struct Flat {
+    pub text: String,
+    starts: Vec<usize>,
+}
+
+impl Flat {
+    pub fn new(doc: &Doc) -> Flat {
+        let mut text = String::with_capacity(doc.body.len());
+        let mut starts = Vec::with_capacity(doc.len());
+        for (i, l) in doc.lines.iter().enumerate() {
+            starts.push(text.len());
+            text.push_str(doc.line(i));
+            if l.eol != Eol::None {
+                text.push('\n');
+            }
+        }
+        Flat { text, starts }
+    }
+
+    /// The line holding byte `off` (a line's `\n` belongs to it); `off` must be inside the text.
+    fn line_at(&self, off: usize) -> usize {
+        self.starts.partition_point(|&s| s <= off).saturating_sub(1)
+    }
+
+    /// Where line `i` ends, its `\n` included.
+    fn line_end(&self, i: usize) -> usize {
+        self.starts.get(i + 1).copied().unwrap_or(self.text.len())
+    }
+
+    /// The lines `[start, end)` the bytes `[a, b)` touch (an empty span touches its line).
+    pub fn lines_of(&self, a: usize, b: usize) -> (usize, usize) {
+        let last = if b > a { b - 1 } else { a };
+        (self.line_at(a), self.line_at(last) + 1)
+    }
+}
+
+/// Start offsets of every occurrence of `needle` in `hay`, overlapping ones included, at most
+/// `cap`.
+fn occurrences(hay: &str, needle: &str, cap: usize) -> Vec<usize> {
+    let mut out = Vec::new();
+    if needle.is_empty() {
+        return out;
+    }
+    let mut from = 0;
+    while let Some(k) = hay.get(from..).and_then(|h| h.find(needle)) {
+        let at = from + k;
+        out.push(at);
+        if out.len() >= cap {
+            break;
+        }
+        from = at + hay[at..].chars().next().map_or(1, char::len_utf8);
+    }
+    out
+}
+
+/// Find `pair.old` in the file (see the module documentation). `absent` says the old text is not
+/// in the file in any looser form either: only then does the new text alone prove the edit is
+/// already there (a drifted old text, say with a typographic dash, would otherwise let a
+/// deletion whose new text is its own leftover context pass as done).
+pub fn find(doc: &Doc, flat: &Flat, pair: &TextPair, absent: bool) -> TextFound {
+    let old = pair.old.replace("\r\n", "\n");
+    let new = pair.new.replace("\r\n", "\n");
+    if old.trim().is_empty() || old == new {
+        return TextFound::Missing;
+    }
+    let olds = occurrences(&flat.text, &old, MAX_HITS);
+    if !new.trim().is_empty() && (!olds.is_empty() || absent) {
+        if let [n] = occurrences(&flat.text, &new, 2)[..] {
+            let inside = olds
+                .iter()
+                .all(|&o| o >= n && o + old.len() <= n + new.len());
+            if inside {
+                let (start, end) = flat.lines_of(n, n + new.len());
+                return TextFound::AlreadyApplied { start, end };
+            }
+        }
+    }
+    match olds[..] {
+        [] => TextFound::Missing,
+        [a] => TextFound::One(replace_op(doc, flat, a, a + old.len(), &new)),
+        _ => TextFound::Many(
+            olds.iter()
+                .map(|&a| replace_op(doc, flat, a, a + old.len(), &new))
+                .collect(),
+        ),
+    }
+}
+
+/// The operation replacing the flat bytes `[a, b)` with `new`: the lines the span touches are
+/// rewritten with the text around the span kept. When the result would not end at a line end,
+/// the following line joins the operation, since the replacement runs into it.
+fn replace_op(doc: &Doc, flat: &Flat, a: usize, b: usize, new: &str) -> Op {
+    let first = flat.line_at(a);
+    let mut text = String::with_capacity(new.len() + 80);
+    text.push_str(&flat.text[flat.starts[first]..a]);
+    text.push_str(new);
+    let end = if b >= flat.text.len() {
+        doc.len()
+    } else {
+        let j = flat.line_at(b);
+        if b == flat.starts[j] && (text.is_empty() || text.ends_with('\n')) {
+            j
+        } else {
+            text.push_str(&flat.text[b..flat.line_end(j)]);
+            j + 1
+        }
+    };
+    let body = text.strip_suffix('\n').unwrap_or(&text);
+    let pieces: Vec<&str> = if text.is_empty() {
+        Vec::new()
+    } else {
+        body.split('\n').collect()
+    };
+    let old_count = end - first;
+    let count = pieces.len();
+    let insert = pieces
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            // Each rewritten line keeps the ending of the line it stands in for; the last one
+            // keeps the last replaced line's, so the final-newline state never changes here.
+            let eol = if k + 1 == count {
+                end.checked_sub(1).map(|l| doc.lines[l].eol)
+            } else if k + 1 < old_count {
+                Some(doc.lines[first + k].eol)
+            } else {
+                None
+            };
+            NewLine {
+                text: (*p).to_string(),
+                eol,
+            }
+        })
+        .collect();
+    Op {
+        start: first,
+        end,
+        insert,
+        hunk: 0,
+    }
+}
+
+/// Whether the line ladder's answer stands before the substring rung is asked: the old text
+/// is whole lines of the file byte for byte, or up to trailing whitespace or one indentation
+/// delta (then the ladder re-indents added lines, which a substring cannot), or the edit was
+/// found already applied. Looser matches (canonical and beyond) are weaker evidence than the
+/// exact bytes of a substring.
+pub(super) fn placed_by_lines(found: &Option<Found>) -> bool {
+    match found {
+        Some(Found::AlreadyApplied { .. }) => true,
+        Some(Found::Candidates(c)) => c
+            .first()
+            .is_some_and(|p| matches!(p.rung, Rung::Exact | Rung::TrailingWs | Rung::Indent)),
+        _ => false,
+    }
+}
+
+/// The substring rung for a text replacement; `None` when the old text is not in the file, so
+/// the rest of the ladder decides.
+pub(super) fn by_substring(
+    doc: &Doc,
+    flat: &Flat,
+    hunk: &Hunk,
+    pair: &TextPair,
+    found: &Option<Found>,
+    i: usize,
+    offsets: &[isize],
+) -> Option<Plan> {
+    let mut report = HunkReport::new(i, Status::Applied);
+    report.rung = Some(Rung::Substring);
+    let absent = matches!(found, Some(Found::NotFound));
+    let op = match find(doc, flat, pair, absent) {
+        TextFound::Missing => return None,
+        TextFound::AlreadyApplied { start, end } => {
+            report.status = Status::AlreadyApplied;
+            report.lines = Some(range(start, end));
+            return Some(Plan {
+                report,
+                edit: Edit::Nothing,
+            });
+        }
+        TextFound::One(op) => op,
+        TextFound::Many(ops) => {
+            let ranges: Vec<(usize, usize)> = ops.iter().map(|o| (o.start, o.end)).collect();
+            match evidence::choose(
+                doc,
+                &hunk.scopes,
+                hunk.anchor,
+                hunk.old_start,
+                offsets,
+                &ranges,
+            ) {
+                Some(k) => ops.into_iter().nth(k)?,
+                None => {
+                    let why = format!("the old text occurs {}", places(&ranges));
+                    return Some(ambiguous_text(doc, pair, i, &ranges, &why));
+                }
+            }
+        }
+    };
+    // Whole lines that match the old text loosely somewhere else are another reading of the
+    // edit; with two readings and no way to tell them apart, refuse.
+    if let Some(Found::Candidates(c)) = found {
+        let loose: Vec<(usize, usize)> = c.iter().map(Placement::range).collect();
+        let agrees = loose
+            .iter()
+            .any(|&(s, e)| s < op.end && op.start < e.max(s + 1));
+        if !loose.is_empty() && !agrees {
+            let why = format!(
+                "the old text occurs once, at line {}, but also matches whole lines loosely {}",
+                op.start + 1,
+                places(&loose)
+            );
+            let mut ranges = vec![(op.start, op.end)];
+            ranges.extend(loose);
+            return Some(ambiguous_text(doc, pair, i, &ranges, &why));
+        }
+    }
+    report.lines = Some(range(op.start, op.end));
+    Some(Plan {
+        report,
+        edit: Edit::Ops {
+            ops: vec![Op { hunk: i, ..op }],
+            eof: None,
+        },
+    })
+}
+
+fn ambiguous_text(
+    doc: &Doc,
+    pair: &TextPair,
+    i: usize,
+    ranges: &[(usize, usize)],
+    why: &str,
+) -> Plan {
+    let mut report = HunkReport::new(i, Status::Ambiguous);
+    report.rung = Some(Rung::Substring);
+    let expected = pair.old.trim_end_matches('\n');
+    report.candidates = ranges
+        .iter()
+        .take(SHOWN)
+        .map(|&(s, e)| Candidate {
+            lines: range(s, e),
+            score: 1.0,
+            diff: char_diff(expected, &window_text(doc, s, e)),
+        })
+        .collect();
+    report.message = Some(format!(
+        "{why}; include more of the surrounding text so it matches only one place"
+    ));
+    Plan {
+        report,
+        edit: Edit::Nothing,
+    }
+}
+
+/// "in N places (lines a-b, c-d, ...)" for a report message.
+fn places(ranges: &[(usize, usize)]) -> String {
+    let shown: Vec<String> = ranges
+        .iter()
+        .take(6)
+        .map(|&(s, e)| {
+            let r = range(s, e);
+            format!("{}-{}", r.start, r.end)
+        })
+        .collect();
+    let more = if ranges.len() > shown.len() {
+        ", ..."
+    } else {
+        ""
+    };
+    let least = if ranges.len() >= MAX_HITS {
+        "at least "
+    } else {
+        ""
+    };
+    format!(
+        "in {least}{} places (lines {}{more})",
+        ranges.len(),
+        shown.join(", ")
+    )
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+    use crate::apply::assemble;
+
+    fn pair(old: &str, new: &str) -> TextPair {
+        TextPair {
+            old: old.into(),
+            new: new.into(),
+        }
+    }
+
+    fn applied(file: &str, old: &str, new: &str) -> String {
+        let doc = Doc::parse(file);
+        let flat = Flat::new(&doc);
+        match find(&doc, &flat, &pair(old, new), true) {
+            TextFound::One(op) => assemble(&doc, &[op], None, true),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn replaces_a_span_inside_a_line() {
+        assert_eq!(
+            applied(
+                "a\n    x = compute(1)  # note\nb\n",
+                "x = compute(1)",
+                "x = compute(2)"
+            ),
+            "a\n    x = compute(2)  # note\nb\n"
+        );
+    }
+
+    #[test]
+    fn keeps_crlf_endings_and_a_missing_final_newline() {
+        assert_eq!(
+            applied(
+                "a = f(1) + 1\r\nb = 2\r\nc",
+                "f(1) + 1\nb = 2",
+                "g(1)\nb = 3"
+            ),
+            "a = g(1)\r\nb = 3\r\nc"
+        );
+        assert_eq!(applied("x = 1; y = 2", "y = 2", "y = 3"), "x = 1; y = 3");
+    }
+
+    #[test]
+    fn multi_line_span_starting_mid_line() {
+        let file = "def f():\n    return g(1,\n             2)\n";
+        assert_eq!(
+            applied(file, "g(1,\n             2)", "g(1, 2, 3)"),
+            "def f():\n    return g(1, 2, 3)\n"
+        );
+        // More lines than before: the extra lines take the file's ending.
+        assert_eq!(
+            applied("p\r\nq(a)\r\n", "q(a)", "q(\n    a,\n)"),
+            "p\r\nq(\r\n    a,\r\n)\r\n"
+        );
+    }
+
+    #[test]
+    fn a_span_ending_with_its_newline_joins_the_next_line_only_when_needed() {
+        // Removing whole lines.
+        assert_eq!(applied("a\nb\nc\n", "b\n", ""), "a\nc\n");
+        // The new text does not end its line, so it runs into the next one.
+        assert_eq!(applied("a\nxb\nc\n", "b\n", "B "), "a\nxB c\n");
+    }
+
+    #[test]
+    fn several_occurrences_are_listed_with_their_lines() {
+        let doc = Doc::parse("f(1)\ng(f(1))\nf(1) + 1\n");
+        let flat = Flat::new(&doc);
+        let TextFound::Many(ops) = find(&doc, &flat, &pair("f(1)", "f(2)"), true) else {
+            panic!()
+        };
+        let ranges: Vec<(usize, usize)> = ops.iter().map(|o| (o.start, o.end)).collect();
+        assert_eq!(ranges, vec![(0, 1), (1, 2), (2, 3)]);
+        // Overlapping occurrences count too.
+        let doc = Doc::parse("aaa\n");
+        let flat = Flat::new(&doc);
+        assert!(matches!(
+            find(&doc, &flat, &pair("aa", "b"), true),
+            TextFound::Many(v) if v.len() == 2
+        ));
+    }
+
+    #[test]
+    fn the_new_text_alone_means_already_applied() {
+        let doc = Doc::parse("a\n    x = compute(2)  # note\n");
+        let flat = Flat::new(&doc);
+        assert_eq!(
+            find(&doc, &flat, &pair("x = compute(1)", "x = compute(2)"), true),
+            TextFound::AlreadyApplied { start: 1, end: 2 }
+        );
+        // The old text only inside the new text: the wrap is already there.
+        let doc = Doc::parse("y = g(f(x))\n");
+        let flat = Flat::new(&doc);
+        assert_eq!(
+            find(&doc, &flat, &pair("f(x)", "g(f(x))"), true),
+            TextFound::AlreadyApplied { start: 0, end: 1 }
+        );
+        // The old text outside the new text: not done yet.
+        let doc = Doc::parse("x = 1; y = 2\n");
+        let flat = Flat::new(&doc);
+        assert!(matches!(
+            find(&doc, &flat, &pair("x = 1", "y = 2"), true),
+            TextFound::One(_)
+        ));
+        let doc = Doc::parse("y = g(f(x))\nz = f(x)\n");
+        let flat = Flat::new(&doc);
+        assert!(matches!(
+            find(&doc, &flat, &pair("f(x)", "g(f(x))"), true),
+            TextFound::Many(_)
+        ));
+    }
+
+    #[test]
+    fn the_new_text_alone_proves_nothing_when_the_old_text_is_there_loosely() {
+        // A deletion whose new text is the context it keeps: the old text is not there
+        // byte for byte (a typographic dash), but the ladder finds it loosely.
+        let doc = Doc::parse("a: 1\nb: 2\n- c\n");
+        let flat = Flat::new(&doc);
+        let p = pair("a: 1\nb: 2\n\u{2013} c", "a: 1\nb: 2");
+        assert_eq!(find(&doc, &flat, &p, false), TextFound::Missing);
+        assert_eq!(
+            find(&doc, &flat, &p, true),
+            TextFound::AlreadyApplied { start: 0, end: 2 }
+        );
+    }
+
+    #[test]
+    fn absent_text_is_missing() {
+        let doc = Doc::parse("a\nb\n");
+        let flat = Flat::new(&doc);
+        assert_eq!(find(&doc, &flat, &pair("c", "d"), true), TextFound::Missing);
+        assert_eq!(
+            find(&doc, &flat, &pair("  ", "d"), true),
+            TextFound::Missing
+        );
+    }
+}
