@@ -10,11 +10,10 @@
 //!    current text. A conflict is a refusal.
 //! 4. Hunks not found at all try the similar rung last.
 //!
-//! Hunks lowered from text replacements (old/new JSON, SEARCH/REPLACE) whose pre-image does not
-//! match whole lines exactly try the [`substring`] rung between the exact rung and the looser
-//! ones: old text found once as a substring is replaced in place. A pure insertion pinned to the
-//! start or end of the file is already applied when the file already starts or ends with its
-//! lines.
+//! Hunks lowered from text replacements (old/new JSON, SEARCH/REPLACE) whose pre-image is not
+//! whole lines of the file try the [`super::substring`] rung before the looser rungs: old text
+//! found once as a substring is replaced in place. A pure insertion pinned to the start or end
+//! of the file is already applied when the file already starts or ends with its lines.
 //!
 //! The outcome is one [`Plan`] per hunk: a placement or ready-made line operations, or a refusal
 //! with candidates and a message a model can act on.

@@ -9,7 +9,7 @@
 //! line keeps its own ending.
 //!
 //! The rung is asked only when the ladder did not match whole lines byte for byte, up to
-//! trailing whitespace or one indentation delta ([`placed_by_lines`]), and it comes before the
+//! trailing whitespace or one indentation delta (`placed_by_lines`), and it comes before the
 //! looser rungs, because exact bytes are stronger evidence. The rules are the ladder's: several
 //! occurrences are reported, never chosen by position (explicit evidence such as a
 //! `:start_line:` hint may still choose); one occurrence away from every looser whole-line
