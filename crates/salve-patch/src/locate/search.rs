@@ -138,7 +138,7 @@ pub fn contiguous_fits(idx: &FileIndex, form: Form, pat: &[&str]) -> Vec<Fit> {
 /// Fits found with the strictest form that finds any, contiguous first, then with blank lines
 /// ignored when `blanks` is set.
 ///
-/// See [`strictest`] for why the forms between exact and canonical are often never indexed.
+/// See `strictest` for why the forms between exact and canonical are often never indexed.
 pub fn loose_fits(idx: &FileIndex, pat: &[&str], context: &[bool], blanks: bool) -> Vec<Fit> {
     let fits = strictest(
         Form::Raw,
