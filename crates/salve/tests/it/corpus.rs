@@ -7,8 +7,9 @@
 //! The test prints a scoreboard per format and per drift class, asserts that no case is applied
 //! wrongly, and that the correct-apply rate stays above a floor.
 //!
-//! Debug builds run a deterministic third of the cases (about a minute on two busy cores; all 1,613
-//! take about three); release builds and `SALVE_CORPUS_FULL=1` run them all. `SALVE_CORPUS_FILTER=text` keeps the cases whose
+//! Debug builds run a deterministic third of the cases (about 20 s; all 1,613 take about a minute
+//! on a quiet 2-core machine and three when it is busy); release builds and `SALVE_CORPUS_FULL=1`
+//! run them all. `SALVE_CORPUS_FILTER=text` keeps the cases whose
 //! `id<TAB>format<TAB>drift<TAB>expect` line contains `text`. The test is skipped, with a message,
 //! when the corpus is not there.
 
