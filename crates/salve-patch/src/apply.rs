@@ -10,6 +10,8 @@
 //! [`replace_whole`] and [`replace_whole_3way`] handle whole-file replacements the same way, and
 //! [`create_text`] renders a new file.
 
+use std::cell::OnceCell;
+
 use crate::edit::{Hunk, HunkLine, LineKind};
 use crate::locate::index::FileIndex;
 use crate::locate::place::{eof_override, place_all, Edit};
@@ -51,10 +53,37 @@ pub struct Op {
 /// Apply `hunks` to `current`. `baseline` is the file as the model saw it, when it differs from
 /// `current`; it enables the 3-way rung.
 pub fn apply_hunks(current: &str, hunks: &[Hunk], baseline: Option<&str>) -> FileOutcome {
+    apply_hunks_lazy(current, hunks, || baseline.map(str::to_owned))
+}
+
+/// [`apply_hunks`] with the baseline fetched by `baseline` only if a hunk needs the 3-way rung
+/// (at most once): most edits place without it, and reading it (from git) can cost more than
+/// placing every hunk.
+pub fn apply_hunks_lazy(
+    current: &str,
+    hunks: &[Hunk],
+    baseline: impl Fn() -> Option<String>,
+) -> FileOutcome {
     let doc = Doc::parse(current);
-    let idx = FileIndex::with_keys(&doc, hunk_keys(hunks));
-    let base_doc = baseline.filter(|b| *b != current).map(Doc::parse);
-    let mut plans = place_all(&idx, hunks, base_doc.as_ref());
+    let idx = FileIndex::with_keys(&doc, hunk_keys(hunks)).with_scopes(
+        hunks
+            .iter()
+            .flat_map(|h| h.scopes.iter().map(String::as_str)),
+    );
+    let base_text: OnceCell<Option<String>> = OnceCell::new();
+    let base_doc: OnceCell<Option<Doc>> = OnceCell::new();
+    let base = || {
+        base_doc
+            .get_or_init(|| {
+                base_text
+                    .get_or_init(&baseline)
+                    .as_deref()
+                    .filter(|b| *b != current)
+                    .map(Doc::parse)
+            })
+            .as_ref()
+    };
+    let mut plans = place_all(&idx, hunks, &base);
     let mut ops: Vec<Op> = Vec::new();
     let mut eof: Option<bool> = None;
     for (i, plan) in plans.iter_mut().enumerate() {

@@ -9,6 +9,8 @@
 
 use similar::{capture_diff_slices, group_diff_ops, Algorithm, DiffOp};
 
+use crate::text::hash_str;
+
 const CONTEXT: usize = 3;
 /// git truncates section headings to this many bytes.
 const HEADING_MAX: usize = 80;
@@ -50,7 +52,7 @@ pub fn unified_diff(old_path: &str, new_path: &str, old: &str, new: &str) -> Str
     });
     let a = records(old);
     let b = records(new);
-    let ops = capture_diff_slices(Algorithm::Myers, &a, &b);
+    let ops = line_diff(&a, &b);
     for group in group_diff_ops(ops, CONTEXT) {
         if group.is_empty() {
             continue;
@@ -117,6 +119,44 @@ pub fn unified_diff(old_path: &str, new_path: &str, old: &str, new: &str) -> Str
     out
 }
 
+/// The line diff of `a` and `b`. Myers runs over line hashes, which compare in one instruction
+/// where the lines would take a `memcmp` each; should two different lines share a hash, an
+/// "equal" run would be wrong, so the result is checked and the text diff runs instead.
+///
+/// The common head and tail (most of the file for a small edit) are not hashed: each pair gets
+/// an id of its own, equal on both sides.
+fn line_diff(a: &[&str], b: &[&str]) -> Vec<DiffOp> {
+    let head = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let tail = a[head..]
+        .iter()
+        .rev()
+        .zip(b[head..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let ids = |lines: &[&str]| -> Vec<u64> {
+        let mid = head..lines.len() - tail;
+        let mut out: Vec<u64> = (0..head as u64).collect();
+        out.extend(lines[mid].iter().map(|l| hash_str(l)));
+        out.extend((0..tail as u64).rev().map(|k| u64::MAX - k));
+        out
+    };
+    let (ha, hb) = (ids(a), ids(b));
+    let ops = capture_diff_slices(Algorithm::Myers, &ha, &hb);
+    let exact = ops.iter().all(|op| match *op {
+        DiffOp::Equal {
+            old_index,
+            new_index,
+            len,
+        } => a[old_index..old_index + len] == b[new_index..new_index + len],
+        _ => true,
+    });
+    if exact {
+        ops
+    } else {
+        capture_diff_slices(Algorithm::Myers, a, b)
+    }
+}
+
 /// `start,count` as git writes it: 1-based, the count left out when 1, and the line before the
 /// hunk when it is empty.
 fn span(start: usize, count: usize) -> String {
@@ -153,6 +193,30 @@ fn heading<'a>(a: &[&'a str], start: usize) -> Option<&'a str> {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hashed_diff_matches_the_text_diff() {
+        let old: Vec<String> = (0..200).map(|i| format!("line {}\n", i % 17)).collect();
+        let mut new = old.clone();
+        new[3] = "changed\n".into();
+        new.insert(100, "added\n".into());
+        new.remove(150);
+        new[197] = "line 1\n".into();
+        let a: Vec<&str> = old.iter().map(String::as_str).collect();
+        let b: Vec<&str> = new.iter().map(String::as_str).collect();
+        assert_eq!(
+            line_diff(&a, &b),
+            capture_diff_slices(Algorithm::Myers, &a, &b)
+        );
+        assert_eq!(
+            line_diff(&a, &a),
+            capture_diff_slices(Algorithm::Myers, &a, &a)
+        );
+        assert_eq!(
+            line_diff(&a[..5], &b[..0]),
+            capture_diff_slices(Algorithm::Myers, &a[..5], &b[..0])
+        );
+    }
 
     #[test]
     fn modify_with_context_and_heading() {

@@ -200,8 +200,12 @@ pub fn hash_form(form: Form, s: &str) -> u64 {
 /// A fast 64-bit string hash (word-at-a-time multiply-rotate with a final avalanche). Equal
 /// hashes are treated as equal lines; at 64 bits a false match is not a practical concern.
 pub fn hash_str(s: &str) -> u64 {
+    hash_bytes(s.as_bytes())
+}
+
+/// [`hash_str`] over bytes, for prefixes that may end inside a character.
+pub fn hash_bytes(bytes: &[u8]) -> u64 {
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
-    let bytes = s.as_bytes();
     let mut h: u64 = (bytes.len() as u64).wrapping_mul(K);
     let mut chunks = bytes.chunks_exact(8);
     for c in &mut chunks {

@@ -2,6 +2,7 @@
 //! text each file had before, read just ahead of the write, against the text it is given.
 //! A delete paired with a create in one file's change is shown as the rename it is.
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use salve_patch::render::unified_diff;
@@ -27,8 +28,17 @@ fn rel(root: &Path, path: &Path) -> String {
 /// shows the whole new text, which is still what was written).
 fn read(path: &Path) -> String {
     std::fs::read(path)
-        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .map(|b| String::from_utf8(b).unwrap_or_else(|e| lossy(e.as_bytes()).into_owned()))
         .unwrap_or_default()
+}
+
+/// The bytes as text: checked in one fast pass when they are UTF-8 (nearly always), replacing
+/// invalid sequences otherwise.
+fn lossy(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
 }
 
 fn file_diff(root: &Path, ops: &[Op]) -> String {
@@ -50,7 +60,7 @@ fn file_diff(root: &Path, ops: &[Op]) -> String {
         }],
     ) = (deletes.as_slice(), writes.as_slice())
     {
-        let new = String::from_utf8_lossy(content);
+        let new = lossy(content);
         return unified_diff(&rel(root, from), &rel(root, to), &read(from), &new);
     }
     let mut out = String::new();
@@ -62,7 +72,7 @@ fn file_diff(root: &Path, ops: &[Op]) -> String {
                 expect,
                 ..
             } => {
-                let new = String::from_utf8_lossy(content);
+                let new = lossy(content);
                 let name = rel(root, path);
                 out.push_str(&match expect {
                     Expect::Absent => unified_diff("/dev/null", &name, "", &new),

@@ -5,7 +5,7 @@
 use std::cell::OnceCell;
 use std::path::Path;
 
-use salve_patch::apply::{apply_hunks, new_file_from_insertion, FileOutcome};
+use salve_patch::apply::{apply_hunks_lazy, new_file_from_insertion, FileOutcome};
 use salve_patch::edit::{Hunk, IssueKind, ParseIssue};
 use salve_patch::report::{ChangeKind, FileReport, Status};
 
@@ -309,10 +309,11 @@ pub(super) fn run_hunks(
             removed: 0,
         };
     }
-    let baseline = ctx
-        .baseline
-        .and_then(|b| b.differing_text(&target.real_rel, &cur.text));
-    apply_hunks(&cur.text, hunks, baseline.as_deref())
+    // Reading the baseline runs git; only a hunk that needs the 3-way rung pays for it.
+    apply_hunks_lazy(&cur.text, hunks, || {
+        ctx.baseline
+            .and_then(|b| b.differing_text(&target.real_rel, &cur.text))
+    })
 }
 
 /// Turn an applier outcome into the report and, on success, a write.

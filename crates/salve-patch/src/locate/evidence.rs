@@ -4,12 +4,13 @@
 //! Evidence only ever narrows a candidate set; a choice is made only when exactly one candidate
 //! remains. Nothing here picks "the first" or "the nearest".
 
+use super::index::FileIndex;
 use crate::edit::Anchor;
 use crate::text::{canonical, indent_width, is_blank, leading_ws, Doc};
 
 /// A scope line written shorter than this must match a file line exactly (canonically); longer
 /// ones may be a truncated prefix, as git's section headings are.
-const PREFIX_SCOPE_MIN: usize = 40;
+pub const PREFIX_SCOPE_MIN: usize = 40;
 
 fn scope_matches(line: &str, scope: &str) -> bool {
     let l = canonical(line);
@@ -40,10 +41,11 @@ pub fn block_end(doc: &Doc, s: usize) -> usize {
 
 /// The stacked scopes resolved to `(scope line, end of its block)`: each scope must occur
 /// exactly once inside the block of the previous one.
-pub fn resolve_scopes(doc: &Doc, scopes: &[String]) -> Option<(usize, usize)> {
+pub fn resolve_scopes(idx: &FileIndex, scopes: &[String]) -> Option<(usize, usize)> {
     if scopes.is_empty() {
         return None;
     }
+    let doc = idx.doc;
     let (mut lo, mut hi) = (0, doc.len());
     let mut found = None;
     for scope in scopes {
@@ -51,7 +53,11 @@ pub fn resolve_scopes(doc: &Doc, scopes: &[String]) -> Option<(usize, usize)> {
         if sc.is_empty() {
             continue;
         }
-        let mut hits = (lo..hi).filter(|&i| scope_matches(doc.line(i), &sc));
+        // The index narrows the file to the lines that may match; the text decides.
+        let lines = idx.scope_lines(&sc);
+        let mut hits = lines
+            .into_iter()
+            .filter(|&i| i >= lo && i < hi && scope_matches(doc.line(i), &sc));
         let s = hits.next()?;
         if hits.next().is_some() {
             return None;
@@ -74,11 +80,12 @@ fn heading(doc: &Doc, start: usize) -> Option<usize> {
 
 /// Candidate ranges narrowed by scope lines: first "inside the scope's block", then, for a single
 /// scope, "the scope is the section heading git would print for this position".
-pub fn by_scope(doc: &Doc, scopes: &[String], ranges: &[(usize, usize)]) -> Vec<usize> {
+pub fn by_scope(idx: &FileIndex, scopes: &[String], ranges: &[(usize, usize)]) -> Vec<usize> {
     if scopes.is_empty() {
         return Vec::new();
     }
-    if let Some((s, end)) = resolve_scopes(doc, scopes) {
+    let doc = idx.doc;
+    if let Some((s, end)) = resolve_scopes(idx, scopes) {
         let inside: Vec<usize> = (0..ranges.len())
             .filter(|&i| ranges[i].0 > s && ranges[i].0 < end)
             .collect();
@@ -123,7 +130,7 @@ pub fn by_hint(hint: Option<usize>, offsets: &[isize], ranges: &[(usize, usize)]
 
 /// Narrow `ranges` with every kind of evidence in turn; `Some` when exactly one is left.
 pub fn choose(
-    doc: &Doc,
+    idx: &FileIndex,
     scopes: &[String],
     anchor: Anchor,
     hint: Option<usize>,
@@ -135,8 +142,8 @@ pub fn choose(
         |alive: &[usize]| -> Vec<(usize, usize)> { alive.iter().map(|&i| ranges[i]).collect() };
     type Step<'s> = &'s dyn Fn(&[(usize, usize)]) -> Vec<usize>;
     let steps: [Step; 3] = [
-        &|r| by_scope(doc, scopes, r),
-        &|r| by_anchor(anchor, doc.len(), r),
+        &|r| by_scope(idx, scopes, r),
+        &|r| by_anchor(anchor, idx.len(), r),
         &|r| by_hint(hint, offsets, r),
     ];
     for step in steps {
@@ -161,14 +168,15 @@ mod tests {
     #[test]
     fn stacked_scopes_pick_the_block() {
         let doc = Doc::parse(SRC);
+        let idx = FileIndex::new(&doc);
         let ranges = [(2, 3), (7, 8)];
         assert_eq!(
-            by_scope(&doc, &["impl B {".into(), "fn run() {".into()], &ranges),
+            by_scope(&idx, &["impl B {".into(), "fn run() {".into()], &ranges),
             vec![1]
         );
-        assert_eq!(by_scope(&doc, &["impl A {".into()], &ranges), vec![0]);
+        assert_eq!(by_scope(&idx, &["impl A {".into()], &ranges), vec![0]);
         // An ambiguous scope gives no evidence.
-        assert!(by_scope(&doc, &["fn run() {".into()], &ranges).is_empty());
+        assert!(by_scope(&idx, &["fn run() {".into()], &ranges).is_empty());
     }
 
     #[test]
@@ -189,14 +197,15 @@ mod tests {
     #[test]
     fn choose_needs_exactly_one() {
         let doc = Doc::parse(SRC);
+        let idx = FileIndex::new(&doc);
         let ranges = [(2, 3), (7, 8)];
         assert_eq!(
-            choose(&doc, &[], Anchor::None, Some(8), &[0], &ranges),
+            choose(&idx, &[], Anchor::None, Some(8), &[0], &ranges),
             Some(1)
         );
-        assert_eq!(choose(&doc, &[], Anchor::None, None, &[0], &ranges), None);
+        assert_eq!(choose(&idx, &[], Anchor::None, None, &[0], &ranges), None);
         assert_eq!(
-            choose(&doc, &[], Anchor::End, None, &[0], &[(0, 2), (8, 10)]),
+            choose(&idx, &[], Anchor::End, None, &[0], &[(0, 2), (8, 10)]),
             Some(1)
         );
     }

@@ -12,7 +12,8 @@
 
 use std::cell::OnceCell;
 
-use crate::text::{hash_form, is_blank, Doc, Form};
+use super::evidence::PREFIX_SCOPE_MIN;
+use crate::text::{canonical, hash_bytes, hash_form, is_blank, Doc, Form};
 
 const NIL: u32 = u32::MAX;
 
@@ -145,6 +146,17 @@ impl<'i> FormIndex<'i> {
     }
 }
 
+/// Every line on a slot's chain, ascending.
+fn chain(t: &Table, slot: &Slot) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut cur = slot.head;
+    while cur != NIL {
+        out.push(cur as usize);
+        cur = t.next[cur as usize];
+    }
+    out
+}
+
 #[derive(Default)]
 struct FormData {
     hashes: OnceCell<Vec<u64>>,
@@ -159,6 +171,116 @@ pub struct FileIndex<'d, 'a> {
     forms: [FormData; 4],
     nonblank: OnceCell<NonBlank>,
     tabs: OnceCell<bool>,
+    scope_keys: Vec<u64>,
+    /// First bytes of the expected scopes, to skip most lines without computing their key.
+    scope_heads: HeadFilter,
+    /// The expected scope keys over the lines that may match one (others carry [`SKIPPED`]).
+    scopes_primed: OnceCell<Table>,
+    /// Keys of every line, for a scope nobody announced.
+    scopes_full: OnceCell<Table>,
+}
+
+/// The key of a line the head filter rules out; a real key equal to it only costs a check.
+const SKIPPED: u64 = 0;
+
+/// How many leading canonical bytes [`HeadFilter`] looks at.
+const HEAD: usize = 4;
+
+/// A bit set over hashed [`HEAD`]-byte prefixes: a line whose prefix is not in it cannot equal
+/// or start with any of the expected scopes. False positives only cost the full key.
+struct HeadFilter {
+    bits: Vec<u64>,
+}
+
+impl HeadFilter {
+    const BITS: u32 = 12;
+
+    fn slot(head: &[u8]) -> usize {
+        let mut w = [0u8; 4];
+        w[..head.len()].copy_from_slice(head);
+        (u32::from_le_bytes(w).wrapping_mul(0x9e37_79b1) >> (32 - Self::BITS)) as usize
+    }
+
+    fn new<'s>(scopes: impl Iterator<Item = &'s [u8]>) -> Self {
+        let mut bits = vec![0u64; (1 << Self::BITS) / 64];
+        for sc in scopes {
+            if let Some(h) = sc.get(..HEAD) {
+                let k = Self::slot(h);
+                bits[k / 64] |= 1 << (k % 64);
+            }
+        }
+        HeadFilter { bits }
+    }
+
+    /// `false` only when `line` surely matches none of the scopes. The canonical form of a line
+    /// whose trimmed start is [`HEAD`] + 1 printable ASCII bytes with no double space begins with
+    /// those same [`HEAD`] bytes (the extra byte keeps a combining mark from changing the last
+    /// one); scopes shorter than [`HEAD`] only match lines that fail that test.
+    fn may_match(&self, line: &str) -> bool {
+        let t = line.trim_ascii_start().as_bytes();
+        let Some(head) = t.get(..=HEAD) else {
+            return true;
+        };
+        let plain = head.iter().all(|&c| (b' '..0x7f).contains(&c))
+            && !head[..HEAD].windows(2).any(|w| w == b"  ");
+        if !plain {
+            return true;
+        }
+        let k = Self::slot(&head[..HEAD]);
+        self.bits[k / 64] & (1 << (k % 64)) != 0
+    }
+}
+
+/// Scope-line lookups: every line's canonical form hashed over at most its first
+/// [`PREFIX_SCOPE_MIN`] bytes. A line equal to a short scope, or starting with a long one, shares
+/// that key, so one table answers both; it is built once, the first time a hunk's scope is
+/// resolved, so resolving costs the hits, not the file.
+fn scope_key(canon: &[u8]) -> u64 {
+    hash_bytes(&canon[..canon.len().min(PREFIX_SCOPE_MIN)])
+}
+
+/// [`scope_key`] of `canonical(line)` without building the canonical line when it is ASCII
+/// (almost always): there the canonical form is the trimmed line with whitespace runs collapsed
+/// to one space, and only its first bytes matter.
+fn line_scope_key(line: &str) -> u64 {
+    if !line.is_ascii() {
+        return scope_key(canonical(line).as_bytes());
+    }
+    let t = line.trim_ascii().as_bytes();
+    let head = &t[..t.len().min(PREFIX_SCOPE_MIN)];
+    // Usually nothing in the prefix needs collapsing, and the prefix is its own canonical form.
+    // Branch-free passes: a control byte (tabs and every other whitespace but a space are among
+    // them; the slow path sorts them out), or two spaces in a row.
+    let mut collapse = head.iter().fold(false, |a, &c| a | (c < b' '));
+    collapse |= head
+        .windows(2)
+        .fold(false, |a, w| a | ((w[0] == b' ') & (w[1] == b' ')));
+    if !collapse {
+        return hash_bytes(head);
+    }
+    let mut buf = [0u8; PREFIX_SCOPE_MIN];
+    let mut n = 0;
+    let mut space = false;
+    for &c in t {
+        if c.is_ascii_whitespace() {
+            space = true;
+            continue;
+        }
+        if space {
+            buf[n] = b' ';
+            n += 1;
+            space = false;
+            if n == buf.len() {
+                break;
+            }
+        }
+        buf[n] = c;
+        n += 1;
+        if n == buf.len() {
+            break;
+        }
+    }
+    hash_bytes(&buf[..n])
 }
 
 /// The file with blank lines left out, for the blank-lines rung.
@@ -184,6 +306,10 @@ impl<'d, 'a> FileIndex<'d, 'a> {
             forms: Default::default(),
             nonblank: OnceCell::new(),
             tabs: OnceCell::new(),
+            scope_keys: Vec::new(),
+            scope_heads: HeadFilter::new(std::iter::empty()),
+            scopes_primed: OnceCell::new(),
+            scopes_full: OnceCell::new(),
         }
     }
 
@@ -234,6 +360,57 @@ impl<'d, 'a> FileIndex<'d, 'a> {
         })
     }
 
+    /// Lines whose canonical form may equal the canonical scope `sc`, or start with it when `sc`
+    /// is at least [`PREFIX_SCOPE_MIN`] bytes long; ascending. A superset: callers still compare
+    /// the text.
+    pub fn scope_lines(&self, sc: &str) -> Vec<usize> {
+        let key = scope_key(sc.as_bytes());
+        let doc = self.doc;
+        if !self.scope_keys.is_empty() {
+            let table = self.scopes_primed.get_or_init(|| {
+                let keys: Vec<u64> = (0..doc.len())
+                    .map(|i| {
+                        let line = doc.line(i);
+                        if self.scope_heads.may_match(line) {
+                            line_scope_key(line)
+                        } else {
+                            SKIPPED
+                        }
+                    })
+                    .collect();
+                Table::build(&keys, Some(&self.scope_keys))
+            });
+            if let Some(slot) = table.get(key) {
+                return chain(table, slot);
+            }
+        }
+        let table = self.scopes_full.get_or_init(|| {
+            let keys: Vec<u64> = (0..doc.len())
+                .map(|i| line_scope_key(doc.line(i)))
+                .collect();
+            Table::build(&keys, None)
+        });
+        table
+            .get(key)
+            .map_or_else(Vec::new, |slot| chain(table, slot))
+    }
+
+    /// Expect scope lookups of these scopes (as written): the scope table then holds only their
+    /// keys. Others still work, at the price of a table of every line.
+    pub fn with_scopes<'s>(mut self, scopes: impl IntoIterator<Item = &'s str>) -> Self {
+        let canon: Vec<String> = scopes
+            .into_iter()
+            .map(|s| canonical(s).into_owned())
+            .filter(|s| !s.is_empty())
+            .collect();
+        let mut keys: Vec<u64> = canon.iter().map(|s| scope_key(s.as_bytes())).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        self.scope_keys = keys;
+        self.scope_heads = HeadFilter::new(canon.iter().map(|s| s.as_bytes()));
+        self
+    }
+
     pub fn indents_with_tabs(&self) -> bool {
         *self.tabs.get_or_init(|| self.doc.indents_with_tabs())
     }
@@ -261,6 +438,41 @@ mod tests {
                 f.lines(hash_form(Form::Raw, "c")).collect::<Vec<_>>(),
                 vec![3]
             );
+        }
+    }
+
+    #[test]
+    fn scope_keys_agree_with_the_canonical_form() {
+        let long = "static int   sqlite3VdbeMemSetStr(Mem *pMem, const char *z, i64 n)";
+        for line in [
+            "  fn run() {\r",
+            "\tint\t\tx  =  1;  ",
+            long,
+            "x                                                   y",
+            "let s = \u{201c}quoted\u{201d};",
+            "",
+        ] {
+            assert_eq!(
+                line_scope_key(line),
+                scope_key(canonical(line).as_bytes()),
+                "{line:?}"
+            );
+        }
+        let src = format!("{long}\n  fn run() {{\nfn run() {{}}\n{long} {{\n");
+        let doc = Doc::parse(&src);
+        let idx = FileIndex::new(&doc).with_scopes(["fn run() {"]);
+        // A long scope finds the lines it prefixes; a short one the lines equal to it.
+        let sc = canonical(&long[..50]);
+        assert_eq!(idx.scope_lines(&sc), vec![0, 3]);
+        assert!(idx.scope_lines("fn run() {").contains(&1));
+        assert!(idx.scope_lines("nowhere").is_empty());
+        // Lines the head filter may not rule out: tabs, double spaces, Unicode, short lines.
+        for line in ["\tfn  run() {", "fn\u{a0}run() {", "fn", "fn  run() {"] {
+            let src = format!("{line}\nother line here\n");
+            let doc = Doc::parse(&src);
+            let sc = canonical(line);
+            let idx = FileIndex::new(&doc).with_scopes([line]);
+            assert_eq!(idx.scope_lines(&sc), vec![0], "{line:?}");
         }
     }
 

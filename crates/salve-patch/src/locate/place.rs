@@ -53,8 +53,13 @@ pub struct Plan {
 /// How many candidates a failure report shows.
 pub(super) const SHOWN: usize = 3;
 
-/// Place every hunk of a file. `baseline` is the text the model read, when it differs.
-pub fn place_all(idx: &FileIndex, hunks: &[Hunk], baseline: Option<&Doc>) -> Vec<Plan> {
+/// Place every hunk of a file. `baseline` gives the text the model read, when it differs; it is
+/// asked for only when a hunk needs the 3-way rung, since fetching it can cost more than placing.
+pub fn place_all<'b>(
+    idx: &FileIndex,
+    hunks: &[Hunk],
+    baseline: &dyn Fn() -> Option<&'b Doc<'b>>,
+) -> Vec<Plan> {
     let doc = idx.doc;
     let found: Vec<Option<Found>> = hunks
         .iter()
@@ -82,13 +87,13 @@ pub fn place_all(idx: &FileIndex, hunks: &[Hunk], baseline: Option<&Doc>) -> Vec
         }
         if let (Some(pair), false) = (&hunk.substring, placed_by_lines(&found[i])) {
             let flat = flat.get_or_insert_with(|| Flat::new(doc));
-            if let Some(plan) = by_substring(doc, flat, hunk, pair, &found[i], i, &offsets) {
+            if let Some(plan) = by_substring(idx, flat, hunk, pair, &found[i], i, &offsets) {
                 plans.push(plan);
                 continue;
             }
         }
         let plan = match &found[i] {
-            None => insertion(doc, hunk, &measured, i),
+            None => insertion(idx, hunk, &measured, i),
             Some(Found::AlreadyApplied { start, end }) => {
                 report.status = Status::AlreadyApplied;
                 report.lines = Some(range(*start, *end));
@@ -101,7 +106,7 @@ pub fn place_all(idx: &FileIndex, hunks: &[Hunk], baseline: Option<&Doc>) -> Vec
             Some(Found::Candidates(c)) => {
                 let ranges: Vec<(usize, usize)> = c.iter().map(Placement::range).collect();
                 match evidence::choose(
-                    doc,
+                    idx,
                     &hunk.scopes,
                     hunk.anchor,
                     hunk.old_start,
@@ -121,7 +126,7 @@ pub fn place_all(idx: &FileIndex, hunks: &[Hunk], baseline: Option<&Doc>) -> Vec
         if !matches!(st, Status::NotFound | Status::Ambiguous) {
             continue;
         }
-        if let Some(base) = baseline {
+        if let Some(base) = baseline() {
             if let Some(plan) = three_way(doc, base, hunk, i) {
                 plans[i] = plan;
                 continue;
@@ -249,7 +254,8 @@ fn ambiguous(doc: &Doc, hunk: &Hunk, i: usize, cands: &[Placement]) -> Plan {
 
 /// A hunk that only adds lines: placed by anchor, scope, or a hint consistent with the other
 /// hunks, never by guessing.
-fn insertion(doc: &Doc, hunk: &Hunk, offsets: &[isize], i: usize) -> Plan {
+fn insertion(idx: &FileIndex, hunk: &Hunk, offsets: &[isize], i: usize) -> Plan {
+    let doc = idx.doc;
     if let Some((start, end)) = anchored_already(doc, hunk) {
         let mut report = HunkReport::new(i, Status::AlreadyApplied);
         report.lines = Some(range(start, end));
@@ -263,7 +269,7 @@ fn insertion(doc: &Doc, hunk: &Hunk, offsets: &[isize], i: usize) -> Plan {
         Anchor::End => Some(doc.len()),
         Anchor::None => None,
     }
-    .or_else(|| evidence::resolve_scopes(doc, &hunk.scopes).map(|(s, _)| s + 1))
+    .or_else(|| evidence::resolve_scopes(idx, &hunk.scopes).map(|(s, _)| s + 1))
     .or_else(|| {
         // Only offsets measured on other hunks count as evidence for a bare insertion.
         let hint = hunk.old_start?;
@@ -374,7 +380,7 @@ fn changed_base(base: &Doc, hunk: &Hunk, i: usize) -> Option<String> {
     let bidx = FileIndex::with_keys(base, crate::apply::hunk_keys(std::slice::from_ref(hunk)));
     let found = (!hunk.is_pure_insertion()).then(|| locate(&bidx, hunk));
     if let (Some(pair), false) = (&hunk.substring, placed_by_lines(&found)) {
-        let plan = by_substring(base, &Flat::new(base), hunk, pair, &found, i, &[0]);
+        let plan = by_substring(&bidx, &Flat::new(base), hunk, pair, &found, i, &[0]);
         if let Some(Plan {
             edit: Edit::Ops { ops, .. },
             ..
@@ -387,12 +393,12 @@ fn changed_base(base: &Doc, hunk: &Hunk, i: usize) -> Option<String> {
         }
     }
     let plan = match found {
-        None => insertion(base, hunk, &[0], i),
+        None => insertion(&bidx, hunk, &[0], i),
         Some(Found::Candidates(c)) if c.len() == 1 => placed(i, c[0].clone()),
         Some(Found::Candidates(c)) => {
             let ranges: Vec<(usize, usize)> = c.iter().map(Placement::range).collect();
             let k = evidence::choose(
-                base,
+                &bidx,
                 &hunk.scopes,
                 hunk.anchor,
                 hunk.old_start,

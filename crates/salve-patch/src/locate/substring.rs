@@ -18,6 +18,7 @@
 //! old text is nowhere, the rest of the ladder decides, so drifted whole-line edits still land.
 
 use super::evidence;
+use super::index::FileIndex;
 use super::place::{range, window_text, Edit, Plan, SHOWN};
 use super::{Found, Placement};
 use crate::apply::{NewLine, Op};
@@ -205,7 +206,7 @@ pub(super) fn placed_by_lines(found: &Option<Found>) -> bool {
 /// The substring rung for a text replacement; `None` when the old text is not in the file, so
 /// the rest of the ladder decides.
 pub(super) fn by_substring(
-    doc: &Doc,
+    idx: &FileIndex,
     flat: &Flat,
     hunk: &Hunk,
     pair: &TextPair,
@@ -213,6 +214,7 @@ pub(super) fn by_substring(
     i: usize,
     offsets: &[isize],
 ) -> Option<Plan> {
+    let doc = idx.doc;
     let mut report = HunkReport::new(i, Status::Applied);
     report.rung = Some(Rung::Substring);
     let absent = matches!(found, Some(Found::NotFound));
@@ -230,7 +232,7 @@ pub(super) fn by_substring(
         TextFound::Many(ops) => {
             let ranges: Vec<(usize, usize)> = ops.iter().map(|o| (o.start, o.end)).collect();
             match evidence::choose(
-                doc,
+                idx,
                 &hunk.scopes,
                 hunk.anchor,
                 hunk.old_start,

@@ -532,5 +532,9 @@ fn a_key_in_a_well_known_variable_is_redacted_even_when_no_provider_names_it() {
     let reply = run(cmd);
     reply.code(0);
     assert!(!reply.stdout.contains(key), "{}", reply.stdout);
-    assert!(reply.stdout.contains("Using key [REDACTED]."), "{}", reply.stdout);
+    assert!(
+        reply.stdout.contains("Using key [REDACTED]."),
+        "{}",
+        reply.stdout
+    );
 }
