@@ -90,26 +90,130 @@ impl Baseline {
     /// The text of `path` (relative to the work tree) at the baseline commit, or `None` when the
     /// commit has no such file or it is not UTF-8 text.
     pub fn text(&self, path: &TreePath) -> Option<String> {
-        let full = format!("{}{}", self.git.prefix, path);
-        let bytes = self.git.repo.blob_at(&self.commit, &full).ok()??;
-        if bytes.contains(&0) {
-            return None;
-        }
-        String::from_utf8(bytes).ok()
+        self.text_at(&self.full_path(path))
     }
 
     /// The baseline text worth passing to the applier: only when it differs from the work tree
     /// in more than line endings, since an identical baseline adds nothing.
     pub fn differing_text(&self, path: &TreePath, current: &str) -> Option<String> {
-        let text = self.text(path)?;
+        let full = self.full_path(path);
+        // Inflating a large blob costs more than the placement itself, and the usual work tree
+        // file is unchanged since the commit: comparing object ids settles that without it.
+        if self
+            .blob_id(&full)
+            .is_some_and(|id| id.eq_ignore_ascii_case(&git_blob_id(current.as_bytes())))
+        {
+            return None;
+        }
+        let text = self.text_at(&full)?;
         if same_ignoring_line_endings(&text, current) {
             None
         } else {
             Some(text)
         }
     }
+
+    fn full_path(&self, path: &TreePath) -> String {
+        format!("{}{}", self.git.prefix, path)
+    }
+
+    fn text_at(&self, full: &str) -> Option<String> {
+        let bytes = self.git.repo.blob_at(&self.commit, full).ok()??;
+        if bytes.contains(&0) {
+            return None;
+        }
+        String::from_utf8(bytes).ok()
+    }
+
+    /// The object id `full` has at the baseline commit, without reading the object; `None` when
+    /// git cannot name one (then the caller reads the blob as before).
+    fn blob_id(&self, full: &str) -> Option<String> {
+        let out = self
+            .git
+            .repo
+            .git()
+            .args(["rev-parse", "--verify", "--quiet", "--end-of-options"])
+            .arg(format!("{}:{full}", self.commit))
+            .output()
+            .ok()?;
+        if !out.status.success() {
+            return None;
+        }
+        let id = String::from_utf8(out.stdout).ok()?;
+        Some(id.trim().to_owned())
+    }
+}
+
+/// The id git gives `bytes` as a blob in a SHA-1 repository. A SHA-256 repository never matches
+/// it, which only costs the blob read this check exists to skip.
+fn git_blob_id(bytes: &[u8]) -> String {
+    use sha1::{Digest, Sha1};
+    let mut hasher = Sha1::new();
+    hasher.update(format!("blob {}\0", bytes.len()).as_bytes());
+    hasher.update(bytes);
+    hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 fn same_ignoring_line_endings(a: &str, b: &str) -> bool {
     a == b || a.replace("\r\n", "\n") == b.replace("\r\n", "\n")
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+    use crate::paths::normalize;
+
+    #[test]
+    fn blob_ids_match_git() {
+        assert_eq!(git_blob_id(b""), "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391");
+        assert_eq!(
+            git_blob_id(b"hello\n"),
+            "ce013625030ba8dba906f756967f9e9ca394464a"
+        );
+    }
+
+    fn git(dir: &Path, args: &[&str]) {
+        let ok = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
+            .args(args)
+            .current_dir(dir)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "git {args:?} failed");
+    }
+
+    #[test]
+    fn differing_text_only_when_the_file_moved_on() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        git(dir, &["init", "-q"]);
+        std::fs::create_dir(dir.join("sub")).unwrap();
+        std::fs::write(dir.join("sub/a.txt"), "one\ntwo\n").unwrap();
+        git(dir, &["add", "."]);
+        git(dir, &["commit", "-q", "-m", "c"]);
+        let sub = dir.join("sub");
+        let ctx = GitContext::discover(&sub).unwrap();
+        let base = Baseline::resolve(&sub, ctx.as_ref(), None)
+            .unwrap()
+            .unwrap();
+        let path = normalize("a.txt").unwrap();
+        // The same bytes and the same lines under other line endings both count as unchanged.
+        assert_eq!(base.differing_text(&path, "one\ntwo\n"), None);
+        assert_eq!(base.differing_text(&path, "one\r\ntwo\r\n"), None);
+        assert_eq!(
+            base.differing_text(&path, "one\nthree\n").as_deref(),
+            Some("one\ntwo\n")
+        );
+        assert_eq!(
+            base.differing_text(&normalize("missing.txt").unwrap(), "x\n"),
+            None
+        );
+    }
 }

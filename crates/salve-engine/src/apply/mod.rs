@@ -174,18 +174,20 @@ pub fn apply(reply: &str, options: &Options) -> Result<Outcome, Error> {
         return Ok(refused(report));
     }
 
-    let mut tx = Transaction::within(&root);
-    for p in placed.iter().filter(|p| p.ok()) {
-        for op in &p.ops {
-            tx.push(op.clone());
-        }
-    }
     // Read before the write: the diff needs the text each file had.
     let diff = if options.diff {
         diff::render(&root, &placed)
     } else {
         String::new()
     };
+    // The ops move into the transaction: a copy of every new file text costs as much as
+    // writing it, and only the reports are needed past this point.
+    let mut tx = Transaction::within(&root);
+    for p in placed.iter_mut().filter(|p| p.ok()) {
+        for op in p.ops.drain(..) {
+            tx.push(op);
+        }
+    }
     let mut checkpoint = None;
     let written = if options.check || tx.is_empty() {
         Vec::new()
