@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use salve_git::{Git, GitError, Repo};
+use salve_git::{GitError, Repo};
 
 use crate::paths::TreePath;
 
@@ -37,13 +37,11 @@ pub struct GitContext {
 impl GitContext {
     /// The repository containing `dir`, or `None` outside git (or when git is not installed).
     pub fn discover(dir: &Path) -> Result<Option<GitContext>, GitError> {
-        let repo = match Repo::discover(dir) {
-            Ok(repo) => repo,
-            Err(GitError::NotARepository(_) | GitError::NotFound) => return Ok(None),
-            Err(e) => return Err(e),
-        };
-        let prefix = Git::new(dir).args(["rev-parse", "--show-prefix"]).run()?;
-        Ok(Some(GitContext { repo, prefix }))
+        match Repo::discover_with_prefix(dir) {
+            Ok((repo, prefix)) => Ok(Some(GitContext { repo, prefix })),
+            Err(GitError::NotARepository(_) | GitError::NotFound) => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 }
 

@@ -27,21 +27,32 @@ impl Repo {
     /// The repository containing `dir`, or [`GitError::NotARepository`]. Also checks that git is
     /// installed and new enough (once per process).
     pub fn discover(dir: &Path) -> Result<Repo, GitError> {
+        Self::discover_with_prefix(dir).map(|(repo, _)| repo)
+    }
+
+    /// [`Repo::discover`], plus where `dir` sits in the work tree: the `/`-terminated prefix
+    /// `git rev-parse --show-prefix` prints (empty at the root). One git call for both.
+    pub fn discover_with_prefix(dir: &Path) -> Result<(Repo, String), GitError> {
         ensure_supported_version()?;
         let out = Git::new(dir)
-            .args(["rev-parse", "--show-toplevel"])
+            .args(["rev-parse", "--show-toplevel", "--show-prefix"])
             .output()?;
         if !out.status.success() {
             return Err(GitError::NotARepository(dir.to_path_buf()));
         }
-        let top = trim_newline(&out.stdout);
+        let mut lines = out.stdout.split(|&b| b == b'\n');
+        let top = lines.next().unwrap_or_default();
         if top.is_empty() {
             // Inside the git directory itself, or a bare repository: there is no work tree.
             return Err(GitError::NotARepository(dir.to_path_buf()));
         }
-        Ok(Repo {
-            root: path_from_bytes(top),
-        })
+        let prefix = String::from_utf8_lossy(lines.next().unwrap_or_default()).into_owned();
+        Ok((
+            Repo {
+                root: path_from_bytes(top),
+            },
+            prefix,
+        ))
     }
 
     pub fn git(&self) -> Git {

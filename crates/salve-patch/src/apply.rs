@@ -273,7 +273,7 @@ pub(crate) fn ops_for(
                         let (_, s) = moved.remove(k);
                         op.insert.extend((s.start..s.end).map(|f| NewLine {
                             text: doc.line(f).to_string(),
-                            eol: Some(doc.lines[f].eol).filter(|e| *e != Eol::None),
+                            eol: Some(doc.eol(f)).filter(|e| *e != Eol::None),
                         }));
                     }
                     None => op.insert.push(NewLine {
@@ -349,7 +349,7 @@ pub(crate) fn diff_ops(doc: &Doc, new_body: &str, hunk: usize) -> Vec<Op> {
             insert: n
                 .map(|j| NewLine {
                     text: new_doc.line(j).to_string(),
-                    eol: Some(new_doc.lines[j].eol),
+                    eol: Some(new_doc.eol(j)),
                 })
                 .collect(),
             hunk,

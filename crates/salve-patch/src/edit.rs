@@ -53,7 +53,7 @@ pub enum LineKind {
 }
 
 /// One line of a hunk, without its line ending.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct HunkLine {
     pub kind: LineKind,
     pub text: String,
@@ -69,7 +69,7 @@ impl HunkLine {
 }
 
 /// Where a hunk is pinned, beyond its content.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Anchor {
     /// No explicit pin; placed by content, scope or hint.
@@ -84,7 +84,7 @@ pub enum Anchor {
 
 /// A contiguous change: a pre-image (context + removed lines) replaced by a post-image
 /// (context + added lines).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Hunk {
     pub lines: Vec<HunkLine>,
     /// 1-based line in the old file where the pre-image starts, when the reply gave one. A hint only.
@@ -112,7 +112,7 @@ pub struct Hunk {
 
 /// The two sides of a text replacement, with `\n` line endings. A final `\n` on `old` means the
 /// replaced text runs to the end of a line.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TextPair {
     pub old: String,
     pub new: String,
@@ -183,7 +183,7 @@ impl Hunk {
 }
 
 /// What happens to one file.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum FileChange {
     /// Change an existing file hunk by hunk.
@@ -206,7 +206,7 @@ pub enum FileChange {
 }
 
 /// One file's worth of edits, as extracted from a reply.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct FileEdit {
     /// The path as the reply wrote it, with `a/`/`b/` prefixes already removed. For a rename, the
     /// source path.

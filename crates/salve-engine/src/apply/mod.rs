@@ -106,31 +106,23 @@ pub fn apply(reply: &str, options: &Options) -> Result<Outcome, Error> {
         path: options.dir.clone(),
         source,
     })?;
-    let git = GitContext::discover(&root)?;
-    let baseline = Baseline::resolve(&options.dir, git.as_ref(), options.base.as_deref())?;
+    // Finding the repository and the baseline runs git in child processes: a few milliseconds
+    // of waiting that reading the reply can fill. Git's errors still come first.
+    let (repository, prepared) = std::thread::scope(|scope| {
+        let find = || find_repository(&root, options);
+        match std::thread::Builder::new().spawn_scoped(scope, find) {
+            Ok(job) => {
+                let prepared = prepare(reply, options, &root);
+                let repository = job
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                (repository, prepared)
+            }
+            Err(_) => (find(), prepare(reply, options, &root)),
+        }
+    });
+    let (git, baseline) = repository?;
     let baseline_id = baseline.as_ref().map(|b| b.commit().to_owned());
-
-    let extraction = parse::extract(reply);
-    let edits: Vec<FileEdit> = if options.reverse {
-        extraction.edits.iter().map(FileEdit::reversed).collect()
-    } else {
-        extraction.edits
-    };
-    let mut issues = extraction.issues;
-    if edits.is_empty() && issues.is_empty() {
-        issues.push(ParseIssue {
-            kind: IssueKind::NoEdit,
-            path: None,
-            message: "no edit was found in the reply".to_owned(),
-        });
-    }
-    let mut report = Report {
-        outcome: ReportOutcome::Refused,
-        check_only: options.check,
-        files: Vec::new(),
-        issues: issues.clone(),
-        notes: extraction.notes,
-    };
     let refused = |report: Report| Outcome {
         report,
         written: Vec::new(),
@@ -138,16 +130,15 @@ pub fn apply(reply: &str, options: &Options) -> Result<Outcome, Error> {
         checkpoint: None,
         diff: String::new(),
     };
-
-    let guarded = match guard_all(&root, edits, &issues) {
-        Guard::Ok(guarded) => guarded,
-        Guard::Rejected(files, extra) => {
-            report.files = files;
-            report.issues.extend(extra);
-            return Ok(refused(report));
-        }
+    let Prepared {
+        mut report,
+        issues,
+        plans,
+        unmatched,
+    } = match prepared {
+        Ready::Refused(report) => return Ok(refused(report)),
+        Ready::Plans(prepared) => prepared,
     };
-    let (plans, unmatched) = group(&root, guarded, &issues);
     let ctx = Ctx {
         root: &root,
         baseline: baseline.as_ref(),
@@ -237,6 +228,71 @@ pub fn apply(reply: &str, options: &Options) -> Result<Outcome, Error> {
         baseline: baseline_id,
         checkpoint,
         diff,
+    })
+}
+
+/// The repository around the work tree and the baseline commit in it, when there are.
+fn find_repository(
+    root: &std::path::Path,
+    options: &Options,
+) -> Result<(Option<GitContext>, Option<Baseline>), Error> {
+    let git = GitContext::discover(root)?;
+    let baseline = Baseline::resolve(&options.dir, git.as_ref(), options.base.as_deref())?;
+    Ok((git, baseline))
+}
+
+/// The reply read into per-file plans, ready to place.
+struct Prepared {
+    report: Report,
+    issues: Vec<ParseIssue>,
+    plans: Vec<plan::FilePlan>,
+    unmatched: Vec<ParseIssue>,
+}
+
+enum Ready {
+    Plans(Prepared),
+    /// A path was rejected: nothing of the reply is placed.
+    Refused(Report),
+}
+
+/// Steps 2 to 4 up to placing: extract, turn around under `reverse`, guard every path, group
+/// per file. Needs no git.
+fn prepare(reply: &str, options: &Options, root: &std::path::Path) -> Ready {
+    let extraction = parse::extract(reply);
+    let edits: Vec<FileEdit> = if options.reverse {
+        extraction.edits.iter().map(FileEdit::reversed).collect()
+    } else {
+        extraction.edits
+    };
+    let mut issues = extraction.issues;
+    if edits.is_empty() && issues.is_empty() {
+        issues.push(ParseIssue {
+            kind: IssueKind::NoEdit,
+            path: None,
+            message: "no edit was found in the reply".to_owned(),
+        });
+    }
+    let mut report = Report {
+        outcome: ReportOutcome::Refused,
+        check_only: options.check,
+        files: Vec::new(),
+        issues: issues.clone(),
+        notes: extraction.notes,
+    };
+    let guarded = match guard_all(root, edits, &issues) {
+        Guard::Ok(guarded) => guarded,
+        Guard::Rejected(files, extra) => {
+            report.files = files;
+            report.issues.extend(extra);
+            return Ready::Refused(report);
+        }
+    };
+    let (plans, unmatched) = group(root, guarded, &issues);
+    Ready::Plans(Prepared {
+        report,
+        issues,
+        plans,
+        unmatched,
     })
 }
 

@@ -161,15 +161,22 @@ pub(crate) fn group(
     issues: &[ParseIssue],
 ) -> (Vec<FilePlan>, Vec<ParseIssue>) {
     let mut plans: Vec<(PathBuf, FilePlan)> = Vec::new();
-    let mut seen: Vec<FileEdit> = Vec::new();
-    for (edit, source, target) in edits {
-        // A repeated identical edit is a model repeating itself, not a second change.
-        if seen.contains(&edit) {
+    // A repeated identical edit is a model repeating itself, not a second change.
+    let repeated: Vec<bool> = {
+        let mut seen = std::collections::HashSet::new();
+        edits
+            .iter()
+            .map(|(edit, _, _)| !seen.insert(edit))
+            .collect()
+    };
+    for ((edit, source, target), repeated) in edits.into_iter().zip(repeated) {
+        if repeated {
             continue;
         }
-        seen.push(edit.clone());
         let key = fold_key(&plans, &edit, &source);
-        let incoming = to_change(&edit, target);
+        let raw = edit.path.clone();
+        let (kind, format, mode) = (change_kind(&edit.change), edit.format, edit.mode);
+        let incoming = to_change(edit.change, target);
         match plans.iter_mut().find(|(k, _)| *k == key) {
             Some((_, plan)) => {
                 plan.change = merge(
@@ -177,8 +184,8 @@ pub(crate) fn group(
                     incoming,
                     &plan.raw,
                 );
-                if edit.mode.is_some() {
-                    plan.mode = edit.mode;
+                if mode.is_some() {
+                    plan.mode = mode;
                 }
                 if let Change::Rename { .. } = plan.change {
                     plan.kind = ChangeKind::Rename;
@@ -187,12 +194,12 @@ pub(crate) fn group(
             None => plans.push((
                 key,
                 FilePlan {
-                    raw: edit.path.clone(),
+                    raw,
                     target: source,
                     change: incoming,
-                    kind: change_kind(&edit.change),
-                    format: edit.format,
-                    mode: edit.mode,
+                    kind,
+                    format,
+                    mode,
                     issue: None,
                 },
             )),
@@ -230,13 +237,10 @@ fn fold_key(plans: &[(PathBuf, FilePlan)], edit: &FileEdit, source: &Guarded) ->
     source.real.clone()
 }
 
-fn to_change(edit: &FileEdit, target: Option<Guarded>) -> Change {
-    match (&edit.change, target) {
-        (FileChange::Modify { hunks }, _) => Change::Modify(hunks.clone()),
-        (FileChange::Rename { hunks, .. }, Some(to)) => Change::Rename {
-            to,
-            hunks: hunks.clone(),
-        },
+fn to_change(change: FileChange, target: Option<Guarded>) -> Change {
+    match (change, target) {
+        (FileChange::Modify { hunks }, _) => Change::Modify(hunks),
+        (FileChange::Rename { hunks, .. }, Some(to)) => Change::Rename { to, hunks },
         (FileChange::Rename { .. }, None) => {
             Change::Conflicting("the rename has no usable destination".to_owned())
         }
@@ -247,8 +251,8 @@ fn to_change(edit: &FileEdit, target: Option<Guarded>) -> Change {
             },
             _,
         ) => Change::Create {
-            content: content.clone(),
-            final_newline: *final_newline,
+            content,
+            final_newline,
         },
         (
             FileChange::Replace {
@@ -257,12 +261,10 @@ fn to_change(edit: &FileEdit, target: Option<Guarded>) -> Change {
             },
             _,
         ) => Change::Replace {
-            content: content.clone(),
-            final_newline: *final_newline,
+            content,
+            final_newline,
         },
-        (FileChange::Delete { expected }, _) => Change::Delete {
-            expected: expected.clone(),
-        },
+        (FileChange::Delete { expected }, _) => Change::Delete { expected },
     }
 }
 

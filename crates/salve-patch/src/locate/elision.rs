@@ -193,7 +193,7 @@ fn assemble(
         .zip(pat)
         .filter(|(s, _)| s.end == s.start + 1)
         .map(|(s, p)| (*p, doc.line(s.start)));
-    let reindent = Reindent::infer(pairs, idx.indents_with_tabs()).unwrap_or_default();
+    let reindent = Reindent::infer(pairs, || idx.indents_with_tabs()).unwrap_or_default();
     Fit {
         map,
         reindent,

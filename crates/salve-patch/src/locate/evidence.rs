@@ -128,6 +128,29 @@ pub fn by_hint(hint: Option<usize>, offsets: &[isize], ranges: &[(usize, usize)]
         .collect()
 }
 
+/// The one candidate that two independent kinds of evidence name together: the line hint
+/// (consistent with the other hunks) picks exactly it, and its git section heading is the hunk's
+/// only scope line. Checking that costs a walk up to the heading, where resolving the scope in the
+/// whole file (the general path) costs a pass over every line, and a clean `git diff` of a file
+/// with repeated code has both for every repeated hunk.
+fn hint_agrees_with_heading(
+    doc: &Doc,
+    scopes: &[String],
+    hint: Option<usize>,
+    offsets: &[isize],
+    ranges: &[(usize, usize)],
+) -> Option<usize> {
+    let [scope] = scopes else {
+        return None;
+    };
+    let [k] = by_hint(hint, offsets, ranges)[..] else {
+        return None;
+    };
+    let sc = canonical(scope);
+    let h = heading(doc, ranges[k].0)?;
+    (!sc.is_empty() && scope_matches(doc.line(h), &sc)).then_some(k)
+}
+
 /// Narrow `ranges` with every kind of evidence in turn; `Some` when exactly one is left.
 pub fn choose(
     idx: &FileIndex,
@@ -137,6 +160,9 @@ pub fn choose(
     offsets: &[isize],
     ranges: &[(usize, usize)],
 ) -> Option<usize> {
+    if let Some(k) = hint_agrees_with_heading(idx.doc, scopes, hint, offsets, ranges) {
+        return Some(k);
+    }
     let mut alive: Vec<usize> = (0..ranges.len()).collect();
     let sub =
         |alive: &[usize]| -> Vec<(usize, usize)> { alive.iter().map(|&i| ranges[i]).collect() };
@@ -192,6 +218,38 @@ mod tests {
         assert_eq!(by_hint(Some(25), &[5], &ranges), vec![1]);
         assert!(by_hint(Some(25), &[0], &ranges).is_empty());
         assert!(by_hint(None, &[0], &ranges).is_empty());
+    }
+
+    #[test]
+    fn a_hint_and_the_heading_agreeing_pick_without_resolving_the_scope() {
+        // Two functions with the same body; git's heading for a hunk is the function line.
+        let src = "int a(void) {\n  x();\n  y();\n}\nint b(void) {\n  x();\n  y();\n}\n";
+        let doc = Doc::parse(src);
+        let idx = FileIndex::new(&doc);
+        let ranges = [(1, 3), (5, 7)];
+        let scope = ["int b(void) {".to_string()];
+        assert_eq!(
+            hint_agrees_with_heading(&doc, &scope, Some(6), &[0], &ranges),
+            Some(1)
+        );
+        assert_eq!(
+            choose(&idx, &scope, Anchor::None, Some(6), &[0], &ranges),
+            Some(1)
+        );
+        // The hint names the other candidate: the heading disagrees, so the scope decides.
+        assert_eq!(
+            hint_agrees_with_heading(&doc, &scope, Some(2), &[0], &ranges),
+            None
+        );
+        assert_eq!(
+            choose(&idx, &scope, Anchor::None, Some(2), &[0], &ranges),
+            Some(1)
+        );
+        // No hint: the scope alone decides.
+        assert_eq!(
+            choose(&idx, &scope, Anchor::None, None, &[0], &ranges),
+            Some(1)
+        );
     }
 
     #[test]

@@ -13,7 +13,7 @@
 use std::cell::OnceCell;
 
 use super::evidence::PREFIX_SCOPE_MIN;
-use crate::text::{canonical, hash_bytes, hash_form, is_blank, Doc, Form};
+use crate::text::{canonical, hash_bytes, hash_form, is_blank, strip_cr, Doc, Form};
 
 const NIL: u32 = u32::MAX;
 
@@ -104,45 +104,171 @@ impl Table {
     }
 }
 
+/// The lines carrying each of a known set of keys, in one flat array: for a hunk's lines, a
+/// pass over the file fills it and nothing is kept per file line.
+struct Primed {
+    slots: Vec<KeySlot>,
+    lines: Vec<u32>,
+    mask: usize,
+}
+
+/// One key: its hash, and where its lines sit in [`Primed::lines`].
+#[derive(Clone, Copy)]
+struct KeySlot {
+    hash: u64,
+    used: bool,
+    start: u32,
+    count: u32,
+}
+
+impl Primed {
+    /// `keys` (distinct) looked up in `lines`: `(line, hash)` pairs in ascending line order. Lines
+    /// whose hash is not a key are skipped; callers may leave out lines that surely are not.
+    fn build(keys: &[u64], lines: impl Iterator<Item = (usize, u64)>) -> Primed {
+        let cap = (keys.len() + keys.len() / 3 + 1)
+            .next_power_of_two()
+            .max(16);
+        let empty = KeySlot {
+            hash: 0,
+            used: false,
+            start: 0,
+            count: 0,
+        };
+        let mut p = Primed {
+            slots: vec![empty; cap],
+            lines: Vec::new(),
+            mask: cap - 1,
+        };
+        for &k in keys {
+            let b = p.probe(k);
+            p.slots[b].hash = k;
+            p.slots[b].used = true;
+        }
+        let mut hits: Vec<(u32, u32)> = Vec::new();
+        for (i, h) in lines {
+            let b = p.probe(h);
+            if p.slots[b].used {
+                p.slots[b].count += 1;
+                hits.push((b as u32, i as u32));
+            }
+        }
+        let mut next = 0u32;
+        for s in &mut p.slots {
+            s.start = next;
+            next += s.count;
+        }
+        let mut fill: Vec<u32> = p.slots.iter().map(|s| s.start).collect();
+        p.lines = vec![0; next as usize];
+        // `hits` is in line order, so each key's lines come out ascending.
+        for (b, i) in hits {
+            let at = &mut fill[b as usize];
+            p.lines[*at as usize] = i;
+            *at += 1;
+        }
+        p
+    }
+
+    fn probe(&self, h: u64) -> usize {
+        let mut b = (h as usize) & self.mask;
+        loop {
+            let s = &self.slots[b];
+            if !s.used || s.hash == h {
+                return b;
+            }
+            b = (b + 1) & self.mask;
+        }
+    }
+
+    /// The lines of key `h`; `None` when `h` is not a key.
+    fn get(&self, h: u64) -> Option<&[u32]> {
+        let s = &self.slots[self.probe(h)];
+        s.used
+            .then(|| &self.lines[s.start as usize..(s.start + s.count) as usize])
+    }
+}
+
+/// How many bits [`raw_fingerprint`] has.
+const FINGERPRINT_BITS: u32 = 16;
+
+/// A cheap fingerprint of a line in [`Form::Raw`]: its length and last eight bytes. Equal lines
+/// have equal fingerprints, so a line whose fingerprint no key has is not hashed at all.
+fn raw_fingerprint(line: &str) -> usize {
+    let b = strip_cr(line).as_bytes();
+    let n = b.len();
+    let tail = match b
+        .get(n.saturating_sub(8)..)
+        .and_then(|t| <[u8; 8]>::try_from(t).ok())
+    {
+        Some(w) => u64::from_le_bytes(w),
+        None => b.iter().fold(0u64, |a, &c| (a << 8) | u64::from(c)),
+    };
+    let x =
+        (tail ^ (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)).wrapping_mul(0xff51_afd7_ed55_8ccd);
+    (x >> (64 - FINGERPRINT_BITS)) as usize
+}
+
 /// One form of the file: line hashes plus lookups by hash.
 pub struct FormIndex<'i> {
-    hashes: &'i [u64],
-    primed: Option<&'i Table>,
-    full: &'i OnceCell<Table>,
+    form: Form,
+    doc: &'i Doc<'i>,
+    /// Every line's hash; `None` for [`Form::Raw`], whose hashes are cheaper to compute again
+    /// than to keep.
+    hashes: Option<&'i [u64]>,
+    primed: Option<&'i Primed>,
+    data: &'i FormData,
 }
 
 impl<'i> FormIndex<'i> {
-    fn table(&self, h: u64) -> (&'i Table, Option<&'i Slot>) {
-        if let Some(p) = self.primed {
-            if let Some(s) = p.get(h) {
-                return (p, Some(s));
-            }
-        }
-        let full = self.full.get_or_init(|| Table::build(self.hashes, None));
-        (full, full.get(h))
+    /// Every line's hash, computed once (for [`Form::Raw`], only when a line outside the primed
+    /// keys is looked up).
+    fn all_hashes(&self) -> &'i [u64] {
+        let (form, doc) = (self.form, self.doc);
+        self.data.hashes.get_or_init(|| {
+            (0..doc.len())
+                .map(|i| hash_form(form, doc.line(i)))
+                .collect()
+        })
+    }
+
+    fn full(&self) -> &'i Table {
+        self.data
+            .full
+            .get_or_init(|| Table::build(self.all_hashes(), None))
     }
 
     pub fn hash(&self, line: usize) -> u64 {
-        self.hashes[line]
+        match self.hashes {
+            Some(h) => h[line],
+            None => hash_form(self.form, self.doc.line(line)),
+        }
     }
 
     /// Lines whose hash is `h`, ascending.
-    pub fn lines(&self, h: u64) -> impl Iterator<Item = usize> + 'i {
-        let (t, s) = self.table(h);
-        let mut cur = s.map_or(NIL, |s| s.head);
-        std::iter::from_fn(move || {
+    pub fn lines(&self, h: u64) -> Box<dyn Iterator<Item = usize> + 'i> {
+        if let Some(found) = self.primed.and_then(|p| p.get(h)) {
+            return Box::new(found.iter().map(|&i| i as usize));
+        }
+        let t = self.full();
+        let mut cur = t.get(h).map_or(NIL, |s| s.head);
+        Box::new(std::iter::from_fn(move || {
             if cur == NIL {
                 return None;
             }
             let i = cur as usize;
             cur = t.next[i];
             Some(i)
-        })
+        }))
     }
 
     /// How many lines carry hash `h`, capped at `limit`.
     pub fn count(&self, h: u64, limit: usize) -> usize {
-        self.table(h).1.map_or(0, |s| s.count() as usize).min(limit)
+        if let Some(found) = self.primed.and_then(|p| p.get(h)) {
+            return found.len().min(limit);
+        }
+        self.full()
+            .get(h)
+            .map_or(0, |s| s.count() as usize)
+            .min(limit)
     }
 }
 
@@ -160,7 +286,7 @@ fn chain(t: &Table, slot: &Slot) -> Vec<usize> {
 #[derive(Default)]
 struct FormData {
     hashes: OnceCell<Vec<u64>>,
-    primed: OnceCell<Option<Table>>,
+    primed: OnceCell<Option<Primed>>,
     full: OnceCell<Table>,
 }
 
@@ -324,24 +450,47 @@ impl<'d, 'a> FileIndex<'d, 'a> {
     pub fn form(&self, form: Form) -> FormIndex<'_> {
         let data = &self.forms[form.index()];
         let doc = self.doc;
-        let hashes = data.hashes.get_or_init(|| {
-            (0..doc.len())
-                .map(|i| hash_form(form, doc.line(i)))
-                .collect()
+        // Raw lines are compared as they are: no per-line table is worth building for them.
+        let hashes = (form != Form::Raw).then(|| {
+            data.hashes
+                .get_or_init(|| {
+                    (0..doc.len())
+                        .map(|i| hash_form(form, doc.line(i)))
+                        .collect()
+                })
+                .as_slice()
         });
         let primed = data.primed.get_or_init(|| {
-            if self.keys.is_empty() {
+            if self.keys.is_empty() || u32::try_from(doc.len()).is_err() {
                 return None;
             }
             let mut keys: Vec<u64> = self.keys.iter().map(|k| hash_form(form, k)).collect();
             keys.sort_unstable();
             keys.dedup();
-            Some(Table::build(hashes, Some(&keys)))
+            Some(match hashes {
+                Some(h) => Primed::build(&keys, h.iter().copied().enumerate()),
+                None => {
+                    let mut filter = vec![0u64; (1 << FINGERPRINT_BITS) / 64];
+                    for k in &self.keys {
+                        let f = raw_fingerprint(k);
+                        filter[f / 64] |= 1 << (f % 64);
+                    }
+                    let maybe = (0..doc.len()).filter_map(|i| {
+                        let line = doc.line(i);
+                        let f = raw_fingerprint(line);
+                        (filter[f / 64] & (1 << (f % 64)) != 0)
+                            .then(|| (i, hash_form(Form::Raw, line)))
+                    });
+                    Primed::build(&keys, maybe)
+                }
+            })
         });
         FormIndex {
+            form,
+            doc,
             hashes,
             primed: primed.as_ref(),
-            full: &data.full,
+            data,
         }
     }
 

@@ -442,7 +442,7 @@ fn similar(idx: &FileIndex, hunk: &Hunk, i: usize) -> Plan {
         if let Some((_, margin)) = accept(idx, &pre, &wins, &removed) {
             let w = &wins[0];
             let pairs = (0..pre.len()).map(|k| (pre[k], doc.line(w.start + k)));
-            let reindent = super::reindent::Reindent::infer(pairs, idx.indents_with_tabs())
+            let reindent = super::reindent::Reindent::infer(pairs, || idx.indents_with_tabs())
                 .unwrap_or_default();
             let fit = Fit {
                 map: (0..pre.len())

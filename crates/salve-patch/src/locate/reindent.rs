@@ -30,11 +30,11 @@ const TAB_WIDTHS: [usize; 3] = [4, 8, 2];
 
 impl Reindent {
     /// The single delta explaining every non-blank (pattern, file) pair, or `None` when the
-    /// indentation differs non-uniformly. `file_tabs` is the file's own indentation style, used
-    /// when the pairs do not show it.
+    /// indentation differs non-uniformly. `file_tabs` tells the file's own indentation style,
+    /// asked only when the pairs do not show it (it looks at every line of the file).
     pub fn infer<'x>(
         pairs: impl Iterator<Item = (&'x str, &'x str)> + Clone,
-        file_tabs: bool,
+        file_tabs: impl FnOnce() -> bool,
     ) -> Option<Reindent> {
         let ws = pairs
             .filter(|(p, f)| !is_blank(p) && !is_blank(f))
@@ -61,7 +61,7 @@ impl Reindent {
         let tabs = if tabs_seen != spaces_seen {
             tabs_seen
         } else {
-            file_tabs
+            file_tabs()
         };
         for tab in TAB_WIDTHS {
             let delta = indent_width(f0, tab) as isize - indent_width(p0, tab) as isize;
@@ -110,7 +110,7 @@ mod tests {
     use super::*;
 
     fn infer(pairs: &[(&'static str, &'static str)]) -> Option<Reindent> {
-        Reindent::infer(pairs.iter().copied(), false)
+        Reindent::infer(pairs.iter().copied(), || false)
     }
 
     #[test]

@@ -116,7 +116,7 @@ fn rarest(fi: &super::index::FormIndex<'_>, hs: &[u64]) -> Option<usize> {
 /// is one and otherwise keep added lines as written.
 pub fn contiguous_fits(idx: &FileIndex, form: Form, pat: &[&str]) -> Vec<Fit> {
     let doc = idx.doc;
-    let tabs = idx.indents_with_tabs();
+    let tabs = || idx.indents_with_tabs();
     contiguous(idx, form, pat)
         .into_iter()
         .filter_map(|s| {
@@ -203,7 +203,7 @@ pub fn blankless_fits(idx: &FileIndex, form: Form, pat: &[&str], context: &[bool
     let nb = idx.nonblank();
     let m = keys.len();
     let doc = idx.doc;
-    let tabs = idx.indents_with_tabs();
+    let tabs = || idx.indents_with_tabs();
     let mut out = Vec::new();
     for o in fi.lines(hs[k]) {
         let p = nb.pos[o] as usize;

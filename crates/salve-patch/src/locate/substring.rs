@@ -55,10 +55,10 @@ impl Flat {
     pub fn new(doc: &Doc) -> Flat {
         let mut text = String::with_capacity(doc.body.len());
         let mut starts = Vec::with_capacity(doc.len());
-        for (i, l) in doc.lines.iter().enumerate() {
+        for i in 0..doc.len() {
             starts.push(text.len());
             text.push_str(doc.line(i));
-            if l.eol != Eol::None {
+            if doc.eol(i) != Eol::None {
                 text.push('\n');
             }
         }
@@ -168,9 +168,9 @@ fn replace_op(doc: &Doc, flat: &Flat, a: usize, b: usize, new: &str) -> Op {
             // Each rewritten line keeps the ending of the line it stands in for; the last one
             // keeps the last replaced line's, so the final-newline state never changes here.
             let eol = if k + 1 == count {
-                end.checked_sub(1).map(|l| doc.lines[l].eol)
+                end.checked_sub(1).map(|l| doc.eol(l))
             } else if k + 1 < old_count {
-                Some(doc.lines[first + k].eol)
+                Some(doc.eol(first + k))
             } else {
                 None
             };

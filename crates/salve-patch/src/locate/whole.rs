@@ -228,7 +228,7 @@ pub fn render_like(source: &Doc, lines: &[String], final_newline: bool) -> Strin
         } = d
         {
             for k in 0..len {
-                let e = source.lines[old_index + k].eol;
+                let e = source.eol(old_index + k);
                 eols[new_index + k] = if e == Eol::None { source.dominant } else { e };
             }
         }

@@ -367,9 +367,15 @@ impl<'a> Cx<'a> {
 fn merge_modifies(edits: Vec<FileEdit>, notes: &mut Vec<String>) -> Vec<FileEdit> {
     let mut out: Vec<FileEdit> = Vec::with_capacity(edits.len());
     let mut first: HashMap<String, usize> = HashMap::new();
-    // (edit index, serialized hunk) for every hunk already in a merged edit.
-    let mut seen: HashSet<(usize, String)> = HashSet::new();
-    let key = |h: &crate::edit::Hunk| serde_json::to_string(h).unwrap_or_default();
+    // For a path edited more than once: its merged hunks by hash (positions in the merged edit).
+    // Built at the second edit of the path, so a path edited once never pays for it.
+    let mut known: HashMap<usize, HashMap<u64, Vec<usize>>> = HashMap::new();
+    let hash_of = |h: &crate::edit::Hunk| {
+        use std::hash::{Hash, Hasher};
+        let mut state = std::collections::hash_map::DefaultHasher::new();
+        h.hash(&mut state);
+        state.finish()
+    };
     for e in edits {
         let FileChange::Modify { hunks } = &e.change else {
             out.push(e);
@@ -377,20 +383,26 @@ fn merge_modifies(edits: Vec<FileEdit>, notes: &mut Vec<String>) -> Vec<FileEdit
         };
         let Some(&k) = first.get(&e.path) else {
             first.insert(e.path.clone(), out.len());
-            for h in hunks {
-                seen.insert((out.len(), key(h)));
-            }
             out.push(e);
             continue;
         };
         if let FileChange::Modify { hunks: into } = &mut out[k].change {
+            let by_hash = known.entry(k).or_insert_with(|| {
+                let mut m: HashMap<u64, Vec<usize>> = HashMap::new();
+                for (i, h) in into.iter().enumerate() {
+                    m.entry(hash_of(h)).or_default().push(i);
+                }
+                m
+            });
             let mut dropped = 0;
             for h in hunks {
-                if seen.insert((k, key(h))) {
-                    into.push(h.clone());
-                } else {
+                let same_hash = by_hash.entry(hash_of(h)).or_default();
+                if same_hash.iter().any(|&i| into[i] == *h) {
                     dropped += 1;
+                    continue;
                 }
+                same_hash.push(into.len());
+                into.push(h.clone());
             }
             notes.push(format!(
                 "{}: edits of the same file merged into one{}",

@@ -289,8 +289,7 @@ fn placeholder_predicate_matches_whole_file_rule() {
 }
 
 #[test]
-fn many_blocks_for_one_file_stay_fast() {
-    let start = std::time::Instant::now();
+fn many_blocks_for_one_file_are_merged_and_repeats_dropped() {
     let mut reply = String::from("a.rs\n");
     for k in 0..20_000 {
         reply.push_str(&format!(
@@ -298,6 +297,13 @@ fn many_blocks_for_one_file_stay_fast() {
         ));
     }
     let x = extract(&reply);
+    let FileChange::Modify { hunks } = &x.edits[0].change else {
+        panic!()
+    };
+    assert_eq!(hunks.len(), 20_000);
+    // The same blocks again (a reply that repeats itself) add nothing.
+    let twice = format!("{reply}{}", &reply["a.rs\n".len()..]);
+    let x = extract(&twice);
     let FileChange::Modify { hunks } = &x.edits[0].change else {
         panic!()
     };
@@ -311,5 +317,4 @@ fn many_blocks_for_one_file_stay_fast() {
     let x = extract(&reply);
     assert_eq!(x.edits.len(), 20_000);
     assert_eq!(x.notes.len(), 20_000);
-    assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
 }
