@@ -19,6 +19,7 @@
 //! in place, under a recognisable name ([`TEMP_PREFIX`]) that the next transaction writing into
 //! that directory removes. [`hooks`] lets tests kill a commit between writes to check this.
 
+pub mod content;
 pub mod hooks;
 pub mod leftovers;
 #[cfg(test)]
@@ -26,10 +27,11 @@ mod tests;
 
 use std::collections::BTreeSet;
 use std::fs::{self, File, Permissions};
-use std::io::{self, Seek as _, SeekFrom, Write as _};
+use std::io::{self, Seek as _, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+pub use content::Content;
 use hooks::Hooks;
 use leftovers::TempName;
 pub use leftovers::{sweep_leftovers, TEMP_PREFIX};
@@ -66,7 +68,7 @@ pub enum Op {
     /// the default for a new file (0666 less the umask).
     Write {
         path: PathBuf,
-        content: Vec<u8>,
+        content: Content,
         mode: Option<u32>,
         expect: Expect,
     },
@@ -253,7 +255,7 @@ fn prepare(
 fn write_temp(
     dir: &Path,
     path: &Path,
-    content: &[u8],
+    content: &Content,
     mode: Option<u32>,
 ) -> io::Result<tempfile::NamedTempFile> {
     let name = TempName::for_target(path);
@@ -265,7 +267,7 @@ fn write_temp(
         builder.permissions(Permissions::from_mode(0o666));
     }
     let mut temp = builder.tempfile_in(dir)?;
-    temp.write_all(content)?;
+    content.write_to(&mut temp)?;
     if let Some(mode) = mode {
         set_mode(temp.as_file(), mode)?;
     }

@@ -18,18 +18,41 @@ use crate::locate::place::{eof_override, place_all, Edit};
 use crate::locate::{whole, Placement};
 use crate::merge::merge3;
 use crate::report::{HunkReport, Rung, Status};
+use crate::splice::Splice;
 use crate::text::{strip_cr, Doc, Eol, BOM};
 
-/// What happens to one file.
+/// What happens to one file. The new content is a `String`, or a [`Splice`] of the current
+/// text from [`apply_hunks_lazy`].
 #[derive(Clone, Debug, PartialEq)]
-pub struct FileOutcome {
+pub struct FileOutcome<T = String> {
     /// The new content, only when the file must change.
-    pub new_text: Option<String>,
+    pub new_text: Option<T>,
     /// `Applied`, `AlreadyApplied`, or the status of the first failing hunk.
     pub status: Status,
     pub hunks: Vec<HunkReport>,
     pub added: usize,
     pub removed: usize,
+}
+
+impl<T> FileOutcome<T> {
+    /// The same outcome with the new text turned into another form.
+    pub fn map_text<U>(self, f: impl FnOnce(T) -> U) -> FileOutcome<U> {
+        FileOutcome {
+            new_text: self.new_text.map(f),
+            status: self.status,
+            hunks: self.hunks,
+            added: self.added,
+            removed: self.removed,
+        }
+    }
+}
+
+impl FileOutcome<Splice> {
+    /// The outcome with the new text built whole from `current` (the text the splice was made
+    /// against).
+    pub fn materialize(self, current: &str) -> FileOutcome {
+        self.map_text(|s| s.materialize(current))
+    }
 }
 
 /// A line the edit inserts.
@@ -53,17 +76,18 @@ pub struct Op {
 /// Apply `hunks` to `current`. `baseline` is the file as the model saw it, when it differs from
 /// `current`; it enables the 3-way rung.
 pub fn apply_hunks(current: &str, hunks: &[Hunk], baseline: Option<&str>) -> FileOutcome {
-    apply_hunks_lazy(current, hunks, || baseline.map(str::to_owned))
+    apply_hunks_lazy(current, hunks, || baseline.map(str::to_owned)).materialize(current)
 }
 
 /// [`apply_hunks`] with the baseline fetched by `baseline` only if a hunk needs the 3-way rung
 /// (at most once): most edits place without it, and reading it (from git) can cost more than
-/// placing every hunk.
+/// placing every hunk. The new text comes as a [`Splice`] of `current`, so a large file is never
+/// copied whole to be written.
 pub fn apply_hunks_lazy(
     current: &str,
     hunks: &[Hunk],
     baseline: impl Fn() -> Option<String>,
-) -> FileOutcome {
+) -> FileOutcome<Splice> {
     let doc = Doc::parse(current);
     let idx = FileIndex::with_keys(&doc, hunk_keys(hunks)).with_scopes(
         hunks
@@ -148,7 +172,12 @@ pub(crate) fn hunk_keys(hunks: &[Hunk]) -> Vec<String> {
     keys
 }
 
-fn finish(doc: &Doc, mut reports: Vec<HunkReport>, ops: &[Op], eof: Option<bool>) -> FileOutcome {
+fn finish(
+    doc: &Doc,
+    mut reports: Vec<HunkReport>,
+    ops: &[Op],
+    eof: Option<bool>,
+) -> FileOutcome<Splice> {
     if let Some(bad) = reports.iter().find(|r| !r.status.is_success()) {
         let status = bad.status;
         for r in reports.iter_mut() {
@@ -164,9 +193,8 @@ fn finish(doc: &Doc, mut reports: Vec<HunkReport>, ops: &[Op], eof: Option<bool>
             removed: 0,
         };
     }
-    let text = assemble(doc, ops, eof, true);
-    let unchanged = text.len() == doc.body.len() + usize::from(doc.bom) * BOM.len_utf8()
-        && text.strip_prefix(BOM).unwrap_or(&text) == doc.body;
+    let text = splice(doc, ops, eof, true);
+    let unchanged = text.is_identity(doc.text);
     let added = ops.iter().map(|o| o.insert.len()).sum();
     let removed = ops.iter().map(|o| o.end - o.start).sum();
     FileOutcome {
@@ -291,40 +319,44 @@ pub(crate) fn ops_for(
 /// The new text: `doc` with the sorted, non-overlapping `ops` applied. `eof` overrides the
 /// final-newline state; `with_bom` puts the file's byte-order mark back.
 pub(crate) fn assemble(doc: &Doc, ops: &[Op], eof: Option<bool>, with_bom: bool) -> String {
+    splice(doc, ops, eof, with_bom).materialize(doc.text)
+}
+
+/// [`assemble`] as a [`Splice`] of `doc.text`: untouched lines are ranges of the original.
+pub(crate) fn splice(doc: &Doc, ops: &[Op], eof: Option<bool>, with_bom: bool) -> Splice {
     let final_nl = eof.unwrap_or(doc.final_newline);
     let dom = doc.dominant.as_str();
-    let extra: usize = ops
-        .iter()
-        .flat_map(|o| &o.insert)
-        .map(|l| l.text.len() + 2)
-        .sum();
-    let mut out = String::with_capacity(doc.body.len() + extra + 4);
+    let original = doc.text;
+    // Offsets in `doc` are into the body; the splice's are into the whole text.
+    let base = original.len() - doc.body.len();
+    let body = |from: usize, to: usize| base + from..base + to;
+    let mut out = Splice::default();
     if with_bom && doc.bom {
-        out.push(BOM);
+        out.keep(original, 0..base);
     }
     let body_start = out.len();
     let mut line = 0;
     for op in ops {
-        out.push_str(&doc.body[doc.offset(line)..doc.offset(op.start)]);
+        out.keep(original, body(doc.offset(line), doc.offset(op.start)));
         for nl in &op.insert {
-            if out.len() > body_start && !out.ends_with('\n') {
-                out.push_str(dom);
+            if out.len() > body_start && !out.ends_with(original, "\n") {
+                out.push_new(dom);
             }
-            out.push_str(&nl.text);
-            out.push_str(nl.eol.map_or(dom, Eol::as_str));
+            out.push_new(&nl.text);
+            out.push_new(nl.eol.map_or(dom, Eol::as_str));
         }
         line = op.end;
     }
-    out.push_str(&doc.body[doc.offset(line)..]);
+    out.keep(original, body(doc.offset(line), doc.body.len()));
     if out.len() > body_start {
         if !final_nl {
-            if out.ends_with("\r\n") {
-                out.truncate(out.len() - 2);
-            } else if out.ends_with('\n') {
-                out.truncate(out.len() - 1);
+            if out.ends_with(original, "\r\n") {
+                out.truncate_end(2);
+            } else if out.ends_with(original, "\n") {
+                out.truncate_end(1);
             }
-        } else if !out.ends_with('\n') {
-            out.push_str(dom);
+        } else if !out.ends_with(original, "\n") {
+            out.push_new(dom);
         }
     }
     out

@@ -27,4 +27,5 @@ pub mod merge;
 pub mod parse;
 pub mod render;
 pub mod report;
+pub mod splice;
 pub mod text;

@@ -79,6 +79,8 @@ impl Starts {
 /// A file split into lines.
 #[derive(Clone, Debug)]
 pub struct Doc<'a> {
+    /// The whole text, byte-order mark included.
+    pub text: &'a str,
     /// The text after the byte-order mark.
     pub body: &'a str,
     pub bom: bool,
@@ -109,6 +111,7 @@ impl<'a> Doc<'a> {
         let lf = lines - usize::from(!final_newline) - crlf;
         let dominant = if crlf > lf { Eol::CrLf } else { Eol::Lf };
         Doc {
+            text,
             body,
             bom,
             starts,
@@ -156,6 +159,28 @@ impl<'a> Doc<'a> {
         }
     }
 
+    /// Every line's content (without its ending), in order: cheaper than [`Doc::line`] for each
+    /// index, for the passes over the whole file.
+    pub fn lines(&self) -> impl Iterator<Item = &'a str> + '_ {
+        let body = self.body;
+        let bytes = body.as_bytes();
+        let n = self.len();
+        let last_open = !self.final_newline;
+        (0..n).map(move |i| {
+            let start = self.starts.get(i);
+            let end = if i + 1 < n {
+                let nl = self.starts.get(i + 1) - 1;
+                nl - usize::from(nl > start && bytes[nl - 1] == b'\r')
+            } else if last_open {
+                body.len()
+            } else {
+                let nl = body.len() - 1;
+                nl - usize::from(nl > start && bytes[nl - 1] == b'\r')
+            };
+            &body[start..end]
+        })
+    }
+
     /// The ending of line `i`.
     pub fn eol(&self, i: usize) -> Eol {
         self.span(i).eol
@@ -185,8 +210,8 @@ impl<'a> Doc<'a> {
     /// Whether leading indentation in this file is mostly tabs.
     pub fn indents_with_tabs(&self) -> bool {
         let (mut tabs, mut spaces) = (0usize, 0usize);
-        for i in 0..self.len() {
-            match self.line(i).as_bytes().first() {
+        for line in self.lines() {
+            match line.as_bytes().first() {
                 Some(b'\t') => tabs += 1,
                 Some(b' ') => spaces += 1,
                 _ => {}
@@ -436,6 +461,8 @@ mod tests {
                 expect.push(&text[start..]);
             }
             let got: Vec<&str> = (0..d.len()).map(|i| d.line_with_eol(i)).collect();
+            let each: Vec<&str> = (0..d.len()).map(|i| d.line(i)).collect();
+            assert_eq!(d.lines().collect::<Vec<_>>(), each, "{text:?}");
             assert_eq!(got, expect, "{text:?}");
             for (i, line) in got.iter().enumerate() {
                 let crlf = line.ends_with("\r\n");

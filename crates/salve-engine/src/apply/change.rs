@@ -8,13 +8,14 @@ use salve_patch::apply::{create_text, replace_whole_3way};
 use salve_patch::edit::Hunk;
 use salve_patch::parse::is_placeholder;
 use salve_patch::report::{FileReport, Status};
+use salve_patch::splice::Splice;
 
 use super::file::{
     existing, finish, join, new_mode, next_mode, read, refuse, run_hunks, Ctx, Stop,
 };
 use super::plan::FilePlan;
 use crate::paths::{resolve, Guarded, Reach, Resolution};
-use crate::transaction::{Expect, Op};
+use crate::transaction::{Content, Expect, Op};
 
 /// Move a file (applying any hunks on the way). Already moved counts as done; a destination
 /// that exists is a conflict.
@@ -58,7 +59,7 @@ pub(super) fn rename(
     }
     let text = match writes.pop() {
         Some(Op::Write { content, .. }) => content,
-        _ => cur.text.into_bytes(),
+        _ => Content::Bytes(cur.text.as_bytes().to_vec()),
     };
     report.status = Status::Applied;
     ops.push(Op::Write {
@@ -121,7 +122,7 @@ pub(super) fn create(
     report.added = line_count(&text);
     ops.push(Op::Write {
         path: plan.target.real.clone(),
-        content: text.into_bytes(),
+        content: text.into(),
         mode: new_mode(plan.mode),
         expect: Expect::Absent,
     });
@@ -176,7 +177,7 @@ pub(super) fn replace(
                 report.added = line_count(&text);
                 ops.push(Op::Write {
                     path: plan.target.real.clone(),
-                    content: text.into_bytes(),
+                    content: text.into(),
                     mode: new_mode(plan.mode),
                     expect: Expect::Absent,
                 });
@@ -206,7 +207,14 @@ pub(super) fn replace(
             why.unwrap_or_else(|| "a placeholder could not be filled in from the file".into()),
         ));
     }
-    finish(report, out, &cur, &target, plan.mode, ops)
+    finish(
+        report,
+        out.map_text(Splice::whole),
+        &cur,
+        &target,
+        plan.mode,
+        ops,
+    )
 }
 
 /// Delete a file, only when it holds what the reply says it deletes (when the reply says).

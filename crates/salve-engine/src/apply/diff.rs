@@ -60,7 +60,8 @@ fn file_diff(root: &Path, ops: &[Op]) -> String {
         }],
     ) = (deletes.as_slice(), writes.as_slice())
     {
-        let new = lossy(content);
+        let new = content.bytes();
+        let new = lossy(&new);
         return unified_diff(&rel(root, from), &rel(root, to), &read(from), &new);
     }
     let mut out = String::new();
@@ -72,7 +73,8 @@ fn file_diff(root: &Path, ops: &[Op]) -> String {
                 expect,
                 ..
             } => {
-                let new = lossy(content);
+                let new = content.bytes();
+                let new = lossy(&new);
                 let name = rel(root, path);
                 out.push_str(&match expect {
                     Expect::Absent => unified_diff("/dev/null", &name, "", &new),

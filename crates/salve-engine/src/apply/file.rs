@@ -4,17 +4,19 @@
 
 use std::cell::OnceCell;
 use std::path::Path;
+use std::sync::Arc;
 
 use salve_patch::apply::{apply_hunks_lazy, new_file_from_insertion, FileOutcome};
 use salve_patch::edit::{Hunk, IssueKind, ParseIssue};
 use salve_patch::report::{ChangeKind, FileReport, Status};
+use salve_patch::splice::Splice;
 
 use super::change::{create, delete, rename, replace};
 use super::plan::{Change, FilePlan};
 use super::Error;
 use crate::baseline::Baseline;
 use crate::paths::{guard, resolve, Guarded, Reach, Resolution, TreePath};
-use crate::transaction::{Expect, Fingerprint, Op};
+use crate::transaction::{Content, Expect, Fingerprint, Op};
 use crate::tree::list_files;
 
 /// What the per-file step needs from the apply as a whole.
@@ -51,7 +53,8 @@ impl Placed {
 
 /// A file read for editing.
 pub(super) struct Current {
-    pub text: String,
+    /// Shared with the write, which keeps the unchanged bytes from here.
+    pub text: Arc<String>,
     pub mode: u32,
     pub expect: Expect,
 }
@@ -255,7 +258,7 @@ pub(super) fn read(ctx: &Ctx<'_>, target: &Guarded) -> Result<Current, Stop> {
         )
     })?;
     Ok(Current {
-        text,
+        text: Arc::new(text),
         mode: mode_of(&meta),
         expect: Expect::Unchanged(Fingerprint::of(&meta)),
     })
@@ -293,7 +296,7 @@ pub(super) fn run_hunks(
     cur: &Current,
     hunks: &[Hunk],
     git_mode: Option<u32>,
-) -> FileOutcome {
+) -> FileOutcome<Splice> {
     if hunks.is_empty() {
         // A header-only edit: a mode change, or nothing at all.
         let changed = next_mode(cur.mode, git_mode) != cur.mode;
@@ -319,7 +322,7 @@ pub(super) fn run_hunks(
 /// Turn an applier outcome into the report and, on success, a write.
 pub(super) fn finish(
     report: &mut FileReport,
-    out: FileOutcome,
+    out: FileOutcome<Splice>,
     cur: &Current,
     target: &Guarded,
     git_mode: Option<u32>,
@@ -333,21 +336,27 @@ pub(super) fn finish(
         // The hunk reports say what failed and where; a file message would repeat them.
         return Ok(());
     }
-    let text = out.new_text.unwrap_or_else(|| cur.text.clone());
     let mode = next_mode(cur.mode, git_mode);
-    if text != cur.text || mode != cur.mode {
-        if report.status == Status::AlreadyApplied {
-            report.status = Status::Applied;
+    let content = match out.new_text {
+        Some(splice) => Content::Spliced {
+            original: Arc::clone(&cur.text),
+            splice,
+        },
+        None if mode != cur.mode => Content::Bytes(cur.text.as_bytes().to_vec()),
+        None => {
+            report.status = Status::AlreadyApplied;
+            return Ok(());
         }
-        ops.push(Op::Write {
-            path: target.real.clone(),
-            content: text.into_bytes(),
-            mode: Some(mode),
-            expect: cur.expect,
-        });
-    } else {
-        report.status = Status::AlreadyApplied;
+    };
+    if report.status == Status::AlreadyApplied {
+        report.status = Status::Applied;
     }
+    ops.push(Op::Write {
+        path: target.real.clone(),
+        content,
+        mode: Some(mode),
+        expect: cur.expect,
+    });
     Ok(())
 }
 

@@ -30,13 +30,13 @@ fn writes_creates_and_deletes_together() -> io::Result<()> {
     let mut tx = Transaction::new();
     tx.push(Op::Write {
         path: a.clone(),
-        content: b"new\n".to_vec(),
+        content: b"new\n".to_vec().into(),
         mode: None,
         expect: fp(&a)?,
     });
     tx.push(Op::Write {
         path: dir.path().join("sub/deep/b.txt"),
-        content: b"b\n".to_vec(),
+        content: b"b\n".to_vec().into(),
         mode: None,
         expect: Expect::Absent,
     });
@@ -83,19 +83,19 @@ fn a_failing_step_rolls_back_the_others() -> io::Result<()> {
     let mut tx = Transaction::new();
     tx.push(Op::Write {
         path: a.clone(),
-        content: b"changed\n".to_vec(),
+        content: b"changed\n".to_vec().into(),
         mode: None,
         expect: fp(&a)?,
     });
     tx.push(Op::Write {
         path: dir.path().join("new.txt"),
-        content: b"new\n".to_vec(),
+        content: b"new\n".to_vec().into(),
         mode: None,
         expect: Expect::Absent,
     });
     tx.push(Op::Write {
         path: blocker.clone(),
-        content: b"file\n".to_vec(),
+        content: b"file\n".to_vec().into(),
         mode: None,
         expect: fp(&blocker)?,
     });
@@ -121,7 +121,7 @@ fn a_concurrent_change_refuses_everything() -> io::Result<()> {
     let mut tx = Transaction::new();
     tx.push(Op::Write {
         path: a.clone(),
-        content: b"mine\n".to_vec(),
+        content: b"mine\n".to_vec().into(),
         mode: None,
         expect,
     });
@@ -141,7 +141,7 @@ fn modes_are_applied() -> io::Result<()> {
     let mut tx = Transaction::new();
     tx.push(Op::Write {
         path: a.clone(),
-        content: b"echo hi\n".to_vec(),
+        content: b"echo hi\n".to_vec().into(),
         mode: Some(0o755),
         expect: fp(&a)?,
     });
@@ -169,13 +169,13 @@ fn rollback_puts_back_contents_modes_links_and_deleted_files() -> io::Result<()>
     let mut tx = Transaction::new();
     tx.push(Op::Write {
         path: script.clone(),
-        content: b"echo new\n".to_vec(),
+        content: b"echo new\n".to_vec().into(),
         mode: Some(0o644),
         expect: fp(&script)?,
     });
     tx.push(Op::Write {
         path: link.clone(),
-        content: b"now a file\n".to_vec(),
+        content: b"now a file\n".to_vec().into(),
         mode: None,
         expect: fp(&link)?,
     });
@@ -221,7 +221,7 @@ fn commit_clears_leftovers_of_dead_runs_only() -> io::Result<()> {
     let mut tx = Transaction::new();
     tx.push(Op::Write {
         path: a.clone(),
-        content: b"new\n".to_vec(),
+        content: b"new\n".to_vec().into(),
         mode: None,
         expect: fp(&a)?,
     });

@@ -223,11 +223,9 @@ impl<'i> FormIndex<'i> {
     /// keys is looked up).
     fn all_hashes(&self) -> &'i [u64] {
         let (form, doc) = (self.form, self.doc);
-        self.data.hashes.get_or_init(|| {
-            (0..doc.len())
-                .map(|i| hash_form(form, doc.line(i)))
-                .collect()
-        })
+        self.data
+            .hashes
+            .get_or_init(|| doc.lines().map(|line| hash_form(form, line)).collect())
     }
 
     fn full(&self) -> &'i Table {
@@ -453,11 +451,7 @@ impl<'d, 'a> FileIndex<'d, 'a> {
         // Raw lines are compared as they are: no per-line table is worth building for them.
         let hashes = (form != Form::Raw).then(|| {
             data.hashes
-                .get_or_init(|| {
-                    (0..doc.len())
-                        .map(|i| hash_form(form, doc.line(i)))
-                        .collect()
-                })
+                .get_or_init(|| doc.lines().map(|line| hash_form(form, line)).collect())
                 .as_slice()
         });
         let primed = data.primed.get_or_init(|| {
@@ -475,8 +469,7 @@ impl<'d, 'a> FileIndex<'d, 'a> {
                         let f = raw_fingerprint(k);
                         filter[f / 64] |= 1 << (f % 64);
                     }
-                    let maybe = (0..doc.len()).filter_map(|i| {
-                        let line = doc.line(i);
+                    let maybe = doc.lines().enumerate().filter_map(|(i, line)| {
                         let f = raw_fingerprint(line);
                         (filter[f / 64] & (1 << (f % 64)) != 0)
                             .then(|| (i, hash_form(Form::Raw, line)))
@@ -499,9 +492,9 @@ impl<'d, 'a> FileIndex<'d, 'a> {
             let doc = self.doc;
             let mut lines = Vec::new();
             let mut pos = Vec::with_capacity(doc.len());
-            for i in 0..doc.len() {
+            for (i, line) in doc.lines().enumerate() {
                 pos.push(lines.len() as u32);
-                if !is_blank(doc.line(i)) {
+                if !is_blank(line) {
                     lines.push(i as u32);
                 }
             }
@@ -517,9 +510,9 @@ impl<'d, 'a> FileIndex<'d, 'a> {
         let doc = self.doc;
         if !self.scope_keys.is_empty() {
             let table = self.scopes_primed.get_or_init(|| {
-                let keys: Vec<u64> = (0..doc.len())
-                    .map(|i| {
-                        let line = doc.line(i);
+                let keys: Vec<u64> = doc
+                    .lines()
+                    .map(|line| {
                         if self.scope_heads.may_match(line) {
                             line_scope_key(line)
                         } else {
@@ -534,9 +527,7 @@ impl<'d, 'a> FileIndex<'d, 'a> {
             }
         }
         let table = self.scopes_full.get_or_init(|| {
-            let keys: Vec<u64> = (0..doc.len())
-                .map(|i| line_scope_key(doc.line(i)))
-                .collect();
+            let keys: Vec<u64> = doc.lines().map(line_scope_key).collect();
             Table::build(&keys, None)
         });
         table

@@ -1,0 +1,297 @@
+//! A file's new text as pieces of its old text and new lines, in order.
+//!
+//! Most of an edited file is unchanged: a [`Splice`] says "these bytes of the original, then this
+//! new text, then these bytes" instead of holding a second copy of the file. Writing it hands the
+//! original's bytes straight to the kernel ([`Splice::write_to`]), so a large file is never
+//! assembled in memory; [`Splice::materialize`] builds the text when a caller needs it whole.
+//!
+//! ```
+//! use salve_patch::splice::Splice;
+//!
+//! let original = "one\ntwo\nthree\n";
+//! let mut s = Splice::default();
+//! s.keep(original, 0..4);
+//! s.push_new("2\n");
+//! s.keep(original, 8..14);
+//! assert_eq!(s.materialize(original), "one\n2\nthree\n");
+//! let mut written = Vec::new();
+//! s.write_to(original.as_bytes(), &mut written).unwrap();
+//! assert_eq!(written, b"one\n2\nthree\n");
+//! ```
+
+use std::io::{self, IoSlice, Write};
+use std::ops::Range;
+
+/// One run of the new text.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Piece {
+    /// These bytes of the original text.
+    Keep(Range<usize>),
+    /// Text the edit writes.
+    New(String),
+}
+
+/// The new text as [`Piece`]s; see the module docs. Ranges are byte offsets into the original
+/// text the splice was built against, BOM included.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Splice {
+    pieces: Vec<Piece>,
+    len: usize,
+}
+
+impl Splice {
+    /// A splice that is all new text.
+    pub fn whole(text: String) -> Splice {
+        let len = text.len();
+        let pieces = if text.is_empty() {
+            Vec::new()
+        } else {
+            vec![Piece::New(text)]
+        };
+        Splice { pieces, len }
+    }
+
+    /// The length of the new text in bytes.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn pieces(&self) -> &[Piece] {
+        &self.pieces
+    }
+
+    /// Append `range` of `original` (merged with the previous piece when adjacent).
+    pub fn keep(&mut self, original: &str, range: Range<usize>) {
+        debug_assert!(range.end <= original.len());
+        if range.is_empty() {
+            return;
+        }
+        self.len += range.len();
+        if let Some(Piece::Keep(last)) = self.pieces.last_mut() {
+            if last.end == range.start {
+                last.end = range.end;
+                return;
+            }
+        }
+        self.pieces.push(Piece::Keep(range));
+    }
+
+    /// Append new text (merged with the previous piece when that is new text too).
+    pub fn push_new(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        self.len += text.len();
+        if let Some(Piece::New(last)) = self.pieces.last_mut() {
+            last.push_str(text);
+            return;
+        }
+        self.pieces.push(Piece::New(text.to_owned()));
+    }
+
+    fn bytes<'p>(piece: &'p Piece, original: &'p [u8]) -> &'p [u8] {
+        match piece {
+            Piece::Keep(r) => &original[r.clone()],
+            Piece::New(s) => s.as_bytes(),
+        }
+    }
+
+    /// Whether the new text ends with `suffix` (which may span pieces).
+    pub fn ends_with(&self, original: &str, suffix: &str) -> bool {
+        let want = suffix.as_bytes();
+        if want.len() > self.len {
+            return false;
+        }
+        let mut rest = want;
+        for piece in self.pieces.iter().rev() {
+            let b = Self::bytes(piece, original.as_bytes());
+            let n = rest.len().min(b.len());
+            if b[b.len() - n..] != rest[rest.len() - n..] {
+                return false;
+            }
+            rest = &rest[..rest.len() - n];
+            if rest.is_empty() {
+                return true;
+            }
+        }
+        rest.is_empty()
+    }
+
+    /// Drop the last `n` bytes of the new text (`n` at most [`Splice::len`], on a character
+    /// boundary).
+    pub fn truncate_end(&mut self, mut n: usize) {
+        n = n.min(self.len);
+        self.len -= n;
+        while n > 0 {
+            let Some(last) = self.pieces.last_mut() else {
+                return;
+            };
+            let size = match last {
+                Piece::Keep(r) => r.len(),
+                Piece::New(s) => s.len(),
+            };
+            if size > n {
+                match last {
+                    Piece::Keep(r) => r.end -= n,
+                    Piece::New(s) => s.truncate(s.len() - n),
+                }
+                return;
+            }
+            n -= size;
+            self.pieces.pop();
+        }
+    }
+
+    /// Whether the new text is exactly `original`.
+    pub fn is_identity(&self, original: &str) -> bool {
+        if self.len != original.len() {
+            return false;
+        }
+        let mut at = 0;
+        for piece in &self.pieces {
+            let b = Self::bytes(piece, original.as_bytes());
+            if !matches!(piece, Piece::Keep(r) if r.start == at)
+                && b != &original.as_bytes()[at..at + b.len()]
+            {
+                return false;
+            }
+            at += b.len();
+        }
+        true
+    }
+
+    /// The new text, whole.
+    pub fn materialize(&self, original: &str) -> String {
+        let mut out = String::with_capacity(self.len);
+        for piece in &self.pieces {
+            match piece {
+                Piece::Keep(r) => out.push_str(&original[r.clone()]),
+                Piece::New(s) => out.push_str(s),
+            }
+        }
+        out
+    }
+
+    /// Write the new text to `w` with vectored writes: the original's bytes go out from where
+    /// they are, never copied into a second buffer first.
+    pub fn write_to(&self, original: &[u8], w: &mut impl Write) -> io::Result<()> {
+        let mut slices: Vec<IoSlice<'_>> = self
+            .pieces
+            .iter()
+            .map(|p| IoSlice::new(Self::bytes(p, original)))
+            .collect();
+        let mut rest = &mut slices[..];
+        while !rest.is_empty() {
+            match w.write_vectored(rest) {
+                Ok(0) => {
+                    return Err(io::Error::new(
+                        io::ErrorKind::WriteZero,
+                        "failed to write the whole file",
+                    ))
+                }
+                Ok(n) => IoSlice::advance_slices(&mut rest, n),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    /// A writer that takes at most `step` bytes per call, to exercise partial vectored writes.
+    struct Trickle {
+        out: Vec<u8>,
+        step: usize,
+    }
+
+    impl Write for Trickle {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            let n = buf.len().min(self.step);
+            self.out.extend_from_slice(&buf[..n]);
+            Ok(n)
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn sample() -> (&'static str, Splice) {
+        let original = "alpha\nbeta\ngamma\n";
+        let mut s = Splice::default();
+        s.keep(original, 0..6);
+        s.keep(original, 6..11);
+        s.push_new("BETA");
+        s.push_new("\r\n");
+        s.keep(original, 11..17);
+        (original, s)
+    }
+
+    #[test]
+    fn pieces_merge_and_materialize() {
+        let (original, s) = sample();
+        assert_eq!(
+            s.pieces().len(),
+            3,
+            "adjacent keeps and adjacent new text merge"
+        );
+        assert_eq!(s.materialize(original), "alpha\nbeta\nBETA\r\ngamma\n");
+        assert_eq!(s.len(), s.materialize(original).len());
+        assert_eq!(Splice::whole("x\n".into()).materialize(""), "x\n");
+        assert!(Splice::whole(String::new()).pieces().is_empty());
+    }
+
+    #[test]
+    fn partial_writes_still_write_everything() {
+        let (original, s) = sample();
+        for step in [1, 2, 3, 7, 100] {
+            let mut w = Trickle {
+                out: Vec::new(),
+                step,
+            };
+            s.write_to(original.as_bytes(), &mut w).unwrap();
+            assert_eq!(w.out, s.materialize(original).as_bytes());
+        }
+    }
+
+    #[test]
+    fn suffix_checks_and_truncation_span_pieces() {
+        let (original, mut s) = sample();
+        assert!(s.ends_with(original, "\r\ngamma\n"));
+        assert!(!s.ends_with(original, "\ngamma\n\n"));
+        s.truncate_end(6);
+        assert_eq!(s.materialize(original), "alpha\nbeta\nBETA\r\n");
+        s.truncate_end(3);
+        assert_eq!(s.materialize(original), "alpha\nbeta\nBET");
+        assert_eq!(s.len(), 14);
+        s.truncate_end(100);
+        assert!(s.is_empty());
+        assert_eq!(s.materialize(original), "");
+    }
+
+    #[test]
+    fn identity_is_the_same_bytes_however_they_are_cut() {
+        let original = "a\nb\nc\n";
+        let mut same = Splice::default();
+        same.keep(original, 0..2);
+        same.push_new("b\n");
+        same.keep(original, 4..6);
+        assert!(same.is_identity(original));
+        let mut other = Splice::default();
+        other.keep(original, 0..2);
+        other.push_new("B\n");
+        other.keep(original, 4..6);
+        assert!(!other.is_identity(original));
+        let mut shorter = Splice::default();
+        shorter.keep(original, 0..4);
+        assert!(!shorter.is_identity(original));
+    }
+}
