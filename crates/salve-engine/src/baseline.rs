@@ -60,6 +60,51 @@ impl Baseline {
         git: Option<&GitContext>,
         base: Option<&str>,
     ) -> Result<Option<Baseline>, BaselineError> {
+        let commit = match git {
+            Some(git) => git.repo.resolve_commit(base.unwrap_or("HEAD")),
+            None => Ok(None),
+        };
+        Self::from_lookup(dir, git, base, commit)
+    }
+
+    /// [`GitContext::discover`] and [`Baseline::resolve`]: the repository and the baseline found together, the commit looked up
+    /// while the repository is found (two git calls at once, not one after the other).
+    /// `dir` is where git runs; `shown` names it in errors.
+    pub fn discover(
+        dir: &Path,
+        shown: &Path,
+        base: Option<&str>,
+    ) -> Result<(Option<GitContext>, Option<Baseline>), BaselineError> {
+        let rev = base.unwrap_or("HEAD");
+        // `resolve_commit` only runs git in the directory given; any directory of the work
+        // tree names the same commit.
+        let here = Repo {
+            root: dir.to_path_buf(),
+        };
+        let (git, commit) = std::thread::scope(|scope| {
+            let lookup = || here.resolve_commit(rev);
+            match std::thread::Builder::new().spawn_scoped(scope, lookup) {
+                Ok(job) => {
+                    let git = GitContext::discover(dir);
+                    let commit = job
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                    (git, commit)
+                }
+                Err(_) => (GitContext::discover(dir), lookup()),
+            }
+        });
+        let git = git?;
+        let baseline = Self::from_lookup(shown, git.as_ref(), base, commit)?;
+        Ok((git, baseline))
+    }
+
+    fn from_lookup(
+        dir: &Path,
+        git: Option<&GitContext>,
+        base: Option<&str>,
+        commit: Result<Option<String>, GitError>,
+    ) -> Result<Option<Baseline>, BaselineError> {
         let Some(git) = git else {
             return match base {
                 Some(rev) => Err(BaselineError::NoRepository {
@@ -70,7 +115,7 @@ impl Baseline {
             };
         };
         let rev = base.unwrap_or("HEAD");
-        match git.repo.resolve_commit(rev)? {
+        match commit? {
             Some(commit) => Ok(Some(Baseline {
                 git: git.clone(),
                 commit,
@@ -117,7 +162,7 @@ impl Baseline {
 
     fn text_at(&self, full: &str) -> Option<String> {
         let bytes = self.git.repo.blob_at(&self.commit, full).ok()??;
-        if bytes.contains(&0) {
+        if salve_patch::text::is_binary(&bytes) {
             return None;
         }
         String::from_utf8(bytes).ok()

@@ -33,10 +33,27 @@ impl Repo {
     /// [`Repo::discover`], plus where `dir` sits in the work tree: the `/`-terminated prefix
     /// `git rev-parse --show-prefix` prints (empty at the root). One git call for both.
     pub fn discover_with_prefix(dir: &Path) -> Result<(Repo, String), GitError> {
-        ensure_supported_version()?;
-        let out = Git::new(dir)
-            .args(["rev-parse", "--show-toplevel", "--show-prefix"])
-            .output()?;
+        let ask = || {
+            Git::new(dir)
+                .args(["rev-parse", "--show-toplevel", "--show-prefix"])
+                .output()
+        };
+        // The version check (once per process) and the question itself run at once: each is a
+        // process start, and neither needs the other's answer. A version problem still wins.
+        let (version, out) = std::thread::scope(|scope| {
+            match std::thread::Builder::new().spawn_scoped(scope, ensure_supported_version) {
+                Ok(check) => {
+                    let out = ask();
+                    let version = check
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                    (version, out)
+                }
+                Err(_) => (ensure_supported_version(), ask()),
+            }
+        });
+        version?;
+        let out = out?;
         if !out.status.success() {
             return Err(GitError::NotARepository(dir.to_path_buf()));
         }

@@ -100,11 +100,13 @@ impl<'a> Doc<'a> {
             None => (text, false),
         };
         let bytes = body.as_bytes();
-        let crlf = memchr::memmem::find_iter(bytes, b"\r\n").count();
-        let starts = if u32::try_from(bytes.len()).is_ok() {
-            Starts::Small(line_starts(bytes, |o| o as u32))
+        // The split may write a little past the end (see `line_starts`): keep u32 clear of it.
+        let (starts, crlf) = if u32::try_from(bytes.len() + 128).is_ok() {
+            let (s, crlf) = split_lines(bytes, |o| o as u32);
+            (Starts::Small(s), crlf)
         } else {
-            Starts::Large(line_starts(bytes, |o| o))
+            let (s, crlf) = split_lines(bytes, |o| o);
+            (Starts::Large(s), crlf)
         };
         let lines = starts.len();
         let final_newline = bytes.last().is_none_or(|&b| b == b'\n');
@@ -163,21 +165,34 @@ impl<'a> Doc<'a> {
     /// index, for the passes over the whole file.
     pub fn lines(&self) -> impl Iterator<Item = &'a str> + '_ {
         let body = self.body;
-        let bytes = body.as_bytes();
+        self.spans().map(move |(start, end)| &body[start..end])
+    }
+
+    /// Every line's content as `(start, end)` byte offsets into [`Doc::body`], in order.
+    pub fn spans(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.spans_in(0..self.len())
+    }
+
+    /// [`Doc::spans`] of the lines in `lines`.
+    pub fn spans_in(
+        &self,
+        lines: std::ops::Range<usize>,
+    ) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let bytes = self.body.as_bytes();
         let n = self.len();
         let last_open = !self.final_newline;
-        (0..n).map(move |i| {
+        lines.map(move |i| {
             let start = self.starts.get(i);
             let end = if i + 1 < n {
                 let nl = self.starts.get(i + 1) - 1;
                 nl - usize::from(nl > start && bytes[nl - 1] == b'\r')
             } else if last_open {
-                body.len()
+                bytes.len()
             } else {
-                let nl = body.len() - 1;
+                let nl = bytes.len() - 1;
                 nl - usize::from(nl > start && bytes[nl - 1] == b'\r')
             };
-            &body[start..end]
+            (start, end)
         })
     }
 
@@ -262,19 +277,109 @@ pub fn strip_cr(s: &str) -> &str {
     }
 }
 
-/// The offset of every line start in `bytes` (vectorized: a file is split once per apply and
-/// this is the first pass over every byte of it).
-fn line_starts<T>(bytes: &[u8], at: impl Fn(usize) -> T) -> Vec<T> {
-    let mut starts = Vec::with_capacity(bytes.len() / 32 + 1);
-    if !bytes.is_empty() {
-        starts.push(at(0));
+/// Texts at least this large are split in two halves at once.
+const SPLIT_BYTES: usize = 1 << 20;
+
+/// Every line start of `bytes`, and how many lines end in CRLF. A large text is split in two
+/// halves on two threads, cut just after a newline (so no CRLF straddles the cut).
+fn split_lines<T: Copy + Default + Send>(
+    bytes: &[u8],
+    at: impl Fn(usize) -> T + Sync,
+) -> (Vec<T>, usize) {
+    let crlf = |r: std::ops::Range<usize>| memchr::memmem::find_iter(&bytes[r], b"\r\n").count();
+    let len = bytes.len();
+    let mid = match memchr::memchr(b'\n', &bytes[len / 2..]) {
+        Some(p) if len >= SPLIT_BYTES => len / 2 + p + 1,
+        _ => len,
+    };
+    let (mut starts, crlf) = if mid < len {
+        std::thread::scope(|scope| {
+            let upper = || (line_starts(bytes, mid..len, &at), crlf(mid..len));
+            match std::thread::Builder::new().spawn_scoped(scope, upper) {
+                Ok(job) => {
+                    let (mut starts, lower_crlf) = (line_starts(bytes, 0..mid, &at), crlf(0..mid));
+                    let (rest, upper_crlf) = job
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                    starts.extend(rest);
+                    (starts, lower_crlf + upper_crlf)
+                }
+                Err(_) => (line_starts(bytes, 0..len, &at), crlf(0..len)),
+            }
+        })
+    } else {
+        (line_starts(bytes, 0..len, &at), crlf(0..len))
+    };
+    // A final newline ends the last line; it starts none.
+    if bytes.last() == Some(&b'\n') {
+        starts.pop();
     }
-    for nl in memchr::memchr_iter(b'\n', bytes) {
-        if nl + 1 < bytes.len() {
-            starts.push(at(nl + 1));
+    (starts, crlf)
+}
+
+/// The line starts `bytes[range]` holds: `range.start` itself when it is 0 (the text's first
+/// line), then the offset after every newline in it. This is the first pass over every byte of
+/// a file, so it avoids a branch per line: newlines are found 64 bytes at a time as a bit mask,
+/// and starts are written eight at a time whatever the mask holds (the extra slots are
+/// overwritten or cut off), so only a block with more than eight lines loops.
+fn line_starts<T: Copy + Default>(
+    bytes: &[u8],
+    range: std::ops::Range<usize>,
+    at: impl Fn(usize) -> T,
+) -> Vec<T> {
+    const SLACK: usize = 8;
+    let part = &bytes[range.clone()];
+    let newlines = memchr::memchr_iter(b'\n', part).count();
+    let mut starts = vec![T::default(); newlines + 1 + SLACK];
+    let mut n = 0;
+    if range.start == 0 && !bytes.is_empty() {
+        starts[0] = at(0);
+        n = 1;
+    }
+    let mut blocks = part.chunks_exact(64);
+    let mut base = range.start;
+    for block in &mut blocks {
+        let mut mask = newline_mask(block);
+        let count = mask.count_ones() as usize;
+        let mut written = 0;
+        while written < count {
+            for slot in &mut starts[n + written..n + written + SLACK] {
+                *slot = at(base + mask.trailing_zeros() as usize + 1);
+                mask &= mask.wrapping_sub(1);
+            }
+            written += SLACK;
+        }
+        n += count;
+        base += 64;
+    }
+    for (i, &b) in blocks.remainder().iter().enumerate() {
+        if b == b'\n' {
+            starts[n] = at(base + i + 1);
+            n += 1;
         }
     }
+    starts.truncate(n);
     starts
+}
+
+/// Bit `i` set where `block[i]` is a newline.
+fn newline_mask(block: &[u8]) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const NL: u64 = 0x0a0a_0a0a_0a0a_0a0a;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    // Multiplying one bit per byte by this gathers byte i's bit into bit 56 + i.
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    let mut mask = 0u64;
+    for (k, word) in block.chunks_exact(8).enumerate() {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(word);
+        let x = u64::from_le_bytes(w) ^ NL;
+        // The high bit of each byte is set exactly where that byte of `x` is zero.
+        let zero = !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7);
+        let bits = ((zero >> 7) & ONES).wrapping_mul(GATHER) >> 56;
+        mask |= bits << (8 * k);
+    }
+    mask
 }
 
 /// Hash of `s` compared in `form`.
@@ -282,34 +387,24 @@ pub fn hash_form(form: Form, s: &str) -> u64 {
     hash_str(&form.apply(s))
 }
 
-/// A fast 64-bit string hash (word-at-a-time multiply-rotate with a final avalanche). Equal
-/// hashes are treated as equal lines; at 64 bits a false match is not a practical concern.
+/// A fast 64-bit string hash (foldhash with a fixed seed, so the same text always hashes the
+/// same). Equal hashes are treated as equal lines; at 64 bits a false match is not a practical
+/// concern.
 pub fn hash_str(s: &str) -> u64 {
     hash_bytes(s.as_bytes())
 }
 
 /// [`hash_str`] over bytes, for prefixes that may end inside a character.
 pub fn hash_bytes(bytes: &[u8]) -> u64 {
-    const K: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut h: u64 = (bytes.len() as u64).wrapping_mul(K);
-    let mut chunks = bytes.chunks_exact(8);
-    for c in &mut chunks {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(c);
-        h = (h.rotate_left(23) ^ u64::from_le_bytes(w)).wrapping_mul(K);
-    }
-    let rest = chunks.remainder();
-    if !rest.is_empty() {
-        let mut w = [0u8; 8];
-        w[..rest.len()].copy_from_slice(rest);
-        h = (h.rotate_left(23) ^ u64::from_le_bytes(w) ^ 0xff).wrapping_mul(K);
-    }
-    // murmur3 finalizer: spreads every input bit over the whole word.
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    h ^ (h >> 33)
+    use std::hash::BuildHasher;
+    const SEED: u64 = 0x5a17_e5a1_7e00_0001;
+    foldhash::quality::FixedState::with_seed(SEED).hash_one(bytes)
+}
+
+/// Whether `bytes` look binary: they hold a NUL byte, as git decides (vectorized: this runs over
+/// every byte of every file read).
+pub fn is_binary(bytes: &[u8]) -> bool {
+    memchr::memchr(0, bytes).is_some()
 }
 
 /// A line holding nothing but whitespace.
@@ -473,6 +568,30 @@ mod tests {
             let lf = got.iter().filter(|l| l.ends_with('\n')).count() - crlf;
             let dominant = if crlf > lf { Eol::CrLf } else { Eol::Lf };
             assert_eq!(d.dominant, dominant, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn dense_and_sparse_newlines_split_like_a_scan() {
+        let long = "x".repeat(200);
+        // Over SPLIT_BYTES, so split in halves; CRLF lines on both sides of the cut.
+        let big = "abc\r\n\n".repeat(SPLIT_BYTES / 3);
+        let d = Doc::parse(&big);
+        assert_eq!(d.dominant, Eol::Lf);
+        let crlf = format!("{big}\r\n\r\n");
+        assert_eq!(Doc::parse(&crlf).dominant, Eol::CrLf);
+        for text in [
+            big.clone(),
+            format!("{big}tail"),
+            "\n".repeat(1000),
+            "\r\n".repeat(300),
+            format!("a\n{long}\n\n{long}"),
+            format!("{}\n", "ab\n".repeat(100)),
+        ] {
+            let d = Doc::parse(&text);
+            let expect: Vec<&str> = text.split_inclusive('\n').collect();
+            let got: Vec<&str> = (0..d.len()).map(|i| d.line_with_eol(i)).collect();
+            assert_eq!(got, expect);
         }
     }
 

@@ -12,6 +12,7 @@ use salve_patch::report::{ChangeKind, FileReport, Status};
 use salve_patch::splice::Splice;
 
 use super::change::{create, delete, rename, replace};
+use super::load::{load_text, Loaded};
 use super::plan::{Change, FilePlan};
 use super::Error;
 use crate::baseline::Baseline;
@@ -241,22 +242,27 @@ pub(super) fn read(ctx: &Ctx<'_>, target: &Guarded) -> Result<Current, Stop> {
             limit: ctx.max_file_size,
         }));
     }
-    let bytes = std::fs::read(&target.real).map_err(|e| Error::Read {
-        path: shown.to_owned(),
-        source: e,
-    })?;
-    if bytes.contains(&0) {
-        return refuse(
-            Status::Conflict,
-            format!("{shown} is a binary file (it contains NUL bytes); salve only edits text"),
-        );
-    }
-    let text = String::from_utf8(bytes).or_else(|_| {
-        refuse(
-            Status::Conflict,
-            format!("{shown} is not UTF-8 text; salve only edits UTF-8 text files"),
-        )
-    })?;
+    let text = match load_text(&target.real, meta.len()) {
+        Ok(Loaded::Text(text)) => text,
+        Ok(Loaded::Binary) => {
+            return refuse(
+                Status::Conflict,
+                format!("{shown} is a binary file (it contains NUL bytes); salve only edits text"),
+            )
+        }
+        Ok(Loaded::NotUtf8) => {
+            return refuse(
+                Status::Conflict,
+                format!("{shown} is not UTF-8 text; salve only edits UTF-8 text files"),
+            )
+        }
+        Err(e) => {
+            return Err(Stop::Fatal(Error::Read {
+                path: shown.to_owned(),
+                source: e,
+            }))
+        }
+    };
     Ok(Current {
         text: Arc::new(text),
         mode: mode_of(&meta),

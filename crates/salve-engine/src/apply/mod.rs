@@ -17,6 +17,7 @@ mod change;
 mod diff;
 mod error;
 mod file;
+mod load;
 mod plan;
 
 use std::cell::OnceCell;
@@ -236,9 +237,11 @@ fn find_repository(
     root: &std::path::Path,
     options: &Options,
 ) -> Result<(Option<GitContext>, Option<Baseline>), Error> {
-    let git = GitContext::discover(root)?;
-    let baseline = Baseline::resolve(&options.dir, git.as_ref(), options.base.as_deref())?;
-    Ok((git, baseline))
+    Ok(Baseline::discover(
+        root,
+        &options.dir,
+        options.base.as_deref(),
+    )?)
 }
 
 /// The reply read into per-file plans, ready to place.

@@ -144,7 +144,7 @@ impl Primed {
             p.slots[b].hash = k;
             p.slots[b].used = true;
         }
-        let mut hits: Vec<(u32, u32)> = Vec::new();
+        let mut hits: Vec<(u32, u32)> = Vec::with_capacity(lines.size_hint().0);
         for (i, h) in lines {
             let b = p.probe(h);
             if p.slots[b].used {
@@ -194,17 +194,93 @@ const FINGERPRINT_BITS: u32 = 16;
 /// have equal fingerprints, so a line whose fingerprint no key has is not hashed at all.
 fn raw_fingerprint(line: &str) -> usize {
     let b = strip_cr(line).as_bytes();
-    let n = b.len();
-    let tail = match b
-        .get(n.saturating_sub(8)..)
-        .and_then(|t| <[u8; 8]>::try_from(t).ok())
-    {
-        Some(w) => u64::from_le_bytes(w),
-        None => b.iter().fold(0u64, |a, &c| (a << 8) | u64::from(c)),
-    };
-    let x =
-        (tail ^ (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)).wrapping_mul(0xff51_afd7_ed55_8ccd);
+    let n = b.len().min(8);
+    let mut w = [0u8; 8];
+    w[..n].copy_from_slice(&b[b.len() - n..]);
+    fingerprint_of(u64::from_le_bytes(w), b.len())
+}
+
+/// [`raw_fingerprint`] of the line at `body[start..end]`, without a branch on its length for
+/// most lines: the eight bytes ending at `end` are read from the body whatever line they belong
+/// to, and the bytes before `start` shifted out.
+fn raw_fingerprint_at(body: &[u8], start: usize, end: usize) -> usize {
+    if end < 8 || body[end - 1] == b'\r' {
+        return raw_fingerprint(std::str::from_utf8(&body[start..end]).unwrap_or(""));
+    }
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&body[end - 8..end]);
+    let w = u64::from_le_bytes(w);
+    let n = end - start;
+    // Two shifts, so a length of 0 shifts by 64 without overflowing.
+    let tail = if n >= 8 { w } else { (w >> 1) >> (63 - 8 * n) };
+    fingerprint_of(tail, n)
+}
+
+fn fingerprint_of(tail: u64, len: usize) -> usize {
+    let x = (tail ^ (len as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        .wrapping_mul(0xff51_afd7_ed55_8ccd);
     (x >> (64 - FINGERPRINT_BITS)) as usize
+}
+
+/// Lines of a file at least this long are fingerprinted and hashed in two halves at once.
+const SPLIT_LINES: usize = 50_000;
+
+/// `(line, raw hash)` of every line whose fingerprint is in `filter`, in line order. A large
+/// file is done in two halves on two threads: this pass and the file's split are the only work
+/// that grows with the file rather than with the edit.
+fn raw_candidates(doc: &Doc, filter: &[u64]) -> Vec<(usize, u64)> {
+    let n = doc.len();
+    if n < SPLIT_LINES {
+        return raw_candidates_in(doc, filter, 0..n);
+    }
+    let mid = n / 2;
+    std::thread::scope(|scope| {
+        let upper = || raw_candidates_in(doc, filter, mid..n);
+        match std::thread::Builder::new().spawn_scoped(scope, upper) {
+            Ok(job) => {
+                let mut out = raw_candidates_in(doc, filter, 0..mid);
+                let rest = job
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                // Into the larger of the two, which usually has the room already.
+                if out.capacity() - out.len() >= rest.len() {
+                    out.extend(rest);
+                    out
+                } else {
+                    let mut all = Vec::with_capacity(out.len() + rest.len());
+                    all.extend(out);
+                    all.extend(rest);
+                    all
+                }
+            }
+            Err(_) => raw_candidates_in(doc, filter, 0..n),
+        }
+    })
+}
+
+fn raw_candidates_in(
+    doc: &Doc,
+    filter: &[u64],
+    lines: std::ops::Range<usize>,
+) -> Vec<(usize, u64)> {
+    // Branch-free: every line's index is written, and the count moves on only for those the
+    // filter lets through (which are about as likely as not).
+    let body = doc.body.as_bytes();
+    let first = lines.start;
+    let mut through = vec![0u32; lines.len() + 1];
+    let mut n = 0;
+    for (k, (start, end)) in doc.spans_in(lines).enumerate() {
+        let f = raw_fingerprint_at(body, start, end);
+        through[n] = k as u32;
+        n += ((filter[f / 64] >> (f % 64)) & 1) as usize;
+    }
+    // Room for the other half too: the lower half's list is extended with it.
+    let mut out = Vec::with_capacity(n * 2 + 16);
+    out.extend(through[..n].iter().map(|&k| {
+        let i = first + k as usize;
+        (i, hash_form(Form::Raw, doc.line(i)))
+    }));
+    out
 }
 
 /// One form of the file: line hashes plus lookups by hash.
@@ -469,12 +545,8 @@ impl<'d, 'a> FileIndex<'d, 'a> {
                         let f = raw_fingerprint(k);
                         filter[f / 64] |= 1 << (f % 64);
                     }
-                    let maybe = doc.lines().enumerate().filter_map(|(i, line)| {
-                        let f = raw_fingerprint(line);
-                        (filter[f / 64] & (1 << (f % 64)) != 0)
-                            .then(|| (i, hash_form(Form::Raw, line)))
-                    });
-                    Primed::build(&keys, maybe)
+                    let maybe = raw_candidates(doc, &filter);
+                    Primed::build(&keys, maybe.into_iter())
                 }
             })
         });
@@ -613,6 +685,20 @@ mod tests {
             let sc = canonical(line);
             let idx = FileIndex::new(&doc).with_scopes([line]);
             assert_eq!(idx.scope_lines(&sc), vec![0], "{line:?}");
+        }
+    }
+
+    #[test]
+    fn fingerprints_read_in_place_agree_with_the_line() {
+        let text = "a\nbc\n\n12345678\n1234567\n123456789\r\nx\r\r\n\u{e9}t\u{e9}\n  }\nend";
+        let doc = Doc::parse(text);
+        for (i, (start, end)) in doc.spans().enumerate() {
+            assert_eq!(
+                raw_fingerprint_at(doc.body.as_bytes(), start, end),
+                raw_fingerprint(doc.line(i)),
+                "line {i} {:?}",
+                doc.line(i)
+            );
         }
     }
 
