@@ -384,7 +384,32 @@ fn newline_mask(block: &[u8]) -> u64 {
 
 /// Hash of `s` compared in `form`.
 pub fn hash_form(form: Form, s: &str) -> u64 {
-    hash_str(&form.apply(s))
+    match form {
+        Form::Canon => hash_canonical(s),
+        _ => hash_str(&form.apply(s)),
+    }
+}
+
+/// `hash_str(&canonical(s))` without a new string for every line: an ASCII line whose
+/// whitespace needs collapsing (aligned code, tabs) is collapsed into a reused buffer.
+fn hash_canonical(s: &str) -> u64 {
+    let s = strip_cr(s);
+    if !s.is_ascii() {
+        return hash_str(&canonical(s));
+    }
+    let t = s.trim_ascii();
+    if !needs_collapse(t) {
+        return hash_str(t);
+    }
+    thread_local! {
+        static BUF: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
+    BUF.with(|buf| {
+        let mut out = buf.borrow_mut();
+        out.clear();
+        collapse_into(t, &mut out);
+        hash_str(&out)
+    })
 }
 
 /// A fast 64-bit string hash (foldhash with a fixed seed, so the same text always hashes the
@@ -451,17 +476,27 @@ pub fn canonical(s: &str) -> Cow<'_, str> {
 /// whether anything but the trim is needed, which is rare in code.
 fn collapse_ws(s: &str) -> Cow<'_, str> {
     let t = s.trim_ascii();
+    if !needs_collapse(t) {
+        return Cow::Borrowed(t);
+    }
+    let mut out = String::with_capacity(t.len());
+    collapse_into(t, &mut out);
+    Cow::Owned(out)
+}
+
+/// Whether trimmed ASCII `t` has whitespace other than single spaces.
+fn needs_collapse(t: &str) -> bool {
     let mut prev_ws = false;
-    let needs = t.bytes().any(|c| {
+    t.bytes().any(|c| {
         let ws = c.is_ascii_whitespace();
         let bad = ws && (prev_ws || c != b' ');
         prev_ws = ws;
         bad
-    });
-    if !needs {
-        return Cow::Borrowed(t);
-    }
-    let mut out = String::with_capacity(t.len());
+    })
+}
+
+/// Trimmed ASCII `t` with every whitespace run made one space, appended to `out`.
+fn collapse_into(t: &str, out: &mut String) {
     let mut space = false;
     for c in t.chars() {
         if c.is_ascii_whitespace() {
@@ -474,7 +509,6 @@ fn collapse_ws(s: &str) -> Cow<'_, str> {
             out.push(c);
         }
     }
-    Cow::Owned(out)
 }
 
 /// Typographic and invisible characters models substitute for ASCII.
@@ -592,6 +626,25 @@ mod tests {
             let expect: Vec<&str> = text.split_inclusive('\n').collect();
             let got: Vec<&str> = (0..d.len()).map(|i| d.line_with_eol(i)).collect();
             assert_eq!(got, expect);
+        }
+    }
+
+    #[test]
+    fn canonical_hash_is_the_hash_of_the_canonical_form() {
+        for line in [
+            "  a  b\t c ",
+            "plain",
+            "x\r",
+            "\u{201c}q\u{201d}  x",
+            "",
+            " \t ",
+            "a\u{a0}b",
+        ] {
+            assert_eq!(
+                hash_form(Form::Canon, line),
+                hash_str(&canonical(line)),
+                "{line:?}"
+            );
         }
     }
 

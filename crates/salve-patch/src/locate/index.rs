@@ -283,6 +283,37 @@ fn raw_candidates_in(
     out
 }
 
+/// Every line's hash in `form`; a large file in two halves at once (a loose form hashes a
+/// rewritten copy of every line).
+fn line_hashes(doc: &Doc, form: Form) -> Vec<u64> {
+    let n = doc.len();
+    let mut out = vec![0u64; n];
+    let fill = |part: &mut [u64], first: usize| {
+        for (k, slot) in part.iter_mut().enumerate() {
+            *slot = hash_form(form, doc.line(first + k));
+        }
+    };
+    if n < SPLIT_LINES {
+        fill(&mut out, 0);
+        return out;
+    }
+    let mid = n / 2;
+    let (lower, upper) = out.split_at_mut(mid);
+    let split = std::thread::scope(|scope| {
+        let job = std::thread::Builder::new()
+            .spawn_scoped(scope, || fill(upper, mid))
+            .ok()?;
+        fill(lower, 0);
+        job.join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        Some(())
+    });
+    if split.is_none() {
+        fill(&mut out, 0);
+    }
+    out
+}
+
 /// One form of the file: line hashes plus lookups by hash.
 pub struct FormIndex<'i> {
     form: Form,
@@ -299,9 +330,7 @@ impl<'i> FormIndex<'i> {
     /// keys is looked up).
     fn all_hashes(&self) -> &'i [u64] {
         let (form, doc) = (self.form, self.doc);
-        self.data
-            .hashes
-            .get_or_init(|| doc.lines().map(|line| hash_form(form, line)).collect())
+        self.data.hashes.get_or_init(|| line_hashes(doc, form))
     }
 
     fn full(&self) -> &'i Table {
@@ -527,7 +556,7 @@ impl<'d, 'a> FileIndex<'d, 'a> {
         // Raw lines are compared as they are: no per-line table is worth building for them.
         let hashes = (form != Form::Raw).then(|| {
             data.hashes
-                .get_or_init(|| doc.lines().map(|line| hash_form(form, line)).collect())
+                .get_or_init(|| line_hashes(doc, form))
                 .as_slice()
         });
         let primed = data.primed.get_or_init(|| {
