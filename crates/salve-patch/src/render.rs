@@ -9,6 +9,7 @@
 
 use similar::{capture_diff_slices, group_diff_ops, Algorithm, DiffOp};
 
+use crate::splice::Splice;
 use crate::text::hash_str;
 
 const CONTEXT: usize = 3;
@@ -53,7 +54,83 @@ pub fn unified_diff(old_path: &str, new_path: &str, old: &str, new: &str) -> Str
     let a = records(old);
     let b = records(new);
     let ops = line_diff(&a, &b);
-    for group in group_diff_ops(ops, CONTEXT) {
+    hunks(&mut out, &ops, &a, &|j| b[j]);
+    out
+}
+
+/// The same diff as [`unified_diff`] from `original` to `splice` applied to it, without diffing:
+/// the splice already says which lines changed. For a modified file (`old_path` and `new_path`
+/// are both real paths).
+pub fn unified_diff_spliced(
+    old_path: &str,
+    new_path: &str,
+    original: &str,
+    splice: &Splice,
+) -> String {
+    let changes = splice.line_changes(original);
+    if changes.is_empty() {
+        return String::new();
+    }
+    let mut out =
+        format!("diff --git a/{old_path} b/{new_path}\n--- a/{old_path}\n+++ b/{new_path}\n");
+    let a = records(original);
+    let mut ops = Vec::new();
+    let mut new_records: Vec<(usize, Vec<&str>)> = Vec::with_capacity(changes.len());
+    let (mut old_at, mut new_at) = (0, 0);
+    for c in &changes {
+        if c.old_start > old_at {
+            ops.push(DiffOp::Equal {
+                old_index: old_at,
+                new_index: new_at,
+                len: c.old_start - old_at,
+            });
+            new_at += c.old_start - old_at;
+        }
+        let lines = records(&c.new_text);
+        let (old_len, new_len) = (c.old_end - c.old_start, lines.len());
+        ops.push(match (old_len, new_len) {
+            (_, 0) => DiffOp::Delete {
+                old_index: c.old_start,
+                old_len,
+                new_index: new_at,
+            },
+            (0, _) => DiffOp::Insert {
+                old_index: c.old_start,
+                new_index: new_at,
+                new_len,
+            },
+            _ => DiffOp::Replace {
+                old_index: c.old_start,
+                old_len,
+                new_index: new_at,
+                new_len,
+            },
+        });
+        new_records.push((new_at, lines));
+        new_at += new_len;
+        old_at = c.old_end;
+    }
+    if old_at < a.len() {
+        ops.push(DiffOp::Equal {
+            old_index: old_at,
+            new_index: new_at,
+            len: a.len() - old_at,
+        });
+    }
+    // New lines are only asked for inside a change: find it by where it starts.
+    let new_line = |j: usize| {
+        let k = new_records.partition_point(|(start, _)| *start <= j) - 1;
+        let (start, lines) = &new_records[k];
+        lines[j - start]
+    };
+    hunks(&mut out, &ops, &a, &new_line);
+    out
+}
+
+/// The `@@` hunks of `ops` (3 lines of context, merged when close), with old lines from `a` and
+/// new ones from `b`.
+fn hunks<'t>(out: &mut String, ops: &[DiffOp], a: &[&'t str], b: &dyn Fn(usize) -> &'t str) {
+    for group in group_diff_ops(ops.to_vec(), CONTEXT) {
         if group.is_empty() {
             continue;
         }
@@ -74,7 +151,7 @@ pub fn unified_diff(old_path: &str, new_path: &str, old: &str, new: &str) -> Str
             span(o0, o1 - o0),
             span(n0, n1 - n0)
         ));
-        if let Some(h) = heading(&a, o0) {
+        if let Some(h) = heading(a, o0) {
             out.push(' ');
             out.push_str(h);
         }
@@ -83,21 +160,21 @@ pub fn unified_diff(old_path: &str, new_path: &str, old: &str, new: &str) -> Str
             match *op {
                 DiffOp::Equal { old_index, len, .. } => {
                     for line in &a[old_index..old_index + len] {
-                        emit(&mut out, ' ', line);
+                        emit(out, ' ', line);
                     }
                 }
                 DiffOp::Delete {
                     old_index, old_len, ..
                 } => {
                     for line in &a[old_index..old_index + old_len] {
-                        emit(&mut out, '-', line);
+                        emit(out, '-', line);
                     }
                 }
                 DiffOp::Insert {
                     new_index, new_len, ..
                 } => {
-                    for line in &b[new_index..new_index + new_len] {
-                        emit(&mut out, '+', line);
+                    for j in new_index..new_index + new_len {
+                        emit(out, '+', b(j));
                     }
                 }
                 DiffOp::Replace {
@@ -107,16 +184,15 @@ pub fn unified_diff(old_path: &str, new_path: &str, old: &str, new: &str) -> Str
                     new_len,
                 } => {
                     for line in &a[old_index..old_index + old_len] {
-                        emit(&mut out, '-', line);
+                        emit(out, '-', line);
                     }
-                    for line in &b[new_index..new_index + new_len] {
-                        emit(&mut out, '+', line);
+                    for j in new_index..new_index + new_len {
+                        emit(out, '+', b(j));
                     }
                 }
             }
         }
     }
-    out
 }
 
 /// The line diff of `a` and `b`. Myers runs over line hashes, which compare in one instruction
@@ -227,6 +303,76 @@ mod tests {
             d,
             "diff --git a/src/m.rs b/src/m.rs\n--- a/src/m.rs\n+++ b/src/m.rs\n@@ -1,5 +1,5 @@\n fn main() {\n     a();\n-    b();\n+    B();\n     c();\n }\n"
         );
+    }
+
+    /// `n` distinct lines, CRLF when asked.
+    fn distinct(n: usize, crlf: bool) -> String {
+        let eol = if crlf { "\r\n" } else { "\n" };
+        (0..n).map(|i| format!("line {i}{eol}")).collect()
+    }
+
+    fn spliced_vs_diffed(original: &str, ops: &[crate::apply::Op], eof: Option<bool>) {
+        let doc = crate::text::Doc::parse(original);
+        let s = crate::apply::splice(&doc, ops, eof, true);
+        let new = s.materialize(original);
+        assert_eq!(
+            unified_diff_spliced("f", "f", original, &s),
+            unified_diff("f", "f", original, &new),
+            "ops {ops:?} eof {eof:?}"
+        );
+    }
+
+    fn op(start: usize, end: usize, insert: &[&str]) -> crate::apply::Op {
+        crate::apply::Op {
+            start,
+            end,
+            insert: insert
+                .iter()
+                .map(|t| crate::apply::NewLine {
+                    text: (*t).to_owned(),
+                    eol: None,
+                })
+                .collect(),
+            hunk: 0,
+        }
+    }
+
+    #[test]
+    fn a_splice_renders_the_diff_the_texts_give() {
+        let mut seed: u64 = 11;
+        let mut next = |m: usize| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (seed >> 33) as usize % m
+        };
+        for round in 0..400 {
+            let n = 1 + next(40);
+            let original = distinct(n, round % 5 == 0);
+            let mut ops = Vec::new();
+            let mut at = 0;
+            while at < n && ops.len() < 4 {
+                let start = at + next(8);
+                if start > n {
+                    break;
+                }
+                let end = (start + next(3)).min(n);
+                let fresh: Vec<String> = (0..next(3)).map(|k| format!("new {round} {k}")).collect();
+                let fresh: Vec<&str> = fresh.iter().map(String::as_str).collect();
+                if start == end && fresh.is_empty() {
+                    at = start + 1;
+                    continue;
+                }
+                ops.push(op(start, end, &fresh));
+                at = end + 1;
+            }
+            let eof = match round % 7 {
+                0 => Some(false),
+                1 => Some(true),
+                _ => None,
+            };
+            spliced_vs_diffed(&original, &ops, eof);
+            // The same without a final newline to begin with.
+            spliced_vs_diffed(original.trim_end(), &ops, eof);
+        }
     }
 
     #[test]

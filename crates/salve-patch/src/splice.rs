@@ -39,7 +39,115 @@ pub struct Splice {
     len: usize,
 }
 
+/// Whole original lines `[old_start, old_end)` (0-based) replaced by `new_text` (whole lines).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineChange {
+    pub old_start: usize,
+    pub old_end: usize,
+    pub new_text: String,
+}
+
+/// Original bytes `[from, to)` replaced by `text`.
+struct ByteChange {
+    from: usize,
+    to: usize,
+    text: String,
+}
+
 impl Splice {
+    /// What the splice changes, as stretches of whole lines of `original`, in order, not
+    /// overlapping. A change inside a line (the final newline added or dropped) takes the whole
+    /// line.
+    pub fn line_changes(&self, original: &str) -> Vec<LineChange> {
+        let bytes = original.as_bytes();
+        let len = bytes.len();
+        // 1. Byte stretches: where the kept ranges skip bytes, or new text sits between them.
+        let mut raw: Vec<ByteChange> = Vec::new();
+        let mut at = 0;
+        let mut pending: Option<ByteChange> = None;
+        for piece in &self.pieces {
+            match piece {
+                Piece::New(t) => pending
+                    .get_or_insert_with(|| ByteChange {
+                        from: at,
+                        to: at,
+                        text: String::new(),
+                    })
+                    .text
+                    .push_str(t),
+                Piece::Keep(r) => {
+                    if r.start != at || pending.is_some() {
+                        let mut c = pending.take().unwrap_or(ByteChange {
+                            from: at,
+                            to: at,
+                            text: String::new(),
+                        });
+                        c.to = r.start;
+                        raw.push(c);
+                    }
+                    at = r.end;
+                }
+            }
+        }
+        if at != len || pending.is_some() {
+            let mut c = pending.unwrap_or(ByteChange {
+                from: at,
+                to: at,
+                text: String::new(),
+            });
+            c.to = len;
+            raw.push(c);
+        }
+        // 2. Widened to whole lines; stretches whose lines overlap or touch become one group
+        //    (as a diff shows them: all removed lines, then all added ones).
+        let line_start = |x: usize| memchr::memrchr(b'\n', &bytes[..x]).map_or(0, |p| p + 1);
+        let line_end = |y: usize| {
+            if y == 0 || y == len || bytes[y - 1] == b'\n' {
+                y
+            } else {
+                memchr::memchr(b'\n', &bytes[y..]).map_or(len, |p| y + p + 1)
+            }
+        };
+        let mut groups: Vec<(usize, usize, Vec<ByteChange>)> = Vec::new();
+        for c in raw {
+            let (x, y) = (line_start(c.from), line_end(c.to));
+            match groups.last_mut() {
+                Some((_, end, members)) if x <= *end => {
+                    *end = (*end).max(y);
+                    members.push(c);
+                }
+                _ => groups.push((x, y, vec![c])),
+            }
+        }
+        // 3. Line numbers, counted as the groups go down the file.
+        let mut counted = (0, 0);
+        let mut line_of = |pos: usize| {
+            let (from, lines) = counted;
+            let n = lines + memchr::memchr_iter(b'\n', &bytes[from..pos]).count();
+            counted = (pos, n);
+            // The end of a last line without a newline is one more line down.
+            n + usize::from(pos == len && len > 0 && bytes[len - 1] != b'\n')
+        };
+        groups
+            .into_iter()
+            .map(|(x, y, members)| {
+                let mut text = String::new();
+                let mut at = x;
+                for m in &members {
+                    text.push_str(&original[at..m.from]);
+                    text.push_str(&m.text);
+                    at = m.to;
+                }
+                text.push_str(&original[at..y]);
+                LineChange {
+                    old_start: line_of(x),
+                    old_end: line_of(y),
+                    new_text: text,
+                }
+            })
+            .collect()
+    }
+
     /// A splice that is all new text.
     pub fn whole(text: String) -> Splice {
         let len = text.len();

@@ -5,10 +5,10 @@
 use std::borrow::Cow;
 use std::path::Path;
 
-use salve_patch::render::unified_diff;
+use salve_patch::render::{unified_diff, unified_diff_spliced};
 
 use super::file::Placed;
-use crate::transaction::{Expect, Op};
+use crate::transaction::{Content, Expect, Op};
 
 /// The diff of every op of the files that placed, in report order.
 pub(crate) fn render(root: &Path, placed: &[Placed]) -> String {
@@ -60,6 +60,9 @@ fn file_diff(root: &Path, ops: &[Op]) -> String {
         }],
     ) = (deletes.as_slice(), writes.as_slice())
     {
+        if let Content::Spliced { original, splice } = content {
+            return unified_diff_spliced(&rel(root, from), &rel(root, to), original, splice);
+        }
         let new = content.bytes();
         let new = lossy(&new);
         return unified_diff(&rel(root, from), &rel(root, to), &read(from), &new);
@@ -73,9 +76,17 @@ fn file_diff(root: &Path, ops: &[Op]) -> String {
                 expect,
                 ..
             } => {
+                let name = rel(root, path);
+                // The splice knows what changed in the text it was made against, which is the
+                // file as read: no second read, no diff.
+                if let (Content::Spliced { original, splice }, Expect::Unchanged(_)) =
+                    (content, expect)
+                {
+                    out.push_str(&unified_diff_spliced(&name, &name, original, splice));
+                    continue;
+                }
                 let new = content.bytes();
                 let new = lossy(&new);
-                let name = rel(root, path);
                 out.push_str(&match expect {
                     Expect::Absent => unified_diff("/dev/null", &name, "", &new),
                     Expect::Unchanged(_) => unified_diff(&name, &name, &read(path), &new),

@@ -31,7 +31,7 @@ pub use error::Error;
 
 use crate::baseline::{Baseline, GitContext};
 use crate::paths::canonical_root;
-use crate::transaction::Transaction;
+use crate::transaction::{Transaction, TEMP_PREFIX};
 use file::{place, Ctx, Placed};
 use plan::{group, guard_all, Guard};
 
@@ -140,95 +140,120 @@ pub fn apply(reply: &str, options: &Options) -> Result<Outcome, Error> {
         Ready::Refused(report) => return Ok(refused(report)),
         Ready::Plans(prepared) => prepared,
     };
-    let ctx = Ctx {
-        root: &root,
-        baseline: baseline.as_ref(),
-        in_git: git.is_some(),
-        max_file_size: options.max_file_size,
-        files: OnceCell::new(),
+    let checkpoint_options = salve_git::checkpoint::create::Options {
+        message: Some(format!("before salve {}", options.operation)),
+        operation: Some(options.operation.clone()),
+        // Taken while files are placed, the snapshot may run before a killed earlier apply's
+        // temporary files are swept: it must not capture them for `salve undo` to bring back.
+        skip_name_prefixes: vec![TEMP_PREFIX.to_owned()],
+        ..Default::default()
     };
-    let mut placed = Vec::with_capacity(plans.len());
-    for plan in plans {
-        placed.push(place(&ctx, plan)?);
-    }
-    report
-        .issues
-        .extend(placed.iter().filter_map(|p| p.issue.clone()));
-
-    // A parse issue naming no path, or naming a file the reply has no edit for, is a refusal
-    // that no file report carries.
-    let whole_reply_issue = issues.iter().any(|i| i.path.is_none());
-    let refusals = placed.iter().filter(|p| !p.ok()).count() + unmatched.len();
-    let write_any = !whole_reply_issue && (refusals == 0 || options.partial);
-    if !write_any {
-        skip_placed(&mut placed, whole_reply_issue);
-        report.files = placed.into_iter().map(|p| p.report).collect();
-        return Ok(refused(report));
-    }
-
-    // Read before the write: the diff needs the text each file had.
-    let diff = if options.diff {
-        diff::render(&root, &placed)
-    } else {
-        String::new()
-    };
-    // The ops move into the transaction: a copy of every new file text costs as much as
-    // writing it, and only the reports are needed past this point.
-    let mut tx = Transaction::within(&root);
-    for p in placed.iter_mut().filter(|p| p.ok()) {
-        for op in p.ops.drain(..) {
-            tx.push(op);
+    std::thread::scope(|scope| {
+        // The checkpoint's snapshot (hashing every changed file) is the slowest step of a
+        // default apply; it is taken on another thread while the edits are placed, and only
+        // made a checkpoint if something is written.
+        let snapshot = match (
+            &git,
+            options.checkpoint && !options.check && !plans.is_empty(),
+        ) {
+            (Some(git), true) => std::thread::Builder::new()
+                .spawn_scoped(scope, || {
+                    salve_git::checkpoint::create::snapshot(&git.repo, &checkpoint_options)
+                })
+                .ok(),
+            _ => None,
+        };
+        let ctx = Ctx {
+            root: &root,
+            baseline: baseline.as_ref(),
+            in_git: git.is_some(),
+            max_file_size: options.max_file_size,
+            files: OnceCell::new(),
+        };
+        let mut placed = Vec::with_capacity(plans.len());
+        for plan in plans {
+            placed.push(place(&ctx, plan)?);
         }
-    }
-    let mut checkpoint = None;
-    let written = if options.check || tx.is_empty() {
-        Vec::new()
-    } else {
-        // A killed earlier apply may have left temp files; clear them first so the checkpoint
-        // does not capture them and `salve undo` cannot bring them back.
-        tx.sweep_leftovers();
-        if let (true, Some(git)) = (options.checkpoint, &git) {
-            let taken = salve_git::checkpoint::create(
-                &git.repo,
-                &salve_git::checkpoint::create::Options {
-                    message: Some(format!("before salve {}", options.operation)),
-                    operation: Some(options.operation.clone()),
-                    ..Default::default()
-                },
-            )?;
-            report.notes.push(format!(
-                "checkpoint {} taken before writing; `salve undo` reverts this apply",
-                taken.id
-            ));
-            checkpoint = Some(taken.id);
+        report
+            .issues
+            .extend(placed.iter().filter_map(|p| p.issue.clone()));
+
+        // A parse issue naming no path, or naming a file the reply has no edit for, is a refusal
+        // that no file report carries.
+        let whole_reply_issue = issues.iter().any(|i| i.path.is_none());
+        let refusals = placed.iter().filter(|p| !p.ok()).count() + unmatched.len();
+        let write_any = !whole_reply_issue && (refusals == 0 || options.partial);
+        if !write_any {
+            skip_placed(&mut placed, whole_reply_issue);
+            report.files = placed.into_iter().map(|p| p.report).collect();
+            return Ok(refused(report));
         }
-        tx.commit()?
-            .into_iter()
-            .map(|p| p.strip_prefix(&root).map(PathBuf::from).unwrap_or(p))
-            .collect()
-    };
-    let successes = placed.iter().filter(|p| p.ok()).count();
-    report.outcome = if refusals > 0 {
-        if successes > 0 {
-            ReportOutcome::Partial
+
+        // Read before the write: the diff needs the text each file had.
+        let diff = if options.diff {
+            diff::render(&root, &placed)
         } else {
-            ReportOutcome::Refused
+            String::new()
+        };
+        // The ops move into the transaction: a copy of every new file text costs as much as
+        // writing it, and only the reports are needed past this point.
+        let mut tx = Transaction::within(&root);
+        for p in placed.iter_mut().filter(|p| p.ok()) {
+            for op in p.ops.drain(..) {
+                tx.push(op);
+            }
         }
-    } else if placed
-        .iter()
-        .all(|p| p.report.status == Status::AlreadyApplied)
-    {
-        ReportOutcome::AlreadyApplied
-    } else {
-        ReportOutcome::Applied
-    };
-    report.files = placed.into_iter().map(|p| p.report).collect();
-    Ok(Outcome {
-        report,
-        written,
-        baseline: baseline_id,
-        checkpoint,
-        diff,
+        let mut checkpoint = None;
+        let written = if options.check || tx.is_empty() {
+            Vec::new()
+        } else {
+            // A killed earlier apply may have left temp files; clear them before the checkpoint is
+            // published, as the write would.
+            tx.sweep_leftovers();
+            if let (true, Some(git)) = (options.checkpoint, &git) {
+                let snapshot = match snapshot {
+                    Some(job) => job
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?,
+                    None => {
+                        salve_git::checkpoint::create::snapshot(&git.repo, &checkpoint_options)?
+                    }
+                };
+                let taken = snapshot.publish(&git.repo, &checkpoint_options)?;
+                report.notes.push(format!(
+                    "checkpoint {} taken before writing; `salve undo` reverts this apply",
+                    taken.id
+                ));
+                checkpoint = Some(taken.id);
+            }
+            tx.commit()?
+                .into_iter()
+                .map(|p| p.strip_prefix(&root).map(PathBuf::from).unwrap_or(p))
+                .collect()
+        };
+        let successes = placed.iter().filter(|p| p.ok()).count();
+        report.outcome = if refusals > 0 {
+            if successes > 0 {
+                ReportOutcome::Partial
+            } else {
+                ReportOutcome::Refused
+            }
+        } else if placed
+            .iter()
+            .all(|p| p.report.status == Status::AlreadyApplied)
+        {
+            ReportOutcome::AlreadyApplied
+        } else {
+            ReportOutcome::Applied
+        };
+        report.files = placed.into_iter().map(|p| p.report).collect();
+        Ok(Outcome {
+            report,
+            written,
+            baseline: baseline_id.clone(),
+            checkpoint,
+            diff,
+        })
     })
 }
 

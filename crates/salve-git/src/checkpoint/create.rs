@@ -54,6 +54,10 @@ pub struct Options {
     /// Paths to capture even though they are ignored (restore uses this for ignored files it is
     /// about to overwrite). Paths are relative to the work tree root.
     pub force_paths: Vec<PathBuf>,
+    /// Untracked files whose names start with one of these are never captured, in any
+    /// directory (a writer's temporary files, which a snapshot taken while they may exist must
+    /// not bring back).
+    pub skip_name_prefixes: Vec<String>,
 }
 
 /// Why an untracked path was left out of a checkpoint.
@@ -98,6 +102,24 @@ pub enum Error {
 
 /// Snapshot the work tree and the staged state of `repo`; see the module docs.
 pub fn create(repo: &Repo, options: &Options) -> Result<Outcome, Error> {
+    snapshot(repo, options)?.publish(repo, options)
+}
+
+/// A checkpoint's objects, written but not referenced yet: nothing lists it, `salve undo`
+/// does not know it, and dropping it leaves only unreachable objects for git's gc. Taking the
+/// snapshot is the slow part (every changed file is hashed); a caller can take it while it
+/// works out whether it will write at all, and [`Snapshot::publish`] it only then.
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    commit: String,
+    tree: String,
+    index_tree: Option<String>,
+    head: Head,
+    skipped: Vec<Skipped>,
+}
+
+/// The objects of a checkpoint of `repo` as it is now; see [`Snapshot`].
+pub fn snapshot(repo: &Repo, options: &Options) -> Result<Snapshot, Error> {
     let head = repo.head()?;
     let scan = scan::untracked(repo, &options.limits)?;
     let temp = TempIndex::copy_of_user_index(repo)?;
@@ -110,8 +132,18 @@ pub fn create(repo: &Repo, options: &Options) -> Result<Outcome, Error> {
     };
 
     let mut add = temp.git().args(["add", "-A"]);
-    if !scan.excludes.is_empty() {
-        let specs = nul_terminated(scan.excludes.iter().map(|p| exclude_pathspec(p)));
+    let skipped_names = options
+        .skip_name_prefixes
+        .iter()
+        .map(|p| format!(":(exclude,glob)**/{}*", glob_escape(p)).into_bytes());
+    let excludes: Vec<Vec<u8>> = scan
+        .excludes
+        .iter()
+        .map(|p| exclude_pathspec(p))
+        .chain(skipped_names)
+        .collect();
+    if !excludes.is_empty() {
+        let specs = nul_terminated(excludes);
         add = add
             .args(["--pathspec-from-file=-", "--pathspec-file-nul"])
             .stdin(specs);
@@ -145,41 +177,73 @@ pub fn create(repo: &Repo, options: &Options) -> Result<Outcome, Error> {
     };
     let parents = head.commit.iter().chain(index_commit.iter());
     let commit = commit_tree(repo, &tree, parents, &meta.render())?;
-
-    let id = short_id(&commit);
-    let reference = ref_name(&id);
-    let zero = "0".repeat(commit.len());
-    let created = repo
-        .git()
-        .args([
-            "update-ref",
-            "-m",
-            "salve checkpoint",
-            &reference,
-            &commit,
-            &zero,
-        ])
-        .run_bytes();
-    if let Err(e) = created {
-        // The same commit (same trees, parents, message and second) is the same checkpoint.
-        if repo.resolve_commit(&reference)?.as_deref() != Some(commit.as_str()) {
-            return match repo.resolve_commit(&reference)? {
-                Some(_) => Err(Error::RefTaken(reference)),
-                None => Err(e.into()),
-            };
-        }
-    }
-    if let Some(operation) = &options.operation {
-        oplog::record(repo, operation, &commit, None)?;
-    }
-    Ok(Outcome {
-        id,
+    Ok(Snapshot {
         commit,
         tree,
         index_tree,
         head,
         skipped: scan.skipped,
     })
+}
+
+/// `*`, `?`, `[` and `\` in a name, escaped for a glob pathspec.
+fn glob_escape(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        if matches!(c, '*' | '?' | '[' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+impl Snapshot {
+    /// Make the snapshot a checkpoint: its ref, and the undo log entry when
+    /// [`Options::operation`] is set.
+    pub fn publish(self, repo: &Repo, options: &Options) -> Result<Outcome, Error> {
+        let Snapshot {
+            commit,
+            tree,
+            index_tree,
+            head,
+            skipped,
+        } = self;
+        let id = short_id(&commit);
+        let reference = ref_name(&id);
+        let zero = "0".repeat(commit.len());
+        let created = repo
+            .git()
+            .args([
+                "update-ref",
+                "-m",
+                "salve checkpoint",
+                &reference,
+                &commit,
+                &zero,
+            ])
+            .run_bytes();
+        if let Err(e) = created {
+            // The same commit (same trees, parents, message and second) is the same checkpoint.
+            if repo.resolve_commit(&reference)?.as_deref() != Some(commit.as_str()) {
+                return match repo.resolve_commit(&reference)? {
+                    Some(_) => Err(Error::RefTaken(reference)),
+                    None => Err(e.into()),
+                };
+            }
+        }
+        if let Some(operation) = &options.operation {
+            oplog::record(repo, operation, &commit, None)?;
+        }
+        Ok(Outcome {
+            id,
+            commit,
+            tree,
+            index_tree,
+            head,
+            skipped,
+        })
+    }
 }
 
 /// `commit-tree` with salve's identity and no signing (a pinentry prompt must never block a

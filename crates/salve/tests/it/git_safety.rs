@@ -352,3 +352,65 @@ fn apply_no_checkpoint_and_check_take_none() {
     assert_eq!(tree.git_cmd(&["for-each-ref", "refs/salve/"]), "");
     run(&tree, &["undo"]).code(1);
 }
+
+/// The checkpoint of a default apply is taken while the edits are placed, before a killed
+/// earlier apply's temporary files are swept: it must leave them out wherever they are, and a
+/// refused apply must publish nothing.
+#[test]
+fn apply_checkpoints_leave_out_temp_files_and_refusals_publish_none() {
+    let tree = repo();
+    // A dead run's leftovers: one where this apply writes (swept), one elsewhere (left).
+    let swept = "src/.salve-tmp-999999-Zz09aa-lib.rs.tmp";
+    let left = "docs/.salve-tmp-999999-Zz09bb-x.md.tmp";
+    tree.write(swept, "half-written\n")
+        .write(left, "half-written\n");
+    let refs = |tree: &Tree| tree.git_cmd(&["for-each-ref", "refs/salve"]);
+    let before = refs(&tree);
+
+    let refused = tree.apply(
+        "--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -1 +1 @@\n-pub fn nowhere() {}\n+pub fn b() {}\n",
+        &[],
+    );
+    refused.code(1);
+    assert_eq!(
+        refs(&tree),
+        before,
+        "a refused apply publishes no checkpoint"
+    );
+
+    let applied = tree.apply(
+        "--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -1 +1 @@\n-pub fn a() {}\n+pub fn b() {}\n",
+        &["--json"],
+    );
+    applied.code(0);
+    let note = applied.json()["notes"].to_string();
+    let id = note
+        .split("checkpoint ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no checkpoint note in {note}"))
+        .to_owned();
+    let files = tree.git_cmd(&[
+        "ls-tree",
+        "-r",
+        "--name-only",
+        &format!("refs/salve/checkpoints/{id}"),
+    ]);
+    assert!(files.contains("src/lib.rs"), "{files}");
+    assert!(
+        !files.contains(".salve-tmp-"),
+        "a temp file was captured:\n{files}"
+    );
+    assert!(
+        !tree.path(swept).exists(),
+        "the leftover where the apply writes is swept"
+    );
+    assert!(
+        tree.path(left).exists(),
+        "a leftover elsewhere is not touched"
+    );
+    assert_eq!(
+        std::fs::read_to_string(tree.path("src/lib.rs")).unwrap(),
+        "pub fn b() {}\n"
+    );
+}
