@@ -117,20 +117,35 @@ struct Primed {
 struct KeySlot {
     hash: u64,
     used: bool,
+    /// The key's lines were collected; otherwise the key is too common to be worth it.
+    indexed: bool,
     start: u32,
     count: u32,
 }
 
+/// What [`Primed`] knows of a hash.
+enum Known<'p> {
+    Lines(&'p [u32]),
+    /// A key whose lines were not collected (see [`COMMON_LEN`]).
+    Unindexed,
+}
+
+/// Raw keys this short once trimmed (blank lines, braces, `**`) occur all over most files:
+/// never the rarest line of a pattern, so their lines are not collected, which keeps most of a
+/// file's lines from being hashed at all.
+const COMMON_LEN: usize = 4;
+
 impl Primed {
     /// `keys` (distinct) looked up in `lines`: `(line, hash)` pairs in ascending line order. Lines
     /// whose hash is not a key are skipped; callers may leave out lines that surely are not.
-    fn build(keys: &[u64], lines: impl Iterator<Item = (usize, u64)>) -> Primed {
-        let cap = (keys.len() + keys.len() / 3 + 1)
-            .next_power_of_two()
-            .max(16);
+    /// `unindexed` keys are known but their lines not collected.
+    fn build(keys: &[u64], unindexed: &[u64], lines: impl Iterator<Item = (usize, u64)>) -> Primed {
+        let all = keys.len() + unindexed.len();
+        let cap = (all + all / 3 + 1).next_power_of_two().max(16);
         let empty = KeySlot {
             hash: 0,
             used: false,
+            indexed: false,
             start: 0,
             count: 0,
         };
@@ -139,15 +154,20 @@ impl Primed {
             lines: Vec::new(),
             mask: cap - 1,
         };
-        for &k in keys {
+        for (&k, indexed) in keys
+            .iter()
+            .map(|k| (k, true))
+            .chain(unindexed.iter().map(|k| (k, false)))
+        {
             let b = p.probe(k);
             p.slots[b].hash = k;
             p.slots[b].used = true;
+            p.slots[b].indexed = indexed;
         }
         let mut hits: Vec<(u32, u32)> = Vec::with_capacity(lines.size_hint().0);
         for (i, h) in lines {
             let b = p.probe(h);
-            if p.slots[b].used {
+            if p.slots[b].indexed {
                 p.slots[b].count += 1;
                 hits.push((b as u32, i as u32));
             }
@@ -179,16 +199,21 @@ impl Primed {
         }
     }
 
-    /// The lines of key `h`; `None` when `h` is not a key.
-    fn get(&self, h: u64) -> Option<&[u32]> {
+    /// What is known of key `h`; `None` when `h` is not a key.
+    fn get(&self, h: u64) -> Option<Known<'_>> {
         let s = &self.slots[self.probe(h)];
-        s.used
-            .then(|| &self.lines[s.start as usize..(s.start + s.count) as usize])
+        match (s.used, s.indexed) {
+            (false, _) => None,
+            (true, false) => Some(Known::Unindexed),
+            (true, true) => Some(Known::Lines(
+                &self.lines[s.start as usize..(s.start + s.count) as usize],
+            )),
+        }
     }
 }
 
 /// How many bits [`raw_fingerprint`] has.
-const FINGERPRINT_BITS: u32 = 16;
+const FINGERPRINT_BITS: u32 = 18;
 
 /// A cheap fingerprint of a line in [`Form::Raw`]: its length and last eight bytes. Equal lines
 /// have equal fingerprints, so a line whose fingerprint no key has is not hashed at all.
@@ -348,7 +373,7 @@ impl<'i> FormIndex<'i> {
 
     /// Lines whose hash is `h`, ascending.
     pub fn lines(&self, h: u64) -> Box<dyn Iterator<Item = usize> + 'i> {
-        if let Some(found) = self.primed.and_then(|p| p.get(h)) {
+        if let Some(Known::Lines(found)) = self.primed.and_then(|p| p.get(h)) {
             return Box::new(found.iter().map(|&i| i as usize));
         }
         let t = self.full();
@@ -363,10 +388,13 @@ impl<'i> FormIndex<'i> {
         }))
     }
 
-    /// How many lines carry hash `h`, capped at `limit`.
+    /// How many lines carry hash `h`, capped at `limit`. A key too common to be indexed counts
+    /// as `limit` (at least as common as anything the caller compares it with).
     pub fn count(&self, h: u64, limit: usize) -> usize {
-        if let Some(found) = self.primed.and_then(|p| p.get(h)) {
-            return found.len().min(limit);
+        match self.primed.and_then(|p| p.get(h)) {
+            Some(Known::Lines(found)) => return found.len().min(limit),
+            Some(Known::Unindexed) => return limit,
+            None => {}
         }
         self.full()
             .get(h)
@@ -563,19 +591,34 @@ impl<'d, 'a> FileIndex<'d, 'a> {
             if self.keys.is_empty() || u32::try_from(doc.len()).is_err() {
                 return None;
             }
-            let mut keys: Vec<u64> = self.keys.iter().map(|k| hash_form(form, k)).collect();
-            keys.sort_unstable();
-            keys.dedup();
+            let distinct = |keys: &mut Vec<u64>| {
+                keys.sort_unstable();
+                keys.dedup();
+            };
             Some(match hashes {
-                Some(h) => Primed::build(&keys, h.iter().copied().enumerate()),
+                Some(h) => {
+                    let mut keys: Vec<u64> = self.keys.iter().map(|k| hash_form(form, k)).collect();
+                    distinct(&mut keys);
+                    Primed::build(&keys, &[], h.iter().copied().enumerate())
+                }
                 None => {
+                    let (long, short): (Vec<&String>, Vec<&String>) = self
+                        .keys
+                        .iter()
+                        .partition(|k| strip_cr(k).trim().len() >= COMMON_LEN);
                     let mut filter = vec![0u64; (1 << FINGERPRINT_BITS) / 64];
-                    for k in &self.keys {
+                    for k in &long {
                         let f = raw_fingerprint(k);
                         filter[f / 64] |= 1 << (f % 64);
                     }
+                    let hash = |keys: Vec<&String>| {
+                        let mut out: Vec<u64> =
+                            keys.iter().map(|k| hash_form(Form::Raw, k)).collect();
+                        distinct(&mut out);
+                        out
+                    };
                     let maybe = raw_candidates(doc, &filter);
-                    Primed::build(&keys, maybe.into_iter())
+                    Primed::build(&hash(long), &hash(short), maybe.into_iter())
                 }
             })
         });
@@ -664,22 +707,39 @@ mod tests {
 
     #[test]
     fn finds_all_lines_with_a_hash_in_order() {
-        let doc = Doc::parse("a\nb\na\nc\na\n");
+        let doc = Doc::parse("alpha\nbeta\nalpha\ngamma\nalpha\n");
         for idx in [
             FileIndex::new(&doc),
-            FileIndex::with_keys(&doc, vec!["a".into(), "zz".into()]),
+            FileIndex::with_keys(&doc, vec!["alpha".into(), "zzzz".into()]),
         ] {
             let f = idx.form(Form::Raw);
-            let h = hash_form(Form::Raw, "a");
+            let h = hash_form(Form::Raw, "alpha");
             assert_eq!(f.lines(h).collect::<Vec<_>>(), vec![0, 2, 4]);
             assert_eq!(f.count(h, 2), 2);
-            assert_eq!(f.count(hash_form(Form::Raw, "zz"), 9), 0);
+            assert_eq!(f.count(hash_form(Form::Raw, "zzzz"), 9), 0);
             // A line outside the keys still resolves (through the full table).
             assert_eq!(
-                f.lines(hash_form(Form::Raw, "c")).collect::<Vec<_>>(),
+                f.lines(hash_form(Form::Raw, "gamma")).collect::<Vec<_>>(),
                 vec![3]
             );
         }
+    }
+
+    #[test]
+    fn common_short_keys_count_as_common_and_still_find_their_lines() {
+        let doc = Doc::parse("}\nalpha\n}\n\n}\n");
+        let idx = FileIndex::with_keys(&doc, vec!["}".into(), "alpha".into(), "".into()]);
+        let f = idx.form(Form::Raw);
+        let brace = hash_form(Form::Raw, "}");
+        // Not counted: as common as the cap asked for, never fewer.
+        assert_eq!(f.count(brace, 5), 5);
+        assert_eq!(f.count(hash_form(Form::Raw, "alpha"), 5), 1);
+        // Asked for its lines anyway (a pattern of nothing but such lines), they are all there.
+        assert_eq!(f.lines(brace).collect::<Vec<_>>(), vec![0, 2, 4]);
+        assert_eq!(
+            f.lines(hash_form(Form::Raw, "")).collect::<Vec<_>>(),
+            vec![3]
+        );
     }
 
     #[test]
