@@ -13,7 +13,7 @@
 use std::cell::OnceCell;
 
 use super::evidence::PREFIX_SCOPE_MIN;
-use crate::text::{canonical, hash_bytes, hash_form, is_blank, strip_cr, Doc, Form};
+use crate::text::{canonical, hash_bytes, hash_form, is_blank, Doc, Form};
 
 const NIL: u32 = u32::MAX;
 
@@ -215,22 +215,61 @@ impl Primed {
 /// How many bits [`raw_fingerprint`] has.
 const FINGERPRINT_BITS: u32 = 18;
 
-/// A cheap fingerprint of a line in [`Form::Raw`]: its length and last eight bytes. Equal lines
-/// have equal fingerprints, so a line whose fingerprint no key has is not hashed at all.
-fn raw_fingerprint(line: &str) -> usize {
-    let b = strip_cr(line).as_bytes();
+/// A cheap fingerprint of a line compared in `form` (one of the [`sliced`] forms): the length
+/// and last eight bytes of what the form compares. Equal lines have equal fingerprints, so a
+/// line whose fingerprint no key has is not hashed at all.
+fn fingerprint(form: Form, line: &str) -> usize {
+    let t = form.apply(line);
+    let b = t.as_bytes();
     let n = b.len().min(8);
     let mut w = [0u8; 8];
     w[..n].copy_from_slice(&b[b.len() - n..]);
     fingerprint_of(u64::from_le_bytes(w), b.len())
 }
 
-/// [`raw_fingerprint`] of the line at `body[start..end]`, without a branch on its length for
-/// most lines: the eight bytes ending at `end` are read from the body whatever line they belong
-/// to, and the bytes before `start` shifted out.
-fn raw_fingerprint_at(body: &[u8], start: usize, end: usize) -> usize {
-    if end < 8 || body[end - 1] == b'\r' {
-        return raw_fingerprint(std::str::from_utf8(&body[start..end]).unwrap_or(""));
+/// Forms that compare a slice of the line (the line, or the line trimmed), whose fingerprints
+/// can be read in place; the canonical form rewrites the line.
+fn sliced(form: Form) -> bool {
+    matches!(form, Form::Raw | Form::TrimEnd | Form::Trim)
+}
+
+/// Whitespace as `str::trim` sees it, for ASCII bytes.
+fn ascii_space(b: u8) -> bool {
+    b == b' ' || (b'\t'..=b'\r').contains(&b)
+}
+
+/// [`fingerprint`] of the line at `body[start..end]`, without a branch on its length for most
+/// lines: the eight bytes ending where the compared slice ends are read from the body whatever
+/// line they belong to, and the bytes before it shifted out. Lines whose ends the form would
+/// treat in a way bytes cannot show (a lone `\r`, non-ASCII at a trimmed end) take the long way.
+fn fingerprint_at(form: Form, body: &[u8], mut start: usize, mut end: usize) -> usize {
+    let slow = |start: usize, end: usize| {
+        fingerprint(form, std::str::from_utf8(&body[start..end]).unwrap_or(""))
+    };
+    match form {
+        Form::Raw => {
+            if end > start && body[end - 1] == b'\r' {
+                return slow(start, end);
+            }
+        }
+        _ => {
+            let (s0, e0) = (start, end);
+            while end > start && ascii_space(body[end - 1]) {
+                end -= 1;
+            }
+            if form == Form::Trim {
+                while start < end && ascii_space(body[start]) {
+                    start += 1;
+                }
+            }
+            let edge = |i: usize| body.get(i).is_some_and(|&b| b >= 0x80);
+            if end > start && (edge(end - 1) || (form == Form::Trim && edge(start))) {
+                return slow(s0, e0);
+            }
+        }
+    }
+    if end < 8 {
+        return slow(start, end);
     }
     let mut w = [0u8; 8];
     w.copy_from_slice(&body[end - 8..end]);
@@ -250,20 +289,20 @@ fn fingerprint_of(tail: u64, len: usize) -> usize {
 /// Lines of a file at least this long are fingerprinted and hashed in two halves at once.
 const SPLIT_LINES: usize = 50_000;
 
-/// `(line, raw hash)` of every line whose fingerprint is in `filter`, in line order. A large
-/// file is done in two halves on two threads: this pass and the file's split are the only work
-/// that grows with the file rather than with the edit.
-fn raw_candidates(doc: &Doc, filter: &[u64]) -> Vec<(usize, u64)> {
+/// `(line, hash in form)` of every line whose fingerprint is in `filter`, in line order. A
+/// large file is done in two halves on two threads: this pass and the file's split are the
+/// only work that grows with the file rather than with the edit.
+fn candidates(doc: &Doc, form: Form, filter: &[u64]) -> Vec<(usize, u64)> {
     let n = doc.len();
     if n < SPLIT_LINES {
-        return raw_candidates_in(doc, filter, 0..n);
+        return candidates_in(doc, form, filter, 0..n);
     }
     let mid = n / 2;
     std::thread::scope(|scope| {
-        let upper = || raw_candidates_in(doc, filter, mid..n);
+        let upper = || candidates_in(doc, form, filter, mid..n);
         match std::thread::Builder::new().spawn_scoped(scope, upper) {
             Ok(job) => {
-                let mut out = raw_candidates_in(doc, filter, 0..mid);
+                let mut out = candidates_in(doc, form, filter, 0..mid);
                 let rest = job
                     .join()
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
@@ -278,24 +317,25 @@ fn raw_candidates(doc: &Doc, filter: &[u64]) -> Vec<(usize, u64)> {
                     all
                 }
             }
-            Err(_) => raw_candidates_in(doc, filter, 0..n),
+            Err(_) => candidates_in(doc, form, filter, 0..n),
         }
     })
 }
 
-fn raw_candidates_in(
+fn candidates_in(
     doc: &Doc,
+    form: Form,
     filter: &[u64],
     lines: std::ops::Range<usize>,
 ) -> Vec<(usize, u64)> {
     // Branch-free: every line's index is written, and the count moves on only for those the
-    // filter lets through (which are about as likely as not).
+    // filter lets through.
     let body = doc.body.as_bytes();
     let first = lines.start;
     let mut through = vec![0u32; lines.len() + 1];
     let mut n = 0;
     for (k, (start, end)) in doc.spans_in(lines).enumerate() {
-        let f = raw_fingerprint_at(body, start, end);
+        let f = fingerprint_at(form, body, start, end);
         through[n] = k as u32;
         n += ((filter[f / 64] >> (f % 64)) & 1) as usize;
     }
@@ -303,7 +343,7 @@ fn raw_candidates_in(
     let mut out = Vec::with_capacity(n * 2 + 16);
     out.extend(through[..n].iter().map(|&k| {
         let i = first + k as usize;
-        (i, hash_form(Form::Raw, doc.line(i)))
+        (i, hash_form(form, doc.line(i)))
     }));
     out
 }
@@ -581,8 +621,9 @@ impl<'d, 'a> FileIndex<'d, 'a> {
     pub fn form(&self, form: Form) -> FormIndex<'_> {
         let data = &self.forms[form.index()];
         let doc = self.doc;
-        // Raw lines are compared as they are: no per-line table is worth building for them.
-        let hashes = (form != Form::Raw).then(|| {
+        // A form that compares a slice of each line keeps no per-line hashes: computing one
+        // again costs less than keeping all of them.
+        let hashes = (!sliced(form)).then(|| {
             data.hashes
                 .get_or_init(|| line_hashes(doc, form))
                 .as_slice()
@@ -605,19 +646,18 @@ impl<'d, 'a> FileIndex<'d, 'a> {
                     let (long, short): (Vec<&String>, Vec<&String>) = self
                         .keys
                         .iter()
-                        .partition(|k| strip_cr(k).trim().len() >= COMMON_LEN);
+                        .partition(|k| form.apply(k).trim().len() >= COMMON_LEN);
                     let mut filter = vec![0u64; (1 << FINGERPRINT_BITS) / 64];
                     for k in &long {
-                        let f = raw_fingerprint(k);
+                        let f = fingerprint(form, k);
                         filter[f / 64] |= 1 << (f % 64);
                     }
                     let hash = |keys: Vec<&String>| {
-                        let mut out: Vec<u64> =
-                            keys.iter().map(|k| hash_form(Form::Raw, k)).collect();
+                        let mut out: Vec<u64> = keys.iter().map(|k| hash_form(form, k)).collect();
                         distinct(&mut out);
                         out
                     };
-                    let maybe = raw_candidates(doc, &filter);
+                    let maybe = candidates(doc, form, &filter);
                     Primed::build(&hash(long), &hash(short), maybe.into_iter())
                 }
             })
@@ -779,15 +819,36 @@ mod tests {
 
     #[test]
     fn fingerprints_read_in_place_agree_with_the_line() {
-        let text = "a\nbc\n\n12345678\n1234567\n123456789\r\nx\r\r\n\u{e9}t\u{e9}\n  }\nend";
+        let text = "a\nbc\n\n12345678\n1234567\n123456789\r\nx\r\r\n\u{e9}t\u{e9}\n  }\nend  \t\n\t\tlead and trail  \n \u{a0}nbsp\u{a0}\nvt\u{b}\n\u{b}  x\n  \u{2003}em\n       \nlast";
         let doc = Doc::parse(text);
-        for (i, (start, end)) in doc.spans().enumerate() {
-            assert_eq!(
-                raw_fingerprint_at(doc.body.as_bytes(), start, end),
-                raw_fingerprint(doc.line(i)),
-                "line {i} {:?}",
-                doc.line(i)
-            );
+        for form in [Form::Raw, Form::TrimEnd, Form::Trim] {
+            for (i, (start, end)) in doc.spans().enumerate() {
+                assert_eq!(
+                    fingerprint_at(form, doc.body.as_bytes(), start, end),
+                    fingerprint(form, doc.line(i)),
+                    "{form:?} line {i} {:?}",
+                    doc.line(i)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn loose_sliced_forms_find_the_same_lines_as_a_scan() {
+        let text = "fn a() {\n    let x = 1;  \n\tlet x = 1;\nlet x = 1;\r\n}\n";
+        let doc = Doc::parse(text);
+        let keys = vec!["let x = 1;".to_string(), "  let x = 1; ".to_string()];
+        let idx = FileIndex::with_keys(&doc, keys.clone());
+        for form in [Form::TrimEnd, Form::Trim] {
+            let f = idx.form(form);
+            for k in &keys {
+                let h = hash_form(form, k);
+                let scan: Vec<usize> = (0..doc.len())
+                    .filter(|&i| hash_form(form, doc.line(i)) == h)
+                    .collect();
+                assert_eq!(f.lines(h).collect::<Vec<_>>(), scan, "{form:?} {k:?}");
+                assert_eq!(f.count(h, 99), scan.len());
+            }
         }
     }
 
