@@ -382,11 +382,8 @@ pub(crate) fn parse_git(cx: &mut Cx, r: &Region, i: usize) -> usize {
             || l.starts_with("similarity index ")
             || l.starts_with("dissimilarity index ")
         {
-            cx.note(format!(
-                "line {}: dropped {:?}",
-                i + 1,
-                body::truncate(l, 40)
-            ));
+            // Part of git's own header and of no use to placement: ignored without a note, as
+            // nothing about the reply needed mending.
         } else if l.starts_with("Binary files ") || l == "GIT binary patch" {
             binary = true;
             if l == "GIT binary patch" {

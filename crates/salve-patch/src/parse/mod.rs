@@ -59,7 +59,7 @@
 //! scope; `-0,0` pins the hunk to the start of the file (a file whose only hunk is `-0,0` is still
 //! a Modify unless `/dev/null` or `new file mode` says it is new; the applier creates it only when
 //! it does not exist). `index` and `similarity index` lines are
-//! dropped. A mode change alone is a Modify without hunks carrying the new mode (parsed as octal:
+//! ignored (without a note: they are git's, not a fault of the reply). A mode change alone is a Modify without hunks carrying the new mode (parsed as octal:
 //! `100755` is `0o100755`). A binary diff or a copy is a `Malformed` issue for its path. Hunks
 //! with no file header and no path attached are `Malformed` for the whole reply.
 //!
