@@ -401,6 +401,18 @@ fn run_scenario(dir: &Path) -> Result<(), String> {
     Err(msg)
 }
 
+/// Every file and hunk message in a report.
+fn report_messages(report: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for file in report["files"].as_array().into_iter().flatten() {
+        out.extend(file["message"].as_str().map(str::to_owned));
+        for hunk in file["hunks"].as_array().into_iter().flatten() {
+            out.extend(hunk["message"].as_str().map(str::to_owned));
+        }
+    }
+    out
+}
+
 fn check_report(expected: &Value, report: &Value, problems: &mut Vec<String>) {
     let statuses = report_statuses(report);
     if let Some(outcome) = expected["outcome"].as_str() {
@@ -418,6 +430,14 @@ fn check_report(expected: &Value, report: &Value, problems: &mut Vec<String>) {
     if let Some(any) = expected["status_any"].as_array() {
         if !any.iter().any(|w| statuses.iter().any(|s| w == s.as_str())) {
             problems.push(format!("none of {any:?} in report statuses {statuses:?}"));
+        }
+    }
+    if let Some(needle) = expected["message_contains"].as_str() {
+        let messages = report_messages(report);
+        if !messages.iter().any(|m| m.contains(needle)) {
+            problems.push(format!(
+                "no message contains {needle:?}; messages: {messages:?}"
+            ));
         }
     }
     if let Some(rungs) = expected["rungs"].as_array() {
