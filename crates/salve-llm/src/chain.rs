@@ -1,6 +1,6 @@
 //! Chains: providers tried in order until one gives an edit (or says nothing needs to change).
 //!
-//! Each call is classified ([`crate::classify`]):
+//! Each call is classified ([`crate::classify()`]):
 //! - `edit` or `no_change`: the chain stops with that [`Answer`];
 //! - `overloaded` (a 429/529-style failure, or an overload notice as the reply): the same
 //!   provider is tried again after a wait, the server's `retry-after` when it sent one, else an

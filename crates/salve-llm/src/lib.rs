@@ -12,7 +12,7 @@
 //! - [`replay`]: a cassette of recorded replies, and [`replay::Recording`], which records any
 //!   provider into one.
 //!
-//! A [`Chain`] tries providers in order and classifies each reply ([`classify`]): edit, the
+//! A [`Chain`] tries providers in order and classifies each reply ([`classify()`]): edit, the
 //! `NO_CHANGES_NEEDED` sentinel, prose, empty, overloaded (retried with backoff) or error.
 //! [`spec::ProviderSpec`] is the configuration schema that builds providers. API keys are read
 //! only from environment variables and never leave the process in a message: see [`secret`].

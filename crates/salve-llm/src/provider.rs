@@ -3,7 +3,7 @@
 //!
 //! Providers are synchronous and `Send + Sync`, so a chain can hold them as
 //! `Arc<dyn Provider>` and the engine can call the same one again for a follow-up. What a reply
-//! *means* (an edit, the no-change sentinel, prose) is decided by [`crate::classify`], not here:
+//! *means* (an edit, the no-change sentinel, prose) is decided by [`crate::classify()`], not here:
 //! a provider only reports whether it got text and what it cost.
 
 use std::time::Duration;

@@ -7,7 +7,7 @@
 //!    one around.
 //! 3. Guard every path the reply names. One rejected path refuses the whole reply, even under
 //!    `partial`: a reply that reaches for `.git/hooks` or `../` is not trusted with anything.
-//! 4. Gather the edits per file ([`plan`]), then place each file in memory ([`file`]): resolve
+//! 4. Gather the edits per file (`plan`), then place each file in memory (`file`): resolve
 //!    the path, read the text, fetch the baseline blob when it differs, run the applier.
 //! 5. Decide: any refusal (or a parse issue that names no file) writes nothing, unless
 //!    `partial`, which writes the files that placed. `check` writes nothing in any case.

@@ -3,7 +3,7 @@
 //! 1. Refuse while a merge, rebase, cherry-pick, revert or `am` is under way, or while the index
 //!    has conflicts: those states live in files a restore cannot reason about.
 //! 2. Checkpoint the current state, so the restore itself can be undone.
-//! 3. Plan from the difference between that snapshot and the target (see [`plan`]); stop before
+//! 3. Plan from the difference between that snapshot and the target (see `plan`); stop before
 //!    touching anything if something on disk is in the way.
 //! 4. Delete the paths the current snapshot has and the target lacks, then write the target's
 //!    changed files with `checkout-index` (so line-ending conversion, exec bits and symlinks are

@@ -42,7 +42,7 @@ pub struct Spec {
 pub struct Finished {
     pub status: ExitStatus,
     pub stdout: Vec<u8>,
-    /// The last [`STDERR_KEEP`] bytes of stderr.
+    /// The last `STDERR_KEEP` bytes of stderr.
     pub stderr: Vec<u8>,
 }
 

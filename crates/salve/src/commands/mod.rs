@@ -1,5 +1,5 @@
 //! One module per subcommand. Each exposes its clap arguments and a `run` that returns the exit
-//! code of a job that ran (0 or 1) or a [`CliError`](crate::error::CliError).
+//! code of a job that ran (0 or 1) or a [`crate::error::CliError`].
 
 pub mod apply;
 pub mod ask;
