@@ -1,0 +1,172 @@
+//! Which lines of a file may match a key, found without hashing every line: for the forms that
+//! compare a slice of each line, a fingerprint read in place rules most lines out; the passes over
+//! a large file run in two halves on two threads.
+
+use crate::text::{hash_form, Doc, Form};
+
+/// How many bits [`fingerprint`] has.
+pub(super) const FINGERPRINT_BITS: u32 = 18;
+
+/// A cheap fingerprint of a line compared in `form` (one of the [`sliced`] forms): the length
+/// and last eight bytes of what the form compares. Equal lines have equal fingerprints, so a
+/// line whose fingerprint no key has is not hashed at all.
+pub(super) fn fingerprint(form: Form, line: &str) -> usize {
+    let t = form.apply(line);
+    let b = t.as_bytes();
+    let n = b.len().min(8);
+    let mut w = [0u8; 8];
+    w[..n].copy_from_slice(&b[b.len() - n..]);
+    fingerprint_of(u64::from_le_bytes(w), b.len())
+}
+
+/// Forms that compare a slice of the line (the line, or the line trimmed), whose fingerprints
+/// can be read in place; the canonical form rewrites the line.
+pub(super) fn sliced(form: Form) -> bool {
+    matches!(form, Form::Raw | Form::TrimEnd | Form::Trim)
+}
+
+/// Whitespace as `str::trim` sees it, for ASCII bytes.
+fn ascii_space(b: u8) -> bool {
+    b == b' ' || (b'\t'..=b'\r').contains(&b)
+}
+
+/// [`fingerprint`] of the line at `body[start..end]`, without a branch on its length for most
+/// lines: the eight bytes ending where the compared slice ends are read from the body whatever
+/// line they belong to, and the bytes before it shifted out. Lines whose ends the form would
+/// treat in a way bytes cannot show (a lone `\r`, non-ASCII at a trimmed end) take the long way.
+pub(super) fn fingerprint_at(form: Form, body: &[u8], mut start: usize, mut end: usize) -> usize {
+    let slow = |start: usize, end: usize| {
+        fingerprint(form, std::str::from_utf8(&body[start..end]).unwrap_or(""))
+    };
+    match form {
+        Form::Raw => {
+            if end > start && body[end - 1] == b'\r' {
+                return slow(start, end);
+            }
+        }
+        _ => {
+            let (s0, e0) = (start, end);
+            while end > start && ascii_space(body[end - 1]) {
+                end -= 1;
+            }
+            if form == Form::Trim {
+                while start < end && ascii_space(body[start]) {
+                    start += 1;
+                }
+            }
+            let edge = |i: usize| body.get(i).is_some_and(|&b| b >= 0x80);
+            if end > start && (edge(end - 1) || (form == Form::Trim && edge(start))) {
+                return slow(s0, e0);
+            }
+        }
+    }
+    if end < 8 {
+        return slow(start, end);
+    }
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&body[end - 8..end]);
+    let w = u64::from_le_bytes(w);
+    let n = end - start;
+    // Two shifts, so a length of 0 shifts by 64 without overflowing.
+    let tail = if n >= 8 { w } else { (w >> 1) >> (63 - 8 * n) };
+    fingerprint_of(tail, n)
+}
+
+fn fingerprint_of(tail: u64, len: usize) -> usize {
+    let x = (tail ^ (len as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        .wrapping_mul(0xff51_afd7_ed55_8ccd);
+    (x >> (64 - FINGERPRINT_BITS)) as usize
+}
+
+/// Lines of a file at least this long are fingerprinted and hashed in two halves at once.
+const SPLIT_LINES: usize = 50_000;
+
+/// `(line, hash in form)` of every line whose fingerprint is in `filter`, in line order. A
+/// large file is done in two halves on two threads: this pass and the file's split are the
+/// only work that grows with the file rather than with the edit.
+pub(super) fn candidates(doc: &Doc, form: Form, filter: &[u64]) -> Vec<(usize, u64)> {
+    let n = doc.len();
+    if n < SPLIT_LINES {
+        return candidates_in(doc, form, filter, 0..n);
+    }
+    let mid = n / 2;
+    std::thread::scope(|scope| {
+        let upper = || candidates_in(doc, form, filter, mid..n);
+        match std::thread::Builder::new().spawn_scoped(scope, upper) {
+            Ok(job) => {
+                let mut out = candidates_in(doc, form, filter, 0..mid);
+                let rest = job
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                // Into the larger of the two, which usually has the room already.
+                if out.capacity() - out.len() >= rest.len() {
+                    out.extend(rest);
+                    out
+                } else {
+                    let mut all = Vec::with_capacity(out.len() + rest.len());
+                    all.extend(out);
+                    all.extend(rest);
+                    all
+                }
+            }
+            Err(_) => candidates_in(doc, form, filter, 0..n),
+        }
+    })
+}
+
+fn candidates_in(
+    doc: &Doc,
+    form: Form,
+    filter: &[u64],
+    lines: std::ops::Range<usize>,
+) -> Vec<(usize, u64)> {
+    // Branch-free: every line's index is written, and the count moves on only for those the
+    // filter lets through.
+    let body = doc.body.as_bytes();
+    let first = lines.start;
+    let mut through = vec![0u32; lines.len() + 1];
+    let mut n = 0;
+    for (k, (start, end)) in doc.spans_in(lines).enumerate() {
+        let f = fingerprint_at(form, body, start, end);
+        through[n] = k as u32;
+        n += ((filter[f / 64] >> (f % 64)) & 1) as usize;
+    }
+    // Room for the other half too: the lower half's list is extended with it.
+    let mut out = Vec::with_capacity(n * 2 + 16);
+    out.extend(through[..n].iter().map(|&k| {
+        let i = first + k as usize;
+        (i, hash_form(form, doc.line(i)))
+    }));
+    out
+}
+
+/// Every line's hash in `form`; a large file in two halves at once (a loose form hashes a
+/// rewritten copy of every line).
+pub(super) fn line_hashes(doc: &Doc, form: Form) -> Vec<u64> {
+    let n = doc.len();
+    let mut out = vec![0u64; n];
+    let fill = |part: &mut [u64], first: usize| {
+        for (k, slot) in part.iter_mut().enumerate() {
+            *slot = hash_form(form, doc.line(first + k));
+        }
+    };
+    if n < SPLIT_LINES {
+        fill(&mut out, 0);
+        return out;
+    }
+    let mid = n / 2;
+    let (lower, upper) = out.split_at_mut(mid);
+    let split = std::thread::scope(|scope| {
+        let job = std::thread::Builder::new()
+            .spawn_scoped(scope, || fill(upper, mid))
+            .ok()?;
+        fill(lower, 0);
+        job.join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        Some(())
+    });
+    if split.is_none() {
+        fill(&mut out, 0);
+    }
+    out
+}

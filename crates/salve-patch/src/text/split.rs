@@ -1,0 +1,107 @@
+//! Splitting a text into lines: the first pass over every byte of a file, once per apply, so it
+//! is branch-free per line and runs in two halves on two threads for a large text.
+
+/// Texts at least this large are split in two halves at once.
+pub(super) const SPLIT_BYTES: usize = 1 << 20;
+
+/// Every line start of `bytes`, and how many lines end in CRLF. A large text is split in two
+/// halves on two threads, cut just after a newline (so no CRLF straddles the cut).
+pub(super) fn split_lines<T: Copy + Default + Send>(
+    bytes: &[u8],
+    at: impl Fn(usize) -> T + Sync,
+) -> (Vec<T>, usize) {
+    let crlf = |r: std::ops::Range<usize>| memchr::memmem::find_iter(&bytes[r], b"\r\n").count();
+    let len = bytes.len();
+    let mid = match memchr::memchr(b'\n', &bytes[len / 2..]) {
+        Some(p) if len >= SPLIT_BYTES => len / 2 + p + 1,
+        _ => len,
+    };
+    let (mut starts, crlf) = if mid < len {
+        std::thread::scope(|scope| {
+            let upper = || (line_starts(bytes, mid..len, &at), crlf(mid..len));
+            match std::thread::Builder::new().spawn_scoped(scope, upper) {
+                Ok(job) => {
+                    let (mut starts, lower_crlf) = (line_starts(bytes, 0..mid, &at), crlf(0..mid));
+                    let (rest, upper_crlf) = job
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                    starts.extend(rest);
+                    (starts, lower_crlf + upper_crlf)
+                }
+                Err(_) => (line_starts(bytes, 0..len, &at), crlf(0..len)),
+            }
+        })
+    } else {
+        (line_starts(bytes, 0..len, &at), crlf(0..len))
+    };
+    // A final newline ends the last line; it starts none.
+    if bytes.last() == Some(&b'\n') {
+        starts.pop();
+    }
+    (starts, crlf)
+}
+
+/// The line starts `bytes[range]` holds: `range.start` itself when it is 0 (the text's first
+/// line), then the offset after every newline in it. This is the first pass over every byte of
+/// a file, so it avoids a branch per line: newlines are found 64 bytes at a time as a bit mask,
+/// and starts are written eight at a time whatever the mask holds (the extra slots are
+/// overwritten or cut off), so only a block with more than eight lines loops.
+fn line_starts<T: Copy + Default>(
+    bytes: &[u8],
+    range: std::ops::Range<usize>,
+    at: impl Fn(usize) -> T,
+) -> Vec<T> {
+    const SLACK: usize = 8;
+    let part = &bytes[range.clone()];
+    let newlines = memchr::memchr_iter(b'\n', part).count();
+    let mut starts = vec![T::default(); newlines + 1 + SLACK];
+    let mut n = 0;
+    if range.start == 0 && !bytes.is_empty() {
+        starts[0] = at(0);
+        n = 1;
+    }
+    let mut blocks = part.chunks_exact(64);
+    let mut base = range.start;
+    for block in &mut blocks {
+        let mut mask = newline_mask(block);
+        let count = mask.count_ones() as usize;
+        let mut written = 0;
+        while written < count {
+            for slot in &mut starts[n + written..n + written + SLACK] {
+                *slot = at(base + mask.trailing_zeros() as usize + 1);
+                mask &= mask.wrapping_sub(1);
+            }
+            written += SLACK;
+        }
+        n += count;
+        base += 64;
+    }
+    for (i, &b) in blocks.remainder().iter().enumerate() {
+        if b == b'\n' {
+            starts[n] = at(base + i + 1);
+            n += 1;
+        }
+    }
+    starts.truncate(n);
+    starts
+}
+
+/// Bit `i` set where `block[i]` is a newline.
+fn newline_mask(block: &[u8]) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const NL: u64 = 0x0a0a_0a0a_0a0a_0a0a;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    // Multiplying one bit per byte by this gathers byte i's bit into bit 56 + i.
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    let mut mask = 0u64;
+    for (k, word) in block.chunks_exact(8).enumerate() {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(word);
+        let x = u64::from_le_bytes(w) ^ NL;
+        // The high bit of each byte is set exactly where that byte of `x` is zero.
+        let zero = !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7);
+        let bits = ((zero >> 7) & ONES).wrapping_mul(GATHER) >> 56;
+        mask |= bits << (8 * k);
+    }
+    mask
+}
