@@ -24,6 +24,7 @@
 pub mod checkpoint;
 mod cmd;
 pub mod commit;
+mod concurrent;
 mod lock;
 pub mod oplog;
 mod path;

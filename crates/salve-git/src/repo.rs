@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::cmd::{ensure_supported_version, split_nul, Git, GitError};
+use crate::concurrent::both;
 use crate::path::path_from_bytes;
 
 /// A git work tree.
@@ -40,18 +41,7 @@ impl Repo {
         };
         // The version check (once per process) and the question itself run at once: each is a
         // process start, and neither needs the other's answer. A version problem still wins.
-        let (version, out) = std::thread::scope(|scope| {
-            match std::thread::Builder::new().spawn_scoped(scope, ensure_supported_version) {
-                Ok(check) => {
-                    let out = ask();
-                    let version = check
-                        .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                    (version, out)
-                }
-                Err(_) => (ensure_supported_version(), ask()),
-            }
-        });
+        let (version, out) = both(ensure_supported_version, ask);
         version?;
         let out = out?;
         if !out.status.success() {
@@ -127,18 +117,36 @@ impl Repo {
         self.git_path("index")
     }
 
+    /// [`Repo::git_dir`] and [`Repo::index_path`] from one git call (each call is a process
+    /// start, and a temporary index needs both).
+    pub(crate) fn git_dir_and_index_path(&self) -> Result<(PathBuf, PathBuf), GitError> {
+        let bytes = self
+            .git()
+            .args(["rev-parse", "--absolute-git-dir", "--git-path", "index"])
+            .run_bytes()?;
+        let mut lines = trim_newline(&bytes).split(|&b| b == b'\n');
+        match (lines.next(), lines.next(), lines.next()) {
+            (Some(dir), Some(index), None) => {
+                Ok((path_from_bytes(dir), self.root.join(path_from_bytes(index))))
+            }
+            // A newline inside a path makes the lines ambiguous; one answer per call is not.
+            _ => Ok((self.git_dir()?, self.index_path()?)),
+        }
+    }
+
     /// salve's private directory inside this work tree's git directory, created when missing.
     pub fn salve_dir(&self) -> Result<PathBuf, GitError> {
-        let dir = self.git_dir()?.join("salve");
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| GitError::io(format!("creating {}", dir.display()), e))?;
-        Ok(dir)
+        salve_dir_in(&self.git_dir()?)
     }
 
     /// HEAD's commit and branch. Works on unborn branches and detached HEADs.
     pub fn head(&self) -> Result<Head, GitError> {
-        let commit = self.resolve_commit("HEAD")?;
-        let out = self.git().args(["symbolic-ref", "-q", "HEAD"]).output()?;
+        let (commit, out) = both(
+            || self.resolve_commit("HEAD"),
+            || self.git().args(["symbolic-ref", "-q", "HEAD"]).output(),
+        );
+        let commit = commit?;
+        let out = out?;
         let branch = if out.status.success() {
             Some(String::from_utf8_lossy(&out.stdout).trim().to_owned())
         } else {
@@ -215,6 +223,14 @@ pub(crate) fn has_unmerged(git: Git) -> Result<bool, GitError> {
     Ok(!out.is_empty())
 }
 
+/// salve's private directory inside the git directory `git_dir`, created when missing.
+pub(crate) fn salve_dir_in(git_dir: &Path) -> Result<PathBuf, GitError> {
+    let dir = git_dir.join("salve");
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| GitError::io(format!("creating {}", dir.display()), e))?;
+    Ok(dir)
+}
+
 pub(crate) fn trim_newline(bytes: &[u8]) -> &[u8] {
     let mut end = bytes.len();
     while end > 0 && bytes[end - 1] == b'\n' {
@@ -226,4 +242,57 @@ pub(crate) fn trim_newline(bytes: &[u8]) -> &[u8] {
 /// A directory git would treat as a repository of its own (a `.git` directory or file inside).
 pub(crate) fn is_nested_repository(dir: &Path) -> bool {
     std::fs::symlink_metadata(dir.join(".git")).is_ok()
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn git(dir: &Path, args: &[&str]) {
+        let out = Git::new(dir)
+            .args([
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@t",
+                "-c",
+                "commit.gpgsign=false",
+            ])
+            .args(args)
+            .run_bytes();
+        assert!(out.is_ok(), "git {args:?}: {out:?}");
+    }
+
+    fn assert_one_call_matches_two(root: &Path) {
+        let repo = Repo {
+            root: root.to_path_buf(),
+        };
+        let (dir, index) = repo.git_dir_and_index_path().unwrap();
+        assert_eq!(dir, repo.git_dir().unwrap());
+        assert_eq!(index, repo.index_path().unwrap());
+    }
+
+    #[test]
+    fn git_dir_and_index_path_agree_with_the_single_calls() {
+        let temp = tempfile::tempdir().unwrap();
+        let base = temp.path().canonicalize().unwrap();
+        let main = base.join("main");
+        // A newline in the path makes the two-line answer ambiguous.
+        let odd = base.join("odd\nname");
+        for root in [&main, &odd] {
+            std::fs::create_dir(root).unwrap();
+            git(root, &["init", "-q"]);
+            assert_one_call_matches_two(root);
+        }
+        git(&main, &["commit", "-q", "--allow-empty", "-m", "first"]);
+        let linked = base.join("linked");
+        let linked_arg = linked.to_string_lossy().into_owned();
+        git(&main, &["worktree", "add", "-q", "--detach", &linked_arg]);
+        assert_one_call_matches_two(&linked);
+        let repo = Repo { root: linked };
+        let (dir, index) = repo.git_dir_and_index_path().unwrap();
+        assert_eq!(dir, main.join(".git/worktrees/linked"));
+        assert_eq!(index, dir.join("index"));
+    }
 }

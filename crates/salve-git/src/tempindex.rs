@@ -9,7 +9,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::cmd::{Git, GitError};
 use crate::lock::lock_path;
-use crate::repo::Repo;
+use crate::repo::{salve_dir_in, Repo};
 
 /// A scratch file path under `.git/salve/tmp/`; the file (and any `.lock` git left beside it)
 /// is removed on drop.
@@ -22,7 +22,12 @@ static COUNTER: AtomicU64 = AtomicU64::new(0);
 impl TempFile {
     /// A fresh, not yet existing path whose name starts with `stem`.
     pub(crate) fn new(repo: &Repo, stem: &str) -> Result<TempFile, GitError> {
-        let dir = repo.salve_dir()?.join("tmp");
+        TempFile::in_git_dir(&repo.git_dir()?, stem)
+    }
+
+    /// [`TempFile::new`] for a caller that already knows the git directory.
+    fn in_git_dir(git_dir: &Path, stem: &str) -> Result<TempFile, GitError> {
+        let dir = salve_dir_in(git_dir)?.join("tmp");
         std::fs::create_dir_all(&dir)
             .map_err(|e| GitError::io(format!("creating {}", dir.display()), e))?;
         let nanos = SystemTime::now()
@@ -65,8 +70,11 @@ impl TempIndex {
     /// A temporary index that starts as a copy of the user's index, stat cache included, so
     /// files git already knows to be unchanged are not read and hashed again.
     pub(crate) fn copy_of_user_index(repo: &Repo) -> Result<TempIndex, GitError> {
-        let temp = TempIndex::empty(repo)?;
-        let source = repo.index_path()?;
+        let (git_dir, source) = repo.git_dir_and_index_path()?;
+        let temp = TempIndex {
+            repo: repo.clone(),
+            file: TempFile::in_git_dir(&git_dir, "index")?,
+        };
         match std::fs::copy(&source, temp.path()) {
             Ok(_) => {}
             // No index yet (nothing ever added): the empty temporary index is the right start.

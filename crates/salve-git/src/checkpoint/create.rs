@@ -10,8 +10,10 @@
 use std::path::PathBuf;
 
 use crate::checkpoint::meta::Meta;
-use crate::checkpoint::{ref_name, scan, short_id};
+use crate::checkpoint::scan::{self, Scan};
+use crate::checkpoint::{ref_name, short_id};
 use crate::cmd::{Git, GitError};
+use crate::concurrent::both;
 use crate::oplog;
 use crate::path::{exclude_pathspec, literal_pathspec, nul_terminated};
 use crate::repo::{has_unmerged, Head, Repo};
@@ -119,18 +121,75 @@ pub struct Snapshot {
 }
 
 /// The objects of a checkpoint of `repo` as it is now; see [`Snapshot`].
+///
+/// Each git call is mostly process start-up, so calls that do not need each other's answers
+/// run at once: HEAD, the untracked scan and the staged tree first, then the staged state's
+/// commit beside `add -A` and the work tree's `write-tree`. Results are checked in the order
+/// the steps would run one after another, so the same failure wins as in a sequential run.
 pub fn snapshot(repo: &Repo, options: &Options) -> Result<Snapshot, Error> {
-    let head = repo.head()?;
-    let scan = scan::untracked(repo, &options.limits)?;
-    let temp = TempIndex::copy_of_user_index(repo)?;
+    let (head, (scan, staged)) = both(
+        || repo.head(),
+        || both(|| scan::untracked(repo, &options.limits), || staged(repo)),
+    );
+    let head = head?;
+    let scan = scan?;
+    let (temp, index_tree) = staged?;
 
+    // The staged commit needs only HEAD and the staged tree, not the work tree.
+    let (index_commit, tree) = both(
+        || {
+            index_tree
+                .as_ref()
+                .map(|index_tree| {
+                    commit_tree(
+                        repo,
+                        index_tree,
+                        head.commit.iter(),
+                        "salve checkpoint: staged state\n",
+                    )
+                })
+                .transpose()
+        },
+        || work_tree(&temp, &scan, options),
+    );
+    let tree = tree?;
+    let index_commit = index_commit?;
+
+    let meta = Meta {
+        message: options.message.clone().unwrap_or_default(),
+        head: head.commit.clone(),
+        branch: head.branch.clone(),
+        index_commit: index_commit.clone(),
+        worktree: Some(repo.root.to_string_lossy().into_owned()),
+        skipped: scan.skipped.len(),
+    };
+    let parents = head.commit.iter().chain(index_commit.iter());
+    let commit = commit_tree(repo, &tree, parents, &meta.render())?;
+    Ok(Snapshot {
+        commit,
+        tree,
+        index_tree,
+        head,
+        skipped: scan.skipped,
+    })
+}
+
+/// The temporary index (a copy of the user's) and the staged state's tree, which is `None`
+/// when the index has unresolved conflicts.
+fn staged(repo: &Repo) -> Result<(TempIndex, Option<String>), Error> {
+    let temp = TempIndex::copy_of_user_index(repo)?;
     let index_tree = match temp.git().arg("write-tree").run() {
         Ok(tree) => Some(tree),
-        // Conflicted entries have no tree form; the work tree is still captured below.
+        // Conflicted entries have no tree form; the work tree is still captured.
         Err(_) if has_unmerged(temp.git())? => None,
         Err(e) => return Err(e.into()),
     };
+    Ok((temp, index_tree))
+}
 
+/// Bring every change and untracked, non-ignored file (minus the scan's skips and the
+/// skipped name prefixes, plus the forced paths) into `temp`, and return its tree.
+fn work_tree(temp: &TempIndex, scan: &Scan, options: &Options) -> Result<String, Error> {
     let mut add = temp.git().args(["add", "-A"]);
     let skipped_names = options
         .skip_name_prefixes
@@ -156,34 +215,7 @@ pub fn snapshot(repo: &Repo, options: &Options) -> Result<Snapshot, Error> {
             .stdin(specs)
             .run_bytes()?;
     }
-    let tree = temp.git().arg("write-tree").run()?;
-
-    let index_commit = match &index_tree {
-        Some(index_tree) => Some(commit_tree(
-            repo,
-            index_tree,
-            head.commit.iter(),
-            "salve checkpoint: staged state\n",
-        )?),
-        None => None,
-    };
-    let meta = Meta {
-        message: options.message.clone().unwrap_or_default(),
-        head: head.commit.clone(),
-        branch: head.branch.clone(),
-        index_commit: index_commit.clone(),
-        worktree: Some(repo.root.to_string_lossy().into_owned()),
-        skipped: scan.skipped.len(),
-    };
-    let parents = head.commit.iter().chain(index_commit.iter());
-    let commit = commit_tree(repo, &tree, parents, &meta.render())?;
-    Ok(Snapshot {
-        commit,
-        tree,
-        index_tree,
-        head,
-        skipped: scan.skipped,
-    })
+    Ok(temp.git().arg("write-tree").run()?)
 }
 
 /// `*`, `?`, `[` and `\` in a name, escaped for a glob pathspec.

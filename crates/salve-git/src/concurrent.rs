@@ -1,0 +1,67 @@
+//! Running two independent pieces of work at once.
+//!
+//! Most of salve's git latency is process start-up (about a millisecond per call), not work, so
+//! git calls that do not need each other's answers are started together rather than one after
+//! another. Callers keep their own error order: both results come back, and the caller decides
+//! which failure wins, exactly as if the calls had run in sequence.
+
+/// Run `first` on a scoped thread and `second` on this one, and return both results.
+///
+/// When no thread can be started, `first` then `second` run here, in that order, so the
+/// answer never depends on whether the spawn worked (`first` is `Fn` so that a failed spawn,
+/// which drops the thread's closure, still leaves it callable). A panic in either is passed on.
+pub(crate) fn both<A, B>(first: impl Fn() -> A + Sync, second: impl FnOnce() -> B) -> (A, B)
+where
+    A: Send,
+{
+    std::thread::scope(
+        |scope| match std::thread::Builder::new().spawn_scoped(scope, &first) {
+            Ok(handle) => {
+                let b = second();
+                let a = handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                (a, b)
+            }
+            Err(_) => {
+                let a = first();
+                (a, second())
+            }
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Barrier;
+
+    #[test]
+    fn returns_both_results_in_order() {
+        let (a, b) = both(|| 1 + 1, || "two");
+        assert_eq!((a, b), (2, "two"));
+    }
+
+    #[test]
+    fn runs_the_two_at_the_same_time() {
+        // Each side waits for the other: this only finishes if they overlap.
+        let meet = Barrier::new(2);
+        let (a, b) = both(|| meet.wait().is_leader(), || meet.wait().is_leader());
+        assert!(a != b);
+    }
+
+    #[test]
+    fn nests_for_three() {
+        let (a, (b, c)) = both(|| 'a', || both(|| 'b', || 'c'));
+        assert_eq!([a, b, c], ['a', 'b', 'c']);
+    }
+
+    #[test]
+    fn a_panic_on_the_thread_reaches_the_caller() {
+        let caught = std::panic::catch_unwind(|| both(|| -> i32 { panic!("boom") }, || 0));
+        let message = caught
+            .err()
+            .and_then(|p| p.downcast_ref::<&str>().map(|s| s.to_string()));
+        assert_eq!(message.as_deref(), Some("boom"));
+    }
+}
