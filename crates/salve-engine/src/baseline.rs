@@ -67,36 +67,25 @@ impl Baseline {
         Self::from_lookup(dir, git, base, commit)
     }
 
-    /// [`GitContext::discover`] and [`Baseline::resolve`]: the repository and the baseline found together, the commit looked up
-    /// while the repository is found (two git calls at once, not one after the other).
-    /// `dir` is where git runs; `shown` names it in errors.
+    /// [`GitContext::discover`] and [`Baseline::resolve`] in one git call: the repository, where
+    /// `dir` sits in it, and the baseline commit. `dir` is where git runs; `shown` names it in
+    /// errors.
     pub fn discover(
         dir: &Path,
         shown: &Path,
         base: Option<&str>,
     ) -> Result<(Option<GitContext>, Option<Baseline>), BaselineError> {
-        let rev = base.unwrap_or("HEAD");
-        // `resolve_commit` only runs git in the directory given; any directory of the work
-        // tree names the same commit.
-        let here = Repo {
-            root: dir.to_path_buf(),
-        };
-        let (git, commit) = std::thread::scope(|scope| {
-            let lookup = || here.resolve_commit(rev);
-            match std::thread::Builder::new().spawn_scoped(scope, lookup) {
-                Ok(job) => {
-                    let git = GitContext::discover(dir);
-                    let commit = job
-                        .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                    (git, commit)
-                }
-                Err(_) => (GitContext::discover(dir), lookup()),
+        match Repo::discover_at(dir, base.unwrap_or("HEAD")) {
+            Ok((repo, prefix, commit)) => {
+                let git = GitContext { repo, prefix };
+                let baseline = Self::from_lookup(shown, Some(&git), base, Ok(commit))?;
+                Ok((Some(git), baseline))
             }
-        });
-        let git = git?;
-        let baseline = Self::from_lookup(shown, git.as_ref(), base, commit)?;
-        Ok((git, baseline))
+            Err(GitError::NotARepository(_) | GitError::NotFound) => {
+                Ok((None, Self::from_lookup(shown, None, base, Ok(None))?))
+            }
+            Err(e) => Err(e.into()),
+        }
     }
 
     fn from_lookup(

@@ -34,31 +34,53 @@ impl Repo {
     /// [`Repo::discover`], plus where `dir` sits in the work tree: the `/`-terminated prefix
     /// `git rev-parse --show-prefix` prints (empty at the root). One git call for both.
     pub fn discover_with_prefix(dir: &Path) -> Result<(Repo, String), GitError> {
+        Self::ask(dir, None).map(|(repo, prefix, _)| (repo, prefix))
+    }
+
+    /// [`Repo::discover_with_prefix`], plus the commit `rev` names (`None` when it names none,
+    /// as on an unborn branch): one git call answers all three.
+    pub fn discover_at(dir: &Path, rev: &str) -> Result<(Repo, String, Option<String>), GitError> {
+        Self::ask(dir, Some(rev))
+    }
+
+    fn ask(dir: &Path, rev: Option<&str>) -> Result<(Repo, String, Option<String>), GitError> {
         let ask = || {
-            Git::new(dir)
-                .args(["rev-parse", "--show-toplevel", "--show-prefix"])
-                .output()
+            let git = Git::new(dir).args(["rev-parse", "--show-toplevel", "--show-prefix"]);
+            match rev {
+                Some(rev) => git
+                    .args(["--verify", "--quiet", "--end-of-options"])
+                    .arg(format!("{rev}^{{commit}}")),
+                None => git,
+            }
+            .output()
         };
         // The version check (once per process) and the question itself run at once: each is a
         // process start, and neither needs the other's answer. A version problem still wins.
         let (version, out) = both(ensure_supported_version, ask);
         version?;
         let out = out?;
-        if !out.status.success() {
-            return Err(GitError::NotARepository(dir.to_path_buf()));
-        }
         let mut lines = out.stdout.split(|&b| b == b'\n');
         let top = lines.next().unwrap_or_default();
-        if top.is_empty() {
-            // Inside the git directory itself, or a bare repository: there is no work tree.
+        // Not a repository (128), or inside the git directory itself or a bare repository (no
+        // work tree). A revision that names no commit fails `--verify` (1) after the first two
+        // answers.
+        if top.is_empty() || (!out.status.success() && rev.is_none()) {
+            return Err(GitError::NotARepository(dir.to_path_buf()));
+        }
+        if !out.status.success() && out.status.code() != Some(1) {
             return Err(GitError::NotARepository(dir.to_path_buf()));
         }
         let prefix = String::from_utf8_lossy(lines.next().unwrap_or_default()).into_owned();
+        let commit = lines
+            .next()
+            .filter(|c| out.status.success() && !c.is_empty())
+            .map(|c| String::from_utf8_lossy(c).into_owned());
         Ok((
             Repo {
                 root: path_from_bytes(top),
             },
             prefix,
+            commit,
         ))
     }
 
@@ -271,6 +293,35 @@ mod tests {
         let (dir, index) = repo.git_dir_and_index_path().unwrap();
         assert_eq!(dir, repo.git_dir().unwrap());
         assert_eq!(index, repo.index_path().unwrap());
+    }
+
+    #[test]
+    fn one_call_finds_the_work_tree_the_prefix_and_the_commit() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        git(root, &["init", "-q"]);
+        std::fs::create_dir(root.join("sub")).unwrap();
+        // Unborn: a repository, no commit.
+        let (repo, prefix, commit) = Repo::discover_at(&root.join("sub"), "HEAD").unwrap();
+        assert_eq!(
+            repo.root.canonicalize().unwrap(),
+            root.canonicalize().unwrap()
+        );
+        assert_eq!((prefix.as_str(), commit), ("sub/", None));
+        std::fs::write(root.join("sub/f"), "x\n").unwrap();
+        git(root, &["add", "."]);
+        git(root, &["commit", "-q", "-m", "c"]);
+        let head = repo.resolve_commit("HEAD").unwrap();
+        assert!(head.is_some());
+        let (_, prefix, commit) = Repo::discover_at(&root.join("sub"), "HEAD").unwrap();
+        assert_eq!((prefix.as_str(), commit), ("sub/", head));
+        let (_, prefix, commit) = Repo::discover_at(root, "no-such-rev").unwrap();
+        assert_eq!((prefix.as_str(), commit), ("", None));
+        let outside = tempfile::tempdir().unwrap();
+        assert!(matches!(
+            Repo::discover_at(outside.path(), "HEAD"),
+            Err(GitError::NotARepository(_))
+        ));
     }
 
     #[test]
