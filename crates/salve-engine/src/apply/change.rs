@@ -20,7 +20,7 @@ use crate::transaction::{Content, Expect, Op};
 /// Move a file (applying any hunks on the way). Already moved counts as done; a destination
 /// that exists is a conflict.
 pub(super) fn rename(
-    ctx: &Ctx<'_>,
+    ctx: &Ctx<'_, '_, '_>,
     plan: &FilePlan,
     to: &Guarded,
     hunks: &[Hunk],
@@ -96,7 +96,7 @@ fn refuse_special_mode(git_mode: Option<u32>) -> Result<(), Stop> {
 
 /// Create a new file. The same content already there is done; different content is a conflict.
 pub(super) fn create(
-    ctx: &Ctx<'_>,
+    ctx: &Ctx<'_, '_, '_>,
     plan: &FilePlan,
     content: &str,
     final_newline: bool,
@@ -132,7 +132,7 @@ pub(super) fn create(
 /// Replace a whole file, merged from the baseline when the file changed since; a missing file
 /// is created.
 pub(super) fn replace(
-    ctx: &Ctx<'_>,
+    ctx: &Ctx<'_, '_, '_>,
     plan: &FilePlan,
     content: &str,
     final_newline: bool,
@@ -189,7 +189,7 @@ pub(super) fn replace(
     // Written against an older version, a whole file would undo the work tree's own changes;
     // with the baseline it is merged instead.
     let baseline = ctx
-        .baseline
+        .baseline()
         .and_then(|b| b.differing_text(&target.real_rel, &cur.text));
     let out = replace_whole_3way(
         target.path.as_str(),
@@ -219,7 +219,7 @@ pub(super) fn replace(
 
 /// Delete a file, only when it holds what the reply says it deletes (when the reply says).
 pub(super) fn delete(
-    ctx: &Ctx<'_>,
+    ctx: &Ctx<'_, '_, '_>,
     plan: &FilePlan,
     expected: Option<&str>,
     report: &mut FileReport,
@@ -283,13 +283,13 @@ pub(super) fn delete(
 /// if the reply said what it held (nothing of that name is left); otherwise there is nothing the
 /// reply can mean.
 fn missing_delete(
-    ctx: &Ctx<'_>,
+    ctx: &Ctx<'_, '_, '_>,
     plan: &FilePlan,
     expected: Option<&str>,
     report: &mut FileReport,
 ) -> Result<(), Stop> {
     let at_base = ctx
-        .baseline
+        .baseline()
         .is_some_and(|b| b.text(&plan.target.real_rel).is_some());
     if at_base || expected.is_some() {
         report.status = Status::AlreadyApplied;

@@ -14,6 +14,7 @@ use salve_patch::splice::Splice;
 use super::change::{create, delete, rename, replace};
 use super::load::{load_text, Loaded};
 use super::plan::{Change, FilePlan};
+use super::repository::Repository;
 use super::Error;
 use crate::baseline::Baseline;
 use crate::paths::{guard, resolve, Guarded, Reach, Resolution, TreePath};
@@ -21,18 +22,22 @@ use crate::transaction::{Content, Expect, Fingerprint, Op};
 use crate::tree::list_files;
 
 /// What the per-file step needs from the apply as a whole.
-pub(crate) struct Ctx<'a> {
+pub(crate) struct Ctx<'a, 'scope, 'env> {
     pub root: &'a Path,
-    pub baseline: Option<&'a Baseline>,
-    pub in_git: bool,
+    /// Asked only when needed: finding it may still be under way.
+    pub repository: &'a Repository<'scope, 'env>,
     pub max_file_size: u64,
     pub files: OnceCell<Vec<TreePath>>,
 }
 
-impl Ctx<'_> {
+impl Ctx<'_, '_, '_> {
     pub(super) fn files(&self) -> &[TreePath] {
         self.files
-            .get_or_init(|| list_files(self.root, self.in_git))
+            .get_or_init(|| list_files(self.root, self.repository.git().is_some()))
+    }
+
+    pub(super) fn baseline(&self) -> Option<&Baseline> {
+        self.repository.baseline()
     }
 }
 
@@ -79,7 +84,7 @@ pub(super) fn refuse<T>(status: Status, message: impl Into<String>) -> Result<T,
     Err(Stop::Refuse(status, message.into()))
 }
 
-pub(crate) fn place(ctx: &Ctx<'_>, plan: FilePlan) -> Result<Placed, Error> {
+pub(crate) fn place(ctx: &Ctx<'_, '_, '_>, plan: FilePlan) -> Result<Placed, Error> {
     let mut report = FileReport {
         path: plan.target.path.to_string(),
         requested_path: None,
@@ -139,7 +144,7 @@ pub(crate) fn place(ctx: &Ctx<'_>, plan: FilePlan) -> Result<Placed, Error> {
 }
 
 fn place_change(
-    ctx: &Ctx<'_>,
+    ctx: &Ctx<'_, '_, '_>,
     plan: &FilePlan,
     report: &mut FileReport,
     ops: &mut Vec<Op>,
@@ -175,7 +180,7 @@ fn place_change(
 
 /// Resolve a file that must exist, recording a changed path in the report.
 pub(super) fn existing(
-    ctx: &Ctx<'_>,
+    ctx: &Ctx<'_, '_, '_>,
     plan: &FilePlan,
     reach: Reach,
     report: &mut FileReport,
@@ -223,7 +228,7 @@ pub(super) fn join(list: &[TreePath]) -> String {
 }
 
 /// Read a file as text, refusing binaries and non-files, failing on oversize files.
-pub(super) fn read(ctx: &Ctx<'_>, target: &Guarded) -> Result<Current, Stop> {
+pub(super) fn read(ctx: &Ctx<'_, '_, '_>, target: &Guarded) -> Result<Current, Stop> {
     let shown = target.path.as_str();
     let meta = std::fs::metadata(&target.real).map_err(|e| Error::Read {
         path: shown.to_owned(),
@@ -297,7 +302,7 @@ pub(super) fn new_mode(git_mode: Option<u32>) -> Option<u32> {
 }
 
 pub(super) fn run_hunks(
-    ctx: &Ctx<'_>,
+    ctx: &Ctx<'_, '_, '_>,
     target: &Guarded,
     cur: &Current,
     hunks: &[Hunk],
@@ -320,7 +325,7 @@ pub(super) fn run_hunks(
     }
     // Reading the baseline runs git; only a hunk that needs the 3-way rung pays for it.
     apply_hunks_lazy(&cur.text, hunks, || {
-        ctx.baseline
+        ctx.baseline()
             .and_then(|b| b.differing_text(&target.real_rel, &cur.text))
     })
 }

@@ -19,6 +19,7 @@ mod error;
 mod file;
 mod load;
 mod plan;
+mod repository;
 
 use std::cell::OnceCell;
 use std::path::PathBuf;
@@ -29,11 +30,11 @@ use salve_patch::report::{Outcome as ReportOutcome, Report, Status};
 
 pub use error::Error;
 
-use crate::baseline::{Baseline, GitContext};
 use crate::paths::canonical_root;
 use crate::transaction::{Transaction, TEMP_PREFIX};
 use file::{place, Ctx, Placed};
 use plan::{group, guard_all, Guard};
+use repository::Repository;
 
 /// Files larger than this are not read: 64 MiB.
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 64 * 1024 * 1024;
@@ -107,39 +108,6 @@ pub fn apply(reply: &str, options: &Options) -> Result<Outcome, Error> {
         path: options.dir.clone(),
         source,
     })?;
-    // Finding the repository and the baseline runs git in child processes: a few milliseconds
-    // of waiting that reading the reply can fill. Git's errors still come first.
-    let (repository, prepared) = std::thread::scope(|scope| {
-        let find = || find_repository(&root, options);
-        match std::thread::Builder::new().spawn_scoped(scope, find) {
-            Ok(job) => {
-                let prepared = prepare(reply, options, &root);
-                let repository = job
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                (repository, prepared)
-            }
-            Err(_) => (find(), prepare(reply, options, &root)),
-        }
-    });
-    let (git, baseline) = repository?;
-    let baseline_id = baseline.as_ref().map(|b| b.commit().to_owned());
-    let refused = |report: Report| Outcome {
-        report,
-        written: Vec::new(),
-        baseline: baseline_id.clone(),
-        checkpoint: None,
-        diff: String::new(),
-    };
-    let Prepared {
-        mut report,
-        issues,
-        plans,
-        unmatched,
-    } = match prepared {
-        Ready::Refused(report) => return Ok(refused(report)),
-        Ready::Plans(prepared) => prepared,
-    };
     let checkpoint_options = salve_git::checkpoint::create::Options {
         message: Some(format!("before salve {}", options.operation)),
         operation: Some(options.operation.clone()),
@@ -149,31 +117,68 @@ pub fn apply(reply: &str, options: &Options) -> Result<Outcome, Error> {
         ..Default::default()
     };
     std::thread::scope(|scope| {
+        // Finding the repository and the baseline runs git in child processes: it goes on
+        // while the reply is read and the files are placed. Git's errors still come first.
+        let repository = Repository::start(scope, &root, options);
+        let refused = |report: Report, baseline: Option<String>| Outcome {
+            report,
+            written: Vec::new(),
+            baseline,
+            checkpoint: None,
+            diff: String::new(),
+        };
+        let Prepared {
+            mut report,
+            issues,
+            plans,
+            unmatched,
+        } = match prepare(reply, options, &root) {
+            Ready::Refused(report) => {
+                let (_, baseline) = repository.finish()?;
+                return Ok(refused(report, baseline.map(|b| b.commit().to_owned())));
+            }
+            Ready::Plans(prepared) => prepared,
+        };
         // The checkpoint's snapshot (hashing every changed file) is the slowest step of a
         // default apply; it is taken on another thread while the edits are placed, and only
         // made a checkpoint if something is written.
-        let snapshot = match (
-            &git,
-            options.checkpoint && !options.check && !plans.is_empty(),
-        ) {
-            (Some(git), true) => std::thread::Builder::new()
-                .spawn_scoped(scope, || {
-                    salve_git::checkpoint::create::snapshot(&git.repo, &checkpoint_options)
-                })
-                .ok(),
-            _ => None,
+        let wants_snapshot = options.checkpoint && !options.check && !plans.is_empty();
+        let git_now = if wants_snapshot {
+            repository.git()
+        } else {
+            None
+        };
+        let snapshot = match git_now {
+            Some(git) => {
+                let (repo, checkpoint_options) = (git.repo.clone(), &checkpoint_options);
+                std::thread::Builder::new()
+                    .spawn_scoped(scope, move || {
+                        salve_git::checkpoint::create::snapshot(&repo, checkpoint_options)
+                    })
+                    .ok()
+            }
+            None => None,
         };
         let ctx = Ctx {
             root: &root,
-            baseline: baseline.as_ref(),
-            in_git: git.is_some(),
+            repository: &repository,
             max_file_size: options.max_file_size,
             files: OnceCell::new(),
         };
         let mut placed = Vec::with_capacity(plans.len());
         for plan in plans {
-            placed.push(place(&ctx, plan)?);
+            match place(&ctx, plan) {
+                Ok(p) => placed.push(p),
+                Err(e) => {
+                    drop(ctx);
+                    repository.finish()?;
+                    return Err(e);
+                }
+            }
         }
+        drop(ctx);
+        let (git, baseline) = repository.finish()?;
+        let baseline_id = baseline.as_ref().map(|b| b.commit().to_owned());
         report
             .issues
             .extend(placed.iter().filter_map(|p| p.issue.clone()));
@@ -186,7 +191,7 @@ pub fn apply(reply: &str, options: &Options) -> Result<Outcome, Error> {
         if !write_any {
             skip_placed(&mut placed, whole_reply_issue);
             report.files = placed.into_iter().map(|p| p.report).collect();
-            return Ok(refused(report));
+            return Ok(refused(report, baseline_id));
         }
 
         // Read before the write: the diff needs the text each file had.
@@ -255,18 +260,6 @@ pub fn apply(reply: &str, options: &Options) -> Result<Outcome, Error> {
             diff,
         })
     })
-}
-
-/// The repository around the work tree and the baseline commit in it, when there are.
-fn find_repository(
-    root: &std::path::Path,
-    options: &Options,
-) -> Result<(Option<GitContext>, Option<Baseline>), Error> {
-    Ok(Baseline::discover(
-        root,
-        &options.dir,
-        options.base.as_deref(),
-    )?)
 }
 
 /// The reply read into per-file plans, ready to place.

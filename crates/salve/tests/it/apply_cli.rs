@@ -97,6 +97,27 @@ fn usage_and_environment_errors_exit_2_with_a_hint() {
     );
     assert!(run.stderr.contains("Hint:"), "{}", run.stderr);
     assert_eq!(tree.read("greet.py"), GREET);
+    // The repository is looked up while the reply is read and placed; its error still wins over
+    // a reply without edits, a hunk that places nowhere, and with or without a checkpoint.
+    let nowhere = GREET_FIX.replace("def greet", "def nowhere");
+    for (reply, flags) in [
+        ("no edit here", &["--no-checkpoint"][..]),
+        (nowhere.as_str(), &["--no-checkpoint", "--no-record"][..]),
+        (nowhere.as_str(), &[][..]),
+    ] {
+        let args: Vec<&str> = ["--base", "no-such-rev"]
+            .iter()
+            .chain(flags)
+            .copied()
+            .collect();
+        let run = tree.apply(reply, &args);
+        run.code(2);
+        assert!(
+            run.stderr.contains("Error: revision `no-such-rev`"),
+            "{reply:?} {flags:?}: {}",
+            run.stderr
+        );
+    }
 
     let run = Run::from(
         tree.salve()
