@@ -17,7 +17,7 @@ mod tables;
 
 #[cfg(test)]
 use prefilter::fingerprint_at;
-use prefilter::{candidates, fingerprint, line_hashes, sliced, FINGERPRINT_BITS};
+use prefilter::{candidates, key_fingerprint, line_hashes, FINGERPRINT_BITS};
 use tables::{chain, Known, Primed, Table, COMMON_LEN, NIL};
 
 use super::evidence::PREFIX_SCOPE_MIN;
@@ -27,16 +27,13 @@ use crate::text::{canonical, hash_bytes, hash_form, is_blank, Doc, Form};
 pub struct FormIndex<'i> {
     form: Form,
     doc: &'i Doc<'i>,
-    /// Every line's hash; `None` for [`Form::Raw`], whose hashes are cheaper to compute again
-    /// than to keep.
-    hashes: Option<&'i [u64]>,
     primed: Option<&'i Primed>,
     data: &'i FormData,
 }
 
 impl<'i> FormIndex<'i> {
-    /// Every line's hash, computed once (for [`Form::Raw`], only when a line outside the primed
-    /// keys is looked up).
+    /// Every line's hash, computed once, and only when a line outside the primed keys is looked
+    /// up.
     fn all_hashes(&self) -> &'i [u64] {
         let (form, doc) = (self.form, self.doc);
         self.data.hashes.get_or_init(|| line_hashes(doc, form))
@@ -48,8 +45,10 @@ impl<'i> FormIndex<'i> {
             .get_or_init(|| Table::build(self.all_hashes(), None))
     }
 
+    /// The hash of line `line` in this form (kept from the full table when there is one, else
+    /// computed: keeping every line's hash costs more than computing the few asked for).
     pub fn hash(&self, line: usize) -> u64 {
-        match self.hashes {
+        match self.data.hashes.get() {
             Some(h) => h[line],
             None => hash_form(self.form, self.doc.line(line)),
         }
@@ -254,51 +253,31 @@ impl<'d, 'a> FileIndex<'d, 'a> {
     pub fn form(&self, form: Form) -> FormIndex<'_> {
         let data = &self.forms[form.index()];
         let doc = self.doc;
-        // A form that compares a slice of each line keeps no per-line hashes: computing one
-        // again costs less than keeping all of them.
-        let hashes = (!sliced(form)).then(|| {
-            data.hashes
-                .get_or_init(|| line_hashes(doc, form))
-                .as_slice()
-        });
+        // Only the lines that may equal a key are hashed: a fingerprint rules the rest out.
         let primed = data.primed.get_or_init(|| {
             if self.keys.is_empty() || u32::try_from(doc.len()).is_err() {
                 return None;
             }
-            let distinct = |keys: &mut Vec<u64>| {
-                keys.sort_unstable();
-                keys.dedup();
+            let (long, short): (Vec<&String>, Vec<&String>) = self
+                .keys
+                .iter()
+                .partition(|k| form.apply(k).trim().len() >= COMMON_LEN);
+            let mut filter = vec![0u64; (1 << FINGERPRINT_BITS) / 64];
+            for f in long.iter().filter_map(|k| key_fingerprint(form, k)) {
+                filter[f / 64] |= 1 << (f % 64);
+            }
+            let hash = |keys: Vec<&String>| {
+                let mut out: Vec<u64> = keys.iter().map(|k| hash_form(form, k)).collect();
+                out.sort_unstable();
+                out.dedup();
+                out
             };
-            Some(match hashes {
-                Some(h) => {
-                    let mut keys: Vec<u64> = self.keys.iter().map(|k| hash_form(form, k)).collect();
-                    distinct(&mut keys);
-                    Primed::build(&keys, &[], h.iter().copied().enumerate())
-                }
-                None => {
-                    let (long, short): (Vec<&String>, Vec<&String>) = self
-                        .keys
-                        .iter()
-                        .partition(|k| form.apply(k).trim().len() >= COMMON_LEN);
-                    let mut filter = vec![0u64; (1 << FINGERPRINT_BITS) / 64];
-                    for k in &long {
-                        let f = fingerprint(form, k);
-                        filter[f / 64] |= 1 << (f % 64);
-                    }
-                    let hash = |keys: Vec<&String>| {
-                        let mut out: Vec<u64> = keys.iter().map(|k| hash_form(form, k)).collect();
-                        distinct(&mut out);
-                        out
-                    };
-                    let maybe = candidates(doc, form, &filter);
-                    Primed::build(&hash(long), &hash(short), maybe.into_iter())
-                }
-            })
+            let maybe = candidates(doc, form, &filter);
+            Some(Primed::build(&hash(long), &hash(short), maybe.into_iter()))
         });
         FormIndex {
             form,
             doc,
-            hashes,
             primed: primed.as_ref(),
             data,
         }
@@ -452,17 +431,37 @@ mod tests {
 
     #[test]
     fn fingerprints_read_in_place_agree_with_the_line() {
-        let text = "a\nbc\n\n12345678\n1234567\n123456789\r\nx\r\r\n\u{e9}t\u{e9}\n  }\nend  \t\n\t\tlead and trail  \n \u{a0}nbsp\u{a0}\nvt\u{b}\n\u{b}  x\n  \u{2003}em\n       \nlast";
+        let text = "a\nbc\n\n12345678\n1234567\n123456789\r\nx\r\r\n\u{e9}t\u{e9}\n  }\nend  \t\n\t\tlead and trail  \n \u{a0}nbsp\u{a0}\nvt\u{b}\n\u{b}  x\n  \u{2003}em\n       \nx  =  \"q\";\nlast";
         let doc = Doc::parse(text);
-        for form in [Form::Raw, Form::TrimEnd, Form::Trim] {
+        for form in Form::ALL {
             for (i, (start, end)) in doc.spans().enumerate() {
-                assert_eq!(
-                    fingerprint_at(form, doc.body.as_bytes(), start, end),
-                    fingerprint(form, doc.line(i)),
-                    "{form:?} line {i} {:?}",
-                    doc.line(i)
-                );
+                let line = doc.line(i);
+                match fingerprint_at(form, doc.body.as_bytes(), start, end) {
+                    Some(f) => assert_eq!(
+                        Some(f),
+                        key_fingerprint(form, line),
+                        "{form:?} line {i} {line:?}"
+                    ),
+                    // Only a non-ASCII line may go unfingerprinted (it is always hashed).
+                    None => assert!(form == Form::Canon && !line.is_ascii(), "{line:?}"),
+                }
             }
+        }
+    }
+
+    #[test]
+    fn lines_canonically_equal_share_a_fingerprint() {
+        let same = [
+            "x = \"q\";",
+            "  x  =  \"q\";\t",
+            "x =\t\"q\"; ",
+            "x = \u{201c}q\u{201d};",
+        ];
+        let doc = Doc::parse("  x  =  \"q\";\t\n");
+        let (start, end) = doc.spans().next().unwrap();
+        let at = fingerprint_at(Form::Canon, doc.body.as_bytes(), start, end);
+        for key in same {
+            assert_eq!(key_fingerprint(Form::Canon, key), at, "{key:?}");
         }
     }
 

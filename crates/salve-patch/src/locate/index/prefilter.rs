@@ -1,16 +1,44 @@
-//! Which lines of a file may match a key, found without hashing every line: for the forms that
-//! compare a slice of each line, a fingerprint read in place rules most lines out; the passes over
-//! a large file run in two halves on two threads.
+//! Which lines of a file may match a key, found without hashing every line: a fingerprint read in
+//! place rules most lines out; the passes over a large file run in two halves on two threads.
 
-use crate::text::{hash_form, Doc, Form};
+use crate::text::{canonical, hash_form, Doc, Form};
 
 /// How many bits [`fingerprint`] has.
 pub(super) const FINGERPRINT_BITS: u32 = 18;
 
+/// The fingerprint a key has in `form`, for the filter: `None` when no line read in place can
+/// have it (a canonical form that is not ASCII: only non-ASCII lines can match it, and those are
+/// always hashed).
+pub(super) fn key_fingerprint(form: Form, key: &str) -> Option<usize> {
+    match form {
+        Form::Canon => {
+            let c = canonical(key);
+            c.is_ascii().then(|| canonical_fingerprint(c.as_bytes()))
+        }
+        _ => Some(fingerprint(form, key)),
+    }
+}
+
+/// The fingerprint of ASCII text in the canonical form: how many bytes are not whitespace, their
+/// sum, and the first and last of them. Trimming and collapsing whitespace change none of these,
+/// so lines whose canonical forms are equal have equal fingerprints.
+fn canonical_fingerprint(t: &[u8]) -> usize {
+    let (mut count, mut sum) = (0u64, 0u64);
+    for &b in t {
+        let kept = u64::from(!b.is_ascii_whitespace());
+        count += kept;
+        sum += u64::from(b) * kept;
+    }
+    let t = t.trim_ascii();
+    let first = u64::from(t.first().copied().unwrap_or(0));
+    let last = u64::from(t.last().copied().unwrap_or(0));
+    fingerprint_of(sum | (first << 40) | (last << 48), count as usize)
+}
+
 /// A cheap fingerprint of a line compared in `form` (one of the [`sliced`] forms): the length
 /// and last eight bytes of what the form compares. Equal lines have equal fingerprints, so a
 /// line whose fingerprint no key has is not hashed at all.
-pub(super) fn fingerprint(form: Form, line: &str) -> usize {
+fn fingerprint(form: Form, line: &str) -> usize {
     let t = form.apply(line);
     let b = t.as_bytes();
     let n = b.len().min(8);
@@ -19,9 +47,9 @@ pub(super) fn fingerprint(form: Form, line: &str) -> usize {
     fingerprint_of(u64::from_le_bytes(w), b.len())
 }
 
-/// Forms that compare a slice of the line (the line, or the line trimmed), whose fingerprints
-/// can be read in place; the canonical form rewrites the line.
-pub(super) fn sliced(form: Form) -> bool {
+/// Forms that compare a slice of the line (the line, or the line trimmed); the canonical form
+/// rewrites the line.
+fn sliced(form: Form) -> bool {
     matches!(form, Form::Raw | Form::TrimEnd | Form::Trim)
 }
 
@@ -30,11 +58,22 @@ fn ascii_space(b: u8) -> bool {
     b == b' ' || (b'\t'..=b'\r').contains(&b)
 }
 
+/// The fingerprint of the line at `body[start..end]` as [`key_fingerprint`] gives a key equal to
+/// it in `form`; `None` for a line that must be hashed whatever the keys are (a non-ASCII line in
+/// the canonical form).
+pub(super) fn fingerprint_at(form: Form, body: &[u8], start: usize, end: usize) -> Option<usize> {
+    if sliced(form) {
+        return Some(sliced_fingerprint_at(form, body, start, end));
+    }
+    let line = &body[start..end];
+    line.is_ascii().then(|| canonical_fingerprint(line))
+}
+
 /// [`fingerprint`] of the line at `body[start..end]`, without a branch on its length for most
 /// lines: the eight bytes ending where the compared slice ends are read from the body whatever
 /// line they belong to, and the bytes before it shifted out. Lines whose ends the form would
 /// treat in a way bytes cannot show (a lone `\r`, non-ASCII at a trimmed end) take the long way.
-pub(super) fn fingerprint_at(form: Form, body: &[u8], mut start: usize, mut end: usize) -> usize {
+fn sliced_fingerprint_at(form: Form, body: &[u8], mut start: usize, mut end: usize) -> usize {
     let slow = |start: usize, end: usize| {
         fingerprint(form, std::str::from_utf8(&body[start..end]).unwrap_or(""))
     };
@@ -127,9 +166,12 @@ fn candidates_in(
     let mut through = vec![0u32; lines.len() + 1];
     let mut n = 0;
     for (k, (start, end)) in doc.spans_in(lines).enumerate() {
-        let f = fingerprint_at(form, body, start, end);
+        let pass = match fingerprint_at(form, body, start, end) {
+            Some(f) => (filter[f / 64] >> (f % 64)) & 1,
+            None => 1,
+        };
         through[n] = k as u32;
-        n += ((filter[f / 64] >> (f % 64)) & 1) as usize;
+        n += pass as usize;
     }
     // Room for the other half too: the lower half's list is extended with it.
     let mut out = Vec::with_capacity(n * 2 + 16);
