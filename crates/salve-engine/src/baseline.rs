@@ -34,17 +34,6 @@ pub struct GitContext {
     pub prefix: String,
 }
 
-impl GitContext {
-    /// The repository containing `dir`, or `None` outside git (or when git is not installed).
-    pub fn discover(dir: &Path) -> Result<Option<GitContext>, GitError> {
-        match Repo::discover_with_prefix(dir) {
-            Ok((repo, prefix)) => Ok(Some(GitContext { repo, prefix })),
-            Err(GitError::NotARepository(_) | GitError::NotFound) => Ok(None),
-            Err(e) => Err(e),
-        }
-    }
-}
-
 /// A resolved baseline commit.
 #[derive(Clone, Debug)]
 pub struct Baseline {
@@ -53,65 +42,39 @@ pub struct Baseline {
 }
 
 impl Baseline {
-    /// The baseline for `base`: the named revision, which must exist, or by default `HEAD` when
-    /// the repository has commits. `None` when there is nothing to compare with.
-    pub fn resolve(
-        dir: &Path,
-        git: Option<&GitContext>,
-        base: Option<&str>,
-    ) -> Result<Option<Baseline>, BaselineError> {
-        let commit = match git {
-            Some(git) => git.repo.resolve_commit(base.unwrap_or("HEAD")),
-            None => Ok(None),
-        };
-        Self::from_lookup(dir, git, base, commit)
-    }
-
-    /// [`GitContext::discover`] and [`Baseline::resolve`] in one git call: the repository, where
-    /// `dir` sits in it, and the baseline commit. `dir` is where git runs; `shown` names it in
-    /// errors.
+    /// The repository around `dir` (`None` outside git or when git is not installed), where
+    /// `dir` sits in it, and the baseline for `base`: the named revision, which must exist, or
+    /// by default `HEAD` when the repository has commits. One git call answers all of it. `dir`
+    /// is where git runs; `shown` names it in errors.
     pub fn discover(
         dir: &Path,
         shown: &Path,
         base: Option<&str>,
     ) -> Result<(Option<GitContext>, Option<Baseline>), BaselineError> {
-        match Repo::discover_at(dir, base.unwrap_or("HEAD")) {
-            Ok((repo, prefix, commit)) => {
-                let git = GitContext { repo, prefix };
-                let baseline = Self::from_lookup(shown, Some(&git), base, Ok(commit))?;
-                Ok((Some(git), baseline))
-            }
-            Err(GitError::NotARepository(_) | GitError::NotFound) => {
-                Ok((None, Self::from_lookup(shown, None, base, Ok(None))?))
-            }
-            Err(e) => Err(e.into()),
-        }
-    }
-
-    fn from_lookup(
-        dir: &Path,
-        git: Option<&GitContext>,
-        base: Option<&str>,
-        commit: Result<Option<String>, GitError>,
-    ) -> Result<Option<Baseline>, BaselineError> {
-        let Some(git) = git else {
-            return match base {
-                Some(rev) => Err(BaselineError::NoRepository {
-                    rev: rev.to_owned(),
-                    dir: dir.to_path_buf(),
-                }),
-                None => Ok(None),
-            };
-        };
         let rev = base.unwrap_or("HEAD");
-        match commit? {
-            Some(commit) => Ok(Some(Baseline {
+        let (repo, prefix, commit) = match Repo::discover_at(dir, rev) {
+            Ok(found) => found,
+            Err(GitError::NotARepository(_) | GitError::NotFound) => {
+                return match base {
+                    Some(rev) => Err(BaselineError::NoRepository {
+                        rev: rev.to_owned(),
+                        dir: shown.to_path_buf(),
+                    }),
+                    None => Ok((None, None)),
+                };
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let git = GitContext { repo, prefix };
+        let baseline = match commit {
+            Some(commit) => Some(Baseline {
                 git: git.clone(),
                 commit,
-            })),
-            None if base.is_none() => Ok(None),
-            None => Err(BaselineError::UnknownRevision(rev.to_owned())),
-        }
+            }),
+            None if base.is_none() => None,
+            None => return Err(BaselineError::UnknownRevision(rev.to_owned())),
+        };
+        Ok((Some(git), baseline))
     }
 
     /// The full commit id.
@@ -231,10 +194,8 @@ mod tests {
         git(dir, &["add", "."]);
         git(dir, &["commit", "-q", "-m", "c"]);
         let sub = dir.join("sub");
-        let ctx = GitContext::discover(&sub).unwrap();
-        let base = Baseline::resolve(&sub, ctx.as_ref(), None)
-            .unwrap()
-            .unwrap();
+        let (_, base) = Baseline::discover(&sub, &sub, None).unwrap();
+        let base = base.unwrap();
         let path = normalize("a.txt").unwrap();
         // The same bytes and the same lines under other line endings both count as unchanged.
         assert_eq!(base.differing_text(&path, "one\ntwo\n"), None);

@@ -24,7 +24,6 @@
 pub mod checkpoint;
 mod cmd;
 pub mod commit;
-mod concurrent;
 mod lock;
 pub mod oplog;
 mod path;

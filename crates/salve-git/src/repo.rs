@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use crate::cmd::{ensure_supported_version, split_nul, Git, GitError};
-use crate::concurrent::both;
 use crate::path::path_from_bytes;
+use salve_patch::concurrent::both;
 
 /// A git work tree.
 #[derive(Clone, Debug)]

@@ -20,6 +20,7 @@
 //! ```
 
 pub mod apply;
+pub mod concurrent;
 pub mod diag;
 pub mod edit;
 pub mod locate;

@@ -13,11 +13,11 @@ use crate::checkpoint::meta::Meta;
 use crate::checkpoint::scan::{self, Scan};
 use crate::checkpoint::{ref_name, short_id};
 use crate::cmd::{Git, GitError};
-use crate::concurrent::both;
 use crate::oplog;
 use crate::path::{exclude_pathspec, literal_pathspec, nul_terminated};
 use crate::repo::{has_unmerged, Head, Repo};
 use crate::tempindex::TempIndex;
+use salve_patch::concurrent::both;
 
 /// Checkpoint commits carry this identity, so they work where no git identity is configured.
 pub const IDENTITY_NAME: &str = "salve";

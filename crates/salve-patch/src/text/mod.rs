@@ -184,21 +184,9 @@ impl<'a> Doc<'a> {
         &self,
         lines: std::ops::Range<usize>,
     ) -> impl Iterator<Item = (usize, usize)> + '_ {
-        let bytes = self.body.as_bytes();
-        let n = self.len();
-        let last_open = !self.final_newline;
         lines.map(move |i| {
-            let start = self.starts.get(i);
-            let end = if i + 1 < n {
-                let nl = self.starts.get(i + 1) - 1;
-                nl - usize::from(nl > start && bytes[nl - 1] == b'\r')
-            } else if last_open {
-                bytes.len()
-            } else {
-                let nl = bytes.len() - 1;
-                nl - usize::from(nl > start && bytes[nl - 1] == b'\r')
-            };
-            (start, end)
+            let l = self.span(i);
+            (l.start, l.end)
         })
     }
 

@@ -17,20 +17,12 @@ pub(super) fn split_lines<T: Copy + Default + Send>(
         _ => len,
     };
     let (mut starts, crlf) = if mid < len {
-        std::thread::scope(|scope| {
-            let upper = || (line_starts(bytes, mid..len, &at), crlf(mid..len));
-            match std::thread::Builder::new().spawn_scoped(scope, upper) {
-                Ok(job) => {
-                    let (mut starts, lower_crlf) = (line_starts(bytes, 0..mid, &at), crlf(0..mid));
-                    let (rest, upper_crlf) = job
-                        .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                    starts.extend(rest);
-                    (starts, lower_crlf + upper_crlf)
-                }
-                Err(_) => (line_starts(bytes, 0..len, &at), crlf(0..len)),
-            }
-        })
+        let ((mut starts, lower_crlf), (rest, upper_crlf)) = crate::concurrent::both(
+            || (line_starts(bytes, 0..mid, &at), crlf(0..mid)),
+            || (line_starts(bytes, mid..len, &at), crlf(mid..len)),
+        );
+        starts.extend(rest);
+        (starts, lower_crlf + upper_crlf)
     } else {
         (line_starts(bytes, 0..len, &at), crlf(0..len))
     };

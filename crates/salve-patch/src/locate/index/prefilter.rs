@@ -129,28 +129,13 @@ pub(super) fn candidates(doc: &Doc, form: Form, filter: &[u64]) -> Vec<(usize, u
         return candidates_in(doc, form, filter, 0..n);
     }
     let mid = n / 2;
-    std::thread::scope(|scope| {
-        let upper = || candidates_in(doc, form, filter, mid..n);
-        match std::thread::Builder::new().spawn_scoped(scope, upper) {
-            Ok(job) => {
-                let mut out = candidates_in(doc, form, filter, 0..mid);
-                let rest = job
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                // Into the larger of the two, which usually has the room already.
-                if out.capacity() - out.len() >= rest.len() {
-                    out.extend(rest);
-                    out
-                } else {
-                    let mut all = Vec::with_capacity(out.len() + rest.len());
-                    all.extend(out);
-                    all.extend(rest);
-                    all
-                }
-            }
-            Err(_) => candidates_in(doc, form, filter, 0..n),
-        }
-    })
+    let (mut lower, upper) = crate::concurrent::both(
+        || candidates_in(doc, form, filter, 0..mid),
+        || candidates_in(doc, form, filter, mid..n),
+    );
+    // `candidates_in` leaves room for the other half, so this rarely moves the lower one.
+    lower.extend(upper);
+    lower
 }
 
 fn candidates_in(
@@ -182,33 +167,18 @@ fn candidates_in(
     out
 }
 
-/// Every line's hash in `form`; a large file in two halves at once (a loose form hashes a
-/// rewritten copy of every line).
+/// Every line's hash in `form`, for the table of every line (needed only when a line no hunk
+/// has is looked up); a large file in two halves at once.
 pub(super) fn line_hashes(doc: &Doc, form: Form) -> Vec<u64> {
-    let n = doc.len();
-    let mut out = vec![0u64; n];
-    let fill = |part: &mut [u64], first: usize| {
-        for (k, slot) in part.iter_mut().enumerate() {
-            *slot = hash_form(form, doc.line(first + k));
-        }
+    let hash = |lines: std::ops::Range<usize>| -> Vec<u64> {
+        lines.map(|i| hash_form(form, doc.line(i))).collect()
     };
+    let n = doc.len();
     if n < SPLIT_LINES {
-        fill(&mut out, 0);
-        return out;
+        return hash(0..n);
     }
     let mid = n / 2;
-    let (lower, upper) = out.split_at_mut(mid);
-    let split = std::thread::scope(|scope| {
-        let job = std::thread::Builder::new()
-            .spawn_scoped(scope, || fill(upper, mid))
-            .ok()?;
-        fill(lower, 0);
-        job.join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        Some(())
-    });
-    if split.is_none() {
-        fill(&mut out, 0);
-    }
-    out
+    let (mut lower, upper) = crate::concurrent::both(|| hash(0..mid), || hash(mid..n));
+    lower.extend(upper);
+    lower
 }

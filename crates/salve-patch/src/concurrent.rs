@@ -2,15 +2,16 @@
 //!
 //! Most of salve's git latency is process start-up (about a millisecond per call), not work, so
 //! git calls that do not need each other's answers are started together rather than one after
-//! another. Callers keep their own error order: both results come back, and the caller decides
-//! which failure wins, exactly as if the calls had run in sequence.
+//! another; and the passes over every byte of a large file run in two halves on the two cores a
+//! machine usually has. Callers keep their own error order: both results come back, and the
+//! caller decides which failure wins, exactly as if the work had run in sequence.
 
 /// Run `first` on a scoped thread and `second` on this one, and return both results.
 ///
 /// When no thread can be started, `first` then `second` run here, in that order, so the
 /// answer never depends on whether the spawn worked (`first` is `Fn` so that a failed spawn,
 /// which drops the thread's closure, still leaves it callable). A panic in either is passed on.
-pub(crate) fn both<A, B>(first: impl Fn() -> A + Sync, second: impl FnOnce() -> B) -> (A, B)
+pub fn both<A, B>(first: impl Fn() -> A + Sync, second: impl FnOnce() -> B) -> (A, B)
 where
     A: Send,
 {
