@@ -115,7 +115,7 @@ fn main() {
             std::fs::write(path, bytes).unwrap();
         }
         let start = Instant::now();
-        let outcome = ask::ask(&options, &chain, &mut StoreRecorder::default()).unwrap();
+        let outcome = ask::with_chain(&options, &chain, &mut StoreRecorder::default()).unwrap();
         let ms = start.elapsed().as_secs_f64() * 1000.0;
         assert_eq!(outcome.status, Status::Applied);
         assert!(outcome.run.is_some(), "not recorded");

@@ -14,7 +14,7 @@ use crate::paths::TreePath;
 /// Why no baseline could be set up when one was asked for.
 #[derive(Debug, thiserror::Error)]
 pub enum BaselineError {
-    #[error("--base {rev} was given, but {} is not inside a git repository", dir.display())]
+    #[error("the base {rev} was given, but {} is not inside a git repository", dir.display())]
     NoRepository {
         rev: String,
         dir: std::path::PathBuf,

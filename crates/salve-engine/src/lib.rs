@@ -21,7 +21,16 @@
 pub mod apply;
 pub mod ask;
 pub mod baseline;
+pub mod checkpoint;
+pub mod commit;
 pub mod config;
+pub mod doctor;
+pub mod error;
 pub mod paths;
+pub mod record;
+pub mod restore;
 pub mod transaction;
 pub mod tree;
+pub mod undo;
+
+pub use error::{Classified, Kind};

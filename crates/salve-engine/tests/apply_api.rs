@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use salve_engine::apply::{apply, Error, Options};
+use salve_engine::{Classified as _, Kind};
 use salve_patch::report::{Outcome, Status};
 
 fn git(dir: &std::path::Path, args: &[&str]) {
@@ -74,8 +75,11 @@ fn errors_are_typed() {
     let mut options = Options::new(dir.path());
     options.base = Some("no-such-commit".into());
     let err = apply(REPLY, &options).unwrap_err();
-    assert!(err.is_user_error(), "{err}");
-    assert!(err.hint().is_some());
+    assert_eq!(err.kind(), Kind::User, "{err}");
+    assert_eq!(err.code(), "unknown_revision");
+    // Hints speak of the work, not of a front end's flags.
+    let hint = err.hint().unwrap();
+    assert!(!hint.contains("--"), "{hint}");
 
     let err = apply(REPLY, &Options::new(dir.path().join("missing"))).unwrap_err();
     assert!(matches!(err, Error::Dir { .. }), "{err}");

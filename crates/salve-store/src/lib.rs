@@ -6,7 +6,7 @@
 //!   [`Layout::locate`]: `<git common dir>/salve/` in a repository, `.salve/` elsewhere.
 //! - Writing: [`Store::begin_run`], then [`Store::add_patch_set`], [`Store::add_attempt`],
 //!   [`Store::add_decision`], [`Store::put_artifact`] as the job goes, and [`Store::finish_run`].
-//!   [`apply_run`] turns an apply report into that record in one call.
+//!   [`Store::add_batch`] adds what a job produced in one transaction.
 //! - Reading: [`Store::list`] (for `salve log`), [`Store::resolve`] (id prefixes),
 //!   [`Store::record`] (for `salve show`), [`Store::artifact`].
 //! - Moving records: [`Store::export`] and [`Store::import`] (JSON Lines, see [`exchange`]);
@@ -24,7 +24,6 @@
 //! store.finish_run(&run, &Finish { status: "applied".into(), ..Default::default() }).unwrap();
 //! ```
 
-pub mod apply_run;
 mod error;
 pub mod exchange;
 mod gc;
@@ -47,7 +46,7 @@ pub use exchange::ImportStats;
 pub use gc::{GcOptions, GcStats};
 pub use location::Layout;
 pub use model::{
-    artifact, status, Artifact, Attempt, Decision, FileChange, Finish, NewRun, PatchSet,
+    artifact, status, Artifact, Attempt, Batch, Decision, FileChange, Finish, NewRun, PatchSet,
     PatchStatus, Run, RunKind, RunRecord, RunSummary, TouchedFile,
 };
 pub use objects::Objects;

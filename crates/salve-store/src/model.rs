@@ -84,6 +84,16 @@ pub struct Finish {
     pub budgets: Option<serde_json::Value>,
 }
 
+/// Rows added to a run at once by [`Store::add_batch`](crate::Store::add_batch).
+#[derive(Clone, Debug, Default)]
+pub struct Batch<'a> {
+    /// Artifacts by name, with their bytes.
+    pub artifacts: Vec<(&'a str, &'a [u8])>,
+    pub patch_sets: Vec<PatchSet>,
+    pub attempts: Vec<Attempt>,
+    pub decisions: Vec<Decision>,
+}
+
 /// One run, as listed and shown.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Run {

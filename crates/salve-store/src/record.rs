@@ -7,7 +7,9 @@ use rusqlite::{params, Connection, ErrorCode, OptionalExtension as _, Transactio
 use crate::error::{Result, StoreError};
 use crate::id::new_run_id;
 use crate::liveness::ProcessId;
-use crate::model::{status, Artifact, Attempt, Decision, Finish, NewRun, PatchSet, PatchStatus};
+use crate::model::{
+    status, Artifact, Attempt, Batch, Decision, Finish, NewRun, PatchSet, PatchStatus,
+};
 use crate::time::Timestamp;
 use crate::Store;
 
@@ -144,6 +146,39 @@ impl Store {
             insert_decision(tx, run, seq, decision)?;
             Ok(seq)
         })
+    }
+
+    /// Add many rows at once, in one transaction after the run's others: what a job produced
+    /// when it ends (an apply's artifacts, patch sets and decisions). Objects are stored first,
+    /// so a row never names an object that is not there.
+    pub fn add_batch(&mut self, run: &str, batch: &Batch<'_>) -> Result<()> {
+        let mut artifacts = Vec::with_capacity(batch.artifacts.len());
+        for (name, bytes) in &batch.artifacts {
+            artifacts.push(Artifact {
+                name: (*name).to_owned(),
+                sha256: self.objects.put(bytes)?,
+                size: bytes.len() as u64,
+            });
+        }
+        self.in_transaction(|tx| {
+            for a in &artifacts {
+                insert_artifact(tx, run, a)?;
+            }
+            for p in &batch.patch_sets {
+                let seq = next_seq(tx, "patch_sets", run)?;
+                insert_patch_set(tx, run, seq, p)?;
+            }
+            for a in &batch.attempts {
+                let seq = next_seq(tx, "attempts", run)?;
+                insert_attempt(tx, run, seq, a)?;
+            }
+            for d in &batch.decisions {
+                let seq = next_seq(tx, "decisions", run)?;
+                insert_decision(tx, run, seq, d)?;
+            }
+            update_totals(tx, run)
+        })?;
+        Ok(())
     }
 
     /// Run `f` inside one immediate transaction, for callers recording many rows at once (an

@@ -7,13 +7,12 @@
 use std::fmt::Display;
 use std::io::Write as _;
 
-use salve_engine::apply;
-use salve_git::checkpoint::FindError;
-use salve_git::GitError;
-use salve_store::StoreError;
+use salve_engine::{Classified, Kind as EngineKind};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
+    /// The job ran and declined; nothing changed (exit 1).
+    Refused,
     User,
     Config,
     Internal,
@@ -22,6 +21,8 @@ pub enum Kind {
 #[derive(Debug)]
 pub struct CliError {
     pub kind: Kind,
+    /// The engine's stable name for the error, printed with `--json` for refusals.
+    pub code: Option<&'static str>,
     pub message: String,
     pub hint: Option<String>,
 }
@@ -30,15 +31,7 @@ impl CliError {
     pub fn user(message: impl Display) -> Self {
         CliError {
             kind: Kind::User,
-            message: message.to_string(),
-            hint: None,
-        }
-    }
-
-    /// A configuration or environment problem.
-    pub fn config(message: impl Display) -> Self {
-        CliError {
-            kind: Kind::Config,
+            code: None,
             message: message.to_string(),
             hint: None,
         }
@@ -47,6 +40,7 @@ impl CliError {
     pub fn internal(message: impl Display) -> Self {
         CliError {
             kind: Kind::Internal,
+            code: None,
             message: message.to_string(),
             hint: Some(BUG_HINT.to_owned()),
         }
@@ -57,18 +51,28 @@ impl CliError {
         self
     }
 
-    /// 2 for usage, configuration and environment errors, 101 for bugs (the same code a Rust
-    /// panic exits with).
+    /// 1 for a job that was refused, 2 for usage, configuration and environment errors, 101
+    /// for bugs (the same code a Rust panic exits with).
     pub fn exit_code(&self) -> u8 {
         match self.kind {
+            Kind::Refused => 1,
             Kind::User | Kind::Config => 2,
             Kind::Internal => 101,
         }
     }
 
-    pub fn print(&self) {
+    /// Say it on stderr; a refusal with `--json` is also data on stdout:
+    /// `{"error": {"kind": CODE, "message": ...}}`.
+    pub fn print(&self, json: bool) {
+        if json && self.kind == Kind::Refused {
+            let error = Refusal {
+                kind: self.code.unwrap_or("refused"),
+                message: &self.message,
+            };
+            let _ = crate::output::print_json(&Refused { error });
+        }
         let label = match self.kind {
-            Kind::User => "Error",
+            Kind::Refused | Kind::User => "Error",
             Kind::Config => "Config error",
             Kind::Internal => "Internal error",
         };
@@ -81,70 +85,65 @@ impl CliError {
     }
 }
 
+/// `{"error": {"kind": ..., "message": ...}}`, what `--json` prints for a refused job.
+#[derive(serde::Serialize)]
+struct Refused<'a> {
+    error: Refusal<'a>,
+}
+
+#[derive(serde::Serialize)]
+struct Refusal<'a> {
+    kind: &'a str,
+    message: &'a str,
+}
+
 const BUG_HINT: &str =
     "this is a bug in salve; please report it with the command you ran and the reply file";
 
-impl From<apply::Error> for CliError {
-    fn from(e: apply::Error) -> Self {
-        let kind = match &e {
-            apply::Error::Git(GitError::NotFound)
-            | apply::Error::Baseline(salve_engine::baseline::BaselineError::Git(
-                GitError::NotFound,
-            )) => Kind::Config,
-            _ => Kind::User,
-        };
-        CliError {
-            kind,
-            hint: e.hint(),
-            message: e.to_string(),
+/// An engine error as the CLI says it: its kind, and its hint in the CLI's own words where the
+/// engine's names a setting the command line spells as a flag.
+pub fn failed<E: Classified>(e: E) -> CliError {
+    let kind = match e.kind() {
+        EngineKind::Refused => Kind::Refused,
+        EngineKind::User | EngineKind::Environment => Kind::User,
+        EngineKind::Config => Kind::Config,
+        EngineKind::Internal => Kind::Internal,
+    };
+    let code = e.code();
+    let hint = match (code, kind) {
+        (_, Kind::Internal) => Some(BUG_HINT.to_owned()),
+        ("bad_directory", _) => Some("check the directory given with -C".to_owned()),
+        ("unknown_revision", _) => {
+            Some("--base takes the commit the model read: a hash, branch, tag or HEAD~N".to_owned())
         }
-    }
-}
-
-/// git failures: missing or old git is configuration, the rest is the environment (exit 2).
-impl From<GitError> for CliError {
-    fn from(e: GitError) -> Self {
-        let hint = match &e {
-            GitError::NotARepository(_) => Some("run salve inside a git work tree, or pass -C DIR"),
-            GitError::NotFound | GitError::TooOld { .. } => Some("install git 2.30 or newer"),
-            GitError::IndexLocked(_) => Some("retry when the other git command has finished"),
-            _ => None,
-        };
-        let kind = match &e {
-            GitError::NotFound | GitError::TooOld { .. } => Kind::Config,
-            _ => Kind::User,
-        };
-        CliError {
-            kind,
-            message: e.to_string(),
-            hint: hint.map(str::to_owned),
+        ("no_repository", _) => {
+            Some("drop --base, or run salve inside the git repository".to_owned())
         }
-    }
-}
-
-/// A checkpoint id that names none, or several.
-impl From<FindError> for CliError {
-    fn from(e: FindError) -> Self {
-        match e {
-            FindError::Git(e) => e.into(),
-            other => CliError::user(other).with_hint("`salve checkpoints` lists the ids"),
+        ("file_too_large", _) => Some(
+            "raise the limit with --max-file-size if this file is meant to be edited".to_owned(),
+        ),
+        ("not_a_repository", _) => {
+            Some("run salve inside a git work tree, or pass -C DIR".to_owned())
         }
-    }
-}
-
-/// Bad ids and input are usage errors; a broken or too new record is an environment error.
-impl From<StoreError> for CliError {
-    fn from(e: StoreError) -> Self {
-        let kind = if e.is_user_error() {
-            Kind::User
-        } else {
-            Kind::Config
-        };
-        CliError {
-            kind,
-            hint: e.hint(),
-            message: e.to_string(),
+        ("bad_prompt_file", _) => Some(
+            "--file takes existing files; use --target for a file the change creates".to_owned(),
+        ),
+        ("no_such_checkpoint" | "ambiguous_checkpoint", _) => {
+            Some("`salve checkpoints` lists the ids".to_owned())
         }
+        ("unreadable_input", _) => {
+            Some("pass a file written by `salve export`, or - for stdin".to_owned())
+        }
+        ("record_too_new", _) => {
+            Some("a newer salve wrote this record; upgrade salve, or pass --no-record".to_owned())
+        }
+        _ => e.hint(),
+    };
+    CliError {
+        kind,
+        code: Some(code),
+        message: e.to_string(),
+        hint,
     }
 }
 
@@ -161,6 +160,6 @@ pub fn install_panic_hook() {
             .map(|s| (*s).to_owned())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown panic".to_owned());
-        CliError::internal(format!("salve panicked{location}: {payload}")).print();
+        CliError::internal(format!("salve panicked{location}: {payload}")).print(false);
     }));
 }

@@ -20,7 +20,7 @@ fn main() -> ExitCode {
     match commands::run(&cli) {
         Ok(code) => ExitCode::from(code),
         Err(err) => {
-            err.print();
+            err.print(cli.global.json);
             ExitCode::from(err.exit_code())
         }
     }

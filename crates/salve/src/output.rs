@@ -10,13 +10,14 @@
 
 use std::fmt::Write as _;
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
 
+use salve_engine::checkpoint::{SkipReason, Skipped};
+use salve_engine::record::Timestamp;
+use salve_engine::restore;
 use salve_patch::report::{FileReport, HunkReport, Outcome, Report, Status};
-use salve_store::Timestamp;
 use serde::Serialize;
-use serde_json::{json, Value};
 
+use crate::cli::Global;
 use crate::error::CliError;
 
 /// Write to stdout; a closed pipe is not an error.
@@ -50,13 +51,83 @@ fn encoding_error(e: serde_json::Error) -> CliError {
     CliError::internal(format!("encoding the JSON output: {e}"))
 }
 
-/// A work-tree path for people and JSON (non-UTF-8 bytes shown as U+FFFD).
-pub fn show(path: &Path) -> String {
-    path.to_string_lossy().into_owned()
+/// The command line as typed, with the program named `salve` whatever its path.
+pub fn command_line() -> Vec<String> {
+    let mut args: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    if let Some(first) = args.first_mut() {
+        *first = "salve".to_owned();
+    }
+    args
 }
 
-pub fn paths_json(paths: &[PathBuf]) -> Value {
-    json!(paths.iter().map(|p| show(p)).collect::<Vec<_>>())
+/// Paths a checkpoint left out: a warning on stderr each (data on stdout stays clean).
+pub fn report_skipped(global: &Global, skipped: &[Skipped]) {
+    if global.quiet || skipped.is_empty() {
+        return;
+    }
+    let mut stderr = std::io::stderr().lock();
+    for s in skipped {
+        let why = match &s.reason {
+            SkipReason::TooLarge { bytes } => {
+                format!(
+                    "untracked file of {} over the size limit",
+                    human_bytes(*bytes)
+                )
+            }
+            SkipReason::LargeDirectory { files, bytes } => format!(
+                "untracked directory of {files} files ({}) over the limits",
+                human_bytes(*bytes)
+            ),
+            SkipReason::NestedRepository => "nested repository, left alone".to_owned(),
+        };
+        let _ = writeln!(stderr, "warning: not in the checkpoint: {} ({why})", s.path);
+    }
+}
+
+/// A restore (or the restore an undo made): the paths skipped on stderr, then `json` as JSON,
+/// or a summary beginning with `verb`.
+pub fn render_restore(
+    global: &Global,
+    outcome: &restore::Outcome,
+    verb: &str,
+    json: &impl Serialize,
+) -> Result<(), CliError> {
+    report_skipped(global, &outcome.before_checkpoint.skipped);
+    if global.json {
+        return print_json(json);
+    }
+    if global.quiet {
+        return Ok(());
+    }
+    let mut text = format!(
+        "{verb} checkpoint {}: {} written, {} deleted\n",
+        outcome.target,
+        outcome.written.len(),
+        outcome.deleted.len()
+    );
+    if !outcome.captured.is_empty() {
+        text.push_str(&format!(
+            "note: {} uncaptured file(s) were saved before being overwritten: {}\n",
+            outcome.captured.len(),
+            outcome.captured.join(", ")
+        ));
+    }
+    if outcome.head_differs {
+        text.push_str(
+            "note: HEAD has moved since that checkpoint; HEAD was left alone and the staged \
+             state is the checkpoint's\n",
+        );
+    }
+    if !outcome.index_restored {
+        text.push_str("note: the checkpoint recorded no staged state; the index was left alone\n");
+    }
+    text.push_str(&format!(
+        "the previous state is checkpoint {}; `salve undo` goes back to it\n",
+        outcome.before
+    ));
+    print_text(&text)
 }
 
 /// `1 file`, `2 files`.

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use salve_git::GitError;
 
 use crate::baseline::BaselineError;
+use crate::error::{Classified, Kind};
 use crate::transaction::TransactionError;
 
 /// Why an apply could not run, or could not finish writing.
@@ -37,37 +38,51 @@ pub enum Error {
     Checkpoint(#[from] salve_git::checkpoint::create::Error),
 }
 
-impl Error {
-    /// A line telling the user what to do about it.
-    pub fn hint(&self) -> Option<String> {
+impl Classified for Error {
+    fn kind(&self) -> Kind {
         match self {
-            Error::Dir { .. } => Some("check the directory given with -C".to_owned()),
-            Error::Baseline(BaselineError::UnknownRevision(_)) => Some(
-                "--base takes the commit the model read: a hash, branch, tag or HEAD~N".to_owned(),
-            ),
-            Error::Baseline(BaselineError::NoRepository { .. }) => {
-                Some("drop --base, or run salve inside the git repository".to_owned())
-            }
-            Error::FileTooLarge { .. } => {
-                Some("raise the limit with --max-file-size if this file is meant to be edited".to_owned())
-            }
-            Error::Write(e) if !e.rolled_back => Some(
-                "compare the files with `git status` / `git diff`; `salve undo` restores the checkpoint taken before writing".to_owned(),
-            ),
-            Error::Git(GitError::NotFound) => Some("install git 2.30 or newer".to_owned()),
-            _ => None,
+            Error::Dir { .. }
+            | Error::Baseline(BaselineError::UnknownRevision(_))
+            | Error::Baseline(BaselineError::NoRepository { .. })
+            | Error::FileTooLarge { .. }
+            | Error::Read { .. } => Kind::User,
+            Error::Baseline(BaselineError::Git(e)) | Error::Git(e) => e.kind(),
+            Error::Write(_) | Error::Checkpoint(_) => Kind::Environment,
         }
     }
 
-    /// True when the error comes from the user's input (arguments, reply, tree contents) rather
-    /// than from the environment (I/O, git itself).
-    pub fn is_user_error(&self) -> bool {
-        matches!(
-            self,
-            Error::Dir { .. }
-                | Error::Baseline(BaselineError::UnknownRevision(_))
-                | Error::Baseline(BaselineError::NoRepository { .. })
-                | Error::FileTooLarge { .. }
-        )
+    fn code(&self) -> &'static str {
+        match self {
+            Error::Dir { .. } => "bad_directory",
+            Error::Baseline(BaselineError::UnknownRevision(_)) => "unknown_revision",
+            Error::Baseline(BaselineError::NoRepository { .. }) => "no_repository",
+            Error::Baseline(BaselineError::Git(e)) | Error::Git(e) => e.code(),
+            Error::FileTooLarge { .. } => "file_too_large",
+            Error::Read { .. } => "unreadable_file",
+            Error::Write(_) => "write_failed",
+            Error::Checkpoint(_) => "checkpoint_failed",
+        }
+    }
+
+    fn hint(&self) -> Option<String> {
+        let hint = match self {
+            Error::Dir { .. } => "check the directory of the work tree",
+            Error::Baseline(BaselineError::UnknownRevision(_)) => {
+                "the base is the commit the model read: a hash, branch, tag or HEAD~N"
+            }
+            Error::Baseline(BaselineError::NoRepository { .. }) => {
+                "a base needs a git repository: apply inside one, or name no base"
+            }
+            Error::FileTooLarge { .. } => {
+                "raise the file size limit if this file is meant to be edited"
+            }
+            Error::Write(e) if !e.rolled_back => {
+                "compare the files with `git status` / `git diff`; undo restores the checkpoint \
+                 taken before writing"
+            }
+            Error::Baseline(BaselineError::Git(e)) | Error::Git(e) => return e.hint(),
+            _ => return None,
+        };
+        Some(hint.to_owned())
     }
 }

@@ -11,7 +11,10 @@
 //!    the path, read the text, fetch the baseline blob when it differs, run the applier.
 //! 5. Decide: any refusal (or a parse issue that names no file) writes nothing, unless
 //!    `partial`, which writes the files that placed. `check` writes nothing in any case.
-//! 6. Write through a [`Transaction`]: every file or none.
+//! 6. Write through a [`Transaction`]: every file or none, after the checkpoint.
+//!
+//! The run is recorded ([`crate::record::Recorder`]) beside all of this, started on another
+//! thread and finished with the outcome or the error.
 
 mod change;
 mod diff;
@@ -22,19 +25,22 @@ mod plan;
 mod repository;
 
 use std::cell::OnceCell;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use salve_patch::edit::{FileEdit, IssueKind, ParseIssue};
 use salve_patch::parse;
 use salve_patch::report::{Outcome as ReportOutcome, Report, Status};
 
 pub use error::Error;
+use serde::Serialize;
 
 use crate::paths::canonical_root;
+use crate::record::{Applied, Recorder};
 use crate::transaction::{Transaction, TEMP_PREFIX};
 use file::{place, Ctx, Placed};
 use plan::{group, guard_all, Guard};
 use repository::Repository;
+use salve_patch::concurrent::both;
 
 /// Files larger than this are not read: 64 MiB.
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 64 * 1024 * 1024;
@@ -55,15 +61,19 @@ pub struct Options {
     pub reverse: bool,
     /// Files larger than this many bytes stop the apply with [`Error::FileTooLarge`].
     pub max_file_size: u64,
-    /// In a git repository, take a checkpoint (logged for `salve undo`) before writing.
+    /// In a git repository, take a checkpoint (logged for undo) before writing.
     pub checkpoint: bool,
     /// The operation named in the undo log for that checkpoint (`apply`, `ask`, `fix`).
     pub operation: String,
-    /// Render the unified diff of the change into [`Outcome::diff`] (for the record).
-    pub diff: bool,
+    /// Record the run (the reply, the report, the diff that landed, the decisions) where a
+    /// record is kept. The unified diff is then also in [`Outcome::diff`].
+    pub record: bool,
+    /// The command line, for the record; empty records `salve <operation>`.
+    pub command: Vec<String>,
 }
 
 impl Options {
+    /// Apply to `dir` with the defaults: all or nothing, checkpointed and recorded.
     pub fn new(dir: impl Into<PathBuf>) -> Self {
         Options {
             dir: dir.into(),
@@ -74,7 +84,8 @@ impl Options {
             max_file_size: DEFAULT_MAX_FILE_SIZE,
             checkpoint: true,
             operation: "apply".to_owned(),
-            diff: false,
+            record: true,
+            command: Vec::new(),
         }
     }
 }
@@ -86,47 +97,120 @@ impl Default for Options {
 }
 
 /// What an apply did.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Outcome {
+    /// Every file and hunk: where it landed, or why not.
     pub report: Report,
     /// The files written, created or deleted, relative to the work tree. Empty under `check`
     /// and when refused.
     pub written: Vec<PathBuf>,
     /// The baseline commit used for 3-way placement, when there was one.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub baseline: Option<String>,
     /// The checkpoint taken before writing, when one was.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub checkpoint: Option<String>,
-    /// With [`Options::diff`]: the unified diff of what was written, or would be under `check`.
-    /// Empty when refused or when nothing changes.
+    /// With [`Options::record`]: the unified diff of what was written, or would be under
+    /// `check`. Empty when refused or when nothing changes.
+    #[serde(skip)]
     pub diff: String,
+    /// The run in the record, when one was kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run: Option<String>,
+    /// Why the run could not be recorded (the apply itself is not affected).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub record_error: Option<String>,
 }
 
-/// Apply `reply` to `options.dir`. Refusals are reported in the outcome; only problems that stop
-/// the apply from running or from finishing its writes are errors.
-pub fn apply(reply: &str, options: &Options) -> Result<Outcome, Error> {
-    let root = canonical_root(&options.dir).map_err(|source| Error::Dir {
-        path: options.dir.clone(),
-        source,
-    })?;
-    let checkpoint_options = salve_git::checkpoint::create::Options {
-        message: Some(format!("before salve {}", options.operation)),
-        operation: Some(options.operation.clone()),
-        // Taken while files are placed, the snapshot may run before a killed earlier apply's
-        // temporary files are swept: it must not capture them for `salve undo` to bring back.
-        skip_name_prefixes: vec![TEMP_PREFIX.to_owned()],
-        ..Default::default()
-    };
-    std::thread::scope(|scope| {
-        // Finding the repository and the baseline runs git in child processes: it goes on
-        // while the reply is read and the files are placed. Git's errors still come first.
-        let repository = Repository::start(scope, &root, options);
-        let refused = |report: Report, baseline: Option<String>| Outcome {
+impl Outcome {
+    fn refused(report: Report, baseline: Option<String>) -> Outcome {
+        Outcome {
             report,
             written: Vec::new(),
             baseline,
             checkpoint: None,
             diff: String::new(),
-        };
+            run: None,
+            record_error: None,
+        }
+    }
+}
+
+/// Apply `reply` to `options.dir`, and record the run. Refusals are reported in the outcome;
+/// only problems that stop the apply from running or from finishing its writes are errors.
+pub fn apply(reply: &str, options: &Options) -> Result<Outcome, Error> {
+    // Opening the record costs about as much as a small apply and does not depend on it: the
+    // run is started on another thread meanwhile.
+    let recorder = options.record.then(|| {
+        let dir = options.dir.clone();
+        let command = command_line(options);
+        let reply = reply.to_owned();
+        std::thread::spawn(move || {
+            Recorder::start_with_reply(&dir, salve_store::RunKind::Apply, command, &reply)
+        })
+    });
+    let result = place_and_write(reply, options);
+    let Some(recorder) = recorder else {
+        return result;
+    };
+    let recorded = match recorder.join() {
+        Ok(started) => started.and_then(|r| match (r, &result) {
+            (None, _) => Ok(None),
+            (Some(r), Ok(o)) => finish_record(r, o).map(Some),
+            (Some(r), Err(e)) => r.fail(&e.to_string()).map(Some),
+        }),
+        Err(panic) => std::panic::resume_unwind(panic),
+    };
+    result.map(|mut outcome| {
+        match recorded {
+            Ok(run) => outcome.run = run,
+            Err(e) => {
+                let hint = e.hint().map(|h| format!(" ({h})")).unwrap_or_default();
+                outcome.record_error = Some(format!("{e}{hint}"));
+            }
+        }
+        outcome
+    })
+}
+
+fn command_line(options: &Options) -> Vec<String> {
+    if options.command.is_empty() {
+        vec!["salve".to_owned(), options.operation.clone()]
+    } else {
+        options.command.clone()
+    }
+}
+
+fn finish_record(
+    mut recorder: Recorder,
+    outcome: &Outcome,
+) -> Result<String, salve_store::StoreError> {
+    recorder.applied(&Applied {
+        report: &outcome.report,
+        diff: &outcome.diff,
+        baseline: outcome.baseline.as_deref(),
+        suffix: "",
+        rationale: None,
+    })?;
+    recorder.finish_report(
+        &outcome.report,
+        outcome.baseline.as_deref(),
+        outcome.checkpoint.as_deref(),
+    )
+}
+
+/// Steps 1 to 6 of the module docs.
+fn place_and_write(reply: &str, options: &Options) -> Result<Outcome, Error> {
+    let root = canonical_root(&options.dir).map_err(|source| Error::Dir {
+        path: options.dir.clone(),
+        source,
+    })?;
+    let checkpoint_options = checkpoint_options(options);
+    std::thread::scope(|scope| {
+        // 1. Finding the repository and the baseline runs git in child processes: it goes on
+        //    while the reply is read and the files are placed. Git's errors still come first.
+        let repository = Repository::start(scope, &root, options);
+        // 2, 3 and the grouping of 4.
         let Prepared {
             mut report,
             issues,
@@ -135,131 +219,166 @@ pub fn apply(reply: &str, options: &Options) -> Result<Outcome, Error> {
         } = match prepare(reply, options, &root) {
             Ready::Refused(report) => {
                 let (_, baseline) = repository.finish()?;
-                return Ok(refused(report, baseline.map(|b| b.commit().to_owned())));
+                let baseline = baseline.map(|b| b.commit().to_owned());
+                return Ok(Outcome::refused(report, baseline));
             }
             Ready::Plans(prepared) => prepared,
         };
-        // The checkpoint's snapshot (hashing every changed file) is the slowest step of a
-        // default apply; it is taken on another thread while the edits are placed, and only
-        // made a checkpoint if something is written.
+        // 4. Place every file. The checkpoint's snapshot (hashing every changed file) is the
+        //    slowest step of a default apply: it is taken meanwhile, and only made a checkpoint
+        //    if something is written.
         let wants_snapshot = options.checkpoint && !options.check && !plans.is_empty();
-        let git_now = if wants_snapshot {
-            repository.git()
-        } else {
-            None
-        };
-        let snapshot = match git_now {
-            Some(git) => {
-                let (repo, checkpoint_options) = (git.repo.clone(), &checkpoint_options);
-                std::thread::Builder::new()
-                    .spawn_scoped(scope, move || {
-                        salve_git::checkpoint::create::snapshot(&repo, checkpoint_options)
-                    })
-                    .ok()
-            }
-            None => None,
-        };
-        let ctx = Ctx {
-            root: &root,
-            repository: &repository,
-            max_file_size: options.max_file_size,
-            files: OnceCell::new(),
-        };
-        let mut placed = Vec::with_capacity(plans.len());
-        for plan in plans {
-            match place(&ctx, plan) {
-                Ok(p) => placed.push(p),
-                Err(e) => {
-                    drop(ctx);
-                    repository.finish()?;
-                    return Err(e);
-                }
-            }
-        }
-        drop(ctx);
+        let snapshot_repo = wants_snapshot
+            .then(|| repository.git().map(|git| git.repo.clone()))
+            .flatten();
+        let (snapshot, placed) = both(
+            || {
+                snapshot_repo
+                    .as_ref()
+                    .map(|repo| salve_git::checkpoint::create::snapshot(repo, &checkpoint_options))
+            },
+            || place_all(&root, &repository, options, plans),
+        );
         let (git, baseline) = repository.finish()?;
+        let mut placed = placed?;
         let baseline_id = baseline.as_ref().map(|b| b.commit().to_owned());
         report
             .issues
             .extend(placed.iter().filter_map(|p| p.issue.clone()));
 
-        // A parse issue naming no path, or naming a file the reply has no edit for, is a refusal
-        // that no file report carries.
+        // 5. Decide. A parse issue naming no path, or naming a file the reply has no edit for,
+        //    is a refusal that no file report carries.
         let whole_reply_issue = issues.iter().any(|i| i.path.is_none());
         let refusals = placed.iter().filter(|p| !p.ok()).count() + unmatched.len();
         let write_any = !whole_reply_issue && (refusals == 0 || options.partial);
         if !write_any {
             skip_placed(&mut placed, whole_reply_issue);
             report.files = placed.into_iter().map(|p| p.report).collect();
-            return Ok(refused(report, baseline_id));
+            return Ok(Outcome::refused(report, baseline_id));
         }
-
         // Read before the write: the diff needs the text each file had.
-        let diff = if options.diff {
+        let diff = if options.record {
             diff::render(&root, &placed)
         } else {
             String::new()
         };
-        // The ops move into the transaction: a copy of every new file text costs as much as
-        // writing it, and only the reports are needed past this point.
-        let mut tx = Transaction::within(&root);
-        for p in placed.iter_mut().filter(|p| p.ok()) {
-            for op in p.ops.drain(..) {
-                tx.push(op);
-            }
+
+        // 6. Write, after the checkpoint.
+        let git_repo = git.as_ref().map(|g| &g.repo);
+        let (written, checkpoint) = write(
+            &root,
+            &mut placed,
+            options,
+            git_repo,
+            snapshot,
+            &checkpoint_options,
+        )?;
+        if let Some(id) = &checkpoint {
+            report.notes.push(format!(
+                "checkpoint {id} taken before writing; `salve undo` reverts this apply"
+            ));
         }
-        let mut checkpoint = None;
-        let written = if options.check || tx.is_empty() {
-            Vec::new()
-        } else {
-            // A killed earlier apply may have left temp files; clear them before the checkpoint is
-            // published, as the write would.
-            tx.sweep_leftovers();
-            if let (true, Some(git)) = (options.checkpoint, &git) {
-                let snapshot = match snapshot {
-                    Some(job) => job
-                        .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?,
-                    None => {
-                        salve_git::checkpoint::create::snapshot(&git.repo, &checkpoint_options)?
-                    }
-                };
-                let taken = snapshot.publish(&git.repo, &checkpoint_options)?;
-                report.notes.push(format!(
-                    "checkpoint {} taken before writing; `salve undo` reverts this apply",
-                    taken.id
-                ));
-                checkpoint = Some(taken.id);
-            }
-            tx.commit()?
-                .into_iter()
-                .map(|p| p.strip_prefix(&root).map(PathBuf::from).unwrap_or(p))
-                .collect()
-        };
-        let successes = placed.iter().filter(|p| p.ok()).count();
-        report.outcome = if refusals > 0 {
-            if successes > 0 {
-                ReportOutcome::Partial
-            } else {
-                ReportOutcome::Refused
-            }
-        } else if placed
-            .iter()
-            .all(|p| p.report.status == Status::AlreadyApplied)
-        {
-            ReportOutcome::AlreadyApplied
-        } else {
-            ReportOutcome::Applied
-        };
+        report.outcome = verdict(&placed, refusals);
         report.files = placed.into_iter().map(|p| p.report).collect();
         Ok(Outcome {
             report,
             written,
-            baseline: baseline_id.clone(),
+            baseline: baseline_id,
             checkpoint,
             diff,
+            run: None,
+            record_error: None,
         })
     })
+}
+
+fn checkpoint_options(options: &Options) -> salve_git::checkpoint::create::Options {
+    salve_git::checkpoint::create::Options {
+        message: Some(format!("before salve {}", options.operation)),
+        operation: Some(options.operation.clone()),
+        // Taken while files are placed, the snapshot may run before a killed earlier apply's
+        // temporary files are swept: it must not capture them for undo to bring back.
+        skip_name_prefixes: vec![TEMP_PREFIX.to_owned()],
+        ..Default::default()
+    }
+}
+
+/// Step 4: place each file's plan in memory.
+fn place_all(
+    root: &Path,
+    repository: &Repository<'_, '_>,
+    options: &Options,
+    plans: Vec<plan::FilePlan>,
+) -> Result<Vec<Placed>, Error> {
+    let ctx = Ctx {
+        root,
+        repository,
+        max_file_size: options.max_file_size,
+        files: OnceCell::new(),
+    };
+    plans.into_iter().map(|plan| place(&ctx, plan)).collect()
+}
+
+type SnapshotResult =
+    Option<Result<salve_git::checkpoint::create::Snapshot, salve_git::checkpoint::create::Error>>;
+
+/// Step 6: take the checkpoint (from the snapshot taken while placing) and write every file
+/// that placed through one transaction. Returns the paths written and the checkpoint id.
+fn write(
+    root: &Path,
+    placed: &mut [Placed],
+    options: &Options,
+    repo: Option<&salve_git::Repo>,
+    snapshot: SnapshotResult,
+    checkpoint_options: &salve_git::checkpoint::create::Options,
+) -> Result<(Vec<PathBuf>, Option<String>), Error> {
+    // The ops move into the transaction: a copy of every new file text costs as much as
+    // writing it, and only the reports are needed past this point.
+    let mut tx = Transaction::within(root);
+    for p in placed.iter_mut().filter(|p| p.ok()) {
+        for op in p.ops.drain(..) {
+            tx.push(op);
+        }
+    }
+    if options.check || tx.is_empty() {
+        return Ok((Vec::new(), None));
+    }
+    // A killed earlier apply may have left temp files; clear them before the checkpoint is
+    // published, as the write would.
+    tx.sweep_leftovers();
+    let mut checkpoint = None;
+    if let (true, Some(repo)) = (options.checkpoint, repo) {
+        let snapshot = match snapshot {
+            Some(taken) => taken?,
+            None => salve_git::checkpoint::create::snapshot(repo, checkpoint_options)?,
+        };
+        checkpoint = Some(snapshot.publish(repo, checkpoint_options)?.id);
+    }
+    let written = tx
+        .commit()?
+        .into_iter()
+        .map(|p| p.strip_prefix(root).map(PathBuf::from).unwrap_or(p))
+        .collect();
+    Ok((written, checkpoint))
+}
+
+/// The report's outcome once the files are written.
+fn verdict(placed: &[Placed], refusals: usize) -> ReportOutcome {
+    let successes = placed.iter().filter(|p| p.ok()).count();
+    if refusals > 0 {
+        if successes > 0 {
+            ReportOutcome::Partial
+        } else {
+            ReportOutcome::Refused
+        }
+    } else if placed
+        .iter()
+        .all(|p| p.report.status == Status::AlreadyApplied)
+    {
+        ReportOutcome::AlreadyApplied
+    } else {
+        ReportOutcome::Applied
+    }
 }
 
 /// The reply read into per-file plans, ready to place.
@@ -278,7 +397,7 @@ enum Ready {
 
 /// Steps 2 to 4 up to placing: extract, turn around under `reverse`, guard every path, group
 /// per file. Needs no git.
-fn prepare(reply: &str, options: &Options, root: &std::path::Path) -> Ready {
+fn prepare(reply: &str, options: &Options, root: &Path) -> Ready {
     let extraction = parse::extract(reply);
     let edits: Vec<FileEdit> = if options.reverse {
         extraction.edits.iter().map(FileEdit::reversed).collect()

@@ -18,6 +18,7 @@
 //! API key a model or a server echoes never reaches the record or the output.
 
 pub mod artifacts;
+mod chain;
 pub mod prompt;
 pub mod record;
 
@@ -31,9 +32,12 @@ use salve_patch::report::{Outcome as ReportOutcome, Report};
 use serde::Serialize;
 
 use crate::apply;
+use crate::config::{ConfigError, ModelHint};
+use crate::error::{Classified, Kind};
 use crate::paths::canonical_root;
 pub use prompt::{Prompt, PromptError, PromptInput, DEFAULT_MAX_PROMPT_FILE};
 pub use record::{AskRecord, NoRecord, Recorder, StoreRecorder};
+pub use salve_llm::secret::redact as redact_secrets;
 
 /// How to ask.
 #[derive(Clone, Debug)]
@@ -47,8 +51,14 @@ pub struct Options {
     pub targets: Vec<PathBuf>,
     /// Ask and place the edit, but write nothing.
     pub dry_run: bool,
-    /// Follow-ups after a refused edit.
-    pub follow_ups: u32,
+    /// Follow-ups after a refused edit; `None` takes the configuration's.
+    pub follow_ups: Option<u32>,
+    /// Use the `fast` or `quality` chain instead of `default`.
+    pub model_hint: Option<ModelHint>,
+    /// Ask this provider alone instead of a chain.
+    pub provider: Option<String>,
+    /// Append every reply to this cassette, for replay later.
+    pub cassette: Option<PathBuf>,
     /// Files larger than this are not put into the prompt.
     pub max_prompt_file: u64,
     /// The command line, for the record.
@@ -63,7 +73,10 @@ impl Options {
             files: Vec::new(),
             targets: Vec::new(),
             dry_run: false,
-            follow_ups: crate::config::DEFAULT_FOLLOW_UPS,
+            follow_ups: None,
+            model_hint: None,
+            provider: None,
+            cassette: None,
             max_prompt_file: DEFAULT_MAX_PROMPT_FILE,
             command: Vec::new(),
         }
@@ -179,6 +192,27 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    fn new(chain: &str, prompt: String, prompt_ms: u64) -> Outcome {
+        Outcome {
+            status: Status::ProviderError,
+            chain: chain.to_owned(),
+            provider: None,
+            rounds: Vec::new(),
+            attempts: Vec::new(),
+            written: Vec::new(),
+            checkpoint: None,
+            baseline: None,
+            message: None,
+            run: None,
+            record_error: None,
+            prompt,
+            timings: Timings {
+                prompt_ms,
+                ..Timings::default()
+            },
+        }
+    }
+
     /// The last apply report.
     pub fn report(&self) -> Option<&Report> {
         self.rounds.iter().rev().find_map(|r| r.report.as_ref())
@@ -195,10 +229,80 @@ impl Outcome {
 /// An ask that could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// A file for the prompt cannot be used.
     #[error(transparent)]
     Prompt(#[from] PromptError),
+    /// The edit could not be applied (not a refusal: an error that stopped the apply).
     #[error(transparent)]
     Apply(#[from] apply::Error),
+    /// The configuration names no usable chain or provider.
+    #[error("{}", redact(&.0.to_string()))]
+    Config(#[from] ConfigError),
+    /// The cassette to record to cannot be written.
+    #[error("cannot write the cassette {}: {source}", path.display())]
+    Cassette {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl Classified for Error {
+    fn kind(&self) -> Kind {
+        match self {
+            Error::Prompt(_) | Error::Cassette { .. } => Kind::User,
+            Error::Apply(e) => e.kind(),
+            Error::Config(_) => Kind::Config,
+        }
+    }
+
+    fn code(&self) -> &'static str {
+        match self {
+            Error::Prompt(_) => "bad_prompt_file",
+            Error::Apply(e) => e.code(),
+            Error::Config(_) => "bad_config",
+            Error::Cassette { .. } => "unwritable_cassette",
+        }
+    }
+
+    fn hint(&self) -> Option<String> {
+        match self {
+            Error::Prompt(_) => Some(
+                "source files must exist; name a file the change creates as a target".to_owned(),
+            ),
+            Error::Apply(e) => e.hint(),
+            Error::Config(e) => e.hint(),
+            Error::Cassette { .. } => None,
+        }
+    }
+}
+
+/// Reported to the caller once the chain is known, before any provider is asked.
+#[derive(Clone, Debug)]
+pub struct Asking {
+    /// The chain's name.
+    pub chain: String,
+    /// Its providers, in order.
+    pub providers: Vec<String>,
+}
+
+/// Ask the configured chain (or provider) and apply its edit, recorded; see the module docs.
+/// `asking` hears which chain is asked before the first call.
+pub fn ask(options: &Options, asking: &mut dyn FnMut(&Asking)) -> Result<Outcome, Error> {
+    let (chain, follow_ups) = chain::build(options)?;
+    asking(&Asking {
+        chain: chain.name().to_owned(),
+        providers: chain
+            .providers()
+            .iter()
+            .map(|p| p.name().to_owned())
+            .collect(),
+    });
+    let options = Options {
+        follow_ups: Some(follow_ups),
+        ..options.clone()
+    };
+    with_chain(&options, &chain, &mut StoreRecorder::default())
 }
 
 fn ms(start: Instant) -> u64 {
@@ -217,13 +321,14 @@ pub fn follow_up_message(report: &Report) -> String {
     )
 }
 
-/// Ask `chain`; see the module docs.
-pub fn ask(
+/// Ask `chain` and keep the run with `recorder`: steps 1 to 5 of the module docs.
+pub fn with_chain(
     options: &Options,
     chain: &Chain,
     recorder: &mut dyn Recorder,
 ) -> Result<Outcome, Error> {
     let start = Instant::now();
+    // 1. The prompt.
     let prompt = prompt::build(&PromptInput {
         dir: &options.dir,
         instruction: &options.instruction,
@@ -235,24 +340,8 @@ pub fn ask(
         dir: options.dir.clone(),
         source,
     })?;
-    let mut outcome = Outcome {
-        status: Status::ProviderError,
-        chain: chain.name().to_owned(),
-        provider: None,
-        rounds: Vec::new(),
-        attempts: Vec::new(),
-        written: Vec::new(),
-        checkpoint: None,
-        baseline: None,
-        message: None,
-        run: None,
-        record_error: None,
-        prompt: prompt.text.clone(),
-        timings: Timings {
-            prompt_ms: ms(start),
-            ..Timings::default()
-        },
-    };
+    let mut outcome = Outcome::new(chain.name(), prompt.text.clone(), ms(start));
+    // 2. The chain, until a provider gives an edit.
     let mut request = Request::new(prompt.text);
     let mut answer = match chain.run(&request) {
         Ok(answered) => {
@@ -265,109 +354,119 @@ pub fn ask(
             return Ok(finish(outcome, options, recorder, start));
         }
     };
-    let mut follow_ups_left = options.follow_ups;
+    let mut follow_ups_left = options
+        .follow_ups
+        .unwrap_or(crate::config::DEFAULT_FOLLOW_UPS);
     let mut follow_up = false;
     let mut apply_ms = 0;
     loop {
         outcome.provider = Some(answer.provider.name().to_owned());
-        let text = answer.reply.text.clone();
-        let extraction = salve_patch::parse::extract(&text);
-        let mut round = Round {
-            provider: answer.provider.name().to_owned(),
-            follow_up,
-            class: answer.class,
-            meta: answer.reply.meta.clone(),
-            reply: redact(&text),
-            extracted_diff: redact(&artifacts::render_edits(&extraction)),
-            extraction,
-            sanitized_diff: String::new(),
-            final_diff: String::new(),
-            report: None,
+        // 3. Apply the answer.
+        let apply_start = Instant::now();
+        let report = apply_round(options, &root, &answer, follow_up, &mut outcome)?;
+        apply_ms += ms(apply_start);
+        let Some(report) = report else {
+            break;
         };
-        if answer.class == ReplyClass::NoChange {
-            outcome.rounds.push(round);
-            outcome.status = Status::NoChange;
+        outcome.status = match report.outcome {
+            ReportOutcome::Applied if options.dry_run => Status::Checked,
+            ReportOutcome::Applied => Status::Applied,
+            ReportOutcome::AlreadyApplied => Status::AlreadyApplied,
+            ReportOutcome::Partial | ReportOutcome::Refused => Status::Refused,
+        };
+        if outcome.status != Status::Refused || follow_ups_left == 0 {
             break;
         }
-        let apply_start = Instant::now();
-        let snapshot = if options.dry_run {
-            artifacts::Snapshot::default()
-        } else {
-            artifacts::Snapshot::take(&root, &round.extraction)
-        };
-        let mut apply_options = apply::Options::new(&options.dir);
-        apply_options.check = options.dry_run;
-        apply_options.operation = "ask".to_owned();
-        let applied = apply::apply(&text, &apply_options)?;
-        if !applied.written.is_empty() {
-            let checkpoint = applied.checkpoint.clone();
-            let fallback = |rel: &str| checkpoint_blob(&root, checkpoint.as_deref(), rel);
-            round.final_diff = redact(&artifacts::final_diff(
-                &root,
-                &applied.written,
-                &snapshot,
-                &fallback,
-            ));
-        }
-        round.sanitized_diff = redact(&artifacts::sanitized(&round.extraction, &applied.report));
-        apply_ms += ms(apply_start);
-        let report = applied.report;
-        outcome.baseline = applied.baseline.or(outcome.baseline.take());
-        if applied.checkpoint.is_some() {
-            outcome.checkpoint = applied.checkpoint;
-        }
-        outcome.written.extend(applied.written);
-        let report_outcome = report.outcome;
-        round.report = Some(report.clone());
-        outcome.rounds.push(round);
-        match report_outcome {
-            ReportOutcome::Applied if options.dry_run => {
-                outcome.status = Status::Checked;
-                break;
+        // 4. Refused: the report goes back to the same provider.
+        follow_ups_left -= 1;
+        request = request.follow_up(&answer.reply.text, follow_up_message(&report));
+        match salve_llm::chain::call(
+            &answer.provider,
+            &request,
+            &chain.retry(),
+            &mut outcome.attempts,
+        ) {
+            Some(next) => {
+                answer = next;
+                follow_up = true;
             }
-            ReportOutcome::Applied => {
-                outcome.status = Status::Applied;
+            None => {
+                let reason = outcome
+                    .attempts
+                    .last()
+                    .and_then(|a| a.reason.clone())
+                    .unwrap_or_default();
+                outcome.message = Some(format!(
+                    "the follow-up to {} gave no usable answer: {reason}",
+                    answer.provider.name()
+                ));
                 break;
-            }
-            ReportOutcome::AlreadyApplied => {
-                outcome.status = Status::AlreadyApplied;
-                break;
-            }
-            ReportOutcome::Partial | ReportOutcome::Refused => {
-                outcome.status = Status::Refused;
-                if follow_ups_left == 0 {
-                    break;
-                }
-                follow_ups_left -= 1;
-                request = request.follow_up(&text, follow_up_message(&report));
-                match salve_llm::chain::call(
-                    &answer.provider,
-                    &request,
-                    &chain.retry(),
-                    &mut outcome.attempts,
-                ) {
-                    Some(next) => {
-                        answer = next;
-                        follow_up = true;
-                    }
-                    None => {
-                        let reason = outcome
-                            .attempts
-                            .last()
-                            .and_then(|a| a.reason.clone())
-                            .unwrap_or_default();
-                        outcome.message = Some(format!(
-                            "the follow-up to {} gave no usable answer: {reason}",
-                            answer.provider.name()
-                        ));
-                        break;
-                    }
-                }
             }
         }
     }
     outcome.timings.apply_ms = apply_ms;
+    // 5. The record.
     Ok(finish(outcome, options, recorder, start))
+}
+
+/// Step 3 for one answer: extract and apply its edit (or only check it), keep the round with
+/// its diffs in `outcome`, and return the apply report; `None` for a no-change answer.
+fn apply_round(
+    options: &Options,
+    root: &std::path::Path,
+    answer: &salve_llm::chain::Answer,
+    follow_up: bool,
+    outcome: &mut Outcome,
+) -> Result<Option<Report>, Error> {
+    let text = &answer.reply.text;
+    let extraction = salve_patch::parse::extract(text);
+    let mut round = Round {
+        provider: answer.provider.name().to_owned(),
+        follow_up,
+        class: answer.class,
+        meta: answer.reply.meta.clone(),
+        reply: redact(text),
+        extracted_diff: redact(&artifacts::render_edits(&extraction)),
+        extraction,
+        sanitized_diff: String::new(),
+        final_diff: String::new(),
+        report: None,
+    };
+    if answer.class == ReplyClass::NoChange {
+        outcome.rounds.push(round);
+        outcome.status = Status::NoChange;
+        return Ok(None);
+    }
+    let snapshot = if options.dry_run {
+        artifacts::Snapshot::default()
+    } else {
+        artifacts::Snapshot::take(root, &round.extraction)
+    };
+    let mut apply_options = apply::Options::new(&options.dir);
+    apply_options.check = options.dry_run;
+    apply_options.operation = "ask".to_owned();
+    // The ask keeps its own run, with every round in it.
+    apply_options.record = false;
+    let applied = apply::apply(text, &apply_options)?;
+    if !applied.written.is_empty() {
+        let checkpoint = applied.checkpoint.clone();
+        let fallback = |rel: &str| checkpoint_blob(root, checkpoint.as_deref(), rel);
+        round.final_diff = redact(&artifacts::final_diff(
+            root,
+            &applied.written,
+            &snapshot,
+            &fallback,
+        ));
+    }
+    round.sanitized_diff = redact(&artifacts::sanitized(&round.extraction, &applied.report));
+    outcome.baseline = applied.baseline.or(outcome.baseline.take());
+    if applied.checkpoint.is_some() {
+        outcome.checkpoint = applied.checkpoint;
+    }
+    outcome.written.extend(applied.written);
+    round.report = Some(applied.report.clone());
+    outcome.rounds.push(round);
+    Ok(Some(applied.report))
 }
 
 /// The content of `rel` in the checkpoint `id`: `Some(None)` when the checkpoint has no such
@@ -408,7 +507,9 @@ fn finish(
         command: &options.command,
         dir: &options.dir,
         outcome: &outcome,
-        follow_ups: options.follow_ups,
+        follow_ups: options
+            .follow_ups
+            .unwrap_or(crate::config::DEFAULT_FOLLOW_UPS),
     }) {
         Ok(run) => outcome.run = run,
         Err(e) => outcome.record_error = Some(redact(&e)),

@@ -1,5 +1,6 @@
 //! Recording an ask: one call with everything, so the pipeline does not depend on how the
-//! record is kept. [`StoreRecorder`] writes it to salve's record ([`salve_store`]); [`NoRecord`]
+//! record is kept. [`StoreRecorder`] writes it to salve's record through the one
+//! [`crate::record::Recorder`], as apply does; [`NoRecord`]
 //! drops it.
 //!
 //! What a run holds: the prompt; per round the artifacts `raw_reply`, `extracted_diff`,
@@ -11,14 +12,11 @@
 use std::path::{Path, PathBuf};
 
 use salve_llm::secret::redact;
-use salve_patch::report::{ChangeKind, Outcome as ReportOutcome, Report};
-use salve_store::{
-    artifact, Attempt, Decision, FileChange, Finish, NewRun, PatchSet, PatchStatus, RunKind, Store,
-    StoreError, TouchedFile,
-};
+use salve_store::{artifact, Attempt, Batch, Decision, Finish, NewRun, RunKind, StoreError};
 use serde_json::json;
 
-use super::{Outcome, Round, Status};
+use super::{Outcome, Status};
+use crate::record::{Applied, Recorder as RunRecorder};
 
 /// Everything about one ask, for the record.
 #[derive(Clone, Copy, Debug)]
@@ -57,12 +55,7 @@ pub struct StoreRecorder {
 impl Recorder for StoreRecorder {
     fn record(&mut self, record: &AskRecord<'_>) -> Result<Option<String>, String> {
         let dir = self.dir.as_deref().unwrap_or(record.dir);
-        let Some(mut store) = Store::open_if_kept(dir).map_err(|e| e.to_string())? else {
-            return Ok(None);
-        };
-        write(&mut store, record)
-            .map(Some)
-            .map_err(|e| e.to_string())
+        write(dir, record).map_err(|e| e.to_string())
     }
 }
 
@@ -74,80 +67,56 @@ fn suffix(round: usize) -> String {
     }
 }
 
-fn write(store: &mut Store, record: &AskRecord<'_>) -> Result<String, StoreError> {
+fn write(dir: &Path, record: &AskRecord<'_>) -> Result<Option<String>, StoreError> {
     let outcome = record.outcome;
     let mut new = NewRun::new(RunKind::Ask, record.command.to_vec());
     new.budgets = Some(json!({ "follow_ups": record.follow_ups }));
-    let run = store.begin_run(&new)?;
-    store.put_artifact(&run, "prompt", redact(&outcome.prompt).as_bytes())?;
-    // (round, patch-set seq) of every round that produced a patch set.
+    let Some(recorder) = RunRecorder::start(dir, &new)? else {
+        return Ok(None);
+    };
+    let mut recorder = recorder.redacting();
+    recorder.artifact("prompt", redact(&outcome.prompt).as_bytes())?;
+    // (round, first patch-set seq) of every round that produced patch sets.
     let mut patch_sets = Vec::new();
     for (i, round) in outcome.rounds.iter().enumerate() {
-        let name = |base: &str| format!("{base}{}", suffix(i));
-        store.put_artifact(&run, &name(artifact::RAW_REPLY), round.reply.as_bytes())?;
+        let suffix = suffix(i);
+        let name = |base: &str| format!("{base}{suffix}");
+        recorder.artifact(&name(artifact::RAW_REPLY), round.reply.as_bytes())?;
         for (base, diff) in [
             (artifact::EXTRACTED_DIFF, &round.extracted_diff),
             (artifact::SANITIZED_DIFF, &round.sanitized_diff),
         ] {
             if !diff.is_empty() {
-                store.put_artifact(&run, &name(base), diff.as_bytes())?;
+                recorder.artifact(&name(base), diff.as_bytes())?;
             }
         }
-        let mut diff_sha = None;
-        if !round.final_diff.is_empty() {
-            let a = store.put_artifact(
-                &run,
-                &name(artifact::FINAL_DIFF),
-                round.final_diff.as_bytes(),
-            )?;
-            diff_sha = Some(a.sha256);
-        }
         if let Some(report) = &round.report {
-            let json = redact(&report.to_json());
-            store.put_artifact(&run, &name(artifact::APPLY_REPORT), json.as_bytes())?;
-            let seq = store.add_patch_set(&run, &patch_set(round, report, outcome, diff_sha))?;
-            patch_sets.push((i, seq));
+            let rationale = format!(
+                "{} from {}",
+                if round.follow_up {
+                    "follow-up answer"
+                } else {
+                    "answer"
+                },
+                round.provider
+            );
+            let seqs = recorder.applied(&Applied {
+                report,
+                diff: &round.final_diff,
+                baseline: outcome.baseline.as_deref(),
+                suffix: &suffix,
+                rationale: Some(&rationale),
+            })?;
+            if let Some(first) = seqs.first() {
+                patch_sets.push((i, *first));
+            }
         }
     }
-    // Provider calls, linked to the patch set their answer produced.
-    let mut answered_round = 0usize;
-    for attempt in &outcome.attempts {
-        let meta = attempt.meta.as_ref();
-        let stopped = matches!(
-            attempt.class,
-            salve_llm::ReplyClass::Edit | salve_llm::ReplyClass::NoChange
-        );
-        let patch_set = if stopped {
-            let found = patch_sets
-                .iter()
-                .find(|(round, _)| *round == answered_round)
-                .map(|(_, seq)| *seq);
-            answered_round += 1;
-            found
-        } else {
-            None
-        };
-        store.add_attempt(
-            &run,
-            &Attempt {
-                patch_set,
-                provider: Some(attempt.provider.clone()),
-                model: meta.and_then(|m| m.model.clone()),
-                tokens_in: meta.and_then(|m| m.tokens_in),
-                tokens_out: meta.and_then(|m| m.tokens_out),
-                cost_usd: meta.and_then(|m| m.cost_usd),
-                latency_ms: meta.map(|m| m.latency_ms),
-                failure_class: Some(match (attempt.failure, &attempt.reason) {
-                    (Some(kind), _) => format!("{}: {}", attempt.class.as_str(), kind.as_str()),
-                    _ => attempt.class.as_str().to_owned(),
-                }),
-                ..Attempt::default()
-            },
-        )?;
-    }
-    if let Some(decision) = decision(outcome) {
-        store.add_decision(&run, &decision)?;
-    }
+    recorder.batch(&Batch {
+        attempts: attempts(outcome, &patch_sets),
+        decisions: decision(outcome).into_iter().collect(),
+        ..Batch::default()
+    })?;
     // Sums only of what providers reported: no numbers where none was.
     let sum_u64 = |f: fn(&salve_llm::Meta) -> Option<u64>| -> Option<u64> {
         let values: Vec<u64> = outcome
@@ -163,9 +132,8 @@ fn write(store: &mut Store, record: &AskRecord<'_>) -> Result<String, StoreError
         .filter_map(|a| a.meta.as_ref()?.cost_usd)
         .collect();
     let cost = (!costs.is_empty()).then(|| costs.iter().fold(0.0, |a, b| a + b));
-    store.finish_run(
-        &run,
-        &Finish {
+    recorder
+        .finish(&Finish {
             status: outcome.status.as_str().to_owned(),
             message: outcome
                 .message
@@ -182,9 +150,46 @@ fn write(store: &mut Store, record: &AskRecord<'_>) -> Result<String, StoreError
                 "tokens_out": sum_u64(|m| m.tokens_out),
                 "cost_usd": cost,
             })),
-        },
-    )?;
-    Ok(run)
+        })
+        .map(Some)
+}
+
+/// Provider calls, linked to the patch set their answer produced.
+fn attempts(outcome: &Outcome, patch_sets: &[(usize, u32)]) -> Vec<Attempt> {
+    let mut answered_round = 0usize;
+    let mut out = Vec::new();
+    for attempt in &outcome.attempts {
+        let meta = attempt.meta.as_ref();
+        let stopped = matches!(
+            attempt.class,
+            salve_llm::ReplyClass::Edit | salve_llm::ReplyClass::NoChange
+        );
+        let patch_set = if stopped {
+            let found = patch_sets
+                .iter()
+                .find(|(round, _)| *round == answered_round)
+                .map(|(_, seq)| *seq);
+            answered_round += 1;
+            found
+        } else {
+            None
+        };
+        out.push(Attempt {
+            patch_set,
+            provider: Some(attempt.provider.clone()),
+            model: meta.and_then(|m| m.model.clone()),
+            tokens_in: meta.and_then(|m| m.tokens_in),
+            tokens_out: meta.and_then(|m| m.tokens_out),
+            cost_usd: meta.and_then(|m| m.cost_usd),
+            latency_ms: meta.map(|m| m.latency_ms),
+            failure_class: Some(match (attempt.failure, &attempt.reason) {
+                (Some(kind), _) => format!("{}: {}", attempt.class.as_str(), kind.as_str()),
+                _ => attempt.class.as_str().to_owned(),
+            }),
+            ..Attempt::default()
+        });
+    }
+    out
 }
 
 fn refusal(outcome: &Outcome) -> Option<String> {
@@ -194,73 +199,6 @@ fn refusal(outcome: &Outcome) -> Option<String> {
     let report = outcome.report()?;
     let file = report.files.iter().find(|f| !f.status.is_success())?;
     Some(format!("{}: {}", file.path, file.status.as_str()))
-}
-
-fn patch_set(
-    round: &Round,
-    report: &Report,
-    outcome: &Outcome,
-    diff_sha: Option<String>,
-) -> PatchSet {
-    let status = match report.outcome {
-        ReportOutcome::Refused | ReportOutcome::Partial => PatchStatus::Rejected,
-        _ if report.check_only => PatchStatus::Proposed,
-        _ => PatchStatus::Applied,
-    };
-    let files = report
-        .files
-        .iter()
-        .map(|f| TouchedFile {
-            path: f.new_path.clone().unwrap_or_else(|| f.path.clone()),
-            old_path: f.new_path.as_ref().map(|_| f.path.clone()),
-            change: match f.change {
-                ChangeKind::Create => FileChange::Add,
-                ChangeKind::Delete => FileChange::Delete,
-                ChangeKind::Rename => FileChange::Rename,
-                ChangeKind::Modify | ChangeKind::Replace => FileChange::Modify,
-            },
-            added: f.added as u64,
-            removed: f.removed as u64,
-        })
-        .collect();
-    let formats: Vec<&str> = round
-        .extraction
-        .formats()
-        .into_iter()
-        .map(|f| f.as_str())
-        .collect();
-    let reason = match status {
-        PatchStatus::Rejected => report
-            .files
-            .iter()
-            .find(|f| !f.status.is_success())
-            .map(|f| format!("{}: {}", f.path, f.status.as_str()))
-            .or_else(|| report.issues.first().map(|i| redact(&i.message))),
-        PatchStatus::Proposed => Some("--dry-run: nothing written".to_owned()),
-        PatchStatus::Applied => None,
-    };
-    PatchSet {
-        seq: 0,
-        baseline: outcome.baseline.clone(),
-        diff_sha256: diff_sha,
-        files,
-        rationale: Some(format!(
-            "{} from {}",
-            if round.follow_up {
-                "follow-up answer"
-            } else {
-                "answer"
-            },
-            round.provider
-        )),
-        format: match formats.as_slice() {
-            [] => None,
-            [one] => Some((*one).to_owned()),
-            _ => Some("mixed".to_owned()),
-        },
-        status,
-        reason,
-    }
 }
 
 /// Which provider's answer was used, over which others, and why.

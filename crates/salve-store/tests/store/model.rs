@@ -132,10 +132,16 @@ fn the_same_reply_recorded_twice_is_stored_once() {
     let scratch = Scratch::new();
     let mut store = scratch.open();
     let reply = "Here is the fix:\n```diff\n-a\n+b\n```\n";
-    let one =
-        salve_store::apply_run::begin(&mut store, command(&["salve", "apply"]), reply).unwrap();
-    let two =
-        salve_store::apply_run::begin(&mut store, command(&["salve", "apply"]), reply).unwrap();
+    let mut begin = || {
+        let run = store
+            .begin_run(&NewRun::new(RunKind::Apply, command(&["salve", "apply"])))
+            .unwrap();
+        store
+            .put_artifact(&run, "raw_reply", reply.as_bytes())
+            .unwrap();
+        run
+    };
+    let (one, two) = (begin(), begin());
     let r1 = store.record(&one).unwrap();
     let r2 = store.record(&two).unwrap();
     assert_eq!(r1.artifacts[0].sha256, r2.artifacts[0].sha256);

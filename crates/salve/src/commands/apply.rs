@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use salve_engine::apply::{apply, Options, DEFAULT_MAX_FILE_SIZE};
 
 use crate::cli::{parse_size, Global};
-use crate::error::CliError;
+use crate::error::{failed, CliError};
 use crate::output;
 
 #[derive(Debug, clap::Args)]
@@ -48,79 +48,28 @@ pub fn run(global: &Global, args: &ApplyArgs) -> Result<u8, CliError> {
         reverse: args.reverse,
         max_file_size: args.max_file_size,
         checkpoint: !args.no_checkpoint,
-        diff: !args.no_record,
         operation: "apply".to_owned(),
+        record: !args.no_record,
+        command: output::command_line(),
     };
-    // The run is started on another thread while the apply works: opening the record costs
-    // about as much as a small apply, and the two do not depend on each other.
-    let recorder = (!args.no_record).then(|| {
-        let (dir, reply) = (options.dir.clone(), reply.clone());
-        std::thread::spawn(move || {
-            salve_store::apply_run::Recorder::start(&dir, command_line(), &reply)
-        })
-    });
-    let result = apply(&reply, &options);
-    if let Some(recorder) = recorder {
-        record(recorder.join(), &result);
-    }
-    let outcome = result?;
+    let outcome = apply(&reply, &options).map_err(failed)?;
     let report = &outcome.report;
+    if let Some(e) = &outcome.record_error {
+        eprintln!("warning: this apply was not recorded: {e}");
+    }
     let text = if global.json {
         format!("{}\n", report.to_json())
+    } else if global.quiet {
+        String::new()
     } else {
-        if !global.quiet {
-            let mut err = std::io::stderr().lock();
-            for note in &report.notes {
-                let _ = writeln!(err, "note: {note}");
-            }
+        let mut err = std::io::stderr().lock();
+        for note in &report.notes {
+            let _ = writeln!(err, "note: {note}");
         }
-        if global.quiet {
-            String::new()
-        } else {
-            output::render(report)
-        }
+        output::render(report)
     };
     output::print_text(&text)?;
     Ok(u8::try_from(report.exit_code()).unwrap_or(1))
-}
-
-/// The command line as typed, with the program named `salve` whatever its path.
-fn command_line() -> Vec<String> {
-    let mut args: Vec<String> = std::env::args_os()
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect();
-    if let Some(first) = args.first_mut() {
-        *first = "salve".to_owned();
-    }
-    args
-}
-
-/// Finish the run in the record. A record that cannot be written costs a warning, never the
-/// apply itself.
-fn record(
-    recorder: std::thread::Result<salve_store::Result<Option<salve_store::apply_run::Recorder>>>,
-    result: &Result<salve_engine::apply::Outcome, salve_engine::apply::Error>,
-) {
-    let recorder = match recorder {
-        Ok(Ok(None)) => return,
-        Ok(Ok(Some(r))) => Ok(r),
-        Ok(Err(e)) => Err(e),
-        // The panic hook has already said what happened.
-        Err(_) => return,
-    };
-    let done = recorder.and_then(|r| match result {
-        Ok(o) => r.finish(&salve_store::apply_run::Applied {
-            report: &o.report,
-            diff: &o.diff,
-            baseline: o.baseline.as_deref(),
-            checkpoint: o.checkpoint.as_deref(),
-        }),
-        Err(e) => r.fail(&e.to_string()),
-    });
-    if let Err(e) = done {
-        let hint = e.hint().map(|h| format!(" ({h})")).unwrap_or_default();
-        eprintln!("warning: this apply was not recorded: {e}{hint}");
-    }
 }
 
 fn read_reply(file: Option<&Path>, dir: Option<&Path>) -> Result<String, CliError> {

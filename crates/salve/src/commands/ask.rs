@@ -1,19 +1,14 @@
 //! `salve ask "INSTRUCTION"`: build a prompt, ask the provider chain, apply the edit (with a
 //! checkpoint, so `salve undo` reverts it), follow up once when it is refused, record the run.
 
-use std::io::Write as _;
 use std::path::PathBuf;
-use std::sync::Arc;
 
-use salve_engine::ask::{self, Outcome, Status, StoreRecorder};
-use salve_engine::config::{Config, ConfigError, ModelHint};
-use salve_llm::replay::Recording;
-use salve_llm::secret::redact;
-use salve_llm::{Chain, Provider};
+use salve_engine::ask::{self, redact_secrets as redact, Asking, Outcome, Status};
+use salve_engine::config::ModelHint;
 
 use crate::cli::Global;
-use crate::error::CliError;
-use crate::output::{self, plural};
+use crate::error::{failed, CliError};
+use crate::output::{self, command_line, plural};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum HintArg {
@@ -49,44 +44,27 @@ pub struct AskArgs {
     pub follow_ups: Option<u32>,
 }
 
-fn config_error(e: ConfigError) -> CliError {
-    CliError {
-        hint: e.hint(),
-        ..CliError::config(redact(&e.to_string()))
-    }
-}
-
 pub fn run(global: &Global, args: &AskArgs) -> Result<u8, CliError> {
     let dir = global.existing_work_dir()?;
-    let config = Config::load(&dir).map_err(config_error)?;
-    let hint = args.model_hint.map(|h| match h {
-        HintArg::Fast => ModelHint::Fast,
-        HintArg::Quality => ModelHint::Quality,
-    });
-    let mut chain = config
-        .build_chain(hint, args.provider.as_deref(), &dir, None)
-        .map_err(config_error)?;
-    if let Some(cassette) = &args.record {
-        chain = recording(chain, cassette)?;
-    }
-    let names: Vec<&str> = chain.providers().iter().map(|p| p.name()).collect();
-    if !global.quiet && !global.json {
-        let mut err = std::io::stderr().lock();
-        let _ = writeln!(err, "asking {} ({})", chain.name(), names.join(", "));
-    }
     let mut options = ask::Options::new(&dir, &args.instruction);
     options.files = args.files.clone();
     options.targets = args.targets.clone();
     options.dry_run = args.dry_run;
-    options.follow_ups = args.follow_ups.unwrap_or(config.follow_ups);
-    options.command = std::env::args().map(|a| redact(&a)).collect();
-    let outcome =
-        ask::ask(&options, &chain, &mut StoreRecorder::default()).map_err(|e| match e {
-            ask::Error::Prompt(p) => CliError::user(redact(&p.to_string())).with_hint(
-                "--file takes existing files; use --target for a file the change creates",
-            ),
-            ask::Error::Apply(a) => CliError::from(a),
-        })?;
+    options.follow_ups = args.follow_ups;
+    options.model_hint = args.model_hint.map(|h| match h {
+        HintArg::Fast => ModelHint::Fast,
+        HintArg::Quality => ModelHint::Quality,
+    });
+    options.provider = args.provider.clone();
+    options.cassette = args.record.clone();
+    options.command = command_line().iter().map(|a| redact(a)).collect();
+    let quiet = global.quiet || global.json;
+    let mut asking = |a: &Asking| {
+        if !quiet {
+            eprintln!("asking {} ({})", a.chain, a.providers.join(", "));
+        }
+    };
+    let outcome = ask::ask(&options, &mut asking).map_err(failed)?;
     let text = if global.json {
         format!("{}\n", outcome.to_json())
     } else if global.quiet {
@@ -96,21 +74,6 @@ pub fn run(global: &Global, args: &AskArgs) -> Result<u8, CliError> {
     };
     output::print_text(&text)?;
     Ok(outcome.status.exit_code())
-}
-
-/// The chain with every provider wrapped so its replies are appended to `cassette`.
-fn recording(chain: Chain, cassette: &std::path::Path) -> Result<Chain, CliError> {
-    let mut wrapped: Vec<Arc<dyn Provider>> = Vec::new();
-    for p in chain.providers() {
-        let r = Recording::new(Arc::clone(p), cassette).map_err(|e| {
-            CliError::user(format!(
-                "cannot write the cassette {}: {e}",
-                cassette.display()
-            ))
-        })?;
-        wrapped.push(Arc::new(r));
-    }
-    Ok(Chain::new(chain.name(), wrapped, chain.retry()))
 }
 
 fn render(outcome: &Outcome) -> String {

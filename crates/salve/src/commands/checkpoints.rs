@@ -1,12 +1,10 @@
 //! `salve checkpoints`: list checkpoints, newest first (id, age, files changed against the HEAD
 //! they were taken on, message).
 
-use salve_git::checkpoint::{self, list};
-use serde_json::json;
+use salve_engine::checkpoint::{self, ListOptions};
 
 use crate::cli::Global;
-use crate::commands::checkpoint::open_repo;
-use crate::error::CliError;
+use crate::error::{failed, CliError};
 use crate::output::{age, print_json, print_text, utc};
 
 #[derive(Debug, clap::Args)]
@@ -17,38 +15,19 @@ pub struct CheckpointsArgs {
 }
 
 pub fn run(global: &Global, args: &CheckpointsArgs) -> Result<u8, CliError> {
-    let repo = open_repo(global)?;
-    let options = list::Options {
-        with_file_counts: true,
+    let options = ListOptions {
+        dir: global.work_dir(),
+        here: args.here,
     };
-    let mut all = checkpoint::list(&repo, &options)?;
-    if args.here {
-        all.retain(|c| c.worktree.as_deref() == Some(repo.root.as_path()));
-    }
+    let list = checkpoint::list(&options).map_err(failed)?;
     if global.json {
-        let items: Vec<_> = all
-            .iter()
-            .map(|c| {
-                json!({
-                    "id": c.id,
-                    "commit": c.commit,
-                    "time": c.time,
-                    "message": c.message,
-                    "head": c.head,
-                    "branch": c.branch,
-                    "worktree": c.worktree.as_ref().map(|w| w.to_string_lossy()),
-                    "files_changed": c.files_changed,
-                    "skipped": c.skipped,
-                })
-            })
-            .collect();
-        print_json(&json!(items))?;
+        print_json(&list)?;
         return Ok(0);
     }
     if global.quiet {
         return Ok(0);
     }
-    if all.is_empty() {
+    if list.checkpoints.is_empty() {
         print_text("no checkpoints yet; `salve checkpoint` takes one\n")?;
         return Ok(0);
     }
@@ -56,7 +35,7 @@ pub fn run(global: &Global, args: &CheckpointsArgs) -> Result<u8, CliError> {
         "{:<12}  {:<20}  {:>8}  {:>5}  {}\n",
         "ID", "TIME", "AGE", "FILES", "MESSAGE"
     );
-    for c in &all {
+    for c in &list.checkpoints {
         let files = c
             .files_changed
             .map_or_else(|| "?".to_owned(), |n| n.to_string());

@@ -2,14 +2,10 @@
 //! as git keeps its reflog), then remove the artifacts no remaining run references and the
 //! leftovers of interrupted writes.
 
-use std::time::Duration;
-
-use salve_store::time::parse_duration;
-use salve_store::{GcOptions, GcStats, Timestamp};
+use salve_engine::record::{gc, parse_duration, GcOptions};
 
 use crate::cli::Global;
-use crate::commands::log::open_existing;
-use crate::error::CliError;
+use crate::error::{failed, CliError};
 use crate::output::print_json;
 
 #[derive(Debug, clap::Args)]
@@ -35,27 +31,20 @@ fn parse_age(text: &str) -> Result<Age, String> {
 }
 
 pub fn run(global: &Global, args: &GcArgs) -> Result<u8, CliError> {
-    let Some(mut store) = open_existing(global)? else {
-        if !global.quiet && !global.json {
-            eprintln!("no record here; nothing to collect");
-        }
-        if global.json {
-            print_json(&GcStats::default())?;
-        }
-        return Ok(0);
-    };
     let options = GcOptions {
+        dir: global.work_dir(),
         older_than_ms: match args.older_than {
             Age::Never => None,
             Age::Millis(ms) => Some(ms),
         },
-        now: Timestamp::now(),
-        grace: Duration::from_secs(3600),
     };
-    let stats = store.gc(&options)?;
+    let outcome = gc(&options).map_err(failed)?;
+    let stats = &outcome.stats;
     if global.json {
-        print_json(&stats)?;
-    } else if !global.quiet {
+        print_json(&outcome)?;
+    } else if global.quiet {
+        // The exit code tells.
+    } else if outcome.record {
         eprintln!(
             "pruned {} runs; removed {} artifacts ({} bytes) and {} temporary files; kept {} artifacts",
             stats.runs_pruned,
@@ -64,6 +53,8 @@ pub fn run(global: &Global, args: &GcArgs) -> Result<u8, CliError> {
             stats.temp_files_removed,
             stats.objects_kept
         );
+    } else {
+        eprintln!("no record here; nothing to collect");
     }
     Ok(0)
 }

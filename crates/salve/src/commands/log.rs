@@ -1,12 +1,12 @@
 //! `salve log`: one line per recorded run, newest first (id, time, kind, status, files touched,
-//! lines added and removed, the first paths). Also the helpers the other record commands share:
-//! opening the record and resolving run ids.
+//! lines added and removed, the first paths).
 
-use salve_store::time::parse_point;
-use salve_store::{LogQuery, RunKind, RunSummary, Store, StoreError, Timestamp};
+use salve_engine::record::{
+    log, parse_point, LogOptions, RecordState, RunKind, RunSummary, Timestamp,
+};
 
 use crate::cli::Global;
-use crate::error::CliError;
+use crate::error::{failed, CliError};
 use crate::output::{print_json_pretty, print_text};
 
 #[derive(Debug, clap::Args)]
@@ -27,36 +27,28 @@ pub struct LogArgs {
 }
 
 pub fn run(global: &Global, args: &LogArgs) -> Result<u8, CliError> {
-    let Some(store) = open_existing(global)? else {
-        if global.json {
-            print_text("[]\n")?;
-        } else if !global.quiet {
-            let layout = salve_store::Layout::locate(&global.work_dir());
-            if layout.in_git || layout.dir.is_dir() {
-                eprintln!("no runs recorded yet; every `salve apply` records one");
-            } else {
-                eprintln!(
-                    "no record here: outside a git repository salve records runs only where a \
-                     .salve/ directory exists (create one to start)"
-                );
-            }
-        }
-        return Ok(0);
-    };
-    let query = LogQuery {
+    let options = LogOptions {
+        dir: global.work_dir(),
         limit: (args.limit > 0).then_some(args.limit),
         status: args.status.clone(),
-        since: args.since,
         kind: args.kind,
+        since: args.since,
     };
-    let runs = store.list(&query)?;
+    let outcome = log(&options).map_err(failed)?;
     if global.json {
-        return print_json_pretty(&runs).map(|()| 0);
+        return print_json_pretty(&outcome).map(|()| 0);
     }
     if global.quiet {
         return Ok(0);
     }
-    print_text(&render(&runs))?;
+    match outcome.record {
+        RecordState::Kept => print_text(&render(&outcome.runs))?,
+        RecordState::Empty => eprintln!("no runs recorded yet; every `salve apply` records one"),
+        RecordState::NotKept => eprintln!(
+            "no record here: outside a git repository salve records runs only where a \
+             .salve/ directory exists (create one to start)"
+        ),
+    }
     Ok(0)
 }
 
@@ -116,22 +108,4 @@ fn parse_since(text: &str) -> Result<Timestamp, String> {
     parse_point(text, Timestamp::now()).ok_or_else(|| {
         format!("`{text}` is neither a duration (30m, 12h, 7d, 2w) nor a date (2026-11-21)")
     })
-}
-
-/// The record, created when missing.
-pub(crate) fn open(global: &Global) -> Result<Store, CliError> {
-    Ok(Store::open(&global.work_dir())?)
-}
-
-/// The record if there is one; reading an empty history creates nothing.
-pub(crate) fn open_existing(global: &Global) -> Result<Option<Store>, CliError> {
-    Ok(Store::open_existing(&global.existing_work_dir()?)?)
-}
-
-/// A run id or prefix to the full id; no record at all reads as no such run.
-pub(crate) fn resolve(store: Option<&Store>, run: &str) -> Result<String, CliError> {
-    match store {
-        Some(store) => Ok(store.resolve(run)?),
-        None => Err(StoreError::NoSuchRun(run.to_owned()).into()),
-    }
 }

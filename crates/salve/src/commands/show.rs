@@ -4,11 +4,12 @@
 
 use std::fmt::Write as _;
 
-use salve_store::{Attempt, Decision, PatchSet, PatchStatus, RunRecord, Store};
+use salve_engine::record::{
+    show, Attempt, Decision, PatchSet, RunRecord, ShowOptions, ShowOutcome, Shown,
+};
 
 use crate::cli::Global;
-use crate::commands::log::{open_existing, resolve};
-use crate::error::CliError;
+use crate::error::{failed, CliError};
 use crate::output::{print_bytes, print_json_pretty, print_text};
 
 #[derive(Debug, clap::Args)]
@@ -25,39 +26,29 @@ pub struct ShowArgs {
 }
 
 pub fn run(global: &Global, args: &ShowArgs) -> Result<u8, CliError> {
-    let store = open_existing(global)?;
-    let id = resolve(store.as_ref(), &args.run)?;
-    let Some(store) = store else {
-        return Err(CliError::internal("a run resolved without a record"));
+    let what = match (&args.artifact, args.diff) {
+        (Some(name), _) => Shown::Artifact(name.clone()),
+        (None, true) => Shown::Diffs,
+        (None, false) => Shown::Record,
     };
-    if let Some(name) = &args.artifact {
-        print_bytes(&store.artifact(&id, name)?)?;
-        return Ok(0);
-    }
-    let record = store.record(&id)?;
-    if args.diff {
-        return print_diffs(&store, &record);
-    }
-    if global.json {
-        print_json_pretty(&record)?;
-        return Ok(0);
-    }
-    if !global.quiet {
-        print_text(&render(&record))?;
-    }
-    Ok(0)
-}
-
-fn print_diffs(store: &Store, record: &RunRecord) -> Result<u8, CliError> {
-    let mut any = false;
-    for p in &record.patch_sets {
-        if let (PatchStatus::Applied, Some(sha)) = (p.status, &p.diff_sha256) {
-            print_bytes(&store.objects().get(sha)?)?;
-            any = true;
+    let options = ShowOptions {
+        dir: global.work_dir(),
+        run: args.run.clone(),
+        what,
+    };
+    match show(&options).map_err(failed)? {
+        ShowOutcome::Artifact(bytes) => print_bytes(&bytes)?,
+        ShowOutcome::Diffs { run, diffs } => {
+            for diff in &diffs {
+                print_bytes(diff)?;
+            }
+            if diffs.is_empty() {
+                eprintln!("run {run} applied no diff");
+            }
         }
-    }
-    if !any {
-        eprintln!("run {} applied no diff", record.run.id);
+        ShowOutcome::Record(record) if global.json => print_json_pretty(&record)?,
+        ShowOutcome::Record(record) if !global.quiet => print_text(&render(&record))?,
+        ShowOutcome::Record(_) => {}
     }
     Ok(0)
 }

@@ -1,14 +1,11 @@
 //! `salve undo`: restore the checkpoint taken before the most recent salve change in this work
 //! tree. Undo is itself a change, so a second `salve undo` redoes.
 
-use salve_git::undo;
-use serde_json::json;
+use salve_engine::undo::{self, Options};
 
 use crate::cli::{parse_size, Global};
-use crate::commands::checkpoint::{limits, open_repo, refused};
-use crate::commands::restore::{outcome_json, report, restore_failure};
-use crate::error::CliError;
-use crate::output::{age, print_json};
+use crate::error::{failed, CliError};
+use crate::output::{age, render_restore};
 
 #[derive(Debug, clap::Args)]
 pub struct UndoArgs {
@@ -18,33 +15,16 @@ pub struct UndoArgs {
 }
 
 pub fn run(global: &Global, args: &UndoArgs) -> Result<u8, CliError> {
-    let repo = open_repo(global)?;
-    let mut options = undo::Options::default();
-    options.restore.limits = limits(args.max_file_size);
-    match undo::undo(&repo, &options) {
-        Ok(outcome) => {
-            if global.json {
-                print_json(&json!({
-                    "undone": {
-                        "kind": outcome.undone.kind,
-                        "time": outcome.undone.time,
-                        "checkpoint": outcome.undone.before,
-                    },
-                    "restore": outcome_json(&outcome.restore),
-                }))?;
-            } else {
-                let verb = format!(
-                    "undid {} from {}: restored",
-                    outcome.undone.kind,
-                    age(outcome.undone.time)
-                );
-                report(global, &outcome.restore, &verb)?;
-            }
-            Ok(0)
-        }
-        Err(undo::Error::Git(e)) => Err(e.into()),
-        Err(undo::Error::Restore(e)) => restore_failure(global, e),
-        Err(e @ undo::Error::NothingToUndo) => refused(global, "nothing_to_undo", &e),
-        Err(e @ undo::Error::CheckpointGone { .. }) => refused(global, "checkpoint_gone", &e),
-    }
+    let options = Options {
+        max_file_size: args.max_file_size,
+        ..Options::new(global.work_dir())
+    };
+    let outcome = undo::undo(&options).map_err(failed)?;
+    let verb = format!(
+        "undid {} from {}: restored",
+        outcome.undone.kind,
+        age(outcome.undone.time)
+    );
+    render_restore(global, &outcome.restore, &verb, &outcome)?;
+    Ok(0)
 }

@@ -925,7 +925,8 @@ fn ask_applied_from_the_replay_cassette() {
     }
     "#);
 
-    // The recorded run of an ask, with its attempt and its prompt.
+    // The recorded run of an ask, with its attempt and its prompt. The command names the
+    // program `salve`, as an apply's does, whatever path it was run from.
     let id = out.json()["run"].as_str().unwrap().to_owned();
     let show = run(&tree, &["show", &id, "--json"]);
     show.code(0);
@@ -935,7 +936,7 @@ fn ask_applied_from_the_replay_cassette() {
         "id": "[run-1]",
         "kind": "ask",
         "command": [
-          "[salve]",
+          "salve",
           "--json",
           "ask",
           "fahrenheit(100) returns 203 instead of 212. Fix it and add a test.",

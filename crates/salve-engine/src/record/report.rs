@@ -1,82 +1,15 @@
-//! Recording a `salve apply`: the run, the reply, the report, the final diff, one patch set per
-//! fate (written, or refused) and a decision for every hunk that needed judgement.
-//!
-//! The caller starts the run with [`begin`] before applying (so a killed apply shows as
-//! `interrupted`), then ends it with [`finish`] or, when the apply stopped on an error,
-//! [`finish_error`].
+//! An apply report as the record keeps it: the run's status, one patch set per fate (written
+//! or proposed, and refused) and a decision for every hunk that needed judgement. apply, ask and
+//! fix all map their reports through here, so a report means the same in every kind of run.
 
 use salve_patch::report::{ChangeKind, FileReport, HunkReport, Outcome, Report, Status};
+use salve_store::{Decision, FileChange, PatchSet, PatchStatus, TouchedFile};
 
-use crate::error::Result;
-use crate::model::{
-    artifact, status, Artifact, Decision, FileChange, Finish, NewRun, PatchSet, PatchStatus,
-    RunKind, TouchedFile,
-};
-use crate::record::{insert_artifact, insert_decision, insert_patch_set, update_totals};
-use crate::Store;
-
-/// Decisions recorded per apply at most; the report artifact has every hunk.
+/// Decisions recorded per report at most; the report artifact has every hunk.
 const MAX_DECISIONS: usize = 200;
 
-/// What an apply produced, as the record needs it.
-#[derive(Clone, Copy, Debug)]
-pub struct Applied<'a> {
-    pub report: &'a Report,
-    /// The unified diff of what was written (or would be, under `--check`); empty for none.
-    pub diff: &'a str,
-    pub baseline: Option<&'a str>,
-    pub checkpoint: Option<&'a str>,
-}
-
-/// An apply run in progress on its own open record: the one-call form of [`begin`] and
-/// [`finish`] for front ends.
-#[derive(Debug)]
-pub struct Recorder {
-    store: Store,
-    run: String,
-}
-
-impl Recorder {
-    /// Open the record for work in `dir` and start an apply run of `reply`; `None` where no
-    /// record is kept (a plain directory without `.salve/`).
-    pub fn start(
-        dir: &std::path::Path,
-        command: Vec<String>,
-        reply: &str,
-    ) -> Result<Option<Recorder>> {
-        let Some(mut store) = Store::open_if_kept(dir)? else {
-            return Ok(None);
-        };
-        let run = begin(&mut store, command, reply)?;
-        Ok(Some(Recorder { store, run }))
-    }
-
-    pub fn run_id(&self) -> &str {
-        &self.run
-    }
-
-    /// End the run with the apply's report; returns the run id.
-    pub fn finish(mut self, applied: &Applied<'_>) -> Result<String> {
-        finish(&mut self.store, &self.run, applied)?;
-        Ok(self.run)
-    }
-
-    /// End the run with the error that stopped the apply; returns the run id.
-    pub fn fail(mut self, message: &str) -> Result<String> {
-        finish_error(&mut self.store, &self.run, message)?;
-        Ok(self.run)
-    }
-}
-
-/// Start an apply run and store the reply. Returns the run id.
-pub fn begin(store: &mut Store, command: Vec<String>, reply: &str) -> Result<String> {
-    let run = store.begin_run(&NewRun::new(RunKind::Apply, command))?;
-    store.put_artifact(&run, artifact::RAW_REPLY, reply.as_bytes())?;
-    Ok(run)
-}
-
 /// The run status for an apply report.
-pub fn run_status(report: &Report) -> &'static str {
+pub(crate) fn run_status(report: &Report) -> &'static str {
     match report.outcome {
         Outcome::Refused => "refused",
         _ if report.check_only && report.exit_code() == 0 => "checked",
@@ -86,66 +19,6 @@ pub fn run_status(report: &Report) -> &'static str {
         Outcome::AlreadyApplied => "already_applied",
         Outcome::Partial => "partial",
     }
-}
-
-/// End an apply run with its report.
-pub fn finish(store: &mut Store, run: &str, applied: &Applied<'_>) -> Result<()> {
-    let report = applied.report;
-    let report_json = serde_json::to_vec_pretty(report)
-        .map_err(|e| crate::StoreError::Invalid(format!("encoding the report: {e}")))?;
-    let mut artifacts = vec![stored(store, artifact::APPLY_REPORT, &report_json)?];
-    let diff = if applied.diff.is_empty() {
-        None
-    } else {
-        let a = stored(store, artifact::FINAL_DIFF, applied.diff.as_bytes())?;
-        let sha = a.sha256.clone();
-        artifacts.push(a);
-        Some(sha)
-    };
-    let patch_sets = patch_sets(report, applied.baseline, diff);
-    let decisions = decisions(report);
-    let status = run_status(report);
-    let message = refusal_reason(report);
-    let finish = Finish {
-        status: status.to_owned(),
-        message,
-        baseline: applied.baseline.map(str::to_owned),
-        checkpoint: applied.checkpoint.map(str::to_owned),
-        budgets: None,
-    };
-    store.in_transaction(|tx| {
-        for a in &artifacts {
-            insert_artifact(tx, run, a)?;
-        }
-        for (i, p) in patch_sets.iter().enumerate() {
-            insert_patch_set(tx, run, i as u32 + 1, p)?;
-        }
-        for (i, d) in decisions.iter().enumerate() {
-            insert_decision(tx, run, i as u32 + 1, d)?;
-        }
-        update_totals(tx, run)
-    })?;
-    store.finish_run(run, &finish)
-}
-
-/// End an apply run that stopped on an error (an unknown `--base`, an unreadable file).
-pub fn finish_error(store: &mut Store, run: &str, message: &str) -> Result<()> {
-    store.finish_run(
-        run,
-        &Finish {
-            status: status::ERROR.to_owned(),
-            message: Some(message.to_owned()),
-            ..Finish::default()
-        },
-    )
-}
-
-fn stored(store: &Store, name: &str, bytes: &[u8]) -> Result<Artifact> {
-    Ok(Artifact {
-        name: name.to_owned(),
-        sha256: store.objects().put(bytes)?,
-        size: bytes.len() as u64,
-    })
 }
 
 fn touched(file: &FileReport) -> TouchedFile {
@@ -180,7 +53,13 @@ fn format_of<'a>(files: impl Iterator<Item = &'a FileReport>) -> Option<String> 
     }
 }
 
-fn patch_sets(report: &Report, baseline: Option<&str>, diff: Option<String>) -> Vec<PatchSet> {
+/// The patch sets of one report: what was kept (written, or proposed under a check) and what
+/// was refused.
+pub(crate) fn patch_sets(
+    report: &Report,
+    baseline: Option<&str>,
+    diff: Option<String>,
+) -> Vec<PatchSet> {
     let (ok, refused): (Vec<&FileReport>, Vec<&FileReport>) =
         report.files.iter().partition(|f| f.status.is_success());
     let baseline = baseline.map(str::to_owned);
@@ -200,7 +79,7 @@ fn patch_sets(report: &Report, baseline: Option<&str>, diff: Option<String>) -> 
             format: format_of(ok.iter().copied()),
             status,
             reason: match (report.check_only, report.outcome) {
-                (true, _) => Some("--check: nothing written".to_owned()),
+                (true, _) => Some("checked only: nothing written".to_owned()),
                 (false, Outcome::AlreadyApplied) => Some("already applied".to_owned()),
                 _ => None,
             },
@@ -228,7 +107,7 @@ fn patch_sets(report: &Report, baseline: Option<&str>, diff: Option<String>) -> 
 }
 
 /// Why the reply (or part of it) was refused, in one line; `None` when nothing was.
-fn refusal_reason(report: &Report) -> Option<String> {
+pub(crate) fn refusal_reason(report: &Report) -> Option<String> {
     let failed = report
         .files
         .iter()
@@ -269,7 +148,7 @@ fn sep(text: &str) -> String {
 
 /// One decision per hunk placed by a loose rung or refused: where it went and what else was
 /// weighed. Hunks placed exactly involved no judgement.
-fn decisions(report: &Report) -> Vec<Decision> {
+pub(crate) fn decisions(report: &Report) -> Vec<Decision> {
     let mut out = Vec::new();
     for file in &report.files {
         for hunk in &file.hunks {

@@ -1,0 +1,182 @@
+//! The record: the one place runs are written ([`Recorder`]), and the operations that read and
+//! move it: [`log()`], [`show()`], [`export()`], [`import()`] and [`gc()`].
+//!
+//! apply, ask and fix all write through [`Recorder`], and map their apply reports to patch sets
+//! and decisions the same way, so a run means the same whichever job made it.
+
+mod error;
+mod exchange;
+mod gc;
+mod log;
+pub(crate) mod report;
+mod show;
+
+use std::path::Path;
+
+use salve_llm::secret::redact;
+use salve_patch::report::Report;
+use salve_store::{artifact, status, Batch, Finish, NewRun, Store};
+
+pub use error::Error;
+pub use exchange::{export, import, ExportOptions, ExportOutcome, ImportOptions, Selection};
+pub use gc::{gc, GcOptions, GcOutcome, DEFAULT_KEEP_MS};
+pub use log::{log, LogOptions, LogOutcome, RecordState};
+pub use show::{show, ShowOptions, ShowOutcome, Shown};
+
+// The record's own types, as front ends render them.
+pub use salve_store::time::{parse_duration, parse_point};
+pub use salve_store::{
+    Artifact, Attempt, Decision, ImportStats, PatchSet, PatchStatus, Run, RunKind, RunRecord,
+    RunSummary, Timestamp, TouchedFile,
+};
+pub use salve_store::{GcStats, StoreError};
+
+/// A run being written. Recording is best effort for the job: a record that cannot be written
+/// costs the job a warning, never its work.
+#[derive(Debug)]
+pub struct Recorder {
+    store: Store,
+    run: String,
+    /// Patch sets written so far: this recorder is the run's only writer.
+    patch_sets: u32,
+    /// Secrets are masked in what [`Recorder::applied`] keeps (for runs that talk to models,
+    /// whose replies may echo a key).
+    redact: bool,
+}
+
+/// An apply's report and what it wrote, as a run keeps it.
+#[derive(Clone, Copy, Debug)]
+pub struct Applied<'a> {
+    pub report: &'a Report,
+    /// The unified diff of what was written (or would be, under a check); empty for none.
+    pub diff: &'a str,
+    pub baseline: Option<&'a str>,
+    /// Appended to the artifact names (`.2` for a second round), so rounds do not overwrite.
+    pub suffix: &'a str,
+    /// Why this patch set exists (`answer from claude`), for runs with several.
+    pub rationale: Option<&'a str>,
+}
+
+impl Recorder {
+    /// Start a run for work in `dir`; `None` where no record is kept (a plain directory without
+    /// `.salve/`).
+    pub fn start(dir: &Path, new: &NewRun) -> Result<Option<Recorder>, StoreError> {
+        let Some(mut store) = Store::open_if_kept(dir)? else {
+            return Ok(None);
+        };
+        let run = store.begin_run(new)?;
+        Ok(Some(Recorder {
+            store,
+            run,
+            patch_sets: 0,
+            redact: false,
+        }))
+    }
+
+    /// Start an apply-like run of `kind` and keep its reply.
+    pub(crate) fn start_with_reply(
+        dir: &Path,
+        kind: salve_store::RunKind,
+        command: Vec<String>,
+        reply: &str,
+    ) -> Result<Option<Recorder>, StoreError> {
+        let Some(mut recorder) = Recorder::start(dir, &NewRun::new(kind, command))? else {
+            return Ok(None);
+        };
+        recorder.artifact(artifact::RAW_REPLY, reply.as_bytes())?;
+        Ok(Some(recorder))
+    }
+
+    /// Mask secrets in the reports, reasons and decisions kept from now on.
+    pub fn redacting(mut self) -> Recorder {
+        self.redact = true;
+        self
+    }
+
+    /// The run's id.
+    pub fn run_id(&self) -> &str {
+        &self.run
+    }
+
+    /// Keep `bytes` as the run's artifact `name`.
+    pub fn artifact(&mut self, name: &str, bytes: &[u8]) -> Result<Artifact, StoreError> {
+        self.store.put_artifact(&self.run, name, bytes)
+    }
+
+    /// Add rows in one transaction.
+    pub fn batch(&mut self, batch: &Batch<'_>) -> Result<(), StoreError> {
+        self.store.add_batch(&self.run, batch)?;
+        self.patch_sets += batch.patch_sets.len() as u32;
+        Ok(())
+    }
+
+    /// Keep an apply report: the report and diff as artifacts, its patch sets and decisions.
+    /// Returns the sequence numbers the patch sets got, in order.
+    pub fn applied(&mut self, applied: &Applied<'_>) -> Result<Vec<u32>, StoreError> {
+        let mut report_json = serde_json::to_string_pretty(applied.report)
+            .map_err(|e| StoreError::Invalid(format!("encoding the report: {e}")))?;
+        let mut decisions = report::decisions(applied.report);
+        if self.redact {
+            report_json = redact(&report_json);
+            for d in &mut decisions {
+                d.evidence = d.evidence.as_deref().map(redact);
+            }
+        }
+        let report_name = format!("{}{}", artifact::APPLY_REPORT, applied.suffix);
+        let diff_name = format!("{}{}", artifact::FINAL_DIFF, applied.suffix);
+        let mut artifacts = vec![(report_name.as_str(), report_json.as_bytes())];
+        let diff_sha = if applied.diff.is_empty() {
+            None
+        } else {
+            artifacts.push((diff_name.as_str(), applied.diff.as_bytes()));
+            Some(salve_store::objects::sha256_hex(applied.diff.as_bytes()))
+        };
+        let mut patch_sets = report::patch_sets(applied.report, applied.baseline, diff_sha);
+        for p in &mut patch_sets {
+            p.rationale = applied.rationale.map(str::to_owned);
+            if self.redact {
+                p.reason = p.reason.as_deref().map(redact);
+            }
+        }
+        let before = self.patch_sets;
+        let count = patch_sets.len() as u32;
+        self.batch(&Batch {
+            artifacts,
+            patch_sets,
+            attempts: Vec::new(),
+            decisions,
+        })?;
+        Ok((before + 1..=before + count).collect())
+    }
+
+    /// End the run.
+    pub fn finish(mut self, finish: &Finish) -> Result<String, StoreError> {
+        self.store.finish_run(&self.run, finish)?;
+        Ok(self.run)
+    }
+
+    /// End an apply-like run with its report: the status and refusal reason come from it.
+    pub(crate) fn finish_report(
+        self,
+        report: &Report,
+        baseline: Option<&str>,
+        checkpoint: Option<&str>,
+    ) -> Result<String, StoreError> {
+        self.finish(&Finish {
+            status: report::run_status(report).to_owned(),
+            message: report::refusal_reason(report),
+            baseline: baseline.map(str::to_owned),
+            checkpoint: checkpoint.map(str::to_owned),
+            budgets: None,
+        })
+    }
+
+    /// End the run with the error that stopped the job.
+    pub fn fail(self, message: &str) -> Result<String, StoreError> {
+        self.finish(&Finish {
+            status: status::ERROR.to_owned(),
+            message: Some(message.to_owned()),
+            ..Finish::default()
+        })
+    }
+}
