@@ -61,15 +61,21 @@ impl CliError {
         }
     }
 
-    /// Say it on stderr; a refusal with `--json` is also data on stdout:
-    /// `{"error": {"kind": CODE, "message": ...}}`.
+    /// Say it on stderr; with `--json` it is also data on stdout:
+    /// `{"error": {"kind": CODE, "message": ..., "hint": ...}}`.
     pub fn print(&self, json: bool) {
-        if json && self.kind == Kind::Refused {
-            let error = Refusal {
-                kind: self.code.unwrap_or("refused"),
+        if json {
+            let error = ErrorJson {
+                kind: self.code.unwrap_or(match self.kind {
+                    Kind::Refused => "refused",
+                    Kind::User => "usage",
+                    Kind::Config => "config",
+                    Kind::Internal => "internal",
+                }),
                 message: &self.message,
+                hint: self.hint.as_deref(),
             };
-            let _ = crate::output::print_json(&Refused { error });
+            let _ = crate::output::print_json(&ErrorReport { error });
         }
         let label = match self.kind {
             Kind::Refused | Kind::User => "Error",
@@ -85,16 +91,19 @@ impl CliError {
     }
 }
 
-/// `{"error": {"kind": ..., "message": ...}}`, what `--json` prints for a refused job.
+/// What `--json` prints on stdout for an error, whatever the command.
 #[derive(serde::Serialize)]
-struct Refused<'a> {
-    error: Refusal<'a>,
+struct ErrorReport<'a> {
+    error: ErrorJson<'a>,
 }
 
 #[derive(serde::Serialize)]
-struct Refusal<'a> {
+struct ErrorJson<'a> {
+    /// The engine's stable code (`unknown_revision`, `nothing_to_undo`, ...).
     kind: &'a str,
     message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hint: Option<&'a str>,
 }
 
 const BUG_HINT: &str =

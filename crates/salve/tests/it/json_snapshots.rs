@@ -385,16 +385,6 @@ fn run_dated(tree: &Tree, date: &str, args: &[&str]) -> Run {
     )
 }
 
-/// stdout that must be empty, with the exit code and stderr, as a value to snapshot.
-fn no_json(norm: &mut Norm, run: &Run) -> Json {
-    assert_eq!(run.stdout, "", "expected nothing on stdout");
-    Json::Object(vec![
-        ("code".to_owned(), Json::Number(run.code.into())),
-        ("stdout".to_owned(), Json::String(run.stdout.clone())),
-        ("stderr".to_owned(), Json::String(norm.text(&run.stderr))),
-    ])
-}
-
 const GREET: &str =
     "def greet(name):\n    print(\"helo\", name)\n\n\ndef main():\n    greet(\"world\")\n";
 
@@ -772,18 +762,22 @@ fn apply_path_rejected() {
 }
 
 #[test]
-fn apply_error_prints_no_json() {
+fn apply_error_prints_the_error_as_json() {
     let tree = greet_tree();
     let mut norm = Norm::new(&tree);
     let out = tree.apply(GREET_FIX, &["--json", "--base", "no-such-rev"]);
     out.code(2);
-    insta::assert_json_snapshot!(no_json(&mut norm, &out), @r#"
+    insta::assert_json_snapshot!(norm.line(&out), @r#"
     {
-      "code": 2,
-      "stdout": "",
-      "stderr": "Error: revision `no-such-rev` does not name a commit in this repository\nHint: --base takes the commit the model read: a hash, branch, tag or HEAD~N\n"
+      "error": {
+        "kind": "unknown_revision",
+        "message": "revision `no-such-rev` does not name a commit in this repository",
+        "hint": "--base takes the commit the model read: a hash, branch, tag or HEAD~N"
+      }
     }
     "#);
+    // People still read the error on stderr.
+    assert!(out.stderr.starts_with("Error: revision `no-such-rev`"), "{}", out.stderr);
 }
 
 // ---------------------------------------------------------------------------------------------
