@@ -20,7 +20,6 @@
 //! ```
 
 pub mod apply;
-pub mod concurrent;
 pub mod diag;
 pub mod edit;
 pub mod locate;

@@ -5,6 +5,28 @@
 //! another; and the passes over every byte of a large file run in two halves on the two cores a
 //! machine usually has. Callers keep their own error order: both results come back, and the
 //! caller decides which failure wins, exactly as if the work had run in sequence.
+//!
+//! It is a crate of its own, with no dependencies, so that the pure core (`salve-patch`), the git
+//! layer and the engine share one helper without any of them depending on another for it.
+//!
+//! ```
+//! use salve_concurrent::both;
+//!
+//! let words = ["alpha", "beta", "gamma", "delta"];
+//! let (left, right) = words.split_at(2);
+//! // Each half is measured at the same time; the results come back in argument order.
+//! let (a, b) = both(
+//!     || left.iter().map(|w| w.len()).sum::<usize>(),
+//!     || right.iter().map(|w| w.len()).sum::<usize>(),
+//! );
+//! assert_eq!((a, b), (9, 10));
+//!
+//! // Nesting runs three (or more) pieces of work at once.
+//! let (a, (b, c)) = both(|| 1, || both(|| 2, || 3));
+//! assert_eq!([a, b, c], [1, 2, 3]);
+//! ```
+
+#![deny(missing_docs)]
 
 /// Run `first` on a scoped thread and `second` on this one, and return both results.
 ///
