@@ -24,6 +24,7 @@ pub mod diag;
 pub mod edit;
 pub mod locate;
 pub mod merge;
+mod ops;
 pub mod parse;
 pub mod render;
 pub mod report;

@@ -4,13 +4,9 @@
 //! Evidence only ever narrows a candidate set; a choice is made only when exactly one candidate
 //! remains. Nothing here picks "the first" or "the nearest".
 
-use super::index::FileIndex;
+use super::index::{FileIndex, PREFIX_SCOPE_MIN};
 use crate::edit::Anchor;
 use crate::text::{canonical, indent_width, is_blank, leading_ws, Doc};
-
-/// A scope line written shorter than this must match a file line exactly (canonically); longer
-/// ones may be a truncated prefix, as git's section headings are.
-pub const PREFIX_SCOPE_MIN: usize = 40;
 
 fn scope_matches(line: &str, scope: &str) -> bool {
     let l = canonical(line);

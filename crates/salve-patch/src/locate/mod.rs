@@ -15,6 +15,7 @@ pub mod elision;
 pub mod evidence;
 pub mod index;
 pub mod place;
+pub mod plan;
 pub mod reindent;
 pub mod search;
 pub mod similar;
@@ -22,8 +23,9 @@ pub mod substring;
 pub mod whole;
 
 use crate::edit::{Hunk, HunkLine, LineKind};
+use crate::ops::{NewLine, Op};
 use crate::report::Rung;
-use crate::text::{strip_cr, Form};
+use crate::text::{canonical, strip_cr, Doc, Eol, Form};
 use index::FileIndex;
 use search::{contiguous_fits, loose_fits, Fit, Span};
 
@@ -294,7 +296,7 @@ pub(crate) fn elision_markers(lines: &[HunkLine]) -> Vec<bool> {
     let added: Vec<String> = lines
         .iter()
         .filter(|l| l.kind == LineKind::Add && elision::is_marker(&l.text))
-        .map(|l| crate::text::canonical(&l.text).into_owned())
+        .map(|l| canonical(&l.text).into_owned())
         .collect();
     let mut used = vec![false; added.len()];
     lines
@@ -307,7 +309,7 @@ pub(crate) fn elision_markers(lines: &[HunkLine]) -> Vec<bool> {
             if l.kind == LineKind::Context {
                 return true;
             }
-            let c = crate::text::canonical(&l.text);
+            let c = canonical(&l.text);
             match (0..added.len()).find(|&k| !used[k] && added[k] == c) {
                 Some(k) => {
                     used[k] = true;
@@ -353,4 +355,125 @@ fn context_relax(idx: &FileIndex, pre: &[&str], ctx: &[bool]) -> Vec<Fit> {
             .collect();
     }
     Vec::new()
+}
+
+/// Every line the ladder may look up for these hunks, `maybe_added` variants included.
+pub(crate) fn hunk_keys(hunks: &[Hunk]) -> Vec<String> {
+    let mut keys = Vec::new();
+    for h in hunks {
+        keys.extend(h.lines.iter().map(|l| strip_cr(&l.text).to_string()));
+        keys.extend(
+            h.maybe_added
+                .iter()
+                .filter_map(|&i| h.lines.get(i))
+                .map(|l| format!(" {}", strip_cr(&l.text))),
+        );
+    }
+    keys
+}
+
+/// The operations one placed hunk makes. Fails when an inserted line's position is not
+/// determined (file lines the pattern does not account for sit exactly where it would go).
+pub(crate) fn ops_for(
+    doc: &Doc,
+    lines: &[HunkLine],
+    p: &Placement,
+    hunk: usize,
+) -> Result<Vec<Op>, String> {
+    let map = &p.fit.map;
+    // Removed elision markers and the file lines they stand for, which a paired added marker
+    // puts back (code the model moved without writing it out).
+    let mut moved: Vec<(String, Span)> = Vec::new();
+    if p.rung == Rung::Elision {
+        for (pi, l) in lines.iter().filter(|l| l.kind != LineKind::Add).enumerate() {
+            if l.kind == LineKind::Remove && elision::is_marker(&l.text) {
+                if let Some(s) = map.get(pi) {
+                    moved.push((canonical(&l.text).into_owned(), *s));
+                }
+            }
+        }
+    }
+    let mut ops = Vec::new();
+    let mut pending: Option<Op> = None;
+    let mut cursor = p.range().0;
+    let mut pi = 0;
+    for (li, l) in lines.iter().enumerate() {
+        match l.kind {
+            LineKind::Context => {
+                ops.extend(pending.take());
+                if let Some(s) = map.get(pi) {
+                    cursor = s.end;
+                }
+                pi += 1;
+            }
+            LineKind::Remove => {
+                let Some(&s) = map.get(pi) else {
+                    return Err("the hunk does not match its placement".into());
+                };
+                pi += 1;
+                if !s.is_empty() {
+                    match pending.as_mut() {
+                        Some(op) if op.end == s.start => op.end = s.end,
+                        _ => {
+                            ops.extend(pending.take());
+                            pending = Some(Op {
+                                start: s.start,
+                                end: s.end,
+                                insert: Vec::new(),
+                                hunk,
+                            });
+                        }
+                    }
+                    cursor = s.end;
+                }
+            }
+            LineKind::Add => {
+                if pending.is_none() {
+                    let next = map.get(pi).map(|s| s.start);
+                    let at = match next {
+                        Some(n) if n > cursor => {
+                            let next_removes = lines[li + 1..]
+                                .iter()
+                                .find(|x| x.kind != LineKind::Add)
+                                .is_some_and(|x| x.kind == LineKind::Remove);
+                            if !next_removes {
+                                return Err(format!(
+                                    "lines {}-{} of the file are not in the hunk and sit where it inserts lines, so their order is unclear; include them as context",
+                                    cursor + 1,
+                                    n
+                                ));
+                            }
+                            n
+                        }
+                        _ => cursor,
+                    };
+                    pending = Some(Op {
+                        start: at,
+                        end: at,
+                        insert: Vec::new(),
+                        hunk,
+                    });
+                }
+                let Some(op) = pending.as_mut() else {
+                    continue;
+                };
+                let c = canonical(&l.text);
+                match moved.iter().position(|(t, _)| *t == c) {
+                    Some(k) => {
+                        let (_, s) = moved.remove(k);
+                        op.insert.extend((s.start..s.end).map(|f| NewLine {
+                            text: doc.line(f).to_string(),
+                            eol: Some(doc.eol(f)).filter(|e| *e != Eol::None),
+                        }));
+                    }
+                    None => op.insert.push(NewLine {
+                        text: p.fit.reindent.apply(strip_cr(&l.text)),
+                        eol: None,
+                    }),
+                }
+            }
+        }
+    }
+    ops.extend(pending);
+    Ok(ops)
 }

@@ -19,11 +19,11 @@
 
 use super::evidence;
 use super::index::FileIndex;
-use super::place::{range, window_text, Edit, Plan, SHOWN};
+use super::plan::{range, window_text, Edit, Plan, SHOWN};
 use super::{Found, Placement};
-use crate::apply::{NewLine, Op};
 use crate::diag::char_diff;
 use crate::edit::{Hunk, TextPair};
+use crate::ops::{NewLine, Op};
 use crate::report::{Candidate, HunkReport, Rung, Status};
 use crate::text::{Doc, Eol};
 
@@ -334,7 +334,7 @@ fn places(ranges: &[(usize, usize)]) -> String {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
-    use crate::apply::assemble;
+    use crate::ops::assemble;
 
     fn pair(old: &str, new: &str) -> TextPair {
         TextPair {

@@ -20,7 +20,6 @@ use prefilter::fingerprint_at;
 use prefilter::{candidates, key_fingerprint, line_hashes, FINGERPRINT_BITS};
 use tables::{chain, Known, Primed, Table, COMMON_LEN, NIL};
 
-use super::evidence::PREFIX_SCOPE_MIN;
 use crate::text::{canonical, hash_bytes, hash_form, is_blank, Doc, Form};
 
 /// One form of the file: line hashes plus lookups by hash.
@@ -108,6 +107,10 @@ pub struct FileIndex<'d, 'a> {
     /// Keys of every line, for a scope nobody announced.
     scopes_full: OnceCell<Table>,
 }
+
+/// A scope line written shorter than this must match a file line exactly (canonically); longer
+/// ones may be a truncated prefix, as git's section headings are.
+pub const PREFIX_SCOPE_MIN: usize = 40;
 
 /// The key of a line the head filter rules out; a real key equal to it only costs a check.
 const SKIPPED: u64 = 0;
