@@ -5,8 +5,9 @@
 //! serde_json. A value that never closes is a truncated reply when it mentions edit keys.
 
 use super::body::truncate;
-use super::search_replace::push_pair;
-use super::{sanitize, Cx, Region};
+use super::cx::{Cx, Region};
+use super::pair::push_pair;
+use super::sanitize;
 use crate::edit::{FileChange, FileEdit, Format, IssueKind};
 use serde_json::{Map, Value};
 
