@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use salve_engine::apply::{apply, Error, Options};
-use salve_patch::report::{Outcome, Status};
+use salve_patch::{Outcome, Status};
 
 fn git(dir: &std::path::Path, args: &[&str]) {
     let ok = Command::new("git")

@@ -31,8 +31,11 @@ pub struct FileOutcome<T = String> {
     pub new_text: Option<T>,
     /// `Applied`, `AlreadyApplied`, or the status of the first failing hunk.
     pub status: Status,
+    /// One report per hunk, in order.
     pub hunks: Vec<HunkReport>,
+    /// Lines added (0 when nothing is written).
     pub added: usize,
+    /// Lines removed (0 when nothing is written).
     pub removed: usize,
 }
 

@@ -11,7 +11,7 @@ use crate::text::{Doc, Eol};
 
 /// A line the edit inserts.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NewLine {
+pub(crate) struct NewLine {
     pub text: String,
     /// The line's own ending; `None` takes the file's dominant ending.
     pub eol: Option<Eol>,
@@ -19,7 +19,7 @@ pub struct NewLine {
 
 /// Replace file lines `[start, end)` with `insert`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Op {
+pub(crate) struct Op {
     pub start: usize,
     pub end: usize,
     pub insert: Vec<NewLine>,

@@ -5,7 +5,7 @@
 //! `interrupted`), then ends it with [`finish`] or, when the apply stopped on an error,
 //! [`finish_error`].
 
-use salve_patch::report::{ChangeKind, FileReport, HunkReport, Outcome, Report, Status};
+use salve_patch::{ChangeKind, FileReport, HunkReport, Outcome, Report, Status};
 
 use crate::error::Result;
 use crate::model::{

@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use salve_patch::report::{FileReport, HunkReport, Outcome, Report, Status};
+use salve_patch::{FileReport, HunkReport, Outcome, Report, Status};
 use salve_store::Timestamp;
 use serde::Serialize;
 use serde_json::{json, Value};

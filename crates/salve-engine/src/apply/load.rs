@@ -29,7 +29,7 @@ pub(super) fn load_text(path: &Path, len: u64) -> io::Result<Loaded> {
         },
         _ => std::fs::read(path)?,
     };
-    if salve_patch::text::is_binary(&bytes) {
+    if salve_patch::is_binary(&bytes) {
         return Ok(Loaded::Binary);
     }
     Ok(String::from_utf8(bytes).map_or(Loaded::NotUtf8, Loaded::Text))

@@ -3,7 +3,7 @@
 //! The steps, in order:
 //! 1. Find the repository and the baseline commit (`--base`, default `HEAD`); an unknown
 //!    revision is an [`Error`] before anything else happens.
-//! 2. Extract the edits from the reply ([`salve_patch::parse::extract`]); `reverse` turns each
+//! 2. Extract the edits from the reply ([`salve_patch::extract`]); `reverse` turns each
 //!    one around.
 //! 3. Guard every path the reply names. One rejected path refuses the whole reply, even under
 //!    `partial`: a reply that reaches for `.git/hooks` or `../` is not trusted with anything.
@@ -24,9 +24,7 @@ mod repository;
 use std::cell::OnceCell;
 use std::path::PathBuf;
 
-use salve_patch::edit::{FileEdit, IssueKind, ParseIssue};
-use salve_patch::parse;
-use salve_patch::report::{Outcome as ReportOutcome, Report, Status};
+use salve_patch::{FileEdit, IssueKind, Outcome as ReportOutcome, ParseIssue, Report, Status};
 
 pub use error::Error;
 
@@ -279,7 +277,7 @@ enum Ready {
 /// Steps 2 to 4 up to placing: extract, turn around under `reverse`, guard every path, group
 /// per file. Needs no git.
 fn prepare(reply: &str, options: &Options, root: &std::path::Path) -> Ready {
-    let extraction = parse::extract(reply);
+    let extraction = salve_patch::extract(reply);
     let edits: Vec<FileEdit> = if options.reverse {
         extraction.edits.iter().map(FileEdit::reversed).collect()
     } else {

@@ -26,8 +26,7 @@ use std::time::Instant;
 
 use salve_llm::secret::redact;
 use salve_llm::{Attempt, Chain, Meta, ReplyClass, Request};
-use salve_patch::edit::Extraction;
-use salve_patch::report::{Outcome as ReportOutcome, Report};
+use salve_patch::{Extraction, Outcome as ReportOutcome, Report};
 use serde::Serialize;
 
 use crate::apply;
@@ -271,7 +270,7 @@ pub fn ask(
     loop {
         outcome.provider = Some(answer.provider.name().to_owned());
         let text = answer.reply.text.clone();
-        let extraction = salve_patch::parse::extract(&text);
+        let extraction = salve_patch::extract(&text);
         let mut round = Round {
             provider: answer.provider.name().to_owned(),
             follow_up,

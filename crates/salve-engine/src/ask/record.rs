@@ -11,7 +11,7 @@
 use std::path::{Path, PathBuf};
 
 use salve_llm::secret::redact;
-use salve_patch::report::{ChangeKind, Outcome as ReportOutcome, Report};
+use salve_patch::{ChangeKind, Outcome as ReportOutcome, Report};
 use salve_store::{
     artifact, Attempt, Decision, FileChange, Finish, NewRun, PatchSet, PatchStatus, RunKind, Store,
     StoreError, TouchedFile,

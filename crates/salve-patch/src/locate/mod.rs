@@ -11,16 +11,16 @@
 //!
 //! The ladder never returns "the first" of several candidates: it returns them all.
 
-pub mod elision;
-pub mod evidence;
-pub mod index;
-pub mod place;
-pub mod plan;
-pub mod reindent;
-pub mod search;
-pub mod similar;
-pub mod substring;
-pub mod whole;
+pub(crate) mod elision;
+pub(crate) mod evidence;
+pub(crate) mod index;
+pub(crate) mod place;
+pub(crate) mod plan;
+pub(crate) mod reindent;
+pub(crate) mod search;
+pub(crate) mod similar;
+pub(crate) mod substring;
+pub(crate) mod whole;
 
 use crate::edit::{Hunk, HunkLine, LineKind};
 use crate::ops::{NewLine, Op};
@@ -31,7 +31,7 @@ use search::{contiguous_fits, loose_fits, Fit, Span};
 
 /// One candidate position of a hunk.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Placement {
+pub(crate) struct Placement {
     pub rung: Rung,
     pub fit: Fit,
     /// The hunk lines this placement uses when they differ from the hunk's own (a `maybe_added`
@@ -56,7 +56,7 @@ impl Placement {
     }
 
     /// The file range covered, `[start, end)`; empty at the insertion point for a pure insertion.
-    pub fn range(&self) -> (usize, usize) {
+    pub(crate) fn range(&self) -> (usize, usize) {
         if self.fit.map.is_empty() {
             (self.at, self.at)
         } else {
@@ -67,7 +67,7 @@ impl Placement {
 
 /// What the ladder found for one hunk.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Found {
+pub(crate) enum Found {
     /// One or more candidates, all from the rung that decided.
     Candidates(Vec<Placement>),
     /// The post-image is in the file and the pre-image is not: lines `[start, end)`.
@@ -75,7 +75,8 @@ pub enum Found {
         start: usize,
         end: usize,
     },
-    NotFound,
+    /// No rung found anything.
+    Nothing,
 }
 
 /// The pre-image of a set of hunk lines: texts and whether each is context.
@@ -96,7 +97,7 @@ pub(crate) fn post_image(lines: &[HunkLine]) -> Vec<&str> {
 }
 
 /// The hunk with its `maybe_added` context lines turned into added lines (`" " + text`).
-pub fn maybe_added_variant(hunk: &Hunk) -> Option<Vec<HunkLine>> {
+pub(crate) fn maybe_added_variant(hunk: &Hunk) -> Option<Vec<HunkLine>> {
     if hunk.maybe_added.is_empty() {
         return None;
     }
@@ -113,14 +114,14 @@ pub fn maybe_added_variant(hunk: &Hunk) -> Option<Vec<HunkLine>> {
 
 /// Walk the ladder (exact to context-relax) for a hunk, trying a `maybe_added` variant only when
 /// the hunk as written places nowhere.
-pub fn locate(idx: &FileIndex, hunk: &Hunk) -> Found {
+pub(crate) fn locate(idx: &FileIndex, hunk: &Hunk) -> Found {
     let found = locate_lines(idx, &hunk.lines, None);
-    if found != Found::NotFound {
+    if found != Found::Nothing {
         return found;
     }
     match maybe_added_variant(hunk) {
         Some(v) => locate_lines(idx, &v, Some(v.clone())),
-        None => Found::NotFound,
+        None => Found::Nothing,
     }
 }
 
@@ -137,7 +138,7 @@ const LINE_RUNGS: [(Rung, Form); 4] = [
 fn locate_lines(idx: &FileIndex, lines: &[HunkLine], variant: Option<Vec<HunkLine>>) -> Found {
     let (pre, ctx) = pre_image(lines);
     if pre.is_empty() {
-        return Found::NotFound;
+        return Found::Nothing;
     }
     let post = post_image(lines);
     let added: Vec<bool> = lines
@@ -221,7 +222,7 @@ fn locate_lines(idx: &FileIndex, lines: &[HunkLine], variant: Option<Vec<HunkLin
     if !fits.is_empty() {
         return wrap(Rung::ContextRelax, fits);
     }
-    Found::NotFound
+    Found::Nothing
 }
 
 /// Whether a run of added lines (with no removal next to it) could slide over an equal

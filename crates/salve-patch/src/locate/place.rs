@@ -33,7 +33,7 @@ use crate::text::{is_blank, Doc};
 
 /// Place every hunk of a file. `baseline` gives the text the model read, when it differs; it is
 /// asked for only when a hunk needs the 3-way rung, since fetching it can cost more than placing.
-pub fn place_all<'b>(
+pub(crate) fn place_all<'b>(
     idx: &FileIndex,
     hunks: &[Hunk],
     baseline: &dyn Fn() -> Option<&'b Doc<'b>>,
@@ -95,7 +95,7 @@ pub fn place_all<'b>(
                     None => ambiguous(doc, hunk, i, c),
                 }
             }
-            Some(Found::NotFound) => not_found(i),
+            Some(Found::Nothing) => not_found(i),
         };
         plans.push(plan);
     }
@@ -369,7 +369,7 @@ fn changed_base(base: &Doc, hunk: &Hunk, i: usize) -> Option<String> {
             )?;
             placed(i, c[k].clone())
         }
-        Some(Found::AlreadyApplied { .. } | Found::NotFound) => return None,
+        Some(Found::AlreadyApplied { .. } | Found::Nothing) => return None,
     };
     let Edit::Place(p) = &plan.edit else {
         return None;
@@ -382,7 +382,7 @@ fn changed_base(base: &Doc, hunk: &Hunk, i: usize) -> Option<String> {
 
 /// The final-newline state a hunk asks for when it reaches the end of the file and its two sides
 /// disagree about the last newline.
-pub fn eof_override(doc: &Doc, hunk: &Hunk, p: &Placement) -> Option<bool> {
+pub(crate) fn eof_override(doc: &Doc, hunk: &Hunk, p: &Placement) -> Option<bool> {
     let (_, end) = p.range();
     (end == doc.len() && hunk.old_no_newline != hunk.new_no_newline).then_some(!hunk.new_no_newline)
 }

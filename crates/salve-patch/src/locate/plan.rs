@@ -10,7 +10,7 @@ use crate::text::Doc;
 
 /// What to do with one hunk.
 #[derive(Clone, Debug)]
-pub enum Edit {
+pub(crate) enum Edit {
     Place(Placement),
     /// Line operations computed elsewhere (the 3-way rung), with the final-newline state they
     /// ask for when they reach the end of the file.
@@ -23,7 +23,7 @@ pub enum Edit {
 
 /// The decision for one hunk.
 #[derive(Clone, Debug)]
-pub struct Plan {
+pub(crate) struct Plan {
     pub report: HunkReport,
     pub edit: Edit,
 }

@@ -55,6 +55,11 @@ pub(crate) fn is_fence_close(line: &str, f: &Fence) -> bool {
     n >= f.len && rest.get(n..).is_some_and(|r| r.trim().is_empty())
 }
 
+/// True for the fence languages that mark a diff (```` ```diff ````, ```` ```patch ````, ...).
+pub(crate) fn is_diff_lang(lang: &str) -> bool {
+    matches!(lang, "diff" | "patch" | "udiff" | "git-diff")
+}
+
 /// The language word of an info string (`rust` in `rust src/lib.rs` or `rust:src/lib.rs`).
 pub(crate) fn lang_of(info: &str) -> String {
     let first = info.split_whitespace().next().unwrap_or("");

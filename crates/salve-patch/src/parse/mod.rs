@@ -143,6 +143,7 @@ mod pair;
 mod paths;
 mod sanitize;
 mod search_replace;
+mod sniff;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests;
@@ -151,6 +152,7 @@ mod wrapper;
 
 use crate::edit::Extraction;
 use cx::{Cx, Region, RegionState};
+pub use sniff::looks_like_edit;
 
 /// Extracts every edit in `reply`. See the module docs for the grammar.
 pub fn extract(reply: &str) -> Extraction {
@@ -179,6 +181,6 @@ pub fn is_placeholder(line: &str, path: &str) -> bool {
 
 /// Whether a bare `...` line is code in the file at `path` (Python's Ellipsis), so neither a
 /// placeholder nor a gap there.
-pub fn dots_are_code(path: &str) -> bool {
+pub(crate) fn dots_are_code(path: &str) -> bool {
     sanitize::dots_are_content(path)
 }

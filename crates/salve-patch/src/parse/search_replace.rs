@@ -31,12 +31,12 @@ pub(crate) fn is_search(line: &str) -> bool {
 }
 
 /// `=======` (5 to 9 `=`).
-fn is_divider(line: &str) -> bool {
+pub(crate) fn is_divider(line: &str) -> bool {
     marker(line, b'=', 5, "")
 }
 
 /// `>>>>>>> REPLACE` (5 to 9 `>`) or Cline's `+++++++ REPLACE`.
-fn is_replace(line: &str) -> bool {
+pub(crate) fn is_replace(line: &str) -> bool {
     marker(line, b'>', 5, "REPLACE") || marker(line, b'+', 3, "REPLACE")
 }
 

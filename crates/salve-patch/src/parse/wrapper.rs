@@ -9,7 +9,7 @@
 //! [`RegionState::Open`] region; the format readers use that as evidence of truncation.
 
 use super::cx::{Cx, Region, RegionState};
-use super::fence::{fence_open, is_fence_close, lang_of, Fence};
+use super::fence::{fence_open, is_diff_lang, is_fence_close, lang_of, Fence};
 use super::{codex, diff, json, paths, search_replace, whole_file};
 use crate::edit::IssueKind;
 
@@ -63,7 +63,7 @@ fn fence(cx: &mut Cx, r: &Region, i: usize, f: &Fence, pending: Option<paths::Pa
     let strong = info_path.is_some() || pending.as_ref().is_some_and(|p| p.strict);
     let hint = info_path.or(pending.map(|p| p.path));
     let lang = lang_of(&f.info);
-    let diff_lang = matches!(lang.as_str(), "diff" | "patch" | "udiff" | "git-diff");
+    let diff_lang = is_diff_lang(&lang);
     let start = i + 1;
     let first = cx.src.next_nonblank(start, r.end);
 
