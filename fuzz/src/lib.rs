@@ -8,9 +8,7 @@
 //!   without them; a unique block cut from the file itself is always placed, and replacing it with
 //!   itself changes nothing.
 
-use salve_patch::apply::apply_hunks;
-use salve_patch::edit::{Extraction, FileChange, Hunk, HunkLine, LineKind};
-use salve_patch::parse::extract;
+use salve_patch::{apply_hunks, extract, Extraction, FileChange, Hunk, HunkLine, LineKind};
 
 /// Fuzz the reply parser with arbitrary text.
 pub fn parse(data: &[u8]) {

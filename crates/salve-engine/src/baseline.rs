@@ -114,7 +114,7 @@ impl Baseline {
 
     fn text_at(&self, full: &str) -> Option<String> {
         let bytes = self.git.repo.blob_at(&self.commit, full).ok()??;
-        if salve_patch::text::is_binary(&bytes) {
+        if salve_patch::is_binary(&bytes) {
             return None;
         }
         String::from_utf8(bytes).ok()

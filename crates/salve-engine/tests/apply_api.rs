@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use salve_engine::apply::{apply, Error, Options};
 use salve_engine::{Classified as _, Kind};
-use salve_patch::report::{Outcome, Status};
+use salve_patch::{Outcome, Status};
 
 mod support;
 use support::repo;

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::cmd::{ensure_supported_version, split_nul, Git, GitError};
 use crate::path::path_from_bytes;
-use salve_patch::concurrent::both;
+use salve_concurrent::both;
 
 /// A git work tree.
 #[derive(Clone, Debug)]

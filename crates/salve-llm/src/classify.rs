@@ -1,9 +1,11 @@
 //! What a reply means, decided from its text: an edit, the no-change sentinel, prose without an
 //! edit, nothing at all, or an overload notice that came back as text.
 //!
-//! An edit is whatever [`salve_patch::parse::extract`] finds an edit in, so the chain stops on
-//! exactly the replies `salve apply` can work with. The checks run in this order:
-//! empty, edit, sentinel, overloaded, non-diff. A reply holding both an edit and the sentinel is
+//! An edit is whatever [`salve_patch::looks_like_edit`] sees one in: a cheap scan for the markers
+//! of every format [`salve_patch::extract`] reads, which says yes whenever extraction would find
+//! an edit (and, rarely, for an edit it cannot use: a refused apply costs less than a dropped
+//! edit). So the chain stops on every reply `salve apply` can work with. The checks run in this
+//! order: empty, edit, sentinel, overloaded, non-diff. A reply holding both an edit and the sentinel is
 //! an edit: applying is safe (refusals write nothing), and dropping an edit is not.
 
 use serde::{Deserialize, Serialize};
@@ -62,7 +64,7 @@ pub fn classify(text: &str) -> ReplyClass {
     if text.trim().is_empty() {
         return ReplyClass::Empty;
     }
-    if !salve_patch::parse::extract(text).edits.is_empty() {
+    if salve_patch::looks_like_edit(text) {
         return ReplyClass::Edit;
     }
     if has_sentinel(text) {

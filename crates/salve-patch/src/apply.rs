@@ -12,14 +12,16 @@
 
 use std::cell::OnceCell;
 
-use crate::edit::{Hunk, HunkLine, LineKind};
+use crate::edit::Hunk;
 use crate::locate::index::FileIndex;
-use crate::locate::place::{eof_override, place_all, Edit};
-use crate::locate::{whole, Placement};
+use crate::locate::place::{eof_override, place_all};
+use crate::locate::plan::Edit;
+use crate::locate::{hunk_keys, ops_for, whole};
 use crate::merge::merge3;
+use crate::ops::{diff_ops, splice, Op};
 use crate::report::{HunkReport, Rung, Status};
 use crate::splice::Splice;
-use crate::text::{strip_cr, Doc, Eol, BOM};
+use crate::text::{strip_cr, Doc, BOM};
 
 /// What happens to one file. The new content is a `String`, or a [`Splice`] of the current
 /// text from [`apply_hunks_lazy`].
@@ -29,8 +31,11 @@ pub struct FileOutcome<T = String> {
     pub new_text: Option<T>,
     /// `Applied`, `AlreadyApplied`, or the status of the first failing hunk.
     pub status: Status,
+    /// One report per hunk, in order.
     pub hunks: Vec<HunkReport>,
+    /// Lines added (0 when nothing is written).
     pub added: usize,
+    /// Lines removed (0 when nothing is written).
     pub removed: usize,
 }
 
@@ -53,24 +58,6 @@ impl FileOutcome<Splice> {
     pub fn materialize(self, current: &str) -> FileOutcome {
         self.map_text(|s| s.materialize(current))
     }
-}
-
-/// A line the edit inserts.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NewLine {
-    pub text: String,
-    /// The line's own ending; `None` takes the file's dominant ending.
-    pub eol: Option<Eol>,
-}
-
-/// Replace file lines `[start, end)` with `insert`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Op {
-    pub start: usize,
-    pub end: usize,
-    pub insert: Vec<NewLine>,
-    /// The hunk the operation comes from.
-    pub hunk: usize,
 }
 
 /// Apply `hunks` to `current`. `baseline` is the file as the model saw it, when it differs from
@@ -157,21 +144,6 @@ pub fn apply_hunks_lazy(
     finish(&doc, reports, &ops, eof)
 }
 
-/// Every line the ladder may look up for these hunks, `maybe_added` variants included.
-pub(crate) fn hunk_keys(hunks: &[Hunk]) -> Vec<String> {
-    let mut keys = Vec::new();
-    for h in hunks {
-        keys.extend(h.lines.iter().map(|l| strip_cr(&l.text).to_string()));
-        keys.extend(
-            h.maybe_added
-                .iter()
-                .filter_map(|&i| h.lines.get(i))
-                .map(|l| format!(" {}", strip_cr(&l.text))),
-        );
-    }
-    keys
-}
-
 fn finish(
     doc: &Doc,
     mut reports: Vec<HunkReport>,
@@ -208,186 +180,6 @@ fn finish(
         added: if unchanged { 0 } else { added },
         removed: if unchanged { 0 } else { removed },
     }
-}
-
-/// The operations one placed hunk makes. Fails when an inserted line's position is not
-/// determined (file lines the pattern does not account for sit exactly where it would go).
-pub(crate) fn ops_for(
-    doc: &Doc,
-    lines: &[HunkLine],
-    p: &Placement,
-    hunk: usize,
-) -> Result<Vec<Op>, String> {
-    let map = &p.fit.map;
-    // Removed elision markers and the file lines they stand for, which a paired added marker
-    // puts back (code the model moved without writing it out).
-    let mut moved: Vec<(String, crate::locate::search::Span)> = Vec::new();
-    if p.rung == Rung::Elision {
-        for (pi, l) in lines.iter().filter(|l| l.kind != LineKind::Add).enumerate() {
-            if l.kind == LineKind::Remove && crate::locate::elision::is_marker(&l.text) {
-                if let Some(s) = map.get(pi) {
-                    moved.push((crate::text::canonical(&l.text).into_owned(), *s));
-                }
-            }
-        }
-    }
-    let mut ops = Vec::new();
-    let mut pending: Option<Op> = None;
-    let mut cursor = p.range().0;
-    let mut pi = 0;
-    for (li, l) in lines.iter().enumerate() {
-        match l.kind {
-            LineKind::Context => {
-                ops.extend(pending.take());
-                if let Some(s) = map.get(pi) {
-                    cursor = s.end;
-                }
-                pi += 1;
-            }
-            LineKind::Remove => {
-                let Some(&s) = map.get(pi) else {
-                    return Err("the hunk does not match its placement".into());
-                };
-                pi += 1;
-                if !s.is_empty() {
-                    match pending.as_mut() {
-                        Some(op) if op.end == s.start => op.end = s.end,
-                        _ => {
-                            ops.extend(pending.take());
-                            pending = Some(Op {
-                                start: s.start,
-                                end: s.end,
-                                insert: Vec::new(),
-                                hunk,
-                            });
-                        }
-                    }
-                    cursor = s.end;
-                }
-            }
-            LineKind::Add => {
-                if pending.is_none() {
-                    let next = map.get(pi).map(|s| s.start);
-                    let at = match next {
-                        Some(n) if n > cursor => {
-                            let next_removes = lines[li + 1..]
-                                .iter()
-                                .find(|x| x.kind != LineKind::Add)
-                                .is_some_and(|x| x.kind == LineKind::Remove);
-                            if !next_removes {
-                                return Err(format!(
-                                    "lines {}-{} of the file are not in the hunk and sit where it inserts lines, so their order is unclear; include them as context",
-                                    cursor + 1,
-                                    n
-                                ));
-                            }
-                            n
-                        }
-                        _ => cursor,
-                    };
-                    pending = Some(Op {
-                        start: at,
-                        end: at,
-                        insert: Vec::new(),
-                        hunk,
-                    });
-                }
-                let Some(op) = pending.as_mut() else {
-                    continue;
-                };
-                let c = crate::text::canonical(&l.text);
-                match moved.iter().position(|(t, _)| *t == c) {
-                    Some(k) => {
-                        let (_, s) = moved.remove(k);
-                        op.insert.extend((s.start..s.end).map(|f| NewLine {
-                            text: doc.line(f).to_string(),
-                            eol: Some(doc.eol(f)).filter(|e| *e != Eol::None),
-                        }));
-                    }
-                    None => op.insert.push(NewLine {
-                        text: p.fit.reindent.apply(strip_cr(&l.text)),
-                        eol: None,
-                    }),
-                }
-            }
-        }
-    }
-    ops.extend(pending);
-    Ok(ops)
-}
-
-/// The new text: `doc` with the sorted, non-overlapping `ops` applied. `eof` overrides the
-/// final-newline state; `with_bom` puts the file's byte-order mark back.
-pub(crate) fn assemble(doc: &Doc, ops: &[Op], eof: Option<bool>, with_bom: bool) -> String {
-    splice(doc, ops, eof, with_bom).materialize(doc.text)
-}
-
-/// [`assemble`] as a [`Splice`] of `doc.text`: untouched lines are ranges of the original.
-pub(crate) fn splice(doc: &Doc, ops: &[Op], eof: Option<bool>, with_bom: bool) -> Splice {
-    let final_nl = eof.unwrap_or(doc.final_newline);
-    let dom = doc.dominant.as_str();
-    let original = doc.text;
-    // Offsets in `doc` are into the body; the splice's are into the whole text.
-    let base = original.len() - doc.body.len();
-    let body = |from: usize, to: usize| base + from..base + to;
-    let mut out = Splice::default();
-    if with_bom && doc.bom {
-        out.keep(original, 0..base);
-    }
-    let body_start = out.len();
-    let mut line = 0;
-    for op in ops {
-        out.keep(original, body(doc.offset(line), doc.offset(op.start)));
-        for nl in &op.insert {
-            if out.len() > body_start && !out.ends_with(original, "\n") {
-                out.push_new(dom);
-            }
-            out.push_new(&nl.text);
-            out.push_new(nl.eol.map_or(dom, Eol::as_str));
-        }
-        line = op.end;
-    }
-    out.keep(original, body(doc.offset(line), doc.body.len()));
-    if out.len() > body_start {
-        if !final_nl {
-            if out.ends_with(original, "\r\n") {
-                out.truncate_end(2);
-            } else if out.ends_with(original, "\n") {
-                out.truncate_end(1);
-            }
-        } else if !out.ends_with(original, "\n") {
-            out.push_new(dom);
-        }
-    }
-    out
-}
-
-/// Operations turning `doc` into `new_body`, keeping the new text's own line endings.
-pub(crate) fn diff_ops(doc: &Doc, new_body: &str, hunk: usize) -> Vec<Op> {
-    let new_doc = Doc::parse(new_body);
-    let old: Vec<&str> = (0..doc.len()).map(|i| doc.line_with_eol(i)).collect();
-    let new: Vec<&str> = (0..new_doc.len())
-        .map(|i| new_doc.line_with_eol(i))
-        .collect();
-    let mut ops = Vec::new();
-    for d in similar::capture_diff_slices(similar::Algorithm::Myers, &old, &new) {
-        let (_, o, n) = d.as_tag_tuple();
-        if (o.is_empty() && n.is_empty()) || matches!(d, similar::DiffOp::Equal { .. }) {
-            continue;
-        }
-        ops.push(Op {
-            start: o.start,
-            end: o.end,
-            insert: n
-                .map(|j| NewLine {
-                    text: new_doc.line(j).to_string(),
-                    eol: Some(new_doc.eol(j)),
-                })
-                .collect(),
-            hunk,
-        });
-    }
-    ops
 }
 
 /// Replace the whole file at `path` with `content` (lines separated by `\n`), keeping the file's

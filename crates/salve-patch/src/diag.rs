@@ -15,7 +15,7 @@ const MAX_EQUAL: usize = 24;
 const KEEP: usize = 10;
 
 /// Character-level diff from `expected` (what the edit says) to `found` (what the file has).
-pub fn char_diff(expected: &str, found: &str) -> String {
+pub(crate) fn char_diff(expected: &str, found: &str) -> String {
     if expected == found {
         return "identical".into();
     }
@@ -114,7 +114,7 @@ fn shorten(s: &str) -> String {
 }
 
 /// The text with invisible and look-alike characters spelled out.
-pub fn visible(s: &str) -> String {
+pub(crate) fn visible(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {

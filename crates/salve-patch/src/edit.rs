@@ -55,11 +55,14 @@ pub enum LineKind {
 /// One line of a hunk, without its line ending.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct HunkLine {
+    /// Context, removed or added.
     pub kind: LineKind,
+    /// The line's text, without the diff prefix and without the line ending.
     pub text: String,
 }
 
 impl HunkLine {
+    /// A line of `kind` with `text` (no line ending).
     pub fn new(kind: LineKind, text: impl Into<String>) -> Self {
         HunkLine {
             kind,
@@ -86,12 +89,15 @@ pub enum Anchor {
 /// (context + added lines).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Hunk {
+    /// The lines in reply order: context and removed lines make the pre-image, context and
+    /// added lines the post-image.
     pub lines: Vec<HunkLine>,
     /// 1-based line in the old file where the pre-image starts, when the reply gave one. A hint only.
     pub old_start: Option<usize>,
     /// Scope lines that locate the hunk: Codex `@@ fn foo` lines (several may be stacked) or the
     /// section heading after a unified `@@ -a,b +c,d @@`. The hunk lies after the last of them.
     pub scopes: Vec<String>,
+    /// An explicit pin to the start or end of the file, beyond the content.
     pub anchor: Anchor,
     /// `\ No newline at end of file` followed the old side.
     pub old_no_newline: bool,
@@ -114,7 +120,9 @@ pub struct Hunk {
 /// replaced text runs to the end of a line.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TextPair {
+    /// The text to replace.
     pub old: String,
+    /// The text to put in its place.
     pub new: String,
 }
 
@@ -187,20 +195,37 @@ impl Hunk {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum FileChange {
     /// Change an existing file hunk by hunk.
-    Modify { hunks: Vec<Hunk> },
+    Modify {
+        /// The hunks, in reply order; all are placed against the original text.
+        hunks: Vec<Hunk>,
+    },
     /// Create a new file with this content (line endings `\n`, `final_newline` says whether the
     /// last line ends with one).
     Create {
+        /// The new file's lines, separated by `\n`.
         content: String,
+        /// Whether the last line ends with a newline.
         final_newline: bool,
     },
     /// Delete the file. `expected`, when present, is the content the reply says it had.
-    Delete { expected: Option<String> },
+    Delete {
+        /// The content the reply says the file had, when it showed it.
+        expected: Option<String>,
+    },
     /// Move the file, then apply the hunks (possibly none) to it.
-    Rename { to: String, hunks: Vec<Hunk> },
+    Rename {
+        /// The destination path, as the reply wrote it.
+        to: String,
+        /// Hunks applied to the file after the move, placed against its original text.
+        hunks: Vec<Hunk>,
+    },
     /// Replace the whole file with this content; creates the file when it does not exist.
     Replace {
+        /// The whole new content, lines separated by `\n`; gap lines (`...`) are filled in
+        /// from the file by the applier.
         content: String,
+        /// Whether the last line ends with a newline (used for an empty or new file only: the
+        /// applier keeps an existing file's final-newline state).
         final_newline: bool,
     },
 }
@@ -211,7 +236,9 @@ pub struct FileEdit {
     /// The path as the reply wrote it, with `a/`/`b/` prefixes already removed. For a rename, the
     /// source path.
     pub path: String,
+    /// What happens to the file.
     pub change: FileChange,
+    /// The format the edit was written in.
     pub format: Format,
     /// A git file mode the reply asked for (`new file mode 100755`, `new mode 100644`).
     pub mode: Option<u32>,
@@ -275,15 +302,20 @@ pub enum IssueKind {
 /// without a path refuse the whole reply.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ParseIssue {
+    /// What is wrong.
     pub kind: IssueKind,
+    /// The file whose edit it refuses; `None` refuses the whole reply.
     pub path: Option<String>,
+    /// A one-line explanation a model or a person can act on.
     pub message: String,
 }
 
 /// Everything extracted from one reply.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Extraction {
+    /// Every edit found, in reply order (later Modify edits of a path merged into the first).
     pub edits: Vec<FileEdit>,
+    /// Everything that could not be used; empty when every edit is usable.
     pub issues: Vec<ParseIssue>,
     /// Repairs the sanitizer made (recounted hunk, blank context restored, `+` recovered, ...),
     /// reported so the user can see them.

@@ -2,31 +2,66 @@
 //! access.
 //!
 //! It does three jobs:
-//! 1. [`parse::extract`] reads a whole model reply (prose, fences, markers) and lowers every edit
-//!    in it, whatever its format, to the [`edit`] model.
-//! 2. [`apply::apply_hunks`] places each hunk on a file's text by the placement ladder of
-//!    [`locate`], strictly: it never takes the first or the nearest of several matches, and it
-//!    refuses rather than guess.
-//! 3. [`report`] describes what happened to every file and hunk, in a form a model can act on.
+//! 1. [`extract`] reads a whole model reply (prose, fences, markers) and lowers every edit in it,
+//!    whatever its format, to one model: [`FileEdit`]s made of [`Hunk`]s. [`looks_like_edit`]
+//!    answers the cheaper question "is there an edit in this reply at all?".
+//! 2. [`apply_hunks`] places each hunk on a file's text by the placement ladder (DESIGN.md §3.2),
+//!    strictly: it never takes the first or the nearest of several matches, and it refuses
+//!    rather than guess. [`replace_whole`] and [`create_text`] do the same for whole files,
+//!    [`merge3`] is the 3-way merge behind the baseline rung.
+//! 3. [`Report`] describes what happened to every file and hunk, in a form a model can act on;
+//!    [`unified_diff`] renders a change for people.
+//!
+//! The modules are private: this page lists the whole public API.
 //!
 //! ```
-//! use salve_patch::{apply, parse, edit::FileChange};
+//! use salve_patch::{apply_hunks, extract, looks_like_edit, FileChange, Status};
 //!
 //! let reply = "Here is the fix:\n\n```diff\n--- a/greet.txt\n+++ b/greet.txt\n@@ -1,2 +1,2 @@\n hello\n-wrold\n+world\n```\n";
-//! let extraction = parse::extract(reply);
+//! assert!(looks_like_edit(reply));
+//! let extraction = extract(reply);
 //! let FileChange::Modify { hunks } = &extraction.edits[0].change else { panic!() };
-//! let outcome = apply::apply_hunks("hello\nwrold\n", hunks, None);
+//! let outcome = apply_hunks("hello\nwrold\n", hunks, None);
+//! assert_eq!(outcome.status, Status::Applied);
 //! assert_eq!(outcome.new_text.as_deref(), Some("hello\nworld\n"));
 //! ```
 
-pub mod apply;
-pub mod concurrent;
-pub mod diag;
-pub mod edit;
-pub mod locate;
-pub mod merge;
-pub mod parse;
-pub mod render;
-pub mod report;
-pub mod splice;
-pub mod text;
+#![deny(missing_docs)]
+#![deny(unreachable_pub)]
+
+mod apply;
+mod diag;
+mod edit;
+mod locate;
+mod merge;
+mod ops;
+mod parse;
+mod render;
+mod report;
+mod splice;
+mod text;
+
+pub use apply::{
+    apply_hunks, apply_hunks_lazy, create_text, new_file_from_insertion, replace_whole,
+    replace_whole_3way, FileOutcome,
+};
+pub use edit::{
+    Anchor, Extraction, FileChange, FileEdit, Format, Hunk, HunkLine, IssueKind, LineKind,
+    ParseIssue, TextPair,
+};
+pub use merge::{merge3, MergeConflict};
+pub use parse::{extract, is_placeholder, looks_like_edit};
+pub use render::{unified_diff, unified_diff_spliced};
+pub use report::{
+    Candidate, ChangeKind, FileReport, HunkReport, LineRange, Outcome, Report, Rung, Status,
+};
+pub use splice::Splice;
+pub use text::is_binary;
+
+/// Internals the timing test (`tests/perf.rs`) measures on their own: not part of the API, and
+/// free to change without notice.
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::locate::index::FileIndex;
+    pub use crate::text::{Doc, Form};
+}

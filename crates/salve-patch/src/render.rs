@@ -311,9 +311,9 @@ mod tests {
         (0..n).map(|i| format!("line {i}{eol}")).collect()
     }
 
-    fn spliced_vs_diffed(original: &str, ops: &[crate::apply::Op], eof: Option<bool>) {
+    fn spliced_vs_diffed(original: &str, ops: &[crate::ops::Op], eof: Option<bool>) {
         let doc = crate::text::Doc::parse(original);
-        let s = crate::apply::splice(&doc, ops, eof, true);
+        let s = crate::ops::splice(&doc, ops, eof, true);
         let new = s.materialize(original);
         assert_eq!(
             unified_diff_spliced("f", "f", original, &s),
@@ -322,13 +322,13 @@ mod tests {
         );
     }
 
-    fn op(start: usize, end: usize, insert: &[&str]) -> crate::apply::Op {
-        crate::apply::Op {
+    fn op(start: usize, end: usize, insert: &[&str]) -> crate::ops::Op {
+        crate::ops::Op {
             start,
             end,
             insert: insert
                 .iter()
-                .map(|t| crate::apply::NewLine {
+                .map(|t| crate::ops::NewLine {
                     text: (*t).to_owned(),
                     eol: None,
                 })

@@ -9,21 +9,31 @@ use crate::edit::{Format, ParseIssue};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Rung {
+    /// Bytes equal, line endings aside.
     Exact,
     /// An old/new text edit whose old text was found exactly once as a substring of the file
     /// (starting or ending mid-line); only that span was replaced.
     Substring,
+    /// Equal once trailing whitespace is ignored.
     TrailingWs,
+    /// Leading whitespace differs by one uniform delta; added lines are re-indented by it.
     Indent,
+    /// Equal once whitespace is collapsed and Unicode folded (NFC, curly quotes, dashes, nbsp).
     Canonical,
+    /// Equal once missing or extra blank lines inside or around the pattern are allowed.
     BlankLines,
+    /// The pattern split at `...`-style lines; every piece found uniquely and in order.
     Elision,
+    /// Outer context dropped symmetrically (a little); removed lines still match.
     ContextRelax,
+    /// Placed on the baseline the model read, then merged into the current text.
     ThreeWay,
+    /// Line-aligned edit-distance similarity, with a high score and a clear margin.
     Similar,
 }
 
 impl Rung {
+    /// The name used in reports and `--json` (snake case).
     pub fn as_str(self) -> &'static str {
         match self {
             Rung::Exact => "exact",
@@ -49,19 +59,29 @@ impl Rung {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
+    /// Placed; the file changes.
     Applied,
+    /// The change is already in the file; nothing to write.
     AlreadyApplied,
+    /// No rung found the lines the hunk changes.
     NotFound,
+    /// Found in several places and no evidence chose one; the candidates are listed.
     Ambiguous,
+    /// Overlaps another hunk, or the 3-way merge conflicts.
     Conflict,
+    /// The edit is recognisable but broken.
     Malformed,
+    /// The path is absolute, escapes the tree, points into `.git/`, or resolves to no unique
+    /// file.
     PathRejected,
+    /// The reply stops in the middle of the edit.
     Truncated,
     /// Placed, but not written because another part of the reply was refused (all or nothing).
     Skipped,
 }
 
 impl Status {
+    /// The name used in reports and `--json` (snake case).
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Applied => "applied",
@@ -85,13 +105,16 @@ impl Status {
 /// An inclusive 1-based line range in the file as it was before the edit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LineRange {
+    /// First line, 1-based.
     pub start: usize,
+    /// Last line, 1-based, inclusive.
     pub end: usize,
 }
 
 /// A place where a hunk could have gone, shown on failure so the model can see what it missed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Candidate {
+    /// The file lines of this candidate.
     pub lines: LineRange,
     /// Similarity of the pre-image to these lines, 0.0 to 1.0.
     pub score: f64,
@@ -105,22 +128,30 @@ pub struct Candidate {
 pub struct HunkReport {
     /// 0-based position of the hunk in the file's edit.
     pub index: usize,
+    /// What happened to it.
     pub status: Status,
+    /// The rung that placed it (or that found the ambiguous candidates).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rung: Option<Rung>,
+    /// Where it was placed, in the file before the edit.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lines: Option<LineRange>,
+    /// The similarity score of a fuzzy placement, 0.0 to 1.0.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub similarity: Option<f64>,
+    /// How far the placement's score is ahead of the runner-up's.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub margin: Option<f64>,
+    /// On failure, the best places the hunk could have gone.
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub candidates: Vec<Candidate>,
+    /// Why it failed, or a note on a success that needs one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
 
 impl HunkReport {
+    /// The report of hunk `index` with `status` and nothing else filled in.
     pub fn new(index: usize, status: Status) -> Self {
         HunkReport {
             index,
@@ -139,10 +170,15 @@ impl HunkReport {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ChangeKind {
+    /// Changed hunk by hunk.
     Modify,
+    /// Created.
     Create,
+    /// Deleted.
     Delete,
+    /// Moved (and possibly changed).
     Rename,
+    /// Replaced whole.
     Replace,
 }
 
@@ -157,12 +193,19 @@ pub struct FileReport {
     /// The destination of a rename.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub new_path: Option<String>,
+    /// The kind of change.
     pub change: ChangeKind,
+    /// The format the edit was written in.
     pub format: Format,
+    /// `Applied`, `AlreadyApplied`, or why the file was refused.
     pub status: Status,
+    /// One report per hunk, in the edit's order.
     pub hunks: Vec<HunkReport>,
+    /// Lines added.
     pub added: usize,
+    /// Lines removed.
     pub removed: usize,
+    /// Why the file was refused, or a note on a success that needs one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
@@ -184,9 +227,11 @@ pub enum Outcome {
 /// The report of one `apply`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
+    /// What happened overall.
     pub outcome: Outcome,
     /// True when nothing was written because `--check` was given.
     pub check_only: bool,
+    /// One report per file the reply edits.
     pub files: Vec<FileReport>,
     /// Problems with the reply as a whole or with edits that never reached a file.
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
@@ -205,6 +250,7 @@ impl Report {
         }
     }
 
+    /// The report as pretty-printed JSON, the form `--json` and the MCP tool print.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
     }

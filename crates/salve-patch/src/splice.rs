@@ -1,38 +1,39 @@
-//! A file's new text as pieces of its old text and new lines, in order.
-//!
-//! Most of an edited file is unchanged: a [`Splice`] says "these bytes of the original, then this
-//! new text, then these bytes" instead of holding a second copy of the file. Writing it hands the
-//! original's bytes straight to the kernel ([`Splice::write_to`]), so a large file is never
-//! assembled in memory; [`Splice::materialize`] builds the text when a caller needs it whole.
-//!
-//! ```
-//! use salve_patch::splice::Splice;
-//!
-//! let original = "one\ntwo\nthree\n";
-//! let mut s = Splice::default();
-//! s.keep(original, 0..4);
-//! s.push_new("2\n");
-//! s.keep(original, 8..14);
-//! assert_eq!(s.materialize(original), "one\n2\nthree\n");
-//! let mut written = Vec::new();
-//! s.write_to(original.as_bytes(), &mut written).unwrap();
-//! assert_eq!(written, b"one\n2\nthree\n");
-//! ```
+//! A file's new text as pieces of its old text and new lines, in order ([`Splice`]).
 
 use std::io::{self, IoSlice, Write};
 use std::ops::Range;
 
 /// One run of the new text.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Piece {
+pub(crate) enum Piece {
     /// These bytes of the original text.
     Keep(Range<usize>),
     /// Text the edit writes.
     New(String),
 }
 
-/// The new text as [`Piece`]s; see the module docs. Ranges are byte offsets into the original
-/// text the splice was built against, BOM included.
+/// A file's new text as pieces of its old text and new lines, in order.
+///
+/// Most of an edited file is unchanged: a [`Splice`] says "these bytes of the original, then this
+/// new text, then these bytes" instead of holding a second copy of the file. Writing it hands the
+/// original's bytes straight to the kernel ([`Splice::write_to`]), so a large file is never
+/// assembled in memory; [`Splice::materialize`] builds the text when a caller needs it whole.
+///
+/// ```
+/// use salve_patch::Splice;
+///
+/// let original = "one\ntwo\nthree\n";
+/// let mut s = Splice::default();
+/// s.keep(original, 0..4);
+/// s.push_new("2\n");
+/// s.keep(original, 8..14);
+/// assert_eq!(s.materialize(original), "one\n2\nthree\n");
+/// let mut written = Vec::new();
+/// s.write_to(original.as_bytes(), &mut written).unwrap();
+/// assert_eq!(written, b"one\n2\nthree\n");
+/// ```
+///
+/// Ranges are byte offsets into the original text the splice was built against, BOM included.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Splice {
     pieces: Vec<Piece>,
@@ -41,10 +42,10 @@ pub struct Splice {
 
 /// Whole original lines `[old_start, old_end)` (0-based) replaced by `new_text` (whole lines).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LineChange {
-    pub old_start: usize,
-    pub old_end: usize,
-    pub new_text: String,
+pub(crate) struct LineChange {
+    pub(crate) old_start: usize,
+    pub(crate) old_end: usize,
+    pub(crate) new_text: String,
 }
 
 /// Original bytes `[from, to)` replaced by `text`.
@@ -58,7 +59,7 @@ impl Splice {
     /// What the splice changes, as stretches of whole lines of `original`, in order, not
     /// overlapping. A change inside a line (the final newline added or dropped) takes the whole
     /// line.
-    pub fn line_changes(&self, original: &str) -> Vec<LineChange> {
+    pub(crate) fn line_changes(&self, original: &str) -> Vec<LineChange> {
         let bytes = original.as_bytes();
         let len = bytes.len();
         // 1. Byte stretches: where the kept ranges skip bytes, or new text sits between them.
@@ -164,11 +165,14 @@ impl Splice {
         self.len
     }
 
+    /// True when the new text is empty.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
-    pub fn pieces(&self) -> &[Piece] {
+    /// The pieces, in order (tests look at how they merge).
+    #[cfg(test)]
+    fn pieces(&self) -> &[Piece] {
         &self.pieces
     }
 
@@ -209,7 +213,7 @@ impl Splice {
     }
 
     /// Whether the new text ends with `suffix` (which may span pieces).
-    pub fn ends_with(&self, original: &str, suffix: &str) -> bool {
+    pub(crate) fn ends_with(&self, original: &str, suffix: &str) -> bool {
         let want = suffix.as_bytes();
         if want.len() > self.len {
             return false;
@@ -231,7 +235,7 @@ impl Splice {
 
     /// Drop the last `n` bytes of the new text (`n` at most [`Splice::len`], on a character
     /// boundary).
-    pub fn truncate_end(&mut self, mut n: usize) {
+    pub(crate) fn truncate_end(&mut self, mut n: usize) {
         n = n.min(self.len);
         self.len -= n;
         while n > 0 {
@@ -255,7 +259,7 @@ impl Splice {
     }
 
     /// Whether the new text is exactly `original`.
-    pub fn is_identity(&self, original: &str) -> bool {
+    pub(crate) fn is_identity(&self, original: &str) -> bool {
         if self.len != original.len() {
             return false;
         }

@@ -8,9 +8,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use salve_patch::apply::{apply_hunks, create_text, new_file_from_insertion, replace_whole_3way};
-use salve_patch::edit::FileChange;
-use salve_patch::parse::{extract, is_placeholder};
+use salve_patch::{
+    apply_hunks, create_text, extract, is_placeholder, new_file_from_insertion, replace_whole_3way,
+    FileChange,
+};
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -20,7 +21,7 @@ type Tree = BTreeMap<String, Vec<u8>>;
 /// Rungs used by hunks of applied files, for the summary.
 static RUNGS: std::sync::Mutex<BTreeMap<String, usize>> = std::sync::Mutex::new(BTreeMap::new());
 
-fn count_rungs(hunks: &[salve_patch::report::HunkReport]) {
+fn count_rungs(hunks: &[salve_patch::HunkReport]) {
     if let Ok(mut m) = RUNGS.lock() {
         for h in hunks {
             let key = h.rung.map_or(h.status.as_str(), |r| r.as_str()).to_string();
@@ -84,7 +85,7 @@ fn run(reply: &str, before: &Tree, base: &Tree) -> Result<Tree, String> {
     if ex
         .issues
         .iter()
-        .any(|i| !(ignore_lazy && i.kind == salve_patch::edit::IssueKind::Lazy))
+        .any(|i| !(ignore_lazy && i.kind == salve_patch::IssueKind::Lazy))
     {
         return Err(format!("issues: {:?}", ex.issues));
     }
@@ -179,8 +180,7 @@ fn show(id: &str, reply: &str, res: &Result<Tree, String>, after: &Tree) {
                     .map(|d| String::from_utf8_lossy(d).into_owned());
                 let got = String::from_utf8_lossy(data).into_owned();
                 if want.as_deref() != Some(got.as_str()) {
-                    let d =
-                        salve_patch::render::unified_diff(p, p, &want.unwrap_or_default(), &got);
+                    let d = salve_patch::unified_diff(p, p, &want.unwrap_or_default(), &got);
                     println!("{d}");
                 }
             }

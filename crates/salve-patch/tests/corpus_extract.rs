@@ -14,8 +14,7 @@
 //! test fails on any. The whole-file `elide` cases (content with `// ...` placeholders) are
 //! refused as lazy on purpose and counted apart.
 
-use salve_patch::edit::{FileChange, Hunk, IssueKind};
-use salve_patch::parse::extract;
+use salve_patch::{extract, FileChange, Hunk, IssueKind};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -78,7 +77,7 @@ fn with_maybe_added(h: &Hunk) -> Hunk {
     let mut h = h.clone();
     for &k in &h.maybe_added.clone() {
         if let Some(l) = h.lines.get_mut(k) {
-            l.kind = salve_patch::edit::LineKind::Add;
+            l.kind = salve_patch::LineKind::Add;
             l.text = format!(" {}", l.text);
         }
     }

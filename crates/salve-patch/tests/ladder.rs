@@ -3,9 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use salve_patch::apply::apply_hunks;
-use salve_patch::edit::{Anchor, Hunk, HunkLine, LineKind};
-use salve_patch::report::{Rung, Status};
+use salve_patch::{apply_hunks, Anchor, Hunk, HunkLine, LineKind, Rung, Status};
 
 /// A hunk from diff-like text: each line starts with ' ', '-' or '+'.
 fn hunk(body: &str) -> Hunk {

@@ -8,8 +8,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use salve_patch::apply::apply_hunks;
-use salve_patch::edit::{Hunk, HunkLine, LineKind};
+use salve_patch::{apply_hunks, Hunk, HunkLine, LineKind};
 use similar::{capture_diff_slices, group_diff_ops, Algorithm, DiffOp};
 use std::time::Instant;
 
@@ -72,10 +71,10 @@ fn thousand_hunks_on_a_large_file() {
     assert_eq!(hs.len(), 1000);
     let (ta, tb) = (join(&a), join(&b));
     let t = Instant::now();
-    let doc = salve_patch::text::Doc::parse(&ta);
+    let doc = salve_patch::internals::Doc::parse(&ta);
     let parsed = t.elapsed();
-    let idx = salve_patch::locate::index::FileIndex::new(&doc);
-    idx.form(salve_patch::text::Form::Raw);
+    let idx = salve_patch::internals::FileIndex::new(&doc);
+    idx.form(salve_patch::internals::Form::Raw);
     let indexed = t.elapsed();
     drop(idx);
     drop(doc);
@@ -105,6 +104,6 @@ fn fuzzy_hunk_in_a_large_file() {
     let out = apply_hunks(&ta, &hs, None);
     let el = t.elapsed();
     println!("fuzzy hunk in 100k lines: {el:?} {:?}", out.hunks[0].rung);
-    assert_eq!(out.hunks[0].rung, Some(salve_patch::report::Rung::Similar));
+    assert_eq!(out.hunks[0].rung, Some(salve_patch::Rung::Similar));
     assert_eq!(out.new_text.as_deref(), Some(tb.as_str()));
 }

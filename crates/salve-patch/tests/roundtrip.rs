@@ -8,8 +8,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use proptest::prelude::*;
-use salve_patch::apply::apply_hunks;
-use salve_patch::edit::{Anchor, Hunk, HunkLine, LineKind};
+use salve_patch::{apply_hunks, Anchor, Hunk, HunkLine, LineKind};
 use similar::{capture_diff_slices, group_diff_ops, Algorithm, DiffOp};
 
 /// Code-like lines, repeated often enough to make placement non-trivial.

@@ -3,10 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use salve_patch::apply::{apply_hunks, FileOutcome};
-use salve_patch::edit::{FileChange, FileEdit, Hunk};
-use salve_patch::parse::extract;
-use salve_patch::report::{Rung, Status};
+use salve_patch::{apply_hunks, extract, FileChange, FileEdit, FileOutcome, Hunk, Rung, Status};
 
 fn edit(reply: &str) -> FileEdit {
     let x = extract(reply);

@@ -2,9 +2,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use salve_patch::apply::{apply_hunks, create_text, replace_whole, replace_whole_3way};
-use salve_patch::edit::{Hunk, HunkLine, LineKind};
-use salve_patch::report::{Rung, Status};
+use salve_patch::{
+    apply_hunks, create_text, replace_whole, replace_whole_3way, Hunk, HunkLine, LineKind, Rung,
+    Status,
+};
 
 fn hunk(body: &str) -> Hunk {
     Hunk {

@@ -10,9 +10,7 @@
 
 use std::time::{Duration, Instant};
 
-use salve_patch::apply::apply_hunks;
-use salve_patch::edit::FileChange;
-use salve_patch::parse::extract;
+use salve_patch::{apply_hunks, extract, FileChange};
 
 const LINES: usize = 100_000;
 const RUNS: usize = 11;

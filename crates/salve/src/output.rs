@@ -14,7 +14,7 @@ use std::io::Write as _;
 use salve_engine::checkpoint::{SkipReason, Skipped};
 use salve_engine::record::Timestamp;
 use salve_engine::restore;
-use salve_patch::report::{FileReport, HunkReport, Outcome, Report, Status};
+use salve_patch::{FileReport, HunkReport, Outcome, Report, Status};
 use serde::Serialize;
 
 use crate::cli::Global;

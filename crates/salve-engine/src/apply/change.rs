@@ -4,11 +4,9 @@
 
 use std::path::Path;
 
-use salve_patch::apply::{create_text, replace_whole_3way};
-use salve_patch::edit::Hunk;
-use salve_patch::parse::is_placeholder;
-use salve_patch::report::{FileReport, Status};
-use salve_patch::splice::Splice;
+use salve_patch::{
+    create_text, is_placeholder, replace_whole_3way, FileReport, Hunk, Splice, Status,
+};
 
 use super::file::{
     existing, finish, join, new_mode, next_mode, read, refuse, run_hunks, Ctx, Stop,

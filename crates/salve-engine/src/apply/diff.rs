@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 use std::path::Path;
 
-use salve_patch::render::{unified_diff, unified_diff_spliced};
+use salve_patch::{unified_diff, unified_diff_spliced};
 
 use super::file::Placed;
 use crate::transaction::{Content, Expect, Op};

@@ -1,6 +1,6 @@
 //! Errors that stop an apply before any file is judged: bad arguments, an unreadable directory,
 //! an unknown base revision, a file too large to hold, a failed write. A refused edit is not an
-//! error; it is a [`Report`](salve_patch::report::Report) with outcome `refused`.
+//! error; it is a [`Report`](salve_patch::Report) with outcome `refused`.
 
 use std::io;
 use std::path::PathBuf;

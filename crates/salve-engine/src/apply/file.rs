@@ -6,10 +6,10 @@ use std::cell::OnceCell;
 use std::path::Path;
 use std::sync::Arc;
 
-use salve_patch::apply::{apply_hunks_lazy, new_file_from_insertion, FileOutcome};
-use salve_patch::edit::{Hunk, IssueKind, ParseIssue};
-use salve_patch::report::{ChangeKind, FileReport, Status};
-use salve_patch::splice::Splice;
+use salve_patch::{
+    apply_hunks_lazy, new_file_from_insertion, ChangeKind, FileOutcome, FileReport, Hunk,
+    IssueKind, ParseIssue, Splice, Status,
+};
 
 use super::change::{create, delete, rename, replace};
 use super::load::{load_text, Loaded};

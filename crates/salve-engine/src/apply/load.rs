@@ -29,7 +29,7 @@ pub(super) fn load_text(path: &Path, len: u64) -> io::Result<Loaded> {
         },
         _ => std::fs::read(path)?,
     };
-    if salve_patch::text::is_binary(&bytes) {
+    if salve_patch::is_binary(&bytes) {
         return Ok(Loaded::Binary);
     }
     Ok(String::from_utf8(bytes).map_or(Loaded::NotUtf8, Loaded::Text))
@@ -52,9 +52,7 @@ fn read_in_halves(path: &Path, len: usize) -> io::Result<Option<Vec<u8>>> {
         // No second thread to be had: the caller reads the file the ordinary way.
         let job = job.ok()?;
         let a = read(lower, 0);
-        let b = job
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        let b = salve_concurrent::join(job);
         Some([a, b])
     });
     let Some(halves) = halves else {

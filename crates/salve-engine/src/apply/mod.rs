@@ -3,7 +3,7 @@
 //! The steps, in order:
 //! 1. Find the repository and the baseline commit (`--base`, default `HEAD`); an unknown
 //!    revision is an [`Error`] before anything else happens.
-//! 2. Extract the edits from the reply ([`salve_patch::parse::extract`]); `reverse` turns each
+//! 2. Extract the edits from the reply ([`salve_patch::extract`]); `reverse` turns each
 //!    one around.
 //! 3. Guard every path the reply names. One rejected path refuses the whole reply, even under
 //!    `partial`: a reply that reaches for `.git/hooks` or `../` is not trusted with anything.
@@ -27,9 +27,9 @@ mod repository;
 use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 
-use salve_patch::edit::{FileEdit, IssueKind, ParseIssue};
-use salve_patch::parse;
-use salve_patch::report::{Outcome as ReportOutcome, Report, Status};
+use salve_patch::{FileEdit, IssueKind, ParseIssue};
+
+use salve_patch::{Outcome as ReportOutcome, Report, Status};
 
 pub use error::Error;
 use serde::Serialize;
@@ -40,7 +40,7 @@ use crate::transaction::{Transaction, TEMP_PREFIX};
 use file::{place, Ctx, Placed};
 use plan::{group, guard_all, Guard};
 use repository::Repository;
-use salve_patch::concurrent::both;
+use salve_concurrent::both;
 
 /// Files larger than this are not read: 64 MiB.
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 64 * 1024 * 1024;
@@ -139,28 +139,23 @@ impl Outcome {
 /// Apply `reply` to `options.dir`, and record the run. Refusals are reported in the outcome;
 /// only problems that stop the apply from running or from finishing its writes are errors.
 pub fn apply(reply: &str, options: &Options) -> Result<Outcome, Error> {
+    if !options.record {
+        return place_and_write(reply, options);
+    }
     // Opening the record costs about as much as a small apply and does not depend on it: the
     // run is started on another thread meanwhile.
-    let recorder = options.record.then(|| {
-        let dir = options.dir.clone();
-        let command = command_line(options);
-        let reply = reply.to_owned();
-        std::thread::spawn(move || {
-            Recorder::start_with_reply(&dir, salve_store::RunKind::Apply, command, &reply)
-        })
+    let (started, result) = both(
+        || {
+            let command = command_line(options);
+            Recorder::start_with_reply(&options.dir, salve_store::RunKind::Apply, command, reply)
+        },
+        || place_and_write(reply, options),
+    );
+    let recorded = started.and_then(|r| match (r, &result) {
+        (None, _) => Ok(None),
+        (Some(r), Ok(o)) => finish_record(r, o).map(Some),
+        (Some(r), Err(e)) => r.fail(&e.to_string()).map(Some),
     });
-    let result = place_and_write(reply, options);
-    let Some(recorder) = recorder else {
-        return result;
-    };
-    let recorded = match recorder.join() {
-        Ok(started) => started.and_then(|r| match (r, &result) {
-            (None, _) => Ok(None),
-            (Some(r), Ok(o)) => finish_record(r, o).map(Some),
-            (Some(r), Err(e)) => r.fail(&e.to_string()).map(Some),
-        }),
-        Err(panic) => std::panic::resume_unwind(panic),
-    };
     result.map(|mut outcome| {
         match recorded {
             Ok(run) => outcome.run = run,
@@ -398,7 +393,7 @@ enum Ready {
 /// Steps 2 to 4 up to placing: extract, turn around under `reverse`, guard every path, group
 /// per file. Needs no git.
 fn prepare(reply: &str, options: &Options, root: &Path) -> Ready {
-    let extraction = parse::extract(reply);
+    let extraction = salve_patch::extract(reply);
     let edits: Vec<FileEdit> = if options.reverse {
         extraction.edits.iter().map(FileEdit::reversed).collect()
     } else {

@@ -5,8 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use salve_patch::edit::{FileChange, FileEdit, Format, Hunk, ParseIssue};
-use salve_patch::report::{ChangeKind, FileReport, Status};
+use salve_patch::{ChangeKind, FileChange, FileEdit, FileReport, Format, Hunk, ParseIssue, Status};
 
 use crate::paths::{guard, Guarded, Rejection};
 

@@ -56,9 +56,7 @@ impl<'scope, 'env> Repository<'scope, 'env> {
     fn get(&self) -> &Result<Found, Error> {
         self.found
             .get_or_init(|| match self.pending.borrow_mut().take() {
-                Some(Pending::Thread(job)) => job
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                Some(Pending::Thread(job)) => salve_concurrent::join(job),
                 Some(Pending::Here(find)) => find(),
                 // `found` is set whenever `pending` is emptied.
                 None => Ok((None, None)),

@@ -10,9 +10,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use salve_patch::edit::{Extraction, FileChange, FileEdit, Hunk, LineKind};
-use salve_patch::render::unified_diff;
-use salve_patch::report::{Report, Status};
+use salve_patch::{unified_diff, Extraction, FileChange, FileEdit, Hunk, LineKind, Report, Status};
 
 use crate::paths::guard;
 
@@ -212,7 +210,7 @@ mod tests {
     #[test]
     fn edits_render_as_a_readable_diff() {
         let reply = "--- a/x.py\n+++ b/x.py\n@@ -3,2 +3,2 @@ def f():\n a\n-b\n+c\n";
-        let extraction = salve_patch::parse::extract(reply);
+        let extraction = salve_patch::extract(reply);
         let text = render_edits(&extraction);
         assert_eq!(
             text,
@@ -226,7 +224,7 @@ mod tests {
         let root = std::fs::canonicalize(dir.path()).unwrap();
         std::fs::write(root.join("a.txt"), "one\n").unwrap();
         let extraction =
-            salve_patch::parse::extract("--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+two\n");
+            salve_patch::extract("--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+two\n");
         let snapshot = Snapshot::take(&root, &extraction);
         std::fs::write(root.join("a.txt"), "two\n").unwrap();
         std::fs::write(root.join("new.txt"), "hi\n").unwrap();

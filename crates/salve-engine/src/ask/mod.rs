@@ -27,8 +27,8 @@ use std::time::Instant;
 
 use salve_llm::secret::redact;
 use salve_llm::{Attempt, Chain, Meta, ReplyClass, Request};
-use salve_patch::edit::Extraction;
-use salve_patch::report::{Outcome as ReportOutcome, Report};
+use salve_patch::Extraction;
+use salve_patch::{Outcome as ReportOutcome, Report};
 use serde::Serialize;
 
 use crate::apply;
@@ -419,7 +419,7 @@ fn apply_round(
     outcome: &mut Outcome,
 ) -> Result<Option<Report>, Error> {
     let text = &answer.reply.text;
-    let extraction = salve_patch::parse::extract(text);
+    let extraction = salve_patch::extract(text);
     let mut round = Round {
         provider: answer.provider.name().to_owned(),
         follow_up,

@@ -210,7 +210,7 @@ fn read(root: &Path, rel: &str, max: u64) -> Result<Option<String>, PromptError>
         )));
     }
     let bytes = std::fs::read(&path).map_err(|e| err(e.to_string()))?;
-    if salve_patch::text::is_binary(&bytes) {
+    if salve_patch::is_binary(&bytes) {
         return Err(err("is binary; only text files go into a prompt".into()));
     }
     String::from_utf8(bytes)

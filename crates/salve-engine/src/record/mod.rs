@@ -14,7 +14,7 @@ mod show;
 use std::path::Path;
 
 use salve_llm::secret::redact;
-use salve_patch::report::Report;
+use salve_patch::Report;
 use salve_store::{artifact, status, Batch, Finish, NewRun, Store};
 
 pub use error::Error;

@@ -2,7 +2,7 @@
 //! or proposed, and refused) and a decision for every hunk that needed judgement. apply, ask and
 //! fix all map their reports through here, so a report means the same in every kind of run.
 
-use salve_patch::report::{ChangeKind, FileReport, HunkReport, Outcome, Report, Status};
+use salve_patch::{ChangeKind, FileReport, HunkReport, Outcome, Report, Status};
 use salve_store::{Decision, FileChange, PatchSet, PatchStatus, TouchedFile};
 
 /// Decisions recorded per report at most; the report artifact has every hunk.

@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use std::io::{self, Write};
 use std::sync::Arc;
 
-use salve_patch::splice::Splice;
+use salve_patch::Splice;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Content {

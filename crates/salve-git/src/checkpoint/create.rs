@@ -17,7 +17,7 @@ use crate::oplog;
 use crate::path::{exclude_pathspec, literal_pathspec, nul_terminated};
 use crate::repo::{has_unmerged, Head, Repo};
 use crate::tempindex::TempIndex;
-use salve_patch::concurrent::both;
+use salve_concurrent::both;
 
 /// Checkpoint commits carry this identity, so they work where no git identity is configured.
 pub const IDENTITY_NAME: &str = "salve";

@@ -12,7 +12,7 @@ use crate::text::{canonical, is_blank, Form};
 
 /// Whether a line is an elision marker: an optional comment leader, then `...` (or `…`),
 /// optionally with a few words such as `existing code` and closing dots.
-pub fn is_marker(line: &str) -> bool {
+pub(crate) fn is_marker(line: &str) -> bool {
     marker_parts(line).is_some()
 }
 
@@ -46,7 +46,7 @@ type Ways = u8;
 /// Fits of a pattern whose lines flagged in `marker` are elision markers; empty when it has none
 /// or a piece is missing, several when more than one chain of pieces fits. `context` says which
 /// pattern lines are context (for blank-line handling inside pieces).
-pub fn fits(idx: &FileIndex, pat: &[&str], context: &[bool], marker: &[bool]) -> Vec<Fit> {
+pub(crate) fn fits(idx: &FileIndex, pat: &[&str], context: &[bool], marker: &[bool]) -> Vec<Fit> {
     let markers: Vec<usize> = (0..pat.len()).filter(|&i| marker[i]).collect();
     if markers.is_empty() {
         return Vec::new();

@@ -4,13 +4,9 @@
 //! Evidence only ever narrows a candidate set; a choice is made only when exactly one candidate
 //! remains. Nothing here picks "the first" or "the nearest".
 
-use super::index::FileIndex;
+use super::index::{FileIndex, PREFIX_SCOPE_MIN};
 use crate::edit::Anchor;
 use crate::text::{canonical, indent_width, is_blank, leading_ws, Doc};
-
-/// A scope line written shorter than this must match a file line exactly (canonically); longer
-/// ones may be a truncated prefix, as git's section headings are.
-pub const PREFIX_SCOPE_MIN: usize = 40;
 
 fn scope_matches(line: &str, scope: &str) -> bool {
     let l = canonical(line);
@@ -22,7 +18,7 @@ fn scope_matches(line: &str, scope: &str) -> bool {
 
 /// The line that ends the block opened at line `s`: the next non-blank line indented no deeper
 /// than `s` that does not just close it.
-pub fn block_end(doc: &Doc, s: usize) -> usize {
+pub(crate) fn block_end(doc: &Doc, s: usize) -> usize {
     let indent = indent_width(leading_ws(doc.line(s)), 4);
     for k in s + 1..doc.len() {
         let line = doc.line(k);
@@ -41,7 +37,7 @@ pub fn block_end(doc: &Doc, s: usize) -> usize {
 
 /// The stacked scopes resolved to `(scope line, end of its block)`: each scope must occur
 /// exactly once inside the block of the previous one.
-pub fn resolve_scopes(idx: &FileIndex, scopes: &[String]) -> Option<(usize, usize)> {
+pub(crate) fn resolve_scopes(idx: &FileIndex, scopes: &[String]) -> Option<(usize, usize)> {
     if scopes.is_empty() {
         return None;
     }
@@ -80,7 +76,11 @@ fn heading(doc: &Doc, start: usize) -> Option<usize> {
 
 /// Candidate ranges narrowed by scope lines: first "inside the scope's block", then, for a single
 /// scope, "the scope is the section heading git would print for this position".
-pub fn by_scope(idx: &FileIndex, scopes: &[String], ranges: &[(usize, usize)]) -> Vec<usize> {
+pub(crate) fn by_scope(
+    idx: &FileIndex,
+    scopes: &[String],
+    ranges: &[(usize, usize)],
+) -> Vec<usize> {
     if scopes.is_empty() {
         return Vec::new();
     }
@@ -106,7 +106,7 @@ pub fn by_scope(idx: &FileIndex, scopes: &[String], ranges: &[(usize, usize)]) -
 }
 
 /// Candidates pinned by an anchor: the one starting the file or the one ending it.
-pub fn by_anchor(anchor: Anchor, len: usize, ranges: &[(usize, usize)]) -> Vec<usize> {
+pub(crate) fn by_anchor(anchor: Anchor, len: usize, ranges: &[(usize, usize)]) -> Vec<usize> {
     match anchor {
         Anchor::None => Vec::new(),
         Anchor::Start => (0..ranges.len()).filter(|&i| ranges[i].0 == 0).collect(),
@@ -116,7 +116,11 @@ pub fn by_anchor(anchor: Anchor, len: usize, ranges: &[(usize, usize)]) -> Vec<u
 
 /// Candidates whose start equals the 1-based hint shifted by one of `offsets` (the offsets at
 /// which the file's other hunks were found, or 0 when there are none).
-pub fn by_hint(hint: Option<usize>, offsets: &[isize], ranges: &[(usize, usize)]) -> Vec<usize> {
+pub(crate) fn by_hint(
+    hint: Option<usize>,
+    offsets: &[isize],
+    ranges: &[(usize, usize)],
+) -> Vec<usize> {
     let Some(h) = hint else {
         return Vec::new();
     };
@@ -152,7 +156,7 @@ fn hint_agrees_with_heading(
 }
 
 /// Narrow `ranges` with every kind of evidence in turn; `Some` when exactly one is left.
-pub fn choose(
+pub(crate) fn choose(
     idx: &FileIndex,
     scopes: &[String],
     anchor: Anchor,

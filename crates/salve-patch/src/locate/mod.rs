@@ -11,25 +11,27 @@
 //!
 //! The ladder never returns "the first" of several candidates: it returns them all.
 
-pub mod elision;
-pub mod evidence;
-pub mod index;
-pub mod place;
-pub mod reindent;
-pub mod search;
-pub mod similar;
-pub mod substring;
-pub mod whole;
+pub(crate) mod elision;
+pub(crate) mod evidence;
+pub(crate) mod index;
+pub(crate) mod place;
+pub(crate) mod plan;
+pub(crate) mod reindent;
+pub(crate) mod search;
+pub(crate) mod similar;
+pub(crate) mod substring;
+pub(crate) mod whole;
 
 use crate::edit::{Hunk, HunkLine, LineKind};
+use crate::ops::{NewLine, Op};
 use crate::report::Rung;
-use crate::text::{strip_cr, Form};
+use crate::text::{canonical, strip_cr, Doc, Eol, Form};
 use index::FileIndex;
 use search::{contiguous_fits, loose_fits, Fit, Span};
 
 /// One candidate position of a hunk.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Placement {
+pub(crate) struct Placement {
     pub rung: Rung,
     pub fit: Fit,
     /// The hunk lines this placement uses when they differ from the hunk's own (a `maybe_added`
@@ -54,7 +56,7 @@ impl Placement {
     }
 
     /// The file range covered, `[start, end)`; empty at the insertion point for a pure insertion.
-    pub fn range(&self) -> (usize, usize) {
+    pub(crate) fn range(&self) -> (usize, usize) {
         if self.fit.map.is_empty() {
             (self.at, self.at)
         } else {
@@ -65,15 +67,13 @@ impl Placement {
 
 /// What the ladder found for one hunk.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Found {
+pub(crate) enum Found {
     /// One or more candidates, all from the rung that decided.
     Candidates(Vec<Placement>),
     /// The post-image is in the file and the pre-image is not: lines `[start, end)`.
-    AlreadyApplied {
-        start: usize,
-        end: usize,
-    },
-    NotFound,
+    AlreadyApplied { start: usize, end: usize },
+    /// No rung found anything.
+    Nothing,
 }
 
 /// The pre-image of a set of hunk lines: texts and whether each is context.
@@ -94,7 +94,7 @@ pub(crate) fn post_image(lines: &[HunkLine]) -> Vec<&str> {
 }
 
 /// The hunk with its `maybe_added` context lines turned into added lines (`" " + text`).
-pub fn maybe_added_variant(hunk: &Hunk) -> Option<Vec<HunkLine>> {
+pub(crate) fn maybe_added_variant(hunk: &Hunk) -> Option<Vec<HunkLine>> {
     if hunk.maybe_added.is_empty() {
         return None;
     }
@@ -111,14 +111,14 @@ pub fn maybe_added_variant(hunk: &Hunk) -> Option<Vec<HunkLine>> {
 
 /// Walk the ladder (exact to context-relax) for a hunk, trying a `maybe_added` variant only when
 /// the hunk as written places nowhere.
-pub fn locate(idx: &FileIndex, hunk: &Hunk) -> Found {
+pub(crate) fn locate(idx: &FileIndex, hunk: &Hunk) -> Found {
     let found = locate_lines(idx, &hunk.lines, None);
-    if found != Found::NotFound {
+    if found != Found::Nothing {
         return found;
     }
     match maybe_added_variant(hunk) {
         Some(v) => locate_lines(idx, &v, Some(v.clone())),
-        None => Found::NotFound,
+        None => Found::Nothing,
     }
 }
 
@@ -135,7 +135,7 @@ const LINE_RUNGS: [(Rung, Form); 4] = [
 fn locate_lines(idx: &FileIndex, lines: &[HunkLine], variant: Option<Vec<HunkLine>>) -> Found {
     let (pre, ctx) = pre_image(lines);
     if pre.is_empty() {
-        return Found::NotFound;
+        return Found::Nothing;
     }
     let post = post_image(lines);
     let added: Vec<bool> = lines
@@ -219,7 +219,7 @@ fn locate_lines(idx: &FileIndex, lines: &[HunkLine], variant: Option<Vec<HunkLin
     if !fits.is_empty() {
         return wrap(Rung::ContextRelax, fits);
     }
-    Found::NotFound
+    Found::Nothing
 }
 
 /// Whether a run of added lines (with no removal next to it) could slide over an equal
@@ -294,7 +294,7 @@ pub(crate) fn elision_markers(lines: &[HunkLine]) -> Vec<bool> {
     let added: Vec<String> = lines
         .iter()
         .filter(|l| l.kind == LineKind::Add && elision::is_marker(&l.text))
-        .map(|l| crate::text::canonical(&l.text).into_owned())
+        .map(|l| canonical(&l.text).into_owned())
         .collect();
     let mut used = vec![false; added.len()];
     lines
@@ -307,7 +307,7 @@ pub(crate) fn elision_markers(lines: &[HunkLine]) -> Vec<bool> {
             if l.kind == LineKind::Context {
                 return true;
             }
-            let c = crate::text::canonical(&l.text);
+            let c = canonical(&l.text);
             match (0..added.len()).find(|&k| !used[k] && added[k] == c) {
                 Some(k) => {
                     used[k] = true;
@@ -353,4 +353,125 @@ fn context_relax(idx: &FileIndex, pre: &[&str], ctx: &[bool]) -> Vec<Fit> {
             .collect();
     }
     Vec::new()
+}
+
+/// Every line the ladder may look up for these hunks, `maybe_added` variants included.
+pub(crate) fn hunk_keys(hunks: &[Hunk]) -> Vec<String> {
+    let mut keys = Vec::new();
+    for h in hunks {
+        keys.extend(h.lines.iter().map(|l| strip_cr(&l.text).to_string()));
+        keys.extend(
+            h.maybe_added
+                .iter()
+                .filter_map(|&i| h.lines.get(i))
+                .map(|l| format!(" {}", strip_cr(&l.text))),
+        );
+    }
+    keys
+}
+
+/// The operations one placed hunk makes. Fails when an inserted line's position is not
+/// determined (file lines the pattern does not account for sit exactly where it would go).
+pub(crate) fn ops_for(
+    doc: &Doc,
+    lines: &[HunkLine],
+    p: &Placement,
+    hunk: usize,
+) -> Result<Vec<Op>, String> {
+    let map = &p.fit.map;
+    // Removed elision markers and the file lines they stand for, which a paired added marker
+    // puts back (code the model moved without writing it out).
+    let mut moved: Vec<(String, Span)> = Vec::new();
+    if p.rung == Rung::Elision {
+        for (pi, l) in lines.iter().filter(|l| l.kind != LineKind::Add).enumerate() {
+            if l.kind == LineKind::Remove && elision::is_marker(&l.text) {
+                if let Some(s) = map.get(pi) {
+                    moved.push((canonical(&l.text).into_owned(), *s));
+                }
+            }
+        }
+    }
+    let mut ops = Vec::new();
+    let mut pending: Option<Op> = None;
+    let mut cursor = p.range().0;
+    let mut pi = 0;
+    for (li, l) in lines.iter().enumerate() {
+        match l.kind {
+            LineKind::Context => {
+                ops.extend(pending.take());
+                if let Some(s) = map.get(pi) {
+                    cursor = s.end;
+                }
+                pi += 1;
+            }
+            LineKind::Remove => {
+                let Some(&s) = map.get(pi) else {
+                    return Err("the hunk does not match its placement".into());
+                };
+                pi += 1;
+                if !s.is_empty() {
+                    match pending.as_mut() {
+                        Some(op) if op.end == s.start => op.end = s.end,
+                        _ => {
+                            ops.extend(pending.take());
+                            pending = Some(Op {
+                                start: s.start,
+                                end: s.end,
+                                insert: Vec::new(),
+                                hunk,
+                            });
+                        }
+                    }
+                    cursor = s.end;
+                }
+            }
+            LineKind::Add => {
+                if pending.is_none() {
+                    let next = map.get(pi).map(|s| s.start);
+                    let at = match next {
+                        Some(n) if n > cursor => {
+                            let next_removes = lines[li + 1..]
+                                .iter()
+                                .find(|x| x.kind != LineKind::Add)
+                                .is_some_and(|x| x.kind == LineKind::Remove);
+                            if !next_removes {
+                                return Err(format!(
+                                    "lines {}-{} of the file are not in the hunk and sit where it inserts lines, so their order is unclear; include them as context",
+                                    cursor + 1,
+                                    n
+                                ));
+                            }
+                            n
+                        }
+                        _ => cursor,
+                    };
+                    pending = Some(Op {
+                        start: at,
+                        end: at,
+                        insert: Vec::new(),
+                        hunk,
+                    });
+                }
+                let Some(op) = pending.as_mut() else {
+                    continue;
+                };
+                let c = canonical(&l.text);
+                match moved.iter().position(|(t, _)| *t == c) {
+                    Some(k) => {
+                        let (_, s) = moved.remove(k);
+                        op.insert.extend((s.start..s.end).map(|f| NewLine {
+                            text: doc.line(f).to_string(),
+                            eol: Some(doc.eol(f)).filter(|e| *e != Eol::None),
+                        }));
+                    }
+                    None => op.insert.push(NewLine {
+                        text: p.fit.reindent.apply(strip_cr(&l.text)),
+                        eol: None,
+                    }),
+                }
+            }
+        }
+    }
+    ops.extend(pending);
+    Ok(ops)
 }

@@ -19,43 +19,21 @@
 //! with candidates and a message a model can act on.
 
 use super::index::FileIndex;
+use super::plan::{range, window_text, Edit, Plan, SHOWN};
 use super::search::Fit;
 use super::similar::{accept, windows, Window};
 use super::substring::{by_substring, placed_by_lines, Flat};
-use super::{evidence, locate, post_image, pre_image, Found, Placement};
-use crate::apply::{assemble, diff_ops, ops_for, Op};
+use super::{evidence, hunk_keys, locate, ops_for, post_image, pre_image, Found, Placement};
 use crate::diag::char_diff;
 use crate::edit::{Anchor, Hunk, LineKind};
 use crate::merge::merge3;
-use crate::report::{Candidate, HunkReport, LineRange, Rung, Status};
+use crate::ops::{assemble, diff_ops};
+use crate::report::{Candidate, HunkReport, Rung, Status};
 use crate::text::{is_blank, Doc};
-
-/// What to do with one hunk.
-#[derive(Clone, Debug)]
-pub enum Edit {
-    Place(Placement),
-    /// Line operations computed elsewhere (the 3-way rung), with the final-newline state they
-    /// ask for when they reach the end of the file.
-    Ops {
-        ops: Vec<Op>,
-        eof: Option<bool>,
-    },
-    Nothing,
-}
-
-/// The decision for one hunk.
-#[derive(Clone, Debug)]
-pub struct Plan {
-    pub report: HunkReport,
-    pub edit: Edit,
-}
-
-/// How many candidates a failure report shows.
-pub(super) const SHOWN: usize = 3;
 
 /// Place every hunk of a file. `baseline` gives the text the model read, when it differs; it is
 /// asked for only when a hunk needs the 3-way rung, since fetching it can cost more than placing.
-pub fn place_all<'b>(
+pub(crate) fn place_all<'b>(
     idx: &FileIndex,
     hunks: &[Hunk],
     baseline: &dyn Fn() -> Option<&'b Doc<'b>>,
@@ -117,7 +95,7 @@ pub fn place_all<'b>(
                     None => ambiguous(doc, hunk, i, c),
                 }
             }
-            Some(Found::NotFound) => not_found(i),
+            Some(Found::Nothing) => not_found(i),
         };
         plans.push(plan);
     }
@@ -175,15 +153,6 @@ fn unique_offsets(hunks: &[Hunk], found: &[Option<Found>]) -> Vec<isize> {
     out
 }
 
-/// `[start, end)` as the report's 1-based inclusive range; an insertion point `[s, s)` reads as
-/// the line the new lines will occupy.
-pub(super) fn range(start: usize, end: usize) -> LineRange {
-    LineRange {
-        start: start + 1,
-        end: end.max(start + 1),
-    }
-}
-
 fn placed(i: usize, p: Placement) -> Plan {
     let mut report = HunkReport::new(i, Status::Applied);
     let (s, e) = p.range();
@@ -208,13 +177,6 @@ fn not_found(i: usize) -> Plan {
 
 fn expected_text(hunk: &Hunk) -> String {
     pre_image(&hunk.lines).0.join("\n")
-}
-
-pub(super) fn window_text(doc: &Doc, s: usize, e: usize) -> String {
-    (s..e.min(doc.len()))
-        .map(|k| doc.line(k))
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 fn ambiguous(doc: &Doc, hunk: &Hunk, i: usize, cands: &[Placement]) -> Plan {
@@ -377,7 +339,7 @@ fn three_way(doc: &Doc, base: &Doc, hunk: &Hunk, i: usize) -> Option<Plan> {
 /// The baseline with the hunk applied to it, by the same rungs (substring included) as the
 /// work tree, or `None` when the hunk does not place there uniquely.
 fn changed_base(base: &Doc, hunk: &Hunk, i: usize) -> Option<String> {
-    let bidx = FileIndex::with_keys(base, crate::apply::hunk_keys(std::slice::from_ref(hunk)));
+    let bidx = FileIndex::with_keys(base, hunk_keys(std::slice::from_ref(hunk)));
     let found = (!hunk.is_pure_insertion()).then(|| locate(&bidx, hunk));
     if let (Some(pair), false) = (&hunk.substring, placed_by_lines(&found)) {
         let plan = by_substring(&bidx, &Flat::new(base), hunk, pair, &found, i, &[0]);
@@ -407,7 +369,7 @@ fn changed_base(base: &Doc, hunk: &Hunk, i: usize) -> Option<String> {
             )?;
             placed(i, c[k].clone())
         }
-        Some(Found::AlreadyApplied { .. } | Found::NotFound) => return None,
+        Some(Found::AlreadyApplied { .. } | Found::Nothing) => return None,
     };
     let Edit::Place(p) = &plan.edit else {
         return None;
@@ -420,7 +382,7 @@ fn changed_base(base: &Doc, hunk: &Hunk, i: usize) -> Option<String> {
 
 /// The final-newline state a hunk asks for when it reaches the end of the file and its two sides
 /// disagree about the last newline.
-pub fn eof_override(doc: &Doc, hunk: &Hunk, p: &Placement) -> Option<bool> {
+pub(crate) fn eof_override(doc: &Doc, hunk: &Hunk, p: &Placement) -> Option<bool> {
     let (_, end) = p.range();
     (end == doc.len() && hunk.old_no_newline != hunk.new_no_newline).then_some(!hunk.new_no_newline)
 }

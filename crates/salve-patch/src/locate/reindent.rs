@@ -9,7 +9,7 @@ use crate::text::{indent_width, is_blank, leading_ws};
 
 /// The uniform relation between pattern indentation and file indentation.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub enum Reindent {
+pub(crate) enum Reindent {
     /// Identical indentation: inserted lines are kept as written.
     #[default]
     Same,
@@ -32,7 +32,7 @@ impl Reindent {
     /// The single delta explaining every non-blank (pattern, file) pair, or `None` when the
     /// indentation differs non-uniformly. `file_tabs` tells the file's own indentation style,
     /// asked only when the pairs do not show it (it looks at every line of the file).
-    pub fn infer<'x>(
+    pub(crate) fn infer<'x>(
         pairs: impl Iterator<Item = (&'x str, &'x str)> + Clone,
         file_tabs: impl FnOnce() -> bool,
     ) -> Option<Reindent> {
@@ -75,7 +75,7 @@ impl Reindent {
     }
 
     /// An inserted line moved into the file's indentation.
-    pub fn apply(&self, line: &str) -> String {
+    pub(crate) fn apply(&self, line: &str) -> String {
         if is_blank(line) {
             return line.to_string();
         }

@@ -13,31 +13,31 @@ use crate::text::{hash_form, is_blank, Form};
 /// not have (a blank line the file lacks, context dropped by context-relax); longer than one line
 /// for an elision marker or a blank line standing for several.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Span {
+pub(crate) struct Span {
     pub start: usize,
     pub end: usize,
 }
 
 impl Span {
-    pub fn line(i: usize) -> Span {
+    pub(crate) fn line(i: usize) -> Span {
         Span {
             start: i,
             end: i + 1,
         }
     }
 
-    pub fn empty(at: usize) -> Span {
+    pub(crate) fn empty(at: usize) -> Span {
         Span { start: at, end: at }
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.start == self.end
     }
 }
 
 /// One way a pattern fits the file: a span per pattern line and the indentation delta.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Fit {
+pub(crate) struct Fit {
     pub map: Vec<Span>,
     pub reindent: Reindent,
     pub form: Form,
@@ -45,7 +45,7 @@ pub struct Fit {
 
 impl Fit {
     /// The file range covered, `[start, end)`.
-    pub fn range(&self) -> (usize, usize) {
+    pub(crate) fn range(&self) -> (usize, usize) {
         let start = self
             .map
             .iter()
@@ -69,7 +69,7 @@ impl Fit {
 }
 
 /// Start lines of every contiguous occurrence of `pat` compared in `form`.
-pub fn contiguous(idx: &FileIndex, form: Form, pat: &[&str]) -> Vec<usize> {
+pub(crate) fn contiguous(idx: &FileIndex, form: Form, pat: &[&str]) -> Vec<usize> {
     let n = pat.len();
     if n == 0 || n > idx.len() {
         return Vec::new();
@@ -114,7 +114,7 @@ fn rarest(fi: &super::index::FormIndex<'_>, hs: &[u64]) -> Option<usize> {
 /// Contiguous fits in one form. For [`Form::Trim`] (the indent rung) only fits whose
 /// indentation differs by one uniform delta are kept; the other forms infer a delta when there
 /// is one and otherwise keep added lines as written.
-pub fn contiguous_fits(idx: &FileIndex, form: Form, pat: &[&str]) -> Vec<Fit> {
+pub(crate) fn contiguous_fits(idx: &FileIndex, form: Form, pat: &[&str]) -> Vec<Fit> {
     let doc = idx.doc;
     let tabs = || idx.indents_with_tabs();
     contiguous(idx, form, pat)
@@ -139,7 +139,12 @@ pub fn contiguous_fits(idx: &FileIndex, form: Form, pat: &[&str]) -> Vec<Fit> {
 /// ignored when `blanks` is set.
 ///
 /// See `strictest` for why the forms between exact and canonical are often never indexed.
-pub fn loose_fits(idx: &FileIndex, pat: &[&str], context: &[bool], blanks: bool) -> Vec<Fit> {
+pub(crate) fn loose_fits(
+    idx: &FileIndex,
+    pat: &[&str],
+    context: &[bool],
+    blanks: bool,
+) -> Vec<Fit> {
     let fits = strictest(
         Form::Raw,
         &[Form::TrimEnd, Form::Trim],
@@ -190,7 +195,12 @@ pub(crate) fn strictest<T>(
 /// Fits of `pat` where blank lines, in the pattern or in the file, are ignored: the non-blank
 /// lines must be consecutive non-blank lines of the file. `context[i]` says whether pattern line
 /// `i` is context (context blank lines may stand for several file blank lines).
-pub fn blankless_fits(idx: &FileIndex, form: Form, pat: &[&str], context: &[bool]) -> Vec<Fit> {
+pub(crate) fn blankless_fits(
+    idx: &FileIndex,
+    form: Form,
+    pat: &[&str],
+    context: &[bool],
+) -> Vec<Fit> {
     let keys: Vec<usize> = (0..pat.len()).filter(|&i| !is_blank(pat[i])).collect();
     if keys.is_empty() {
         return Vec::new();

@@ -14,15 +14,15 @@ use super::index::FileIndex;
 use crate::text::{canonical, hash_form, is_blank, Form};
 
 /// Minimum similarity for an accepted window.
-pub const MIN_SCORE: f64 = 0.8;
+pub(crate) const MIN_SCORE: f64 = 0.8;
 /// Minimum lead over the best non-overlapping window.
-pub const MIN_MARGIN: f64 = 0.1;
+pub(crate) const MIN_MARGIN: f64 = 0.1;
 /// Minimum number of non-blank pattern lines that must equal their file lines (whitespace
 /// aside): a couple of short lines that happen to match are no evidence of place.
-pub const MIN_EVIDENCE_LINES: usize = 3;
+pub(crate) const MIN_EVIDENCE_LINES: usize = 3;
 /// Minimum non-whitespace characters in those matching lines, so that `}` and `end` alone do
 /// not count as evidence.
-pub const MIN_EVIDENCE_CHARS: usize = 24;
+pub(crate) const MIN_EVIDENCE_CHARS: usize = 24;
 
 /// Seeds per pattern line beyond which the line is too common to vote.
 const MAX_SEEDS_PER_LINE: usize = 64;
@@ -31,7 +31,7 @@ const MAX_WINDOWS: usize = 48;
 
 /// A scored window `[start, start + len)`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Window {
+pub(crate) struct Window {
     pub start: usize,
     pub len: usize,
     pub score: f64,
@@ -46,7 +46,7 @@ impl Window {
 }
 
 /// Scored windows for `pat`, best first.
-pub fn windows(idx: &FileIndex, pat: &[&str], hint: Option<usize>) -> Vec<Window> {
+pub(crate) fn windows(idx: &FileIndex, pat: &[&str], hint: Option<usize>) -> Vec<Window> {
     let n = pat.len();
     let total = idx.len();
     if n == 0 || total == 0 {
@@ -117,7 +117,7 @@ fn score_window(idx: &FileIndex, pats: &[Vec<char>], start: usize) -> Window {
 }
 
 /// 1 - distance / longer length, 1.0 for two empty lines.
-pub fn similarity(a: &[char], b: &[char]) -> f64 {
+pub(crate) fn similarity(a: &[char], b: &[char]) -> f64 {
     let m = a.len().max(b.len());
     if m == 0 {
         return 1.0;
@@ -131,7 +131,7 @@ pub fn similarity(a: &[char], b: &[char]) -> f64 {
 }
 
 /// Levenshtein distance when it is at most `bound`, computed in a diagonal band of that width.
-pub fn bounded_levenshtein(a: &[char], b: &[char], bound: usize) -> Option<usize> {
+pub(crate) fn bounded_levenshtein(a: &[char], b: &[char], bound: usize) -> Option<usize> {
     let (n, m) = (a.len(), b.len());
     if n.abs_diff(m) > bound {
         return None;
@@ -186,7 +186,7 @@ fn squeezed(line: &str) -> String {
 ///   characters between them, and more than half of all its lines;
 /// - score at least [`MIN_SCORE`], and [`MIN_MARGIN`] more than the best window not overlapping
 ///   it.
-pub fn accept(
+pub(crate) fn accept(
     idx: &FileIndex,
     pat: &[&str],
     wins: &[Window],

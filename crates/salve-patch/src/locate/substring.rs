@@ -19,20 +19,20 @@
 
 use super::evidence;
 use super::index::FileIndex;
-use super::place::{range, window_text, Edit, Plan, SHOWN};
+use super::plan::{range, window_text, Edit, Plan, SHOWN};
 use super::{Found, Placement};
-use crate::apply::{NewLine, Op};
 use crate::diag::char_diff;
 use crate::edit::{Hunk, TextPair};
+use crate::ops::{NewLine, Op};
 use crate::report::{Candidate, HunkReport, Rung, Status};
 use crate::text::{Doc, Eol};
 
 /// At most this many occurrences are collected; more only says "many".
-pub const MAX_HITS: usize = 64;
+pub(crate) const MAX_HITS: usize = 64;
 
 /// What the old text of a replacement finds in a file.
 #[derive(Clone, Debug, PartialEq)]
-pub enum TextFound {
+pub(crate) enum TextFound {
     /// One occurrence: the operation that replaces it (its `hunk` is 0 until the caller sets it).
     One(Op),
     /// Several occurrences, each with the operation that would replace it; at most
@@ -46,13 +46,13 @@ pub enum TextFound {
 }
 
 /// The file's text with every line ending read as `\n`, and where each line starts in it.
-pub struct Flat {
+pub(crate) struct Flat {
     pub text: String,
     starts: Vec<usize>,
 }
 
 impl Flat {
-    pub fn new(doc: &Doc) -> Flat {
+    pub(crate) fn new(doc: &Doc) -> Flat {
         let mut text = String::with_capacity(doc.body.len());
         let mut starts = Vec::with_capacity(doc.len());
         for i in 0..doc.len() {
@@ -76,7 +76,7 @@ impl Flat {
     }
 
     /// The lines `[start, end)` the bytes `[a, b)` touch (an empty span touches its line).
-    pub fn lines_of(&self, a: usize, b: usize) -> (usize, usize) {
+    pub(crate) fn lines_of(&self, a: usize, b: usize) -> (usize, usize) {
         let last = if b > a { b - 1 } else { a };
         (self.line_at(a), self.line_at(last) + 1)
     }
@@ -105,7 +105,7 @@ fn occurrences(hay: &str, needle: &str, cap: usize) -> Vec<usize> {
 /// in the file in any looser form either: only then does the new text alone prove the edit is
 /// already there (a drifted old text, say with a typographic dash, would otherwise let a
 /// deletion whose new text is its own leftover context pass as done).
-pub fn find(doc: &Doc, flat: &Flat, pair: &TextPair, absent: bool) -> TextFound {
+pub(crate) fn find(doc: &Doc, flat: &Flat, pair: &TextPair, absent: bool) -> TextFound {
     let old = pair.old.replace("\r\n", "\n");
     let new = pair.new.replace("\r\n", "\n");
     if old.trim().is_empty() || old == new {
@@ -217,7 +217,7 @@ pub(super) fn by_substring(
     let doc = idx.doc;
     let mut report = HunkReport::new(i, Status::Applied);
     report.rung = Some(Rung::Substring);
-    let absent = matches!(found, Some(Found::NotFound));
+    let absent = matches!(found, Some(Found::Nothing));
     let op = match find(doc, flat, pair, absent) {
         TextFound::Missing => return None,
         TextFound::AlreadyApplied { start, end } => {
@@ -334,7 +334,7 @@ fn places(ranges: &[(usize, usize)]) -> String {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
-    use crate::apply::assemble;
+    use crate::ops::assemble;
 
     fn pair(old: &str, new: &str) -> TextPair {
         TextPair {

@@ -22,7 +22,7 @@ const MAX_NEIGHBOURS: usize = 3;
 /// comment, optionally followed by a space and a few words (`...`, `…`, `// ...`, `/* ... */`,
 /// `# ... existing code ...`). Dots glued to a word (`...rest,`) are JavaScript spread syntax, and
 /// where a bare `...` is code (`dots_are_code`, Python's Ellipsis) it is content too.
-pub fn is_gap(line: &str, dots_are_code: bool) -> bool {
+pub(crate) fn is_gap(line: &str, dots_are_code: bool) -> bool {
     let Some((commented, rest)) = marker_parts(line) else {
         return false;
     };
@@ -36,13 +36,13 @@ pub fn is_gap(line: &str, dots_are_code: bool) -> bool {
 /// Why a gap could not be filled: [`Status::NotFound`] or [`Status::Ambiguous`], and a message
 /// for the model.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FillError {
+pub(crate) struct FillError {
     pub status: Status,
     pub message: String,
 }
 
 /// Split `content` into lines (one trailing `\n` is not a line) and fill its gaps from `source`.
-pub fn fill_placeholders(
+pub(crate) fn fill_placeholders(
     source: &Doc,
     content: &str,
     dots_are_code: bool,
@@ -216,7 +216,7 @@ fn fill_one(
 /// `lines` rendered as a file body in `source`'s style: lines equal to a source line keep that
 /// line's ending, other lines take the dominant one, and the last line ends with a newline
 /// exactly when `final_newline`.
-pub fn render_like(source: &Doc, lines: &[String], final_newline: bool) -> String {
+pub(crate) fn render_like(source: &Doc, lines: &[String], final_newline: bool) -> String {
     let old: Vec<&str> = (0..source.len()).map(|i| source.line(i)).collect();
     let new: Vec<&str> = lines.iter().map(String::as_str).collect();
     let mut eols: Vec<Eol> = vec![source.dominant; new.len()];

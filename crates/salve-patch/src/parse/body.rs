@@ -5,7 +5,8 @@
 //! elision line (`// ...`) is written without a prefix, and header counts are wrong. Where a line
 //! cannot be read safely the body is marked malformed instead of guessed.
 
-use super::{sanitize, Source};
+use super::cx::Source;
+use super::sanitize;
 use crate::edit::{HunkLine, LineKind};
 
 /// A function telling whether line `i` (of a region ending at `end`) ends the body.

@@ -6,8 +6,9 @@
 //! truncation.
 
 use super::body::{self, read_body};
+use super::cx::{Cx, Region, Source};
 use super::diff::{self, HunkHeader};
-use super::{sanitize, Cx, Region, Source};
+use super::sanitize;
 use crate::edit::{Anchor, FileChange, FileEdit, Format, Hunk, IssueKind, LineKind};
 
 const BEGIN: &str = "*** Begin Patch";

@@ -5,7 +5,8 @@
 //! when the evidence allows it (see [`cut_hunk`]).
 
 use super::body::{self, Body};
-use super::{paths, sanitize, Cx, Region, RegionState, Source};
+use super::cx::{Cx, Region, RegionState, Source};
+use super::{paths, sanitize};
 use crate::edit::{Anchor, FileChange, FileEdit, Format, Hunk, IssueKind};
 
 /// A parsed `@@` line.

@@ -5,8 +5,9 @@
 //! serde_json. A value that never closes is a truncated reply when it mentions edit keys.
 
 use super::body::truncate;
-use super::search_replace::push_pair;
-use super::{sanitize, Cx, Region};
+use super::cx::{Cx, Region};
+use super::pair::push_pair;
+use super::sanitize;
 use crate::edit::{FileChange, FileEdit, Format, IssueKind};
 use serde_json::{Map, Value};
 
@@ -74,6 +75,24 @@ fn value_end(text: &str, budget: &mut usize) -> Scan {
 /// True when `text` has `"key"` followed by a colon for one of the old/new keys.
 pub(crate) fn mentions_edit_keys(text: &str) -> bool {
     OLD_KEYS.iter().chain(NEW_KEYS).any(|k| has_key(text, k))
+}
+
+/// Whether the JSON value starting `text` may be read as an edit, without parsing it: the value
+/// closes, and it has a path, an old and a new key (or a `\u` escape, which could spell one).
+/// Charges the bytes scanned to `budget`; when the budget runs out the answer is `true`. A cheap
+/// superset of what [`try_parse`] lowers to an edit.
+pub(crate) fn may_hold_edit(text: &str, budget: &mut usize) -> bool {
+    match value_end(text, budget) {
+        Scan::Closed(n) => {
+            let value = text.get(..n).unwrap_or(text);
+            value.contains("\\u")
+                || [PATH_KEYS, OLD_KEYS, NEW_KEYS]
+                    .iter()
+                    .all(|keys| keys.iter().any(|k| has_key(value, k)))
+        }
+        Scan::Open => false,
+        Scan::No => *budget == 0,
+    }
 }
 
 fn has_key(text: &str, key: &str) -> bool {

@@ -135,19 +135,24 @@
 
 mod body;
 mod codex;
+mod cx;
 mod diff;
+mod fence;
 mod json;
+mod pair;
 mod paths;
 mod sanitize;
 mod search_replace;
+mod sniff;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests;
 mod whole_file;
 mod wrapper;
 
-use crate::edit::{Extraction, FileChange, FileEdit, IssueKind, ParseIssue};
-use std::collections::{HashMap, HashSet};
+use crate::edit::Extraction;
+use cx::{Cx, Region, RegionState};
+pub use sniff::looks_like_edit;
 
 /// Extracts every edit in `reply`. See the module docs for the grammar.
 pub fn extract(reply: &str) -> Extraction {
@@ -160,7 +165,7 @@ pub fn extract(reply: &str) -> Extraction {
         diff_lang: false,
         depth: 0,
     };
-    scan_region(&mut cx, &top);
+    wrapper::scan_region(&mut cx, &top);
     cx.finish()
 }
 
@@ -176,331 +181,6 @@ pub fn is_placeholder(line: &str, path: &str) -> bool {
 
 /// Whether a bare `...` line is code in the file at `path` (Python's Ellipsis), so neither a
 /// placeholder nor a gap there.
-pub fn dots_are_code(path: &str) -> bool {
+pub(crate) fn dots_are_code(path: &str) -> bool {
     sanitize::dots_are_content(path)
-}
-
-/// The reply split into lines, with byte offsets for the JSON reader.
-pub(crate) struct Source<'a> {
-    text: &'a str,
-    lines: Vec<&'a str>,
-    offsets: Vec<usize>,
-    ends_with_newline: bool,
-}
-
-impl<'a> Source<'a> {
-    fn new(text: &'a str) -> Self {
-        let mut lines = Vec::new();
-        let mut offsets = Vec::new();
-        let mut pos = 0;
-        for piece in text.split('\n') {
-            offsets.push(pos);
-            lines.push(piece.strip_suffix('\r').unwrap_or(piece));
-            pos += piece.len() + 1;
-        }
-        // `split` yields a last empty piece after a final newline (or for an empty text).
-        if lines.last() == Some(&"") {
-            lines.pop();
-            offsets.pop();
-        }
-        Source {
-            text,
-            lines,
-            offsets,
-            ends_with_newline: text.ends_with('\n'),
-        }
-    }
-
-    pub(crate) fn len(&self) -> usize {
-        self.lines.len()
-    }
-
-    /// Line `i`, or `""` past the end.
-    pub(crate) fn line(&self, i: usize) -> &'a str {
-        self.lines.get(i).copied().unwrap_or("")
-    }
-
-    /// Byte offset where line `i` starts (the text length past the end).
-    pub(crate) fn offset(&self, i: usize) -> usize {
-        self.offsets.get(i).copied().unwrap_or(self.text.len())
-    }
-
-    /// The line holding byte `off`.
-    pub(crate) fn line_of(&self, off: usize) -> usize {
-        self.offsets
-            .partition_point(|&o| o <= off)
-            .saturating_sub(1)
-    }
-
-    pub(crate) fn text(&self) -> &'a str {
-        self.text
-    }
-
-    /// The first non-blank line in `from..to`, if any.
-    pub(crate) fn next_nonblank(&self, from: usize, to: usize) -> Option<usize> {
-        (from..to.min(self.len())).find(|&k| !self.line(k).trim().is_empty())
-    }
-}
-
-/// How a region of lines ends.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum RegionState {
-    /// The whole reply, or content that ran to its end outside any wrapper.
-    Top,
-    /// Closed by its fence or end marker (or by an enclosing closed wrapper).
-    Closed,
-    /// A fence or marker pair that the reply ended inside.
-    Open,
-}
-
-/// A run of lines read as a (nested) reply.
-#[derive(Clone, Debug)]
-pub(crate) struct Region {
-    pub start: usize,
-    pub end: usize,
-    pub state: RegionState,
-    /// A path attached to the enclosing fence (path line before it or info string).
-    pub hint: Option<String>,
-    /// The enclosing fence is ```` ```diff ```` or ```` ```patch ````.
-    pub diff_lang: bool,
-    pub depth: usize,
-}
-
-impl Region {
-    /// The state of a nested region that runs to `self.end` without its own close.
-    pub(crate) fn unclosed_child_state(&self, src: &Source) -> RegionState {
-        if self.state != RegionState::Closed && self.end >= src.len() {
-            RegionState::Open
-        } else {
-            RegionState::Closed
-        }
-    }
-
-    /// True when the reply itself ends at the end of this region with no close: the place where
-    /// a cut reply stops.
-    pub(crate) fn ends_reply_unclosed(&self, src: &Source) -> bool {
-        self.state != RegionState::Closed && self.end >= src.len()
-    }
-}
-
-/// Nesting deeper than this is read as prose, so hostile input cannot exhaust the stack.
-const MAX_DEPTH: usize = 8;
-
-/// The extraction under way.
-pub(crate) struct Cx<'a> {
-    pub src: Source<'a>,
-    pub edits: Vec<FileEdit>,
-    pub issues: Vec<ParseIssue>,
-    pub notes: Vec<String>,
-    /// The path of the last SEARCH/REPLACE block, inherited by a following block without one.
-    pub last_sr_path: Option<String>,
-    /// Bytes the JSON reader may still scan; keeps repeated failed attempts linear overall.
-    pub json_budget: usize,
-}
-
-impl<'a> Cx<'a> {
-    fn new(reply: &'a str) -> Self {
-        Cx {
-            src: Source::new(reply),
-            edits: Vec::new(),
-            issues: Vec::new(),
-            notes: Vec::new(),
-            last_sr_path: None,
-            json_budget: reply.len().saturating_mul(4).saturating_add(4096),
-        }
-    }
-
-    pub(crate) fn issue(
-        &mut self,
-        kind: IssueKind,
-        path: Option<&str>,
-        message: impl Into<String>,
-    ) {
-        self.issues.push(ParseIssue {
-            kind,
-            path: path.map(str::to_string),
-            message: message.into(),
-        });
-    }
-
-    pub(crate) fn note(&mut self, note: impl Into<String>) {
-        self.notes.push(note.into());
-    }
-
-    /// Count of edits and issues, to tell whether reading a region found anything.
-    pub(crate) fn found(&self) -> usize {
-        self.edits.len() + self.issues.len()
-    }
-
-    fn finish(mut self) -> Extraction {
-        let edits = merge_modifies(std::mem::take(&mut self.edits), &mut self.notes);
-        let mut seen = HashSet::new();
-        let mut issues: Vec<ParseIssue> = self
-            .issues
-            .into_iter()
-            .filter(|i| seen.insert((i.kind, i.path.clone())))
-            .collect();
-        if edits.is_empty() && issues.is_empty() {
-            issues.push(ParseIssue {
-                kind: IssueKind::NoEdit,
-                path: None,
-                message: "no edit found in the reply".to_string(),
-            });
-        }
-        let mut seen = HashSet::new();
-        let notes: Vec<String> = self
-            .notes
-            .into_iter()
-            .filter(|n| seen.insert(n.clone()))
-            .collect();
-        Extraction {
-            edits,
-            issues,
-            notes,
-        }
-    }
-}
-
-/// Folds later Modify edits of a path into the first one, so every hunk of a file is placed
-/// against the same original text. A hunk repeated exactly (a reply that shows its diff twice)
-/// is kept once.
-fn merge_modifies(edits: Vec<FileEdit>, notes: &mut Vec<String>) -> Vec<FileEdit> {
-    let mut out: Vec<FileEdit> = Vec::with_capacity(edits.len());
-    let mut first: HashMap<String, usize> = HashMap::new();
-    // For a path edited more than once: its merged hunks by hash (positions in the merged edit).
-    // Built at the second edit of the path, so a path edited once never pays for it.
-    let mut known: HashMap<usize, HashMap<u64, Vec<usize>>> = HashMap::new();
-    let hash_of = |h: &crate::edit::Hunk| {
-        use std::hash::{Hash, Hasher};
-        let mut state = std::collections::hash_map::DefaultHasher::new();
-        h.hash(&mut state);
-        state.finish()
-    };
-    for e in edits {
-        let FileChange::Modify { hunks } = &e.change else {
-            out.push(e);
-            continue;
-        };
-        let Some(&k) = first.get(&e.path) else {
-            first.insert(e.path.clone(), out.len());
-            out.push(e);
-            continue;
-        };
-        if let FileChange::Modify { hunks: into } = &mut out[k].change {
-            let by_hash = known.entry(k).or_insert_with(|| {
-                let mut m: HashMap<u64, Vec<usize>> = HashMap::new();
-                for (i, h) in into.iter().enumerate() {
-                    m.entry(hash_of(h)).or_default().push(i);
-                }
-                m
-            });
-            let mut dropped = 0;
-            for h in hunks {
-                let same_hash = by_hash.entry(hash_of(h)).or_default();
-                if same_hash.iter().any(|&i| into[i] == *h) {
-                    dropped += 1;
-                    continue;
-                }
-                same_hash.push(into.len());
-                into.push(h.clone());
-            }
-            notes.push(format!(
-                "{}: edits of the same file merged into one{}",
-                e.path,
-                if dropped > 0 {
-                    format!(" ({dropped} repeated hunk(s) dropped)")
-                } else {
-                    String::new()
-                }
-            ));
-        }
-    }
-    out
-}
-
-/// Reads `r` as a (nested) reply: wrappers, edits of every format, and prose.
-pub(crate) fn scan_region(cx: &mut Cx, r: &Region) {
-    let mut i = r.start;
-    let mut pending: Option<paths::PathLine> = None;
-    let mut orphan_seen = false;
-    while i < r.end {
-        let line = cx.src.line(i);
-        let t = line.trim();
-        if t.is_empty() {
-            i += 1;
-            continue;
-        }
-        if r.depth < MAX_DEPTH {
-            if t == wrapper::MARK_START {
-                i = wrapper::markers(cx, r, i);
-                pending = None;
-                continue;
-            }
-            if let Some(f) = wrapper::fence_open(line) {
-                i = wrapper::fence(cx, r, i, &f, pending.take());
-                continue;
-            }
-        }
-        if let Some(next) = try_edit(cx, r, i, &mut pending, &mut orphan_seen) {
-            i = next.max(i + 1);
-            pending = None;
-            continue;
-        }
-        pending = paths::path_candidate(line).or_else(|| paths::prose_path(line));
-        i += 1;
-    }
-}
-
-/// Reads the edit starting at line `i`, if one does; returns the line after it.
-fn try_edit(
-    cx: &mut Cx,
-    r: &Region,
-    i: usize,
-    pending: &mut Option<paths::PathLine>,
-    orphan_seen: &mut bool,
-) -> Option<usize> {
-    let line = cx.src.line(i);
-    if line.starts_with("diff --git ") {
-        return Some(diff::parse_git(cx, r, i));
-    }
-    if diff::is_file_header(&cx.src, i, r.end) {
-        return Some(diff::parse_unified(cx, r, i));
-    }
-    if codex::is_start(line) {
-        return Some(codex::parse(cx, r, i));
-    }
-    if search_replace::is_search(line) {
-        let path = pending
-            .take()
-            .map(|p| p.path)
-            .or_else(|| r.hint.clone())
-            .or_else(|| cx.last_sr_path.clone());
-        return Some(search_replace::parse_block(cx, r, i, path));
-    }
-    let t = line.trim_start();
-    if t.starts_with('{') || t.starts_with('[') {
-        if let Some(next) = json::try_parse(cx, r, i) {
-            return Some(next);
-        }
-    }
-    if r.diff_lang && diff::is_headerless_body_start(line) {
-        if let Some(path) = r.hint.clone() {
-            return Some(diff::parse_orphan(cx, r, i, &path));
-        }
-    }
-    if diff::is_orphan_hunk_start(&cx.src, i, r.end) {
-        if let Some(path) = r.hint.clone() {
-            return Some(diff::parse_orphan(cx, r, i, &path));
-        }
-        if !*orphan_seen {
-            *orphan_seen = true;
-            cx.issue(
-                IssueKind::Malformed,
-                None,
-                format!("line {}: diff hunk without a file header", i + 1),
-            );
-        }
-        return Some(diff::skip_orphan(cx, r, i));
-    }
-    None
 }

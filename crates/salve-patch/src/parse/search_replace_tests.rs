@@ -1,8 +1,8 @@
 //! Tests of the SEARCH/REPLACE reader and of the search/replace lowering.
 
-use super::*;
-use crate::edit::{FileChange, Format, IssueKind, LineKind};
+use crate::edit::{FileChange, Format, Hunk, IssueKind, LineKind, TextPair};
 use crate::parse::extract;
+use crate::parse::pair::lower;
 use LineKind::{Add, Context, Remove};
 
 fn only_hunk(c: &FileChange) -> &Hunk {

@@ -7,7 +7,8 @@
 //! would delete the code it stands for: such a block is refused as lazy.
 
 use super::body::truncate;
-use super::{sanitize, Cx, Region, RegionState};
+use super::cx::{Cx, Region, RegionState};
+use super::sanitize;
 use crate::edit::{FileChange, FileEdit, Format, IssueKind};
 use crate::locate::whole::is_gap;
 

@@ -1,69 +1,23 @@
-//! Wrappers around edits: Markdown fences (any length, backticks or tildes) and the
-//! `<<<AI_DIFF_START>>>` / `<<<AI_DIFF_END>>>` markers.
+//! Reading a region of the reply as a (nested) reply: [`scan_region`] walks its lines, hands each
+//! edit to its format's reader, and opens the wrappers around edits: Markdown fences (any
+//! length, backticks or tildes; lexed by [`super::fence`]) and the `<<<AI_DIFF_START>>>` /
+//! `<<<AI_DIFF_END>>>` markers.
 //!
 //! A wrapper's content is read as a nested reply, so wrappers may hold prose, several edits and
-//! further wrappers. A fence that has a path attached and whose content is not an edit is a
-//! whole-file block. A wrapper the reply ends inside is an [`RegionState::Open`] region; the
-//! format readers use that as evidence of truncation.
+//! further wrappers; the recursion stays inside this module. A fence that has a path attached and
+//! whose content is not an edit is a whole-file block. A wrapper the reply ends inside is an
+//! [`RegionState::Open`] region; the format readers use that as evidence of truncation.
 
-use super::{paths, scan_region, search_replace, whole_file, Cx, Region, RegionState};
+use super::cx::{Cx, Region, RegionState};
+use super::fence::{fence_open, is_diff_lang, is_fence_close, lang_of, Fence};
+use super::{codex, diff, json, paths, search_replace, whole_file};
+use crate::edit::IssueKind;
 
-pub(crate) const MARK_START: &str = "<<<AI_DIFF_START>>>";
-pub(crate) const MARK_END: &str = "<<<AI_DIFF_END>>>";
-
-/// An opening fence line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Fence {
-    pub indent: usize,
-    pub ch: u8,
-    pub len: usize,
-    pub info: String,
-}
-
-/// Reads an opening fence: up to three spaces, then three or more backticks or tildes, then an
-/// info string (which may not hold a backtick in a backtick fence).
-pub(crate) fn fence_open(line: &str) -> Option<Fence> {
-    let indent = line.bytes().take_while(|&b| b == b' ').count();
-    if indent > 3 {
-        return None;
-    }
-    let rest = line.get(indent..)?;
-    let ch = *rest.as_bytes().first()?;
-    if ch != b'`' && ch != b'~' {
-        return None;
-    }
-    let len = rest.bytes().take_while(|&b| b == ch).count();
-    if len < 3 {
-        return None;
-    }
-    let info = rest.get(len..)?.trim();
-    if ch == b'`' && info.contains('`') {
-        return None;
-    }
-    Some(Fence {
-        indent,
-        ch,
-        len,
-        info: info.to_string(),
-    })
-}
-
-/// True when `line` closes `f`: the same character, at least as many, indented no deeper than
-/// the opener (so a diff context line ` ``` ` inside a column-0 fence is content), nothing after.
-pub(crate) fn is_fence_close(line: &str, f: &Fence) -> bool {
-    let indent = line.bytes().take_while(|&b| b == b' ').count();
-    if indent > f.indent {
-        return false;
-    }
-    let Some(rest) = line.get(indent..) else {
-        return false;
-    };
-    let n = rest.bytes().take_while(|&b| b == f.ch).count();
-    n >= f.len && rest.get(n..).is_some_and(|r| r.trim().is_empty())
-}
+const MARK_START: &str = "<<<AI_DIFF_START>>>";
+const MARK_END: &str = "<<<AI_DIFF_END>>>";
 
 /// Reads a markers pair starting at line `i`; returns the line after it.
-pub(crate) fn markers(cx: &mut Cx, r: &Region, i: usize) -> usize {
+fn markers(cx: &mut Cx, r: &Region, i: usize) -> usize {
     let close = (i + 1..r.end).find(|&k| cx.src.line(k).trim() == MARK_END);
     let (end, state) = match close {
         Some(c) => (c, RegionState::Closed),
@@ -81,24 +35,18 @@ pub(crate) fn markers(cx: &mut Cx, r: &Region, i: usize) -> usize {
     close.map_or(end, |c| c + 1)
 }
 
-/// The language word of an info string (`rust` in `rust src/lib.rs` or `rust:src/lib.rs`).
-fn lang_of(info: &str) -> String {
-    let first = info.split_whitespace().next().unwrap_or("");
-    first.split(':').next().unwrap_or("").to_ascii_lowercase()
-}
-
 /// True when the content starting at `first` opens with an edit of any format.
 fn starts_with_edit(cx: &Cx, first: usize, end: usize) -> bool {
     let line = cx.src.line(first);
     let t = line.trim_start();
     line.starts_with("diff --git ")
-        || super::diff::is_file_header(&cx.src, first, end)
-        || super::codex::is_start(line)
+        || diff::is_file_header(&cx.src, first, end)
+        || codex::is_start(line)
         || search_replace::is_search(line)
-        || super::diff::is_orphan_hunk_start(&cx.src, first, end)
+        || diff::is_orphan_hunk_start(&cx.src, first, end)
         || line.trim() == MARK_START
         || ((t.starts_with('{') || t.starts_with('['))
-            && super::json::mentions_edit_keys(
+            && json::mentions_edit_keys(
                 cx.src
                     .text()
                     .get(cx.src.offset(first)..cx.src.offset(end))
@@ -108,20 +56,14 @@ fn starts_with_edit(cx: &Cx, first: usize, end: usize) -> bool {
 
 /// Reads the fence opened at line `i`; returns the line after its close. `pending` is a path
 /// line seen just before the fence.
-pub(crate) fn fence(
-    cx: &mut Cx,
-    r: &Region,
-    i: usize,
-    f: &Fence,
-    pending: Option<paths::PathLine>,
-) -> usize {
+fn fence(cx: &mut Cx, r: &Region, i: usize, f: &Fence, pending: Option<paths::PathLine>) -> usize {
     let info_path = paths::path_from_info(&f.info);
     // A weak path (a bare word such as `compile`) is trusted for whole-file content only when
     // the content is a script (`#!`); edit formats inside the fence prove intent on their own.
     let strong = info_path.is_some() || pending.as_ref().is_some_and(|p| p.strict);
     let hint = info_path.or(pending.map(|p| p.path));
     let lang = lang_of(&f.info);
-    let diff_lang = matches!(lang.as_str(), "diff" | "patch" | "udiff" | "git-diff");
+    let diff_lang = is_diff_lang(&lang);
     let start = i + 1;
     let first = cx.src.next_nonblank(start, r.end);
 
@@ -179,48 +121,92 @@ pub(crate) fn fence(
     next
 }
 
-#[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
-mod tests {
-    use super::*;
+/// Nesting deeper than this is read as prose, so hostile input cannot exhaust the stack.
+const MAX_DEPTH: usize = 8;
 
-    #[test]
-    fn fence_openers() {
-        let f = fence_open("```diff").unwrap();
-        assert_eq!(
-            (f.indent, f.ch, f.len, f.info.as_str()),
-            (0, b'`', 3, "diff")
-        );
-        let f = fence_open("  ````rust src/lib.rs").unwrap();
-        assert_eq!(
-            (f.indent, f.len, f.info.as_str()),
-            (2, 4, "rust src/lib.rs")
-        );
-        assert_eq!(fence_open("~~~").map(|f| f.ch), Some(b'~'));
-        assert!(fence_open("``").is_none());
-        assert!(fence_open("    ```").is_none());
-        assert!(fence_open("```a`b").is_none());
-        assert!(fence_open("text ```").is_none());
+/// Reads `r` as a (nested) reply: wrappers, edits of every format, and prose.
+pub(crate) fn scan_region(cx: &mut Cx, r: &Region) {
+    let mut i = r.start;
+    let mut pending: Option<paths::PathLine> = None;
+    let mut orphan_seen = false;
+    while i < r.end {
+        let line = cx.src.line(i);
+        let t = line.trim();
+        if t.is_empty() {
+            i += 1;
+            continue;
+        }
+        if r.depth < MAX_DEPTH {
+            if t == MARK_START {
+                i = markers(cx, r, i);
+                pending = None;
+                continue;
+            }
+            if let Some(f) = fence_open(line) {
+                i = fence(cx, r, i, &f, pending.take());
+                continue;
+            }
+        }
+        if let Some(next) = try_edit(cx, r, i, &mut pending, &mut orphan_seen) {
+            i = next.max(i + 1);
+            pending = None;
+            continue;
+        }
+        pending = paths::path_candidate(line).or_else(|| paths::prose_path(line));
+        i += 1;
     }
+}
 
-    #[test]
-    fn fence_closers() {
-        let f = fence_open("````").unwrap();
-        assert!(is_fence_close("````", &f));
-        assert!(is_fence_close("`````  ", &f));
-        assert!(!is_fence_close("```", &f));
-        assert!(!is_fence_close("````rust", &f));
-        let f = fence_open("```").unwrap();
-        assert!(!is_fence_close(" ```", &f));
-        assert!(!is_fence_close("~~~", &f));
-        let f = fence_open("  ```").unwrap();
-        assert!(is_fence_close(" ```", &f));
+/// Reads the edit starting at line `i`, if one does; returns the line after it.
+fn try_edit(
+    cx: &mut Cx,
+    r: &Region,
+    i: usize,
+    pending: &mut Option<paths::PathLine>,
+    orphan_seen: &mut bool,
+) -> Option<usize> {
+    let line = cx.src.line(i);
+    if line.starts_with("diff --git ") {
+        return Some(diff::parse_git(cx, r, i));
     }
-
-    #[test]
-    fn lang_words() {
-        assert_eq!(lang_of("Rust src/x.rs"), "rust");
-        assert_eq!(lang_of("rust:src/x.rs"), "rust");
-        assert_eq!(lang_of(""), "");
+    if diff::is_file_header(&cx.src, i, r.end) {
+        return Some(diff::parse_unified(cx, r, i));
     }
+    if codex::is_start(line) {
+        return Some(codex::parse(cx, r, i));
+    }
+    if search_replace::is_search(line) {
+        let path = pending
+            .take()
+            .map(|p| p.path)
+            .or_else(|| r.hint.clone())
+            .or_else(|| cx.last_sr_path.clone());
+        return Some(search_replace::parse_block(cx, r, i, path));
+    }
+    let t = line.trim_start();
+    if t.starts_with('{') || t.starts_with('[') {
+        if let Some(next) = json::try_parse(cx, r, i) {
+            return Some(next);
+        }
+    }
+    if r.diff_lang && diff::is_headerless_body_start(line) {
+        if let Some(path) = r.hint.clone() {
+            return Some(diff::parse_orphan(cx, r, i, &path));
+        }
+    }
+    if diff::is_orphan_hunk_start(&cx.src, i, r.end) {
+        if let Some(path) = r.hint.clone() {
+            return Some(diff::parse_orphan(cx, r, i, &path));
+        }
+        if !*orphan_seen {
+            *orphan_seen = true;
+            cx.issue(
+                IssueKind::Malformed,
+                None,
+                format!("line {}: diff hunk without a file header", i + 1),
+            );
+        }
+        return Some(diff::skip_orphan(cx, r, i));
+    }
+    None
 }

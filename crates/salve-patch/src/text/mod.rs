@@ -22,7 +22,7 @@ use split::split_lines;
 use split::SPLIT_BYTES;
 
 /// The UTF-8 byte-order mark.
-pub const BOM: char = '\u{feff}';
+pub(crate) const BOM: char = '\u{feff}';
 
 /// How one line ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,6 +89,7 @@ pub struct Doc<'a> {
     pub text: &'a str,
     /// The text after the byte-order mark.
     pub body: &'a str,
+    /// Whether the text starts with a byte-order mark.
     pub bom: bool,
     starts: Starts,
     /// The ending given to inserted lines: the most common one in the file (LF on a tie or when
@@ -100,6 +101,7 @@ pub struct Doc<'a> {
 }
 
 impl<'a> Doc<'a> {
+    /// Splits `text` into lines (a large text in two halves at once).
     pub fn parse(text: &'a str) -> Doc<'a> {
         let (body, bom) = match text.strip_prefix(BOM) {
             Some(rest) => (rest, true),
@@ -128,10 +130,12 @@ impl<'a> Doc<'a> {
         }
     }
 
+    /// The number of lines.
     pub fn len(&self) -> usize {
         self.starts.len()
     }
 
+    /// True for a text without lines.
     pub fn is_empty(&self) -> bool {
         self.starts.len() == 0
     }
@@ -245,8 +249,10 @@ pub enum Form {
 }
 
 impl Form {
+    /// Every form, strictest first.
     pub const ALL: [Form; 4] = [Form::Raw, Form::TrimEnd, Form::Trim, Form::Canon];
 
+    /// The form's position in [`Form::ALL`].
     pub fn index(self) -> usize {
         self as usize
     }
@@ -263,7 +269,7 @@ impl Form {
 }
 
 /// A pattern line may still carry the `\r` of a CRLF reply; line endings are never compared.
-pub fn strip_cr(s: &str) -> &str {
+pub(crate) fn strip_cr(s: &str) -> &str {
     // A byte test: this runs for every line of every file in every form.
     match s.as_bytes().last() {
         Some(b'\r') => &s[..s.len() - 1],
@@ -272,7 +278,7 @@ pub fn strip_cr(s: &str) -> &str {
 }
 
 /// Hash of `s` compared in `form`.
-pub fn hash_form(form: Form, s: &str) -> u64 {
+pub(crate) fn hash_form(form: Form, s: &str) -> u64 {
     match form {
         Form::Canon => hash_canonical(s),
         _ => hash_str(&form.apply(s)),
@@ -304,12 +310,12 @@ fn hash_canonical(s: &str) -> u64 {
 /// A fast 64-bit string hash (foldhash with a fixed seed, so the same text always hashes the
 /// same). Equal hashes are treated as equal lines; at 64 bits a false match is not a practical
 /// concern.
-pub fn hash_str(s: &str) -> u64 {
+pub(crate) fn hash_str(s: &str) -> u64 {
     hash_bytes(s.as_bytes())
 }
 
 /// [`hash_str`] over bytes, for prefixes that may end inside a character.
-pub fn hash_bytes(bytes: &[u8]) -> u64 {
+pub(crate) fn hash_bytes(bytes: &[u8]) -> u64 {
     use std::hash::BuildHasher;
     const SEED: u64 = 0x5a17_e5a1_7e00_0001;
     foldhash::quality::FixedState::with_seed(SEED).hash_one(bytes)
@@ -322,18 +328,18 @@ pub fn is_binary(bytes: &[u8]) -> bool {
 }
 
 /// A line holding nothing but whitespace.
-pub fn is_blank(s: &str) -> bool {
+pub(crate) fn is_blank(s: &str) -> bool {
     s.trim().is_empty()
 }
 
 /// The leading whitespace of a line.
-pub fn leading_ws(s: &str) -> &str {
+pub(crate) fn leading_ws(s: &str) -> &str {
     &s[..s.len() - s.trim_start().len()]
 }
 
 /// The canonical form: NFC, typographic characters folded to ASCII, invisible characters
 /// removed, whitespace runs collapsed to one space, ends trimmed.
-pub fn canonical(s: &str) -> Cow<'_, str> {
+pub(crate) fn canonical(s: &str) -> Cow<'_, str> {
     let s = strip_cr(s);
     if s.is_ascii() {
         return collapse_ws(s);
@@ -417,7 +423,7 @@ fn fold_char(c: char) -> Cow<'static, str> {
 }
 
 /// Display width of leading whitespace with tabs of `tab` columns.
-pub fn indent_width(ws: &str, tab: usize) -> usize {
+pub(crate) fn indent_width(ws: &str, tab: usize) -> usize {
     let mut w = 0;
     for c in ws.chars() {
         if c == '\t' {

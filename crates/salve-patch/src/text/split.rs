@@ -17,7 +17,7 @@ pub(super) fn split_lines<T: Copy + Default + Send>(
         _ => len,
     };
     let (mut starts, crlf) = if mid < len {
-        let ((mut starts, lower_crlf), (rest, upper_crlf)) = crate::concurrent::both(
+        let ((mut starts, lower_crlf), (rest, upper_crlf)) = salve_concurrent::both(
             || (line_starts(bytes, 0..mid, &at), crlf(0..mid)),
             || (line_starts(bytes, mid..len, &at), crlf(mid..len)),
         );

@@ -777,7 +777,11 @@ fn apply_error_prints_the_error_as_json() {
     }
     "#);
     // People still read the error on stderr.
-    assert!(out.stderr.starts_with("Error: revision `no-such-rev`"), "{}", out.stderr);
+    assert!(
+        out.stderr.starts_with("Error: revision `no-such-rev`"),
+        "{}",
+        out.stderr
+    );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -20,7 +20,6 @@ use prefilter::fingerprint_at;
 use prefilter::{candidates, key_fingerprint, line_hashes, FINGERPRINT_BITS};
 use tables::{chain, Known, Primed, Table, COMMON_LEN, NIL};
 
-use super::evidence::PREFIX_SCOPE_MIN;
 use crate::text::{canonical, hash_bytes, hash_form, is_blank, Doc, Form};
 
 /// One form of the file: line hashes plus lookups by hash.
@@ -95,6 +94,7 @@ struct FormData {
 
 /// Everything the ladder needs to know about one file, computed at most once.
 pub struct FileIndex<'d, 'a> {
+    /// The file indexed.
     pub doc: &'d Doc<'a>,
     keys: Vec<String>,
     forms: [FormData; 4],
@@ -108,6 +108,10 @@ pub struct FileIndex<'d, 'a> {
     /// Keys of every line, for a scope nobody announced.
     scopes_full: OnceCell<Table>,
 }
+
+/// A scope line written shorter than this must match a file line exactly (canonically); longer
+/// ones may be a truncated prefix, as git's section headings are.
+pub(crate) const PREFIX_SCOPE_MIN: usize = 40;
 
 /// The key of a line the head filter rules out; a real key equal to it only costs a check.
 const SKIPPED: u64 = 0;
@@ -222,6 +226,7 @@ pub struct NonBlank {
 }
 
 impl<'d, 'a> FileIndex<'d, 'a> {
+    /// An index of `doc`; every table is built on first use.
     pub fn new(doc: &'d Doc<'a>) -> Self {
         Self::with_keys(doc, Vec::new())
     }
@@ -242,14 +247,17 @@ impl<'d, 'a> FileIndex<'d, 'a> {
         }
     }
 
+    /// The number of lines.
     pub fn len(&self) -> usize {
         self.doc.len()
     }
 
+    /// True for a file without lines.
     pub fn is_empty(&self) -> bool {
         self.doc.is_empty()
     }
 
+    /// The line-hash index of one [`Form`], built on first use.
     pub fn form(&self, form: Form) -> FormIndex<'_> {
         let data = &self.forms[form.index()];
         let doc = self.doc;
@@ -283,6 +291,7 @@ impl<'d, 'a> FileIndex<'d, 'a> {
         }
     }
 
+    /// The non-blank lines, built on first use.
     pub fn nonblank(&self) -> &NonBlank {
         self.nonblank.get_or_init(|| {
             let doc = self.doc;
@@ -347,6 +356,7 @@ impl<'d, 'a> FileIndex<'d, 'a> {
         self
     }
 
+    /// Whether the file indents with tabs (cached [`Doc::indents_with_tabs`]).
     pub fn indents_with_tabs(&self) -> bool {
         *self.tabs.get_or_init(|| self.doc.indents_with_tabs())
     }

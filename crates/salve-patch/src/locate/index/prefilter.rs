@@ -129,7 +129,7 @@ pub(super) fn candidates(doc: &Doc, form: Form, filter: &[u64]) -> Vec<(usize, u
         return candidates_in(doc, form, filter, 0..n);
     }
     let mid = n / 2;
-    let (mut lower, upper) = crate::concurrent::both(
+    let (mut lower, upper) = salve_concurrent::both(
         || candidates_in(doc, form, filter, 0..mid),
         || candidates_in(doc, form, filter, mid..n),
     );
@@ -178,7 +178,7 @@ pub(super) fn line_hashes(doc: &Doc, form: Form) -> Vec<u64> {
         return hash(0..n);
     }
     let mid = n / 2;
-    let (mut lower, upper) = crate::concurrent::both(|| hash(0..mid), || hash(mid..n));
+    let (mut lower, upper) = salve_concurrent::both(|| hash(0..mid), || hash(mid..n));
     lower.extend(upper);
     lower
 }

@@ -5,6 +5,28 @@
 //! another; and the passes over every byte of a large file run in two halves on the two cores a
 //! machine usually has. Callers keep their own error order: both results come back, and the
 //! caller decides which failure wins, exactly as if the work had run in sequence.
+//!
+//! It is a crate of its own, with no dependencies, so that the pure core (`salve-patch`), the git
+//! layer and the engine share one helper without any of them depending on another for it.
+//!
+//! ```
+//! use salve_concurrent::both;
+//!
+//! let words = ["alpha", "beta", "gamma", "delta"];
+//! let (left, right) = words.split_at(2);
+//! // Each half is measured at the same time; the results come back in argument order.
+//! let (a, b) = both(
+//!     || left.iter().map(|w| w.len()).sum::<usize>(),
+//!     || right.iter().map(|w| w.len()).sum::<usize>(),
+//! );
+//! assert_eq!((a, b), (9, 10));
+//!
+//! // Nesting runs three (or more) pieces of work at once.
+//! let (a, (b, c)) = both(|| 1, || both(|| 2, || 3));
+//! assert_eq!([a, b, c], [1, 2, 3]);
+//! ```
+
+#![deny(missing_docs)]
 
 /// Run `first` on a scoped thread and `second` on this one, and return both results.
 ///
@@ -19,10 +41,7 @@ where
         |scope| match std::thread::Builder::new().spawn_scoped(scope, &first) {
             Ok(handle) => {
                 let b = second();
-                let a = handle
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                (a, b)
+                (join(handle), b)
             }
             Err(_) => {
                 let a = first();
@@ -30,6 +49,15 @@ where
             }
         },
     )
+}
+
+/// Wait for a scoped thread and return its result; a panic on it goes on here, as if the work
+/// had run on this thread. For work started early and waited for only when its answer is
+/// needed, where [`both`] does not fit.
+pub fn join<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    handle
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
 #[cfg(test)]
@@ -64,5 +92,17 @@ mod tests {
             .err()
             .and_then(|p| p.downcast_ref::<&str>().map(|s| s.to_string()));
         assert_eq!(message.as_deref(), Some("boom"));
+    }
+
+    #[test]
+    fn join_passes_a_panic_on() {
+        let caught = std::panic::catch_unwind(|| {
+            std::thread::scope(|scope| join(scope.spawn(|| -> u8 { panic!("late") })))
+        });
+        let message = caught
+            .err()
+            .and_then(|p| p.downcast_ref::<&str>().map(|s| s.to_string()));
+        assert_eq!(message.as_deref(), Some("late"));
+        assert_eq!(std::thread::scope(|scope| join(scope.spawn(|| 7))), 7);
     }
 }
