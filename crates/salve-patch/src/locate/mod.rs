@@ -71,10 +71,7 @@ pub(crate) enum Found {
     /// One or more candidates, all from the rung that decided.
     Candidates(Vec<Placement>),
     /// The post-image is in the file and the pre-image is not: lines `[start, end)`.
-    AlreadyApplied {
-        start: usize,
-        end: usize,
-    },
+    AlreadyApplied { start: usize, end: usize },
     /// No rung found anything.
     Nothing,
 }
