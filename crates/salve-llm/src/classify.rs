@@ -5,8 +5,8 @@
 //! of every format [`salve_patch::extract`] reads, which says yes whenever extraction would find
 //! an edit (and, rarely, for an edit it cannot use: a refused apply costs less than a dropped
 //! edit). So the chain stops on every reply `salve apply` can work with. The checks run in this
-//! order: empty, edit, sentinel, overloaded, non-diff. A reply holding both an edit and the sentinel is
-//! an edit: applying is safe (refusals write nothing), and dropping an edit is not.
+//! order: empty, edit, sentinel, overloaded, non-diff. A reply holding both an edit and the
+//! sentinel is an edit: applying is safe (refusals write nothing), and dropping an edit is not.
 
 use serde::{Deserialize, Serialize};
 

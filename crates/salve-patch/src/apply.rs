@@ -184,9 +184,9 @@ fn finish(
 
 /// Replace the whole file at `path` with `content` (lines separated by `\n`), keeping the file's
 /// BOM, each unchanged line's ending (new lines take the dominant one) and its final-newline
-/// state; `final_newline` only matters for an empty file. Gap lines (`...`, `// ...`, see
-/// [`whole::is_gap`]) are filled in from the file when their neighbours place them uniquely, and
-/// refused (`NotFound` or `Ambiguous`) otherwise. `path` only tells whether a bare `...` is code
+/// state; `final_newline` only matters for an empty file. Gap lines (`...`, `// ...`,
+/// `# ... existing code ...`) are filled in from the file when their neighbours place them
+/// uniquely, and refused (`NotFound` or `Ambiguous`) otherwise. `path` only tells whether a bare `...` is code
 /// there (Python).
 pub fn replace_whole(path: &str, current: &str, content: &str, final_newline: bool) -> FileOutcome {
     replace_whole_3way(path, current, content, final_newline, None)

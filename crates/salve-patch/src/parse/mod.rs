@@ -171,8 +171,8 @@ pub fn extract(reply: &str) -> Extraction {
 
 /// True when `line`, written into the file at `path`, would stand in for code instead of being
 /// code: a lazy placeholder (`// ... existing code ...`, `# rest unchanged`), a comment of only
-/// dots (`// ...`), a gap line the whole-file applier fills from the file
-/// ([`crate::locate::whole::is_gap`]), or a bare `...` outside Python. For callers that check
+/// dots (`// ...`), a gap line the whole-file applier fills from the file (see
+/// [`replace_whole`](crate::replace_whole)), or a bare `...` outside Python. For callers that check
 /// content with nothing to fill it from (a new file).
 pub fn is_placeholder(line: &str, path: &str) -> bool {
     let dots = sanitize::dots_are_content(path);
