@@ -1,22 +1,34 @@
 //! salve-engine does salve's work on a real directory: it ties the pure core (`salve-patch`) to
-//! files and git.
+//! files, git, the record and the model providers. It is the one front door: the CLI, the MCP
+//! server and the page each parse their input, call one operation here and render its outcome.
 //!
-//! Today it holds the `apply` job: read a model's reply, guard and resolve every path it names,
-//! read the files and their baseline blobs, place every hunk in memory, then write all files or
-//! none.
+//! Every operation is a module with its `Options`, a serializable outcome and an `Error` that
+//! implements [`Classified`] (a [`Kind`], a stable code and a hint in domain words):
+//!
+//! | operation | does |
+//! |---|---|
+//! | [`apply::apply`] | place a reply's edits, write all files or none, checkpoint and record |
+//! | [`ask::ask`] | build a prompt, ask the configured chain, apply the answer, record |
+//! | [`checkpoint::create`], [`checkpoint::list`], [`checkpoint::drop`] | snapshots of the work tree |
+//! | [`restore::restore`], [`undo::undo`] | bring a snapshot back; take the last change back |
+//! | [`commit::commit`] | commit HEAD plus exactly the named files |
+//! | [`record::log`], [`record::show`], [`record::export`], [`record::import`], [`record::gc`] | the record |
+//! | [`doctor::doctor`] | what is installed and configured |
+//!
+//! Runs are written through one [`record::Recorder`], so an apply report means the same in
+//! every kind of run.
 //!
 //! ```no_run
 //! use salve_engine::apply::{apply, Options};
 //!
 //! let reply = std::fs::read_to_string("reply.md").unwrap();
 //! let outcome = apply(&reply, &Options::new(".")).unwrap();
-//! println!("{}", outcome.report.to_json());
+//! println!("{}", serde_json::to_string(&outcome).unwrap());
 //! ```
 //!
-//! The building blocks are public so other front ends (the MCP server, the fix loop) can reuse
-//! them: [`paths`] (the path guard and resolution), [`tree`] (listing the work tree),
-//! [`baseline`] (blobs at the commit the model saw) and [`transaction`] (atomic multi-file
-//! writes).
+//! The building blocks are public so the fix loop can reuse them: [`paths`] (the path guard and
+//! resolution), [`tree`] (listing the work tree), [`baseline`] (blobs at the commit the model
+//! saw) and [`transaction`] (atomic multi-file writes).
 
 pub mod apply;
 pub mod ask;
