@@ -1,5 +1,5 @@
 //! `commit`: commit HEAD plus exactly the named files through a temporary index, with a
-//! `fix(<scopes>): MSG` message; the user's other staged and unstaged work stays as it was.
+//! `<type>(<scopes>): MSG` message; the user's other staged and unstaged work stays as it was.
 
 use std::path::{Component, Path, PathBuf};
 
@@ -19,14 +19,16 @@ pub struct Options {
     pub dir: PathBuf,
     /// The files of the fix.
     pub files: Vec<PathBuf>,
-    /// The summary after `fix(<scopes>): `.
+    /// The conventional type: `fix` when empty, `feat`, `chore`, `refactor`, ...
+    pub kind: String,
+    /// The summary after `<type>(<scopes>): `.
     pub summary: String,
     /// The scopes; empty derives them from the files.
     pub scopes: Vec<String>,
     /// Checks that failed before the fix, for `Failed tasks:`.
     pub failed_tasks: Vec<String>,
-    /// What `Local verification:` says.
-    pub verification: Verification,
+    /// What `Local verification:` says; `None` (nothing was verified) writes no such line.
+    pub verification: Option<Verification>,
     /// Skip the pre-commit and commit-msg hooks.
     pub no_verify: bool,
 }
@@ -117,6 +119,7 @@ pub fn commit(options: &Options) -> Result<Outcome, Error> {
         options.scopes.clone()
     };
     let message = FixMessage {
+        kind: options.kind.clone(),
         scopes,
         summary: options.summary.clone(),
         failed_tasks: options.failed_tasks.clone(),

@@ -171,10 +171,11 @@ fn commit_takes_only_the_named_files_and_refuses_when_there_is_nothing() {
     let options = commit::Options {
         dir: d.clone(),
         files: vec!["src/lib.rs".into()],
+        kind: String::new(),
         summary: "return two".into(),
         scopes: Vec::new(),
         failed_tasks: vec!["cargo test".into()],
-        verification: commit::Verification::Passed,
+        verification: Some(commit::Verification::Passed),
         no_verify: false,
     };
     let made = commit::commit(&options).unwrap();

@@ -43,25 +43,36 @@ impl Verification {
 /// The parts of a fix commit message.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FixMessage {
+    /// The conventional type: `fix` when empty, or `feat`, `chore`, `refactor`, ...
+    pub kind: String,
     /// Shown as `fix(a,b)`; empty gives `fix:`.
     pub scopes: Vec<String>,
-    /// One line. A summary that already starts with `fix:` or `fix(` is used as the whole
-    /// first line.
+    /// One line. A summary that already starts with `<type>:` or `<type>(` is used as the
+    /// whole first line.
     pub summary: String,
     /// The checks that failed before the fix; empty gives `none`.
     pub failed_tasks: Vec<String>,
-    pub verification: Verification,
+    /// How the fix was verified; `None` (nothing ran) writes no `Local verification:` line,
+    /// so a message never claims a verification that did not happen.
+    pub verification: Option<Verification>,
 }
 
 impl FixMessage {
     pub fn render(&self) -> String {
+        let kind = if self.kind.trim().is_empty() {
+            "fix"
+        } else {
+            self.kind.trim()
+        };
         let summary = self.summary.lines().next().unwrap_or("").trim();
-        let header = if summary.starts_with("fix:") || summary.starts_with("fix(") {
+        let header = if summary.starts_with(&format!("{kind}:"))
+            || summary.starts_with(&format!("{kind}("))
+        {
             summary.to_owned()
         } else if self.scopes.is_empty() {
-            format!("fix: {summary}")
+            format!("{kind}: {summary}")
         } else {
-            format!("fix({}): {summary}", self.scopes.join(","))
+            format!("{kind}({}): {summary}", self.scopes.join(","))
         };
         let tasks = if self.failed_tasks.is_empty() {
             "none".to_owned()
@@ -72,10 +83,11 @@ impl FixMessage {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        format!(
-            "{header}\n\nFailed tasks: {tasks}\nLocal verification: {}\n",
-            self.verification.as_str()
-        )
+        let mut message = format!("{header}\n\nFailed tasks: {tasks}\n");
+        if let Some(v) = self.verification {
+            message.push_str(&format!("Local verification: {}\n", v.as_str()));
+        }
+        message
     }
 }
 
@@ -121,7 +133,8 @@ mod tests {
             scopes: vec!["parser".into(), "cli".into()],
             summary: "handle empty input".into(),
             failed_tasks: vec!["cargo test".into()],
-            verification: Verification::Passed,
+            verification: Some(Verification::Passed),
+            ..FixMessage::default()
         };
         assert_eq!(
             message.render(),
@@ -129,12 +142,26 @@ mod tests {
         );
         let bare = FixMessage {
             summary: "fix(x): given whole".into(),
-            verification: Verification::Failed,
+            verification: Some(Verification::Failed),
             ..FixMessage::default()
         };
         assert_eq!(
             bare.render(),
             "fix(x): given whole\n\nFailed tasks: none\nLocal verification: failed\n"
+        );
+    }
+
+    #[test]
+    fn no_verification_claims_none_and_the_type_is_chosen() {
+        let message = FixMessage {
+            kind: "refactor".into(),
+            scopes: vec!["store".into()],
+            summary: "split the writer".into(),
+            ..FixMessage::default()
+        };
+        assert_eq!(
+            message.render(),
+            "refactor(store): split the writer\n\nFailed tasks: none\n"
         );
     }
 

@@ -50,7 +50,8 @@ fn commits_only_the_fix_and_leaves_other_work_staged_or_unstaged() {
         scopes: commit::scopes_for(&["src/fixme.rs"]),
         summary: "repair fixme".into(),
         failed_tasks: vec!["cargo test".into()],
-        verification: Verification::Passed,
+        verification: Some(Verification::Passed),
+        ..FixMessage::default()
     }
     .render();
     let outcome = commit::files(

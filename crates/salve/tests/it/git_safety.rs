@@ -234,6 +234,8 @@ fn commit_files_leaves_the_users_other_work_alone() {
             "repair a",
             "--failed-task",
             "cargo test",
+            "--verified",
+            "passed",
         ],
     );
     out.code(0);
@@ -260,6 +262,27 @@ fn commit_files_leaves_the_users_other_work_alone() {
     );
     run(&tree, &["commit", "--files", "../elsewhere.rs", "-m", "x"]).code(2);
     run(&tree, &["commit", "-m", "no files"]).code(2);
+}
+
+#[test]
+fn commit_claims_no_verification_unless_told_and_takes_a_type() {
+    let tree = repo();
+    tree.write("src/lib.rs", "pub fn a() { faster }\n");
+    run(
+        &tree,
+        &["commit", "--files", "src/lib.rs", "-m", "speed up a", "--type", "perf"],
+    )
+    .code(0);
+    assert_eq!(
+        tree.git_cmd(&["log", "-1", "--format=%B"]),
+        "perf(lib): speed up a\n\nFailed tasks: none\n\n"
+    );
+    tree.write("src/lib.rs", "pub fn a() { fixed }\n");
+    let bad = run(
+        &tree,
+        &["commit", "--files", "src/lib.rs", "-m", "x", "--type", "Fix!"],
+    );
+    bad.code(2);
 }
 
 #[test]

@@ -1546,6 +1546,8 @@ fn commit_and_nothing_to_commit() {
             "handle the empty case",
             "--failed-task",
             "unit",
+            "--verified",
+            "passed",
             "--json",
         ],
     );
