@@ -272,6 +272,13 @@ fn place_and_write(reply: &str, options: &Options) -> Result<Outcome, Error> {
             report.notes.push(format!(
                 "checkpoint {id} taken before writing; `salve undo` reverts this apply"
             ));
+        } else if options.checkpoint && git.is_none() && !written.is_empty() {
+            // Said once, so nobody counts on an undo that cannot happen.
+            report.notes.push(
+                "not in a git repository: no checkpoint was taken, so `salve undo` cannot revert \
+                 this apply"
+                    .to_owned(),
+            );
         }
         report.outcome = verdict(&placed, refusals);
         report.files = placed.into_iter().map(|p| p.report).collect();

@@ -839,3 +839,34 @@ fn whole_file_placeholders_that_cannot_be_filled_are_refused() {
     run.code(1);
     assert!(!tree.exists("new.rs"));
 }
+
+#[test]
+fn outside_git_a_note_says_undo_cannot_revert_the_apply() {
+    let tree = Tree::plain();
+    tree.write("a.txt", "one\n");
+    let reply = "```diff\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+two\n```\n";
+    let run = tree.apply(reply, &[]);
+    run.code(0);
+    assert_eq!(tree.read("a.txt"), "two\n");
+    let said: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| l.contains("cannot revert"))
+        .collect();
+    assert_eq!(said.len(), 1, "{}", run.stderr);
+    assert!(
+        said[0].contains("not in a git repository"),
+        "{}",
+        run.stderr
+    );
+    // Nothing to say when nothing is written, or when no checkpoint was asked for.
+    let again = tree.apply(reply, &[]);
+    assert!(!again.stderr.contains("cannot revert"), "{}", again.stderr);
+    tree.write("a.txt", "one\n");
+    let opted_out = tree.apply(reply, &["--no-checkpoint"]);
+    assert!(
+        !opted_out.stderr.contains("cannot revert"),
+        "{}",
+        opted_out.stderr
+    );
+}

@@ -270,7 +270,15 @@ fn commit_claims_no_verification_unless_told_and_takes_a_type() {
     tree.write("src/lib.rs", "pub fn a() { faster }\n");
     run(
         &tree,
-        &["commit", "--files", "src/lib.rs", "-m", "speed up a", "--type", "perf"],
+        &[
+            "commit",
+            "--files",
+            "src/lib.rs",
+            "-m",
+            "speed up a",
+            "--type",
+            "perf",
+        ],
     )
     .code(0);
     assert_eq!(
@@ -280,7 +288,15 @@ fn commit_claims_no_verification_unless_told_and_takes_a_type() {
     tree.write("src/lib.rs", "pub fn a() { fixed }\n");
     let bad = run(
         &tree,
-        &["commit", "--files", "src/lib.rs", "-m", "x", "--type", "Fix!"],
+        &[
+            "commit",
+            "--files",
+            "src/lib.rs",
+            "-m",
+            "x",
+            "--type",
+            "Fix!",
+        ],
     );
     bad.code(2);
 }
