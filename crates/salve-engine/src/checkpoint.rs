@@ -173,7 +173,7 @@ impl Classified for Error {
         match self {
             Error::Git(e) | Error::Find(git_checkpoint::FindError::Git(e)) => e.hint(),
             Error::Find(_) => Some("the checkpoint list shows the ids".to_owned()),
-            Error::RefTaken(_) => None,
+            Error::RefTaken(_) => Some("take the checkpoint again".to_owned()),
         }
     }
 }

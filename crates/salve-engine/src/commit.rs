@@ -99,10 +99,36 @@ impl Classified for Error {
     }
 
     fn hint(&self) -> Option<String> {
-        match self {
-            Error::Git(e) | Error::Commit(files::Error::Git(e)) => e.hint(),
-            _ => None,
-        }
+        let hint = match self {
+            Error::Git(e) | Error::Commit(files::Error::Git(e)) => return e.hint(),
+            Error::Commit(e) => match e {
+                files::Error::NoIdentity => {
+                    "set user.name and user.email with `git config`, then commit again"
+                }
+                files::Error::NothingToCommit => {
+                    "name the files the fix changed; `git status` lists what differs from HEAD"
+                }
+                files::Error::InProgress(_) => "finish or abort it, then commit again",
+                files::Error::HeadMoved { .. } => {
+                    "another commit landed meanwhile; look at it, then commit again"
+                }
+                files::Error::Hook { .. } => {
+                    "fix what the hook reports, or skip the hooks if that is intended"
+                }
+                files::Error::NoPaths => "name at least one file of the fix",
+                files::Error::OutsideWorkTree(_) => "name files inside the work tree",
+                files::Error::NoSuchPath(_) => {
+                    "name a file that exists in the work tree or in HEAD"
+                }
+                files::Error::EmptyMessage => "give a one-line summary of the fix",
+                files::Error::Io { .. } | files::Error::Git(_) => {
+                    "check the file named above is readable, then commit again"
+                }
+            },
+            Error::Outside(_) => "name files inside the work tree",
+            Error::Path { .. } => "check the path named above exists and is readable",
+        };
+        Some(hint.to_owned())
     }
 }
 

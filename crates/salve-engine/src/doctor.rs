@@ -28,6 +28,8 @@ pub struct Report {
     pub chains: Option<BTreeMap<String, ChainCheck>>,
     pub config: ConfigCheck,
     pub git: GitCheck,
+    /// What is wrong, each with what to do about it; empty when salve is ready to work.
+    pub problems: Vec<Problem>,
     /// `SALVE_PROVIDER`: the provider used instead of a chain.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub provider_override: Option<String>,
@@ -38,14 +40,64 @@ pub struct Report {
 }
 
 impl Report {
-    /// True when git is usable and the configuration can be read.
+    /// True when nothing is wrong: git is usable, the configuration can be read, and some
+    /// provider could answer.
     pub fn healthy(&self) -> bool {
-        let git_ok = match &self.git {
-            GitCheck::Found { ok, .. } => *ok,
-            GitCheck::Unusable { .. } => false,
-        };
-        git_ok && matches!(self.config, ConfigCheck::Loaded { .. })
+        self.problems.is_empty()
     }
+}
+
+/// Something doctor found wrong.
+#[derive(Clone, Debug, Serialize)]
+pub struct Problem {
+    pub hint: String,
+    pub what: String,
+}
+
+fn problems(
+    git: &GitCheck,
+    config: &ConfigCheck,
+    providers: Option<&[ProviderCheck]>,
+) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let mut say = |what: String, hint: &str| {
+        out.push(Problem {
+            hint: hint.to_owned(),
+            what,
+        })
+    };
+    match git {
+        GitCheck::Found {
+            ok: false,
+            version,
+            minimum,
+        } => say(
+            format!("git {version} is too old; salve needs {minimum} or newer"),
+            "install a newer git",
+        ),
+        GitCheck::Unusable { error, .. } => say(
+            format!("git is not usable: {error}"),
+            "install git 2.30 or newer",
+        ),
+        GitCheck::Found { .. } => {}
+    }
+    if let ConfigCheck::Failed { error, hint } = config {
+        say(
+            format!("the configuration cannot be used: {error}"),
+            hint.as_deref()
+                .unwrap_or("fix the configuration file named above"),
+        );
+    }
+    if let Some(providers) = providers {
+        if !providers.iter().any(|p| p.available) {
+            say(
+                "no provider could answer: ask and fix cannot reach a model".to_owned(),
+                "install one of the agent programs (claude, codex, gemini) or define a provider \
+                 in salve.toml; the checks under providers say what each one lacks",
+            );
+        }
+    }
+    out
 }
 
 /// The git found on PATH.
@@ -145,8 +197,10 @@ pub fn doctor(options: &Options) -> Report {
             None,
         ),
     };
+    let git = git();
     Report {
-        git: git(),
+        problems: problems(&git, &config, providers.as_deref()),
+        git,
         config,
         providers,
         chains,

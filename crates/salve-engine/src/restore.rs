@@ -113,7 +113,17 @@ impl Classified for Error {
         match &self.0 {
             git_restore::Error::Git(e) | git_restore::Error::Find(FindError::Git(e)) => e.hint(),
             git_restore::Error::Find(_) => Some("the checkpoint list shows the ids".to_owned()),
-            _ => None,
+            git_restore::Error::Blocked(_) => Some(
+                "move, commit or delete the files named, then restore again; nothing was changed"
+                    .to_owned(),
+            ),
+            git_restore::Error::InProgress(_) | git_restore::Error::Unmerged => {
+                Some("finish or abort it, then restore again; nothing was changed".to_owned())
+            }
+            git_restore::Error::Checkpoint(_) | git_restore::Error::Io { .. } => Some(
+                "check the files named above are readable and writable, then restore again"
+                    .to_owned(),
+            ),
         }
     }
 }

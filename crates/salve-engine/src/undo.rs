@@ -93,7 +93,14 @@ impl Classified for Error {
         match self {
             Error::Git(e) => e.hint(),
             Error::Restore(e) => e.hint(),
-            Error::NothingToUndo(_) | Error::CheckpointGone(_) => None,
+            Error::NothingToUndo(_) => Some(
+                "undo takes back changes salve made in this work tree (apply, ask, restore); \
+                 the checkpoint list shows snapshots taken by hand"
+                    .to_owned(),
+            ),
+            Error::CheckpointGone(_) => {
+                Some("restore an older checkpoint from the checkpoint list".to_owned())
+            }
         }
     }
 }

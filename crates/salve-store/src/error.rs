@@ -78,7 +78,18 @@ impl StoreError {
             StoreError::MissingObject(_) => {
                 Some("the object was removed by hand or by a `salve gc` of another copy".to_owned())
             }
-            _ => None,
+            StoreError::Import { .. } => Some(
+                "import reads what `salve export` writes: one JSON object per line, unchanged"
+                    .to_owned(),
+            ),
+            StoreError::Sqlite { .. } | StoreError::Io { .. } => Some(
+                "check the disk and the permissions of the record named above; other salve \
+                 commands still work with --no-record"
+                    .to_owned(),
+            ),
+            StoreError::Invalid(_) => {
+                Some("this is a bug in salve or a damaged record; please report it".to_owned())
+            }
         }
     }
 

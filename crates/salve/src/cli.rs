@@ -47,10 +47,10 @@ impl Global {
     pub fn existing_work_dir(&self) -> Result<PathBuf, CliError> {
         let dir = self.work_dir();
         if !dir.is_dir() {
-            return Err(CliError::user(format!(
-                "{} is not a directory",
-                dir.display()
-            )));
+            return Err(
+                CliError::user(format!("{} is not a directory", dir.display()))
+                    .with_hint("check the directory given with -C"),
+            );
         }
         Ok(dir)
     }

@@ -28,12 +28,13 @@ pub struct CliError {
 }
 
 impl CliError {
+    /// A usage error; [`with_hint`](Self::with_hint) replaces the general hint.
     pub fn user(message: impl Display) -> Self {
         CliError {
             kind: Kind::User,
             code: None,
             message: message.to_string(),
-            hint: None,
+            hint: Some(fallback_hint(Kind::User).to_owned()),
         }
     }
 
@@ -91,6 +92,16 @@ impl CliError {
     }
 }
 
+/// Every error says what to do next, even where the engine has nothing specific to add.
+fn fallback_hint(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Refused => "nothing was changed; the message above says why",
+        Kind::User => "`salve help <command>` shows what each command takes",
+        Kind::Config => "`salve doctor` shows what salve found and what is missing",
+        Kind::Internal => BUG_HINT,
+    }
+}
+
 /// What `--json` prints on stdout for an error, whatever the command.
 #[derive(serde::Serialize)]
 struct ErrorReport<'a> {
@@ -140,13 +151,18 @@ pub fn failed<E: Classified>(e: E) -> CliError {
         ("no_such_checkpoint" | "ambiguous_checkpoint", _) => {
             Some("`salve checkpoints` lists the ids".to_owned())
         }
+        ("not_a_directory", _) => Some("check the directory given with -C".to_owned()),
+        ("hook_failed", _) => Some(
+            "fix what the hook reports, or pass --no-verify if skipping hooks is intended"
+                .to_owned(),
+        ),
         ("unreadable_input", _) => {
             Some("pass a file written by `salve export`, or - for stdin".to_owned())
         }
         ("record_too_new", _) => {
             Some("a newer salve wrote this record; upgrade salve, or pass --no-record".to_owned())
         }
-        _ => e.hint(),
+        _ => e.hint().or_else(|| Some(fallback_hint(kind).to_owned())),
     };
     CliError {
         kind,

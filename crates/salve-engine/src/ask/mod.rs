@@ -272,7 +272,9 @@ impl Classified for Error {
             ),
             Error::Apply(e) => e.hint(),
             Error::Config(e) => e.hint(),
-            Error::Cassette { .. } => None,
+            Error::Cassette { .. } => {
+                Some("check that the cassette's directory exists and is writable".to_owned())
+            }
         }
     }
 }

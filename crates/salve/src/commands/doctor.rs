@@ -1,5 +1,6 @@
 //! `salve doctor`: what is installed and configured (see [`salve_engine::doctor`]). Exits 2 when
-//! git is unusable or the configuration cannot be read.
+//! something is wrong (git unusable or too old, the configuration unreadable, no provider that
+//! could answer), each problem with a hint.
 
 use salve_engine::doctor::{self, ConfigCheck, GitCheck, Options, Report};
 
@@ -91,6 +92,9 @@ fn render(report: &Report) -> String {
         (false, false) => "not kept: outside git, a record is kept only where .salve/ exists",
     };
     out.push_str(&format!("store: {} ({state})\n", store.path.display()));
+    for p in &report.problems {
+        out.push_str(&format!("problem: {}\n  Hint: {}\n", p.what, p.hint));
+    }
     salve_engine::ask::redact_secrets(&out)
 }
 

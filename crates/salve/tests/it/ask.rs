@@ -486,6 +486,50 @@ fn doctor_reports_git_config_providers_chains_and_store() {
 }
 
 #[test]
+fn doctor_exits_2_with_a_hint_when_no_provider_could_answer() {
+    // Only a replay provider whose cassette is missing, and no agent program on PATH.
+    let tree = project("[providers.tape]\nkind = \"replay\"\ncassette = \"none.jsonl\"\n");
+    let path = crate::json_snapshots::bare_path(&tree);
+    let mut cmd = salve(&tree);
+    cmd.env("PATH", &path).arg("doctor");
+    let out = run(cmd);
+    out.code(2);
+    assert!(
+        out.stdout.contains(
+            "problem: no provider could answer: ask and fix cannot reach a model\n  Hint: "
+        ),
+        "{}",
+        out.stdout
+    );
+    let mut cmd = salve(&tree);
+    cmd.env("PATH", &path).args(["--json", "doctor"]);
+    let out = run(cmd);
+    out.code(2);
+    let problems = out.json()["problems"].as_array().unwrap().clone();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0]["hint"].as_str().unwrap().contains("salve.toml"));
+}
+
+#[test]
+fn every_error_has_a_hint() {
+    let tree = Tree::git();
+    for args in [
+        &["-C", "/nonexistent/salve", "log"][..],
+        &["import", "/nonexistent/export.jsonl"],
+        &["commit", "--files", "nothing.rs", "-m", "x"],
+        &["restore", "ffffffffffff"],
+        &["undo"],
+        &["show", "0123456789"],
+    ] {
+        let mut cmd = salve(&tree);
+        cmd.args(args);
+        let out = run(cmd);
+        assert_ne!(out.code, 0, "{args:?}");
+        assert!(out.stderr.contains("\nHint: "), "{args:?}: {}", out.stderr);
+    }
+}
+
+#[test]
 fn outside_git_the_edit_is_written_without_a_checkpoint() {
     let tree = Tree::plain();
     tree.write("app.py", "print('helo')\n");

@@ -1170,7 +1170,7 @@ fn fixtures_dir() -> PathBuf {
 }
 
 /// A directory holding only `git` and `sh`, for a PATH on which no agent CLI is found.
-fn bare_path(tree: &Tree) -> PathBuf {
+pub(crate) fn bare_path(tree: &Tree) -> PathBuf {
     let bin = tree.outside().join("bin");
     std::fs::create_dir_all(&bin).unwrap();
     for program in ["git", "sh"] {
@@ -1251,6 +1251,7 @@ fn doctor() {
         "ok": true,
         "version": "[git-version]"
       },
+      "problems": [],
       "providers": [
         {
           "available": true,
