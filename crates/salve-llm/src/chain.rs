@@ -67,7 +67,8 @@ fn random_unit() -> f64 {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Attempt {
     pub provider: String,
-    /// 1 for the first call of this provider in this chain run, 2 for its first retry, ...
+    /// 1 for the first call of this provider in this run, 2 for the next (a retry after an
+    /// overload, or a follow-up), ...
     pub call: u32,
     pub class: ReplyClass,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -220,13 +221,18 @@ pub fn call(
     retry: &RetryPolicy,
     attempts: &mut Vec<Attempt>,
 ) -> Option<Answer> {
+    // Calls are numbered per provider across the run, so a follow-up is not "call 1" again.
+    let earlier = attempts
+        .iter()
+        .filter(|a| a.provider == provider.name())
+        .count() as u32;
     let mut number = 0;
     loop {
         number += 1;
         let retries_left = number <= retry.max_retries;
         let mut attempt = Attempt {
             provider: provider.name().to_owned(),
-            call: number,
+            call: earlier + number,
             class: ReplyClass::Error,
             failure: None,
             reason: None,

@@ -31,6 +31,39 @@ pub use salve_store::{
 };
 pub use salve_store::{GcStats, StoreError};
 
+/// Every status a run can end with (or have while it runs), for validating filters: the
+/// record's own (`running`, `interrupted`, `error`), apply's, ask's and fix's outcome codes.
+pub const STATUSES: &[&str] = &[
+    "running",
+    "interrupted",
+    "error",
+    // apply
+    "applied",
+    "already_applied",
+    "partial",
+    "refused",
+    "checked",
+    // ask
+    "no_change",
+    "provider_error",
+    // fix (DESIGN.md §6)
+    "passed_first_try",
+    "repaired",
+    "rule_applied",
+    "already_green",
+    "exhausted",
+    "no_progress",
+    "environment_failure",
+    "rejected_low_confidence",
+    "blocked_by_strictness",
+    "no_provider",
+    "budget_exhausted",
+    "guard_rejected",
+    "proposed_applied",
+    "proposed_enhanced",
+    "proposed_rejected",
+];
+
 /// A run being written. Recording is best effort for the job: a record that cannot be written
 /// costs the job a warning, never its work.
 #[derive(Debug)]

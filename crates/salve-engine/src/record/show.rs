@@ -40,6 +40,8 @@ pub enum ShowOutcome {
     Diffs {
         /// The full run id.
         run: String,
+        /// How the run ended (`checked` wrote nothing by design).
+        status: String,
         /// The diffs, in patch-set order.
         diffs: Vec<Vec<u8>>,
     },
@@ -67,7 +69,11 @@ pub fn show(options: &ShowOptions) -> Result<ShowOutcome, Error> {
                     diffs.push(store.objects().get(sha)?);
                 }
             }
-            Ok(ShowOutcome::Diffs { run: id, diffs })
+            Ok(ShowOutcome::Diffs {
+                run: id,
+                status: record.run.status.clone(),
+                diffs,
+            })
         }
     }
 }

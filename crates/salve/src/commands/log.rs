@@ -2,7 +2,7 @@
 //! lines added and removed, the first paths).
 
 use salve_engine::record::{
-    log, parse_point, LogOptions, RecordState, RunKind, RunSummary, Timestamp,
+    log, parse_point, LogOptions, RecordState, RunKind, RunSummary, Timestamp, STATUSES,
 };
 
 use crate::cli::Global;
@@ -15,7 +15,7 @@ pub struct LogArgs {
     #[arg(long, short = 'n', value_name = "N", default_value_t = 20)]
     pub limit: usize,
     /// Only runs with this status (applied, refused, checked, interrupted, running, error, ...)
-    #[arg(long, value_name = "STATUS")]
+    #[arg(long, value_name = "STATUS", value_parser = parse_status)]
     pub status: Option<String>,
     /// Only runs of this kind: apply, ask or fix
     #[arg(long, value_name = "KIND", value_parser = parse_kind)]
@@ -98,6 +98,17 @@ fn paths(paths: &[String]) -> String {
         text.push_str(&format!(" and {} more", paths.len() - SHOWN));
     }
     text
+}
+
+fn parse_status(text: &str) -> Result<String, String> {
+    if STATUSES.contains(&text) {
+        Ok(text.to_owned())
+    } else {
+        Err(format!(
+            "`{text}` is not a run status; one of: {}",
+            STATUSES.join(", ")
+        ))
+    }
 }
 
 fn parse_kind(text: &str) -> Result<RunKind, String> {

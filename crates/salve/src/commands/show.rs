@@ -38,11 +38,13 @@ pub fn run(global: &Global, args: &ShowArgs) -> Result<u8, CliError> {
     };
     match show(&options).map_err(failed)? {
         ShowOutcome::Artifact(bytes) => print_bytes(&bytes)?,
-        ShowOutcome::Diffs { run, diffs } => {
+        ShowOutcome::Diffs { run, status, diffs } => {
             for diff in &diffs {
                 print_bytes(diff)?;
             }
-            if diffs.is_empty() {
+            if diffs.is_empty() && status == "checked" {
+                eprintln!("run {run} was a check (--check): nothing was written");
+            } else if diffs.is_empty() {
                 eprintln!("run {run} applied no diff");
             }
         }

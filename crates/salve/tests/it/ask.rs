@@ -247,6 +247,14 @@ fn a_refused_edit_gets_one_follow_up_with_the_apply_report() {
     assert_eq!(rounds.len(), 2);
     assert_eq!(rounds[0]["report"]["outcome"], "refused");
     assert_eq!(rounds[1]["follow_up"], true);
+    // The follow-up is the provider's second call, not a second "call 1".
+    let calls: Vec<&serde_json::Value> = json["attempts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| &a["call"])
+        .collect();
+    assert_eq!(calls, [1, 2]);
     assert_eq!(tree.read("app.py"), "print('hello')\n");
     let prompts = std::fs::read_to_string(&log).unwrap();
     let asked: Vec<&str> = prompts

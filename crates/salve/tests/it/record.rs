@@ -171,6 +171,20 @@ fn bad_arguments_are_usage_errors() {
     let out = run(&tree, &["show", &id, "--artifact", "final_dif"]);
     out.code(2);
     assert!(out.stderr.contains("no artifact named"), "{}", out.stderr);
+    // A status nothing ends with is a mistake, not an empty history.
+    let out = run(&tree, &["log", "--status", "bogus"]);
+    out.code(2);
+    assert!(out.stderr.contains("not a run status"), "{}", out.stderr);
+    // The --check run wrote nothing, and says so.
+    let out = run(&tree, &["show", &id, "--diff"]);
+    out.code(0);
+    assert_eq!(out.stdout, "");
+    assert!(
+        out.stderr
+            .contains("was a check (--check): nothing was written"),
+        "{}",
+        out.stderr
+    );
 }
 
 #[test]
