@@ -47,6 +47,23 @@ pub fn print_json_pretty(value: &impl Serialize) -> Result<(), CliError> {
     print_text(&format!("{text}\n"))
 }
 
+/// `value` as indented JSON with one more top-level field.
+pub fn json_pretty_with(
+    value: &impl Serialize,
+    key: &str,
+    extra: &impl Serialize,
+) -> Result<String, CliError> {
+    let mut object = serde_json::to_value(value).map_err(encoding_error)?;
+    if let Some(map) = object.as_object_mut() {
+        map.insert(
+            key.to_owned(),
+            serde_json::to_value(extra).map_err(encoding_error)?,
+        );
+    }
+    let text = serde_json::to_string_pretty(&object).map_err(encoding_error)?;
+    Ok(format!("{text}\n"))
+}
+
 fn encoding_error(e: serde_json::Error) -> CliError {
     CliError::internal(format!("encoding the JSON output: {e}"))
 }

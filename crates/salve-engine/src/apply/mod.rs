@@ -70,6 +70,9 @@ pub struct Options {
     pub record: bool,
     /// The command line, for the record; empty records `salve <operation>`.
     pub command: Vec<String>,
+    /// Render the unified diff of the change into [`Outcome::diff`] even when the run is not
+    /// recorded (to show what a check would write).
+    pub show_diff: bool,
 }
 
 impl Options {
@@ -86,6 +89,7 @@ impl Options {
             operation: "apply".to_owned(),
             record: true,
             command: Vec::new(),
+            show_diff: false,
         }
     }
 }
@@ -110,8 +114,8 @@ pub struct Outcome {
     /// The checkpoint taken before writing, when one was.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub checkpoint: Option<String>,
-    /// With [`Options::record`]: the unified diff of what was written, or would be under
-    /// `check`. Empty when refused or when nothing changes.
+    /// With [`Options::record`] or [`Options::show_diff`]: the unified diff of what was
+    /// written, or would be under `check`. Empty when refused or when nothing changes.
     #[serde(skip)]
     pub diff: String,
     /// The run in the record, when one was kept.
@@ -252,7 +256,7 @@ fn place_and_write(reply: &str, options: &Options) -> Result<Outcome, Error> {
             return Ok(Outcome::refused(report, baseline_id));
         }
         // Read before the write: the diff needs the text each file had.
-        let diff = if options.record {
+        let diff = if options.record || options.show_diff {
             diff::render(&root, &placed)
         } else {
             String::new()

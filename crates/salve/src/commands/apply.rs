@@ -36,6 +36,10 @@ pub struct ApplyArgs {
     /// Do not record this run (`salve log` lists recorded runs)
     #[arg(long)]
     pub no_record: bool,
+    /// Print the unified diff of the change (with --check: what would be written) on stdout,
+    /// and the report on stderr; with --json, the report gains a `diff` field
+    #[arg(long)]
+    pub diff: bool,
 }
 
 pub fn run(global: &Global, args: &ApplyArgs) -> Result<u8, CliError> {
@@ -51,13 +55,16 @@ pub fn run(global: &Global, args: &ApplyArgs) -> Result<u8, CliError> {
         operation: "apply".to_owned(),
         record: !args.no_record,
         command: output::command_line(),
+        show_diff: args.diff,
     };
     let outcome = apply(&reply, &options).map_err(failed)?;
     let report = &outcome.report;
     if let Some(e) = &outcome.record_error {
         eprintln!("warning: this apply was not recorded: {e}");
     }
-    let text = if global.json {
+    let text = if global.json && args.diff {
+        output::json_pretty_with(report, "diff", &outcome.diff)?
+    } else if global.json {
         format!("{}\n", report.to_json())
     } else if global.quiet {
         String::new()
@@ -66,7 +73,13 @@ pub fn run(global: &Global, args: &ApplyArgs) -> Result<u8, CliError> {
         for note in &report.notes {
             let _ = writeln!(err, "note: {note}");
         }
-        output::render(report)
+        if args.diff {
+            // The diff alone on stdout, so it can be piped (`| git apply`).
+            let _ = write!(err, "{}", output::render(report));
+            outcome.diff.clone()
+        } else {
+            output::render(report)
+        }
     };
     output::print_text(&text)?;
     Ok(u8::try_from(report.exit_code()).unwrap_or(1))

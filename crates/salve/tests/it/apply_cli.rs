@@ -870,3 +870,36 @@ fn outside_git_a_note_says_undo_cannot_revert_the_apply() {
         opted_out.stderr
     );
 }
+
+#[test]
+fn check_diff_prints_what_would_be_written_ready_for_git_apply() {
+    let tree = Tree::git();
+    tree.write("a.txt", "one\ntwo\nthree\n").commit("start");
+    let reply = "```diff\n--- a/a.txt\n+++ b/a.txt\n@@ -2 +2 @@\n-two\n+TWO\n```\n";
+    let run = tree.apply(reply, &["--check", "--diff"]);
+    run.code(0);
+    assert_eq!(
+        tree.read("a.txt"),
+        "one\ntwo\nthree\n",
+        "a check writes nothing"
+    );
+    assert!(run.stdout.contains("-two\n+TWO\n"), "{}", run.stdout);
+    assert!(!run.stdout.contains("check:"), "the report goes to stderr");
+    assert!(
+        run.stderr.contains("check: 1 file would change"),
+        "{}",
+        run.stderr
+    );
+    // The diff is what git would apply to get the same result.
+    let patch = tree.outside().join("would.diff");
+    std::fs::write(&patch, &run.stdout).unwrap();
+    tree.git_cmd(&["apply", patch.to_str().unwrap()]);
+    assert_eq!(tree.read("a.txt"), "one\nTWO\nthree\n");
+
+    tree.git_cmd(&["checkout", "a.txt"]);
+    let json = tree.apply(reply, &["--check", "--diff", "--json"]);
+    json.code(0);
+    let value = json.json();
+    assert_eq!(value["outcome"], "applied");
+    assert!(value["diff"].as_str().unwrap().contains("+TWO\n"));
+}
