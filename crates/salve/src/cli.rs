@@ -84,6 +84,10 @@ pub enum Command {
     Import(commands::import::ImportArgs),
     /// Prune old runs and remove artifacts no run references
     Gc(commands::gc::GcArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish)
+    Completions(commands::completions::CompletionsArgs),
+    /// Print the manual page (roff): `salve man > salve.1`
+    Man(commands::man::ManArgs),
 }
 
 /// A size in bytes, or with a K, M or G suffix (`64M`, `2KiB`).

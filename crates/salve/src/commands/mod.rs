@@ -6,11 +6,13 @@ pub mod ask;
 pub mod checkpoint;
 pub mod checkpoints;
 pub mod commit;
+pub mod completions;
 pub mod doctor;
 pub mod export;
 pub mod gc;
 pub mod import;
 pub mod log;
+pub mod man;
 pub mod restore;
 pub mod show;
 pub mod undo;
@@ -34,5 +36,7 @@ pub fn run(cli: &Cli) -> Result<u8, CliError> {
         Command::Export(args) => export::run(&cli.global, args),
         Command::Import(args) => import::run(&cli.global, args),
         Command::Gc(args) => gc::run(&cli.global, args),
+        Command::Completions(args) => completions::run(&cli.global, args),
+        Command::Man(args) => man::run(&cli.global, args),
     }
 }

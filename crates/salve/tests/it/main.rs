@@ -9,6 +9,7 @@
 
 mod apply_cli;
 mod ask;
+mod completions;
 mod git_safety;
 mod json_snapshots;
 mod record;
