@@ -11,6 +11,7 @@ pub use salve_git::commit::Verification;
 
 use crate::checkpoint::show;
 use crate::error::{Classified, Kind};
+use crate::lock::LockError;
 
 /// What to commit.
 #[derive(Clone, Debug)]
@@ -55,6 +56,8 @@ pub enum Error {
     Commit(#[from] files::Error),
     #[error("{} is outside the work tree", .0.display())]
     Outside(PathBuf),
+    #[error(transparent)]
+    Lock(#[from] LockError),
     #[error("{}: {source}", path.display())]
     Path {
         path: PathBuf,
@@ -75,6 +78,7 @@ impl Classified for Error {
                 | files::Error::Hook { .. },
             ) => Kind::Refused,
             Error::Commit(_) | Error::Outside(_) | Error::Path { .. } => Kind::User,
+            Error::Lock(e) => e.kind(),
         }
     }
 
@@ -95,12 +99,14 @@ impl Classified for Error {
             },
             Error::Outside(_) => "outside_work_tree",
             Error::Path { .. } => "io",
+            Error::Lock(e) => e.code(),
         }
     }
 
     fn hint(&self) -> Option<String> {
         let hint = match self {
             Error::Git(e) | Error::Commit(files::Error::Git(e)) => return e.hint(),
+            Error::Lock(e) => return e.hint(),
             Error::Commit(e) => match e {
                 files::Error::NoIdentity => {
                     "set user.name and user.email with `git config`, then commit again"
@@ -135,6 +141,7 @@ impl Classified for Error {
 /// Commit HEAD plus exactly `options.files`; see the module docs.
 pub fn commit(options: &Options) -> Result<Outcome, Error> {
     let repo = Repo::discover(&options.dir)?;
+    let _lock = crate::lock::acquire(&repo.root, crate::lock::DEFAULT_WAIT)?;
     let mut paths = Vec::new();
     for file in &options.files {
         paths.push(relative_to_root(&options.dir, file, &repo.root)?);

@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use crate::checkpoint::{limits, show, Taken, DEFAULT_MAX_UNTRACKED_FILE};
 use crate::error::{Classified, Kind};
+use crate::lock::LockError;
 
 /// Which checkpoint to restore, where.
 #[derive(Clone, Debug)]
@@ -76,18 +77,28 @@ impl From<git_restore::Outcome> for Outcome {
 
 /// Why a restore did not happen.
 #[derive(Debug, thiserror::Error)]
-#[error(transparent)]
-pub struct Error(#[from] pub git_restore::Error);
+pub enum Error {
+    /// The restore itself refused or failed.
+    #[error(transparent)]
+    Restore(#[from] git_restore::Error),
+    /// Another salve command kept the work tree.
+    #[error(transparent)]
+    Lock(#[from] LockError),
+}
 
 impl From<GitError> for Error {
     fn from(e: GitError) -> Error {
-        Error(git_restore::Error::Git(e))
+        Error::Restore(git_restore::Error::Git(e))
     }
 }
 
 impl Classified for Error {
     fn kind(&self) -> Kind {
-        match &self.0 {
+        let e = match self {
+            Error::Lock(e) => return e.kind(),
+            Error::Restore(e) => e,
+        };
+        match e {
             git_restore::Error::Git(e) | git_restore::Error::Find(FindError::Git(e)) => e.kind(),
             git_restore::Error::Find(_) => Kind::User,
             git_restore::Error::Checkpoint(_) | git_restore::Error::Io { .. } => Kind::Environment,
@@ -98,7 +109,11 @@ impl Classified for Error {
     }
 
     fn code(&self) -> &'static str {
-        match &self.0 {
+        let e = match self {
+            Error::Lock(e) => return e.code(),
+            Error::Restore(e) => e,
+        };
+        match e {
             git_restore::Error::Git(e) | git_restore::Error::Find(FindError::Git(e)) => e.code(),
             git_restore::Error::Find(FindError::NotFound(_)) => "no_such_checkpoint",
             git_restore::Error::Find(FindError::Ambiguous { .. }) => "ambiguous_checkpoint",
@@ -110,27 +125,33 @@ impl Classified for Error {
     }
 
     fn hint(&self) -> Option<String> {
-        match &self.0 {
-            git_restore::Error::Git(e) | git_restore::Error::Find(FindError::Git(e)) => e.hint(),
-            git_restore::Error::Find(_) => Some("the checkpoint list shows the ids".to_owned()),
-            git_restore::Error::Blocked(_) => Some(
-                "move, commit or delete the files named, then restore again; nothing was changed"
-                    .to_owned(),
-            ),
-            git_restore::Error::InProgress(_) | git_restore::Error::Unmerged => {
-                Some("finish or abort it, then restore again; nothing was changed".to_owned())
+        let e = match self {
+            Error::Lock(e) => return e.hint(),
+            Error::Restore(e) => e,
+        };
+        let hint = match e {
+            git_restore::Error::Git(e) | git_restore::Error::Find(FindError::Git(e)) => {
+                return e.hint()
             }
-            git_restore::Error::Checkpoint(_) | git_restore::Error::Io { .. } => Some(
+            git_restore::Error::Find(_) => "the checkpoint list shows the ids",
+            git_restore::Error::Blocked(_) => {
+                "move, commit or delete the files named, then restore again; nothing was changed"
+            }
+            git_restore::Error::InProgress(_) | git_restore::Error::Unmerged => {
+                "finish or abort it, then restore again; nothing was changed"
+            }
+            git_restore::Error::Checkpoint(_) | git_restore::Error::Io { .. } => {
                 "check the files named above are readable and writable, then restore again"
-                    .to_owned(),
-            ),
-        }
+            }
+        };
+        Some(hint.to_owned())
     }
 }
 
 /// Restore the checkpoint `options.id` names; see the module docs.
 pub fn restore(options: &Options) -> Result<Outcome, Error> {
     let repo = Repo::discover(&options.dir)?;
+    let _lock = crate::lock::acquire(&repo.root, crate::lock::DEFAULT_WAIT)?;
     let git_options = git_restore::Options {
         limits: limits(options.max_file_size),
         ..git_restore::Options::default()

@@ -64,7 +64,7 @@ impl From<git_undo::Error> for Error {
     fn from(e: git_undo::Error) -> Error {
         match e {
             git_undo::Error::Git(e) => Error::Git(e),
-            git_undo::Error::Restore(e) => Error::Restore(restore::Error(e)),
+            git_undo::Error::Restore(e) => Error::Restore(restore::Error::Restore(e)),
             e @ git_undo::Error::NothingToUndo => Error::NothingToUndo(e.to_string()),
             e @ git_undo::Error::CheckpointGone { .. } => Error::CheckpointGone(e.to_string()),
         }
@@ -108,6 +108,8 @@ impl Classified for Error {
 /// Undo the most recent salve change; see the module docs.
 pub fn undo(options: &Options) -> Result<Outcome, Error> {
     let repo = Repo::discover(&options.dir)?;
+    let _lock = crate::lock::acquire(&repo.root, crate::lock::DEFAULT_WAIT)
+        .map_err(restore::Error::Lock)?;
     let mut git_options = git_undo::Options::default();
     git_options.restore.limits = limits(options.max_file_size);
     let outcome = git_undo::undo(&repo, &git_options)?;

@@ -9,6 +9,7 @@ use salve_git::GitError;
 
 use crate::baseline::BaselineError;
 use crate::error::{Classified, Kind};
+use crate::lock::LockError;
 use crate::transaction::TransactionError;
 
 /// Why an apply could not run, or could not finish writing.
@@ -36,6 +37,8 @@ pub enum Error {
     Git(#[from] GitError),
     #[error("could not take a checkpoint before writing (nothing was written): {0}")]
     Checkpoint(#[from] salve_git::checkpoint::create::Error),
+    #[error(transparent)]
+    Lock(#[from] LockError),
 }
 
 impl Classified for Error {
@@ -48,6 +51,7 @@ impl Classified for Error {
             | Error::Read { .. } => Kind::User,
             Error::Baseline(BaselineError::Git(e)) | Error::Git(e) => e.kind(),
             Error::Write(_) | Error::Checkpoint(_) => Kind::Environment,
+            Error::Lock(e) => e.kind(),
         }
     }
 
@@ -61,6 +65,7 @@ impl Classified for Error {
             Error::Read { .. } => "unreadable_file",
             Error::Write(_) => "write_failed",
             Error::Checkpoint(_) => "checkpoint_failed",
+            Error::Lock(e) => e.code(),
         }
     }
 
@@ -81,6 +86,7 @@ impl Classified for Error {
                  taken before writing"
             }
             Error::Baseline(BaselineError::Git(e)) | Error::Git(e) => return e.hint(),
+            Error::Lock(e) => return e.hint(),
             _ => return None,
         };
         Some(hint.to_owned())

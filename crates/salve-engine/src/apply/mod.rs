@@ -204,6 +204,13 @@ fn place_and_write(reply: &str, options: &Options) -> Result<Outcome, Error> {
         path: options.dir.clone(),
         source,
     })?;
+    // One writer at a time, from before the files are read until they are written.
+    let lock = if options.check {
+        None
+    } else {
+        Some(crate::lock::acquire(&root, crate::lock::DEFAULT_WAIT)?)
+    };
+    let waited = lock.as_ref().and_then(|l| l.waited);
     let checkpoint_options = checkpoint_options(options);
     std::thread::scope(|scope| {
         // 1. Finding the repository and the baseline runs git in child processes: it goes on
@@ -240,6 +247,13 @@ fn place_and_write(reply: &str, options: &Options) -> Result<Outcome, Error> {
         );
         let (git, baseline) = repository.finish()?;
         let mut placed = placed?;
+        if let Some(waited) = waited {
+            report.notes.push(format!(
+                "waited {:.1}s for another salve command writing in this work tree; the files \
+                 were read after it finished",
+                waited.as_secs_f64()
+            ));
+        }
         let baseline_id = baseline.as_ref().map(|b| b.commit().to_owned());
         report
             .issues
