@@ -99,7 +99,7 @@ fn select(all: Vec<Meta>) -> (Vec<Meta>, String) {
     let picked: Vec<Meta> = all
         .into_iter()
         .filter(|m| filter.as_deref().is_none_or(|f| m.line.contains(f)))
-        .filter(|m| full || stable_hash(&m.id) % 3 == 0)
+        .filter(|m| full || stable_hash(&m.id).is_multiple_of(3))
         .collect();
     let how = if full {
         format!("{} of {total} cases", picked.len())
