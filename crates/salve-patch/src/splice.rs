@@ -170,6 +170,18 @@ impl Splice {
         self.len == 0
     }
 
+    /// How many bytes of the original the new text keeps as they are. A whole-file write keeps
+    /// none, though most of its lines may be the same: its diff is worth computing.
+    pub fn kept_bytes(&self) -> usize {
+        self.pieces
+            .iter()
+            .map(|p| match p {
+                Piece::Keep(range) => range.len(),
+                Piece::New(_) => 0,
+            })
+            .sum()
+    }
+
     /// The pieces, in order (tests look at how they merge).
     #[cfg(test)]
     fn pieces(&self) -> &[Piece] {

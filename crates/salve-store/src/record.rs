@@ -339,7 +339,7 @@ pub(crate) fn update_totals(conn: &Connection, run: &str) -> rusqlite::Result<()
         "UPDATE runs SET (files, added, removed) = \
            (SELECT count(DISTINCT t.path), coalesce(sum(t.added), 0), coalesce(sum(t.removed), 0) \
             FROM touched_files t JOIN patch_sets p ON p.run_id = t.run_id AND p.seq = t.seq \
-            WHERE t.run_id = ?1 AND p.status <> 'rejected') \
+            WHERE t.run_id = ?1 AND p.status = 'applied') \
          WHERE id = ?1",
         [run],
     )?;

@@ -82,7 +82,14 @@ fn file_diff(root: &Path, ops: &[Op]) -> String {
                 if let (Content::Spliced { original, splice }, Expect::Unchanged(_)) =
                     (content, expect)
                 {
-                    out.push_str(&unified_diff_spliced(&name, &name, original, splice));
+                    // A whole-file write keeps nothing of the original in place, though most of
+                    // its lines may be the same: diff it, so the diff shows what changed.
+                    if splice.kept_bytes() * 2 < original.len() {
+                        let new = splice.materialize(original);
+                        out.push_str(&unified_diff(&name, &name, original, &new));
+                    } else {
+                        out.push_str(&unified_diff_spliced(&name, &name, original, splice));
+                    }
                     continue;
                 }
                 let new = content.bytes();

@@ -17,6 +17,7 @@
 //! thread and finished with the outcome or the error.
 
 mod change;
+mod counts;
 mod diff;
 mod error;
 mod file;
@@ -275,6 +276,7 @@ fn place_and_write(reply: &str, options: &Options) -> Result<Outcome, Error> {
         } else {
             String::new()
         };
+        let counted = !diff.is_empty();
 
         // 6. Write, after the checkpoint.
         let git_repo = git.as_ref().map(|g| &g.repo);
@@ -300,6 +302,9 @@ fn place_and_write(reply: &str, options: &Options) -> Result<Outcome, Error> {
         }
         report.outcome = verdict(&placed, refusals);
         report.files = placed.into_iter().map(|p| p.report).collect();
+        if counted {
+            counts::recount(&mut report, &diff);
+        }
         Ok(Outcome {
             report,
             written,

@@ -1525,7 +1525,8 @@ fn undo_with_nothing_to_undo() {
     {
       "error": {
         "kind": "nothing_to_undo",
-        "message": "nothing to undo: no salve change has been recorded in this work tree"
+        "message": "nothing to undo: no salve change has been recorded in this work tree",
+        "hint": "undo takes back changes salve made in this work tree (apply, ask, restore); the checkpoint list shows snapshots taken by hand"
       }
     }
     "#);
@@ -1575,7 +1576,8 @@ fn commit_and_nothing_to_commit() {
     {
       "error": {
         "kind": "nothing_to_commit",
-        "message": "the named files do not differ from HEAD; nothing to commit"
+        "message": "the named files do not differ from HEAD; nothing to commit",
+        "hint": "name the files the fix changed; `git status` lists what differs from HEAD"
       }
     }
     "#);

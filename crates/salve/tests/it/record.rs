@@ -574,3 +574,59 @@ fn a_partial_apply_records_both_fates_and_loose_placements_record_a_decision() {
     let text = run(&tree, &["show", r["id"].as_str().unwrap()]).stdout;
     assert!(text.contains("decision 1: calc.py hunk 1"), "{text}");
 }
+
+/// Counts are what git would show for what was written: a change inside one line is `+1 -1`
+/// however the reply spelled it, and a run that wrote nothing counts nothing.
+#[test]
+fn counts_come_from_the_diff_that_was_written() {
+    let tree = repo();
+    let before = tree.read("calc.py");
+    let line = before.lines().nth(1).unwrap().to_owned();
+    let word = line.split_whitespace().last().unwrap().to_owned();
+    let edit = serde_json::json!([{
+        "path": "calc.py",
+        "old_string": format!("{line}\n"),
+        "new_string": format!("{}\n", line.replacen(&word, &format!("{word}  # checked"), 1)),
+    }]);
+    let reply = format!("```json\n{edit}\n```\n");
+    let checked = tree.apply(&reply, &["--check", "--json"]);
+    checked.code(0);
+    let file = &checked.json()["files"][0];
+    assert_eq!(
+        (file["added"].clone(), file["removed"].clone()),
+        (1.into(), 1.into())
+    );
+    let applied = tree.apply(&reply, &["--json"]);
+    applied.code(0);
+    let file = &applied.json()["files"][0];
+    assert_eq!(
+        (file["added"].clone(), file["removed"].clone()),
+        (1.into(), 1.into())
+    );
+    let again = tree.apply(&reply, &["--json"]);
+    assert_eq!(again.json()["outcome"], "already_applied");
+    let refused = tree.apply(&reply.replace("calc.py", "nothing.py"), &[]);
+    refused.code(1);
+
+    let runs = log_json(&tree, &[]);
+    let totals: Vec<(String, u64, u64)> = runs
+        .iter()
+        .map(|r| {
+            (
+                r["status"].as_str().unwrap().to_owned(),
+                r["added"].as_u64().unwrap(),
+                r["removed"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    // Newest first: refused, already applied, applied, checked.
+    assert_eq!(
+        totals,
+        [
+            ("refused".to_owned(), 0, 0),
+            ("already_applied".to_owned(), 0, 0),
+            ("applied".to_owned(), 1, 1),
+            ("checked".to_owned(), 0, 0),
+        ]
+    );
+}
