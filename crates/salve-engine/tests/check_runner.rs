@@ -1,6 +1,8 @@
 //! The check runner on real processes: statuses, capture, caps, timeout and cancel killing the
 //! whole tree. No test asserts a duration.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
