@@ -14,7 +14,7 @@
 //! | [`commit::commit`] | commit HEAD plus exactly the named files |
 //! | [`record::log`], [`record::show`], [`record::export`], [`record::import`], [`record::gc`] | the record |
 //! | [`doctor::doctor`] | what is installed and configured |
-//! | [`fix::check::run`], [`fix::failures::extract`], [`fix::classify::classify`] | run a check, read its failures, decide whether the code or the environment failed |
+//! | [`fix`]: [`fix::check::run`], [`fix::failures::extract`], [`fix::classify::classify`] | run a check, read its failures, tell code from environment |
 //!
 //! Runs are written through one [`record::Recorder`], so an apply report means the same in
 //! every kind of run.

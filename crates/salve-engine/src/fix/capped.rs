@@ -48,8 +48,8 @@ impl Capped {
         }
     }
 
-    /// The kept bytes; when some were cut, a `… N bytes cut …` line stands between head and tail,
-    /// which are trimmed to whole lines so neither starts or ends mid-line.
+    /// The kept bytes; when some were cut, a `… N bytes cut …` line stands between head and
+    /// tail, which are trimmed to whole lines so neither starts or ends mid-line.
     pub(crate) fn into_bytes(self) -> Vec<u8> {
         let Capped {
             mut head,
