@@ -14,6 +14,7 @@
 //! | [`commit::commit`] | commit HEAD plus exactly the named files |
 //! | [`record::log`], [`record::show`], [`record::export`], [`record::import`], [`record::gc`] | the record |
 //! | [`doctor::doctor`] | what is installed and configured |
+//! | [`fix`]: [`fix::check::run`], [`fix::failures::extract`], [`fix::classify::classify`] | run a check, read its failures, tell code from environment |
 //!
 //! Runs are written through one [`record::Recorder`], so an apply report means the same in
 //! every kind of run.
@@ -38,6 +39,7 @@ pub mod commit;
 pub mod config;
 pub mod doctor;
 pub mod error;
+pub mod fix;
 pub mod lock;
 pub mod paths;
 pub mod record;
