@@ -38,6 +38,7 @@ pub mod commit;
 pub mod config;
 pub mod doctor;
 pub mod error;
+pub mod fix;
 pub mod paths;
 pub mod record;
 pub mod restore;
