@@ -6,7 +6,7 @@
 //! - [`rules`]: repairs learned from earlier runs (the store) or pinned in the repository.
 //! - [`strictness`]: what the loop may do on its own at each level.
 
-// pub mod budget;
+pub mod budget;
 pub mod guard;
 // pub mod rules;
 pub mod strictness;
