@@ -8,5 +8,5 @@
 
 pub mod budget;
 pub mod guard;
-// pub mod rules;
+pub mod rules;
 pub mod strictness;
