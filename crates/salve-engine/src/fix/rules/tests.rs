@@ -63,7 +63,10 @@ fn learn_then_find_the_same_failure_on_other_lines() {
     assert_eq!(rules.learn(&failure(E0308), FIX).unwrap(), id);
 
     let later = failure("mismatched types: expected `u32`, found `&str` at src/lib.rs:40:9");
-    let found = rules.find(std::slice::from_ref(&later), false).unwrap().unwrap();
+    let found = rules
+        .find(std::slice::from_ref(&later), false)
+        .unwrap()
+        .unwrap();
     assert_eq!(found.id, id);
     assert_eq!(found.origin, Origin::Learned);
     assert_eq!(found.successes, 2);
