@@ -30,6 +30,9 @@
 //! The building blocks are public so the fix loop can reuse them: [`paths`] (the path guard and
 //! resolution), [`tree`] (listing the work tree), [`baseline`] (blobs at the commit the model
 //! saw) and [`transaction`] (atomic multi-file writes).
+//!
+//! [`fix`] holds the fix loop's parts: the guard against repairs that weaken the check,
+//! persisted budgets, learned and pinned repair rules, and the strictness levels.
 
 pub mod apply;
 pub mod ask;

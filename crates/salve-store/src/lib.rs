@@ -9,6 +9,9 @@
 //!   [`Store::add_batch`] adds what a job produced in one transaction.
 //! - Reading: [`Store::list`] (for `salve log`), [`Store::resolve`] (id prefixes),
 //!   [`Store::record`] (for `salve show`), [`Store::artifact`].
+//! - The fix loop's state across runs: budget counters ([`Store::spend_budget`],
+//!   [`Store::budget_counters`], [`Store::reset_budgets`], see [`counters`]) and learned rules
+//!   ([`Store::save_rule`], [`Store::rules_matching`], [`Store::update_rule`], see [`rules`]).
 //! - Moving records: [`Store::export`] and [`Store::import`] (JSON Lines, see [`exchange`]);
 //!   pruning: [`Store::gc`].
 //!
@@ -24,6 +27,7 @@
 //! store.finish_run(&run, &Finish { status: "applied".into(), ..Default::default() }).unwrap();
 //! ```
 
+pub mod counters;
 mod error;
 pub mod exchange;
 mod gc;
@@ -34,6 +38,7 @@ mod model;
 pub mod objects;
 mod query;
 mod record;
+pub mod rules;
 pub mod schema;
 pub mod time;
 
@@ -41,6 +46,7 @@ use std::path::Path;
 
 use rusqlite::Connection;
 
+pub use counters::{BudgetCounter, Spend};
 pub use error::{Result, StoreError};
 pub use exchange::ImportStats;
 pub use gc::{GcOptions, GcStats};
@@ -51,6 +57,7 @@ pub use model::{
 };
 pub use objects::Objects;
 pub use query::LogQuery;
+pub use rules::LearnedRule;
 pub use time::Timestamp;
 
 /// An open record.

@@ -10,6 +10,9 @@
 //! 2. the owning process of a run (to tell `interrupted` from `running`), a message on the run,
 //!    per-run totals for fast listings (back-filled), rename sources, attempt check logs, and
 //!    indexes for `--status` and `--since`.
+//! 3. the fix loop's persisted budget counters (per branch, failure signature and kind) and its
+//!    learned repair rules. New tables only: older salves never read them, and a version 2
+//!    record gains them empty.
 
 use std::path::Path;
 use std::time::Duration;
@@ -122,7 +125,35 @@ CREATE INDEX runs_by_start ON runs(started_ms);
 CREATE INDEX artifacts_by_sha ON artifacts(sha256);
 "#;
 
-const MIGRATIONS: &[&str] = &[V1, V2];
+const V3: &str = r#"
+CREATE TABLE budget_counters (
+    branch     TEXT NOT NULL,
+    signature  TEXT NOT NULL,
+    kind       TEXT NOT NULL,
+    spent      INTEGER NOT NULL DEFAULT 0,
+    first_ms   INTEGER NOT NULL,
+    last_ms    INTEGER NOT NULL,
+    PRIMARY KEY (branch, signature, kind)
+);
+CREATE TABLE rules (
+    id          TEXT PRIMARY KEY NOT NULL,
+    kind        TEXT NOT NULL,
+    tool        TEXT,
+    code        TEXT,
+    message     TEXT NOT NULL,
+    template    TEXT NOT NULL,
+    confidence  REAL NOT NULL,
+    hits        INTEGER NOT NULL DEFAULT 0,
+    successes   INTEGER NOT NULL DEFAULT 0,
+    failures    INTEGER NOT NULL DEFAULT 0,
+    retired     INTEGER NOT NULL DEFAULT 0,
+    created_ms  INTEGER NOT NULL,
+    updated_ms  INTEGER NOT NULL
+);
+CREATE INDEX rules_by_pattern ON rules(kind, message);
+"#;
+
+const MIGRATIONS: &[&str] = &[V1, V2, V3];
 
 /// Open (creating when missing) and migrate the database at `path`.
 pub(crate) fn open(path: &Path) -> Result<Connection> {

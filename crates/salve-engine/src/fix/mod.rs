@@ -1,6 +1,8 @@
-//! The parts of `salve fix` that look at a check: run it, read its failures, and decide whose
-//! failure it is before any model is asked. The loop, the MCP server's `run_check` and any
-//! front end use them in this order:
+//! `salve fix -- CMD` (DESIGN.md §6): run a check, classify its failures, repair them by rules
+//! or a model, verify, and stop honestly.
+//!
+//! Looking at a check, before any model is asked; the loop, the MCP server's `run_check` and any
+//! front end use these in this order:
 //!
 //! | step | call | gives |
 //! |---|---|---|
@@ -24,11 +26,20 @@
 //! }
 //! ```
 //!
-//! Nothing here writes to the work tree or asks a model; the loop built on it does.
+//! Judging and remembering repairs:
+//!
+//! - [`guard`]: refuses repairs that make the check pass by weakening it.
+//! - [`budget`]: attempt and environment re-run budgets persisted per branch and failure.
+//! - [`rules`]: repairs learned from earlier runs (the store) or pinned in the repository.
+//! - [`strictness`]: what the loop may do on its own at each level.
 
+pub mod budget;
 pub mod check;
 pub mod classify;
 pub mod failures;
+pub mod guard;
+pub mod rules;
+pub mod strictness;
 
 mod capped;
 mod process;

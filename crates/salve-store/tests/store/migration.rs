@@ -95,3 +95,17 @@ fn a_newer_record_is_refused_and_left_alone() {
     assert!(err.hint().unwrap().contains("upgrade salve"));
     assert_eq!(std::fs::read(&layout.db).unwrap(), before);
 }
+
+#[test]
+fn a_migrated_record_counts_budgets_and_keeps_rules() {
+    let scratch = Scratch::new();
+    let layout = fixture(&scratch);
+    let mut store = Store::open_layout(layout).unwrap();
+    assert_eq!(
+        store.spend_budget("main", "sig", "attempts", 3).unwrap(),
+        salve_store::Spend::Spent(1)
+    );
+    assert_eq!(store.budget_counters(None, None).unwrap().len(), 1);
+    assert!(store.rules().unwrap().is_empty());
+    assert_eq!(store.integrity_check().unwrap(), ["ok"]);
+}
