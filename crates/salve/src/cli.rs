@@ -62,6 +62,8 @@ pub enum Command {
     Apply(commands::apply::ApplyArgs),
     /// Ask the configured models for a change, then apply it like `apply` (checkpointed, recorded)
     Ask(commands::ask::AskArgs),
+    /// Make a failing check pass: classify, repair (rules, then the model), verify, commit
+    Fix(commands::fix::FixArgs),
     /// Show what is installed and configured: git, config files, providers, chains, the record
     Doctor(commands::doctor::DoctorArgs),
     /// Snapshot the work tree and staged state into a private ref (or `drop` old ones)

@@ -268,6 +268,21 @@ const CI_BRANCH_VARS: &[&str] = &[
     "CIRCLE_BRANCH",
 ];
 
+/// The budget counters of the work tree at `dir`, every branch, or one.
+pub fn counters(dir: &Path, branch: Option<&str>) -> Result<Vec<Counter>, Error> {
+    Budgets::open(dir, Limits::default())?.status(branch)
+}
+
+/// Clear the budget counters of the work tree at `dir` (of one branch or signature, or all);
+/// returns how many were cleared.
+pub fn reset_counters(
+    dir: &Path,
+    branch: Option<&str>,
+    signature: Option<&str>,
+) -> Result<usize, Error> {
+    Budgets::open(dir, Limits::default())?.reset(branch, signature)
+}
+
 /// The branch budgets are counted on for work in `dir`: HEAD's branch; on a detached HEAD (as CI
 /// checks out) the branch the CI names; otherwise `HEAD`. Keying a detached HEAD by its commit
 /// would give every push a fresh budget, which is the loop the budgets exist to stop.

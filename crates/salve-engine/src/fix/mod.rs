@@ -39,7 +39,13 @@ pub mod classify;
 pub mod failures;
 pub mod guard;
 pub mod rules;
+mod run;
 pub mod strictness;
+
+pub use run::{
+    fix, AttemptReport, CheckSummary, Error, Event, Options, Outcome, Source, Status, Verdict,
+    DEFAULT_CONFIDENCE_GATE,
+};
 
 mod capped;
 mod process;

@@ -64,6 +64,23 @@ pub const STATUSES: &[&str] = &[
     "proposed_rejected",
 ];
 
+/// Arguments joined the way a shell would read them back.
+pub fn shell_words(args: &[String]) -> String {
+    args.iter()
+        .map(|a| {
+            let plain = !a.is_empty()
+                && a.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b));
+            if plain {
+                a.clone()
+            } else {
+                format!("'{}'", a.replace('\'', r"'\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// A run being written. Recording is best effort for the job: a record that cannot be written
 /// costs the job a warning, never its work.
 #[derive(Debug)]
@@ -180,6 +197,19 @@ impl Recorder {
             decisions,
         })?;
         Ok((before + 1..=before + count).collect())
+    }
+
+    /// Mark patch sets (by sequence number) rejected, with why: a repair that was undone.
+    pub fn reject_patch_sets(&mut self, seqs: &[u32], reason: &str) -> Result<(), StoreError> {
+        for seq in seqs {
+            self.store.set_patch_status(
+                &self.run,
+                *seq,
+                salve_store::PatchStatus::Rejected,
+                Some(reason),
+            )?;
+        }
+        Ok(())
     }
 
     /// End the run.

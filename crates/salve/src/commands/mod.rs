@@ -9,6 +9,7 @@ pub mod commit;
 pub mod completions;
 pub mod doctor;
 pub mod export;
+pub mod fix;
 pub mod gc;
 pub mod import;
 pub mod log;
@@ -36,6 +37,7 @@ pub fn run(cli: &Cli) -> Result<u8, CliError> {
         Command::Export(args) => export::run(&cli.global, args),
         Command::Import(args) => import::run(&cli.global, args),
         Command::Gc(args) => gc::run(&cli.global, args),
+        Command::Fix(args) => fix::run(&cli.global, args),
         Command::Completions(args) => completions::run(&cli.global, args),
         Command::Man(args) => man::run(&cli.global, args),
     }

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use salve_engine::record::{
-    show, Attempt, Decision, PatchSet, RunRecord, ShowOptions, ShowOutcome, Shown,
+    shell_words, show, Attempt, Decision, PatchSet, RunRecord, ShowOptions, ShowOutcome, Shown,
 };
 
 use crate::cli::Global;
@@ -55,23 +55,6 @@ pub fn run(global: &Global, args: &ShowArgs) -> Result<u8, CliError> {
     Ok(0)
 }
 
-/// Arguments joined the way a shell would read them back.
-pub(crate) fn shell_join(args: &[String]) -> String {
-    args.iter()
-        .map(|a| {
-            let plain = !a.is_empty()
-                && a.bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b));
-            if plain {
-                a.clone()
-            } else {
-                format!("'{}'", a.replace('\'', r"'\''"))
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 fn seconds(ms: i64) -> String {
     if ms < 1000 {
         format!("{ms} ms")
@@ -93,7 +76,7 @@ pub fn render(rec: &RunRecord) -> String {
     if let Some(m) = &r.message {
         field(&mut out, "message", m);
     }
-    field(&mut out, "command", &shell_join(&r.command));
+    field(&mut out, "command", &shell_words(&r.command));
     field(&mut out, "started", &r.started_at.to_rfc3339());
     if let Some(end) = r.ended_at {
         let took = seconds(end.0 - r.started_at.0);

@@ -1,0 +1,393 @@
+//! One repair: where it comes from (a rule, the model, a proposed fix), the guard, the apply,
+//! and the check that judges it.
+
+use serde::Serialize;
+
+use salve_patch::{Outcome as ReportOutcome, Report};
+
+use super::session::{Checked, Session, Stop};
+use super::{Error, Event, Status};
+use crate::apply;
+use crate::fix::check;
+use crate::fix::classify::FailureClass;
+use crate::fix::guard::{self, GuardOptions};
+use crate::fix::rules::FailurePattern;
+use crate::record::Applied;
+
+/// Where a repair came from.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Source {
+    /// A rule replayed without a model.
+    Rule { id: String },
+    /// A model's answer.
+    Model { provider: String },
+    /// The fix given with `--proposed`.
+    Proposed,
+}
+
+impl Source {
+    pub(super) fn describe(&self) -> String {
+        match self {
+            Source::Rule { id } => format!("rule {id}"),
+            Source::Model { provider } => format!("model {provider}"),
+            Source::Proposed => "the proposed fix".to_owned(),
+        }
+    }
+}
+
+/// What became of a repair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// The check passes.
+    Green,
+    /// Fewer failures: kept.
+    Better,
+    /// Not fewer failures: its checkpoint was restored.
+    NotBetter,
+    /// It did not apply (refused by the placement); nothing written.
+    Refused,
+    /// It weakened the check; nothing written.
+    GuardRejected,
+    /// Its stated confidence was below the gate; nothing written.
+    LowConfidence,
+    /// After it, the check failed for a reason outside the code; restored.
+    Environment,
+    /// Stopped by the user while it was checked; restored.
+    Interrupted,
+}
+
+/// A repair as the outcome reports it.
+#[derive(Clone, Debug, Serialize)]
+pub struct AttemptReport {
+    /// 1-based.
+    pub seq: u32,
+    pub source: Source,
+    pub verdict: Verdict,
+    /// The confidence the model stated, when it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub confidence: Option<f64>,
+    pub failures_before: usize,
+    /// After the repair was applied and checked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failures_after: Option<usize>,
+    /// The files it wrote (and kept or restored).
+    pub written: Vec<String>,
+    /// The apply report: where each hunk landed, or why not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub report: Option<Report>,
+    pub guard: Vec<guard::Finding>,
+}
+
+impl AttemptReport {
+    pub(super) fn low_confidence(seq: u32, candidate: &Candidate) -> AttemptReport {
+        AttemptReport {
+            seq,
+            source: candidate.source.clone(),
+            verdict: Verdict::LowConfidence,
+            confidence: candidate.confidence,
+            failures_before: 0,
+            failures_after: None,
+            written: Vec::new(),
+            report: None,
+            guard: Vec::new(),
+        }
+    }
+}
+
+/// A repair to try.
+#[derive(Clone, Debug)]
+pub(super) struct Candidate {
+    pub(super) source: Source,
+    /// The reply or diff to apply.
+    pub(super) text: String,
+    pub(super) confidence: Option<f64>,
+    /// Why (the model's words, or the rule matched), for the record's decision.
+    pub(super) rationale: Option<String>,
+}
+
+/// A repair that was kept.
+#[derive(Clone, Debug)]
+pub(super) struct Kept {
+    pub(super) source: Source,
+    pub(super) text: String,
+    pub(super) written: Vec<String>,
+    pub(super) diff: String,
+    /// The failures it was made for, for learning a rule.
+    pub(super) patterns: Vec<FailurePattern>,
+}
+
+impl Session<'_> {
+    /// Step 3: a rule that matches, else the model (unless the strictness forbids it).
+    pub(super) fn candidate(
+        &mut self,
+        checked: &Checked,
+        tries: u32,
+        on: &mut dyn FnMut(&Event),
+    ) -> Result<Result<Candidate, Stop>, Error> {
+        let patterns = patterns(checked);
+        let pinned_only = !self.options.strictness.learned_rules_allowed();
+        if let Some(rule) = self.rules.find(&patterns, pinned_only)? {
+            if !self.rules_tried.contains(&rule.id) && !rule.retired {
+                self.rules_tried.push(rule.id.clone());
+                on(&Event::Repair {
+                    attempt: tries + 1,
+                    source: format!("rule {}", rule.id),
+                });
+                let file = checked.failures.iter().find_map(|f| f.file.as_deref());
+                return Ok(Ok(Candidate {
+                    text: rule.render(file),
+                    source: Source::Rule {
+                        id: rule.id.clone(),
+                    },
+                    confidence: Some(rule.confidence),
+                    rationale: Some(format!(
+                        "rule {} matches: {} {}",
+                        rule.id, rule.pattern.kind, rule.pattern.message
+                    )),
+                }));
+            }
+        }
+        if !self.options.strictness.model_calls_allowed() {
+            return Ok(Err(Stop::new(
+                Status::BlockedByStrictness,
+                format!(
+                    "no pinned rule matches, and strictness {} allows no model calls",
+                    self.options.strictness.as_str()
+                ),
+            )));
+        }
+        self.ask_model(checked, tries, on)
+    }
+
+    /// Steps 4 and 5: guard, apply, check, keep or restore.
+    pub(super) fn attempt(
+        &mut self,
+        seq: u32,
+        candidate: &Candidate,
+        before: &Checked,
+        on: &mut dyn FnMut(&Event),
+    ) -> Result<(Verdict, Option<Checked>), Error> {
+        on(&Event::Applying { attempt: seq });
+        let mut report = AttemptReport {
+            seq,
+            source: candidate.source.clone(),
+            verdict: Verdict::Refused,
+            confidence: candidate.confidence,
+            failures_before: before.failures.len(),
+            failures_after: None,
+            written: Vec::new(),
+            report: None,
+            guard: Vec::new(),
+        };
+        // Placed first without writing: the guard reads the diff before anything lands.
+        let preview = apply::apply(&candidate.text, &self.apply_options(true))?;
+        if !placed(&preview.report) {
+            report.report = Some(preview.report.clone());
+            self.record_patch(candidate, &preview.report, "", Some("did not apply"));
+            self.attempts.push(report);
+            return Ok((Verdict::Refused, None));
+        }
+        let findings = guard::inspect(
+            &preview.diff,
+            &self.root,
+            &GuardOptions {
+                check_command: self.options.command.clone(),
+                allow: self.options.allow.clone(),
+            },
+        );
+        self.guard.extend(findings.iter().cloned());
+        report.guard = findings.clone();
+        if !findings.is_empty() && self.options.strictness.guard_blocks() {
+            report.verdict = Verdict::GuardRejected;
+            report.report = Some(preview.report.clone());
+            let reason = format!(
+                "guard: {}",
+                findings
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            );
+            self.record_patch(candidate, &preview.report, "", Some(&reason));
+            self.attempts.push(report);
+            return Ok((Verdict::GuardRejected, None));
+        }
+        let applied = apply::apply(&candidate.text, &self.apply_options(false))?;
+        report.written = applied
+            .written
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect();
+        report.report = Some(applied.report.clone());
+        if !placed(&applied.report) || applied.written.is_empty() {
+            self.record_patch(candidate, &applied.report, "", Some("did not apply"));
+            self.attempts.push(report);
+            return Ok((Verdict::Refused, None));
+        }
+        let after = self.check(on)?;
+        report.failures_after = Some(after.failures.len());
+        let verdict = judge(before, &after, self.cancelled());
+        report.verdict = verdict;
+        let kept = matches!(verdict, Verdict::Green | Verdict::Better);
+        if kept {
+            self.kept.push(Kept {
+                source: candidate.source.clone(),
+                text: candidate.text.clone(),
+                written: report.written.clone(),
+                diff: applied.diff.clone(),
+                patterns: patterns(before),
+            });
+            self.record_patch(candidate, &applied.report, &applied.diff, None);
+        } else {
+            if let Some(id) = &applied.checkpoint {
+                crate::restore::restore(&crate::restore::Options::new(&self.root, id))?;
+            }
+            let why = match verdict {
+                Verdict::Environment => "restored: the check then failed outside the code",
+                Verdict::Interrupted => "restored: stopped by the user",
+                _ => "restored: the failures did not go down",
+            };
+            self.record_patch(candidate, &applied.report, &applied.diff, Some(why));
+        }
+        self.record_decision(
+            candidate,
+            &format!(
+                "{} ({} → {} failures)",
+                verdict_word(verdict),
+                before.failures.len(),
+                after.failures.len()
+            ),
+        );
+        self.attempts.push(report);
+        Ok((verdict, Some(after)))
+    }
+
+    /// A proposed fix: applied and judged like a repair. `Ok(after)` when it applied and helped
+    /// (or passed); `Err(())` when it was rejected (the tree is as before).
+    pub(super) fn try_proposed(
+        &mut self,
+        text: &str,
+        checked: &Checked,
+        on: &mut dyn FnMut(&Event),
+    ) -> Result<Result<Checked, ()>, Error> {
+        let candidate = Candidate {
+            source: Source::Proposed,
+            text: text.to_owned(),
+            confidence: None,
+            rationale: Some("a fix proposed from elsewhere, verified locally".to_owned()),
+        };
+        let (verdict, after) = self.attempt(1, &candidate, checked, on)?;
+        match (verdict, after) {
+            (Verdict::Green | Verdict::Better, Some(after)) => Ok(Ok(after)),
+            _ => Ok(Err(())),
+        }
+    }
+
+    fn apply_options(&self, check_only: bool) -> apply::Options {
+        apply::Options {
+            check: check_only,
+            operation: "fix".to_owned(),
+            // The fix run keeps its own record, with every attempt in it.
+            record: false,
+            show_diff: true,
+            checkpoint: !check_only,
+            ..apply::Options::new(&self.root)
+        }
+    }
+
+    /// Keep a repair as a patch set: applied (kept), or rejected with why.
+    fn record_patch(
+        &mut self,
+        candidate: &Candidate,
+        report: &Report,
+        diff: &str,
+        rejected: Option<&str>,
+    ) {
+        let Some(recorder) = self.recorder.as_mut() else {
+            return;
+        };
+        let rationale = format!("repair from {}", candidate.source.describe());
+        let seq = self.attempts.len() + 1;
+        let suffix = format!(".{seq}");
+        let result = recorder.applied(&Applied {
+            report,
+            diff,
+            baseline: None,
+            suffix: &suffix,
+            rationale: Some(&rationale),
+        });
+        let result = result.and_then(|seqs| match rejected {
+            Some(reason) => recorder.reject_patch_sets(&seqs, reason),
+            None => Ok(()),
+        });
+        if let Err(e) = result {
+            self.record_error.get_or_insert(e.to_string());
+        }
+    }
+}
+
+/// Did every file place (or was already in place)?
+fn placed(report: &Report) -> bool {
+    matches!(
+        report.outcome,
+        ReportOutcome::Applied | ReportOutcome::AlreadyApplied
+    )
+}
+
+/// A repair is kept only when the check passes or has fewer failures.
+fn judge(before: &Checked, after: &Checked, cancelled: bool) -> Verdict {
+    if after.result.status == check::Status::Cancelled || cancelled {
+        return Verdict::Interrupted;
+    }
+    if after.passed() {
+        return Verdict::Green;
+    }
+    if after
+        .class
+        .as_ref()
+        .is_some_and(|c| c.class == FailureClass::Environment)
+    {
+        return Verdict::Environment;
+    }
+    if after.failures.len() < before.failures.len() {
+        Verdict::Better
+    } else {
+        Verdict::NotBetter
+    }
+}
+
+fn verdict_word(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Green => "kept: the check passes",
+        Verdict::Better => "kept: fewer failures",
+        Verdict::NotBetter => "restored: not better",
+        Verdict::Refused => "did not apply",
+        Verdict::GuardRejected => "refused by the guard",
+        Verdict::LowConfidence => "not applied: low confidence",
+        Verdict::Environment => "restored: environment failure",
+        Verdict::Interrupted => "restored: interrupted",
+    }
+}
+
+/// The failures as rules see them.
+pub(super) fn patterns(checked: &Checked) -> Vec<FailurePattern> {
+    checked
+        .failures
+        .iter()
+        .map(|f| {
+            FailurePattern::new(
+                serde_json::to_value(f.kind)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default(),
+                serde_json::to_value(f.tool)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned)),
+                f.code.clone(),
+                &f.message,
+            )
+        })
+        .collect()
+}

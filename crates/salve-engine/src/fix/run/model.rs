@@ -1,0 +1,135 @@
+//! Asking the model for a repair: the `default` chain first, the `quality` chain once an
+//! attempt has failed (or the one provider asked for).
+
+use salve_llm::{ReplyClass, Request};
+use salve_store::Batch;
+
+use super::attempt::{Candidate, Source};
+use super::prompt::{repair_prompt, stated_confidence};
+use super::session::{Checked, Session, Stop};
+use super::{Error, Event, Status};
+use crate::config::{Config, ConfigError, ModelHint};
+
+impl Session<'_> {
+    /// Build the prompt, run the chain, and read the answer's confidence.
+    pub(super) fn ask_model(
+        &mut self,
+        checked: &Checked,
+        tries: u32,
+        on: &mut dyn FnMut(&Event),
+    ) -> Result<Result<Candidate, Stop>, Error> {
+        let config = Config::load(&self.root)?;
+        let hint = (tries > 0).then_some(ModelHint::Quality);
+        let chain =
+            match config.build_chain(hint, self.options.provider.as_deref(), &self.root, None) {
+                Ok(chain) => chain,
+                Err(e @ (ConfigError::NoProviders | ConfigError::UnknownProvider { .. })) => {
+                    return Ok(Err(Stop::new(Status::NoProvider, e.to_string())))
+                }
+                Err(e) => return Err(e.into()),
+            };
+        on(&Event::Repair {
+            attempt: tries + 1,
+            source: format!("chain {}", chain.name()),
+        });
+        let prompt = match repair_prompt(&self.root, &self.command, checked, &self.attempts) {
+            Ok(prompt) => prompt,
+            Err(e) => {
+                return Ok(Err(Stop::new(
+                    Status::ProviderError,
+                    format!("the repair prompt could not be built: {e}"),
+                )))
+            }
+        };
+        let request = Request::new(prompt.clone());
+        let ran = chain.run(&request);
+        let attempts = match &ran {
+            Ok(answered) => answered.attempts.clone(),
+            Err(all_failed) => all_failed.attempts.clone(),
+        };
+        self.record_provider_calls(&attempts, &prompt, tries + 1);
+        let answered = match ran {
+            Ok(answered) => answered,
+            Err(all_failed) => {
+                return Ok(Err(Stop::new(
+                    Status::ProviderError,
+                    all_failed.to_string(),
+                )))
+            }
+        };
+        let answer = answered.answer;
+        if answer.class == ReplyClass::NoChange {
+            return Ok(Err(Stop::new(
+                Status::ProviderError,
+                format!(
+                    "{} answered that nothing needs to change, but the check fails",
+                    answer.provider.name()
+                ),
+            )));
+        }
+        let text = answer.reply.text;
+        Ok(Ok(Candidate {
+            confidence: stated_confidence(&text),
+            rationale: Some(crate::ask::redact_secrets(&first_words(&text))),
+            source: Source::Model {
+                provider: answer.provider.name().to_owned(),
+            },
+            text,
+        }))
+    }
+
+    /// Every provider call as an attempt row of the record, with the prompt as an artifact.
+    fn record_provider_calls(&mut self, calls: &[salve_llm::Attempt], prompt: &str, seq: u32) {
+        self.provider_calls += calls.len();
+        self.costs
+            .extend(calls.iter().filter_map(|a| a.meta.as_ref()?.cost_usd));
+        let Some(recorder) = self.recorder.as_mut() else {
+            return;
+        };
+        let rows = calls
+            .iter()
+            .map(|a| {
+                let meta = a.meta.as_ref();
+                salve_store::Attempt {
+                    provider: Some(a.provider.clone()),
+                    model: meta.and_then(|m| m.model.clone()),
+                    tokens_in: meta.and_then(|m| m.tokens_in),
+                    tokens_out: meta.and_then(|m| m.tokens_out),
+                    cost_usd: meta.and_then(|m| m.cost_usd),
+                    latency_ms: meta.map(|m| m.latency_ms),
+                    failure_class: Some(a.class.as_str().to_owned()),
+                    ..salve_store::Attempt::default()
+                }
+            })
+            .collect();
+        let name = format!("prompt.{seq}");
+        let prompt = crate::ask::redact_secrets(prompt);
+        if let Err(e) = recorder.batch(&Batch {
+            artifacts: vec![(name.as_str(), prompt.as_bytes())],
+            attempts: rows,
+            ..Batch::default()
+        }) {
+            self.record_error.get_or_insert(e.to_string());
+        }
+    }
+}
+
+/// The reply's prose before its first fence or edit marker, shortened: the model's reasoning,
+/// for the record's decision.
+fn first_words(reply: &str) -> String {
+    let prose: Vec<&str> = reply
+        .lines()
+        .take_while(|l| !l.starts_with("```") && !l.starts_with("---") && !l.starts_with("diff "))
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    let mut text = prose.join(" ");
+    if text.len() > 400 {
+        let cut = (0..=400)
+            .rev()
+            .find(|&i| text.is_char_boundary(i))
+            .unwrap_or(0);
+        text.truncate(cut);
+        text.push('…');
+    }
+    text
+}
