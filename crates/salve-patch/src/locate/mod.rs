@@ -19,6 +19,7 @@ pub mod plan;
 pub mod reindent;
 pub mod search;
 pub mod similar;
+pub mod count;
 pub mod substring;
 pub mod whole;
 

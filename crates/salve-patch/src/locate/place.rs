@@ -63,6 +63,11 @@ pub fn place_all<'b>(
             });
             continue;
         }
+        if let (Some(pair), Some(want)) = (&hunk.substring, hunk.occurrences) {
+            let flat = flat.get_or_insert_with(|| Flat::new(doc));
+            plans.push(super::count::by_count(doc, flat, pair, want, i));
+            continue;
+        }
         if let (Some(pair), false) = (&hunk.substring, placed_by_lines(&found[i])) {
             let flat = flat.get_or_insert_with(|| Flat::new(doc));
             if let Some(plan) = by_substring(idx, flat, hunk, pair, &found[i], i, &offsets) {

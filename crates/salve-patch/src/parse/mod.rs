@@ -143,6 +143,8 @@ mod pair;
 mod paths;
 mod sanitize;
 mod search_replace;
+mod tool_json;
+mod tool_xml;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests;
@@ -164,6 +166,15 @@ pub fn extract(reply: &str) -> Extraction {
         depth: 0,
     };
     wrapper::scan_region(&mut cx, &top);
+    cx.finish()
+}
+
+/// Extracts the edits of one JSON value given on its own, such as the arguments of an MCP tool
+/// call: the agents' tool-call JSON and old/new objects (see [`tool_json`]'s grammar). A value
+/// that holds no edit gives a `NoEdit` issue.
+pub fn extract_value(value: &serde_json::Value) -> Extraction {
+    let mut cx = Cx::new("");
+    tool_json::lower_value(&mut cx, value, 0);
     cx.finish()
 }
 
