@@ -5,12 +5,13 @@
 //! byte-exact substring (CRLF read as LF, occurrences not overlapping, as the agents' tools count
 //! them), and a count other than the one asked for (none at all for `replace_all`) refuses the
 //! hunk with both numbers. No looser rung is tried: a count found by fuzzy matching would not be
-//! the count the agent asked for. All occurrences become one line operation from the first to
-//! the last, with the text between them kept.
+//! the count the agent asked for. Occurrences on the same or touching lines become one line
+//! operation, others one each, with the text around them kept.
 
 use super::plan::{range, Edit, Plan};
 use super::substring::{replace_op, Flat};
 use crate::edit::{Occurrences, TextPair};
+use crate::ops::Op;
 use crate::report::{HunkReport, Rung, Status};
 use crate::text::Doc;
 
@@ -27,7 +28,7 @@ pub fn by_count(doc: &Doc, flat: &Flat, pair: &TextPair, want: Occurrences, i: u
         Occurrences::All => !hits.is_empty(),
         Occurrences::Exactly(n) => hits.len() == n,
     };
-    let (Some(&first), Some(&last), true) = (hits.first(), hits.last(), ok) else {
+    let (Some(&first), true) = (hits.first(), ok) else {
         let asked = match want {
             Occurrences::All => "at least one occurrence (replace_all)".to_string(),
             Occurrences::Exactly(n) => format!("exactly {n} occurrence(s)"),
@@ -50,17 +51,37 @@ pub fn by_count(doc: &Doc, flat: &Flat, pair: &TextPair, want: Occurrences, i: u
             edit: Edit::Nothing,
         };
     };
-    let end = last + old.len();
-    let span = flat.text.get(first..end).unwrap_or("").replace(&old, &new);
-    let op = replace_op(doc, flat, first, end, &span);
+    // Occurrences on the same or touching lines share one operation; others get their own, so
+    // that another hunk between two occurrences does not overlap this one.
+    let mut ops: Vec<Op> = Vec::new();
+    let mut group = (first, first + old.len());
+    for &h in hits.iter().skip(1).chain(std::iter::once(&usize::MAX)) {
+        let touching = h != usize::MAX
+            && flat.lines_of(h, h + old.len()).0 < flat.lines_of(group.0, group.1).1;
+        if touching {
+            group.1 = h + old.len();
+            continue;
+        }
+        let span = flat
+            .text
+            .get(group.0..group.1)
+            .unwrap_or("")
+            .replace(&old, &new);
+        let op = replace_op(doc, flat, group.0, group.1, &span);
+        ops.push(Op { hunk: i, ..op });
+        if h != usize::MAX {
+            group = (h, h + old.len());
+        }
+    }
+    let (start, end) = (
+        ops.first().map_or(0, |o| o.start),
+        ops.last().map_or(0, |o| o.end),
+    );
     let mut report = HunkReport::new(i, Status::Applied);
     report.rung = Some(Rung::Substring);
-    report.lines = Some(range(op.start, op.end));
+    report.lines = Some(range(start, end));
     Plan {
         report,
-        edit: Edit::Ops {
-            ops: vec![crate::ops::Op { hunk: i, ..op }],
-            eof: None,
-        },
+        edit: Edit::Ops { ops, eof: None },
     }
 }

@@ -11,6 +11,7 @@
 //!
 //! The ladder never returns "the first" of several candidates: it returns them all.
 
+pub mod count;
 pub mod elision;
 pub mod evidence;
 pub mod index;
@@ -19,7 +20,6 @@ pub mod plan;
 pub mod reindent;
 pub mod search;
 pub mod similar;
-pub mod count;
 pub mod substring;
 pub mod whole;
 

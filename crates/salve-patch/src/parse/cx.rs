@@ -197,7 +197,7 @@ impl<'a> Cx<'a> {
     }
 }
 
-/// Reads a path written with backslashes (`src\\pages\\index.astro`, from an agent on Windows)
+/// Reads a path written with backslashes (`src\pages\index.astro`, from an agent on Windows)
 /// as a `/` path. A backslash in a real file name is rare enough that no reply means one.
 fn slash_path(path: &mut String, notes: &mut Vec<String>) {
     if path.contains('\\') {

@@ -86,7 +86,10 @@ fn get_str(obj: &Map<String, Value>, keys: &[&str]) -> Option<String> {
 
 /// The occurrence count an object asks for; `Err` names a count that makes no sense.
 fn count_of(obj: &Map<String, Value>) -> Result<Option<Occurrences>, String> {
-    if let Some(v) = ["replace_all", "replaceAll"].iter().find_map(|k| obj.get(*k)) {
+    if let Some(v) = ["replace_all", "replaceAll"]
+        .iter()
+        .find_map(|k| obj.get(*k))
+    {
         return match v.as_bool() {
             Some(true) => Ok(Some(Occurrences::All)),
             Some(false) => Ok(None),
@@ -102,7 +105,9 @@ fn count_of(obj: &Map<String, Value>) -> Result<Option<Occurrences>, String> {
     match v.as_u64().and_then(|n| usize::try_from(n).ok()) {
         Some(1) => Ok(None),
         Some(n) if n > 1 => Ok(Some(Occurrences::Exactly(n))),
-        _ => Err(format!("expected_replacements is {v}, not a count of 1 or more")),
+        _ => Err(format!(
+            "expected_replacements is {v}, not a count of 1 or more"
+        )),
     }
 }
 

@@ -290,7 +290,15 @@ fn write(cx: &mut Cx, i: usize, end: usize, path: &str) {
         RegionState::Open
     };
     let lines: Vec<&str> = c.text.lines().collect();
-    whole_file::take_lines(cx, path.to_string(), lines, state, "", Format::ToolXml, c.open);
+    whole_file::take_lines(
+        cx,
+        path.to_string(),
+        lines,
+        state,
+        "",
+        Format::ToolXml,
+        c.open + 1,
+    );
 }
 
 #[cfg(test)]
