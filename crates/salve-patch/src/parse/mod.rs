@@ -25,10 +25,10 @@
 //! to ```` `````` ```` and more, backticks or tildes).
 //!
 //! **Agent tool calls.** Cline/Roo XML (`<apply_diff>`, `<replace_in_file>`, `<write_to_file>`):
-//! grammar in [`tool_xml`]. Agent tool-call JSON (Claude Code `Edit`/`MultiEdit`/`Write`, Gemini
+//! grammar in `parse/tool_xml.rs`. Agent tool-call JSON (Claude Code `Edit`/`MultiEdit`/`Write`, Gemini
 //! CLI `replace`/`write_file`, OpenCode), with `replace_all` / `expected_replacements` held as
 //! exact occurrence counts and `{file_path, content}` as a whole-file write: grammar in
-//! [`tool_json`]; [`extract_value`] reads one such value given alone (an MCP argument).
+//! `parse/tool_json.rs`; [`extract_value`] reads one such value given alone (an MCP argument).
 //!
 //! **Nothing dropped, no edit syntax written.** Content holding edit syntax at its top level (a
 //! SEARCH/REPLACE marker of any shape, a diff or hunk header, `*** Begin Patch`) is read as an
@@ -189,7 +189,7 @@ pub fn extract(reply: &str) -> Extraction {
 }
 
 /// Extracts the edits of one JSON value given on its own, such as the arguments of an MCP tool
-/// call: the agents' tool-call JSON and old/new objects (see [`tool_json`]'s grammar). A value
+/// call: the agents' tool-call JSON and old/new objects (see `parse/tool_json.rs`'s grammar). A value
 /// that holds no edit gives a `NoEdit` issue.
 pub fn extract_value(value: &serde_json::Value) -> Extraction {
     let mut cx = Cx::new("");
