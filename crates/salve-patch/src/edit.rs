@@ -24,6 +24,12 @@ pub enum Format {
     OldNewJson,
     /// A path line followed by a fenced block holding the whole new file.
     WholeFile,
+    /// Cline/Roo tool calls written as XML (`<apply_diff>`, `<replace_in_file>`,
+    /// `<write_to_file>`).
+    ToolXml,
+    /// Agent tool calls as JSON: Claude Code `Edit`/`MultiEdit`/`Write`, Gemini CLI
+    /// `replace`/`write_file`, OpenCode `edit`; also whole-file `{file_path, content}` objects.
+    ToolJson,
 }
 
 impl Format {
@@ -36,6 +42,8 @@ impl Format {
             Format::SearchReplace => "search-replace",
             Format::OldNewJson => "old-new-json",
             Format::WholeFile => "whole-file",
+            Format::ToolXml => "tool-xml",
+            Format::ToolJson => "tool-json",
         }
     }
 }
@@ -114,6 +122,22 @@ pub struct Hunk {
     /// looks for the old text as a substring of the file. `None` for line-based formats.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub substring: Option<TextPair>,
+    /// How many occurrences of the old text the edit replaces, when the reply said
+    /// (`replace_all`, `expected_replacements`): the old text must occur exactly that often
+    /// (`All`: at least once), byte for byte, else the hunk is refused. `None`: one occurrence,
+    /// found by the ladder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub occurrences: Option<Occurrences>,
+}
+
+/// The occurrence count a text replacement asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Occurrences {
+    /// Every occurrence (Claude Code's and OpenCode's `replace_all`); at least one.
+    All,
+    /// Exactly this many (Gemini CLI's `expected_replacements`).
+    Exactly(usize),
 }
 
 /// The two sides of a text replacement, with `\n` line endings. A final `\n` on `old` means the
@@ -186,6 +210,7 @@ impl Hunk {
             new_no_newline: self.old_no_newline,
             maybe_added: self.maybe_added.clone(),
             substring: self.substring.as_ref().map(TextPair::reversed),
+            occurrences: self.occurrences,
         }
     }
 }

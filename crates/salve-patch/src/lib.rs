@@ -50,7 +50,7 @@ pub use edit::{
     ParseIssue, TextPair,
 };
 pub use merge::{merge3, MergeConflict};
-pub use parse::{extract, is_placeholder, looks_like_edit};
+pub use parse::{extract, extract_value, is_placeholder, looks_like_edit};
 pub use render::{unified_diff, unified_diff_spliced};
 pub use report::{
     Candidate, ChangeKind, FileReport, HunkReport, LineRange, Outcome, Report, Rung, Status,

@@ -11,6 +11,7 @@
 //!
 //! The ladder never returns "the first" of several candidates: it returns them all.
 
+pub(crate) mod count;
 pub(crate) mod elision;
 pub(crate) mod evidence;
 pub(crate) mod index;

@@ -22,7 +22,7 @@ use super::index::FileIndex;
 use super::plan::{range, window_text, Edit, Plan, SHOWN};
 use super::search::Fit;
 use super::similar::{accept, windows, Window};
-use super::substring::{by_substring, placed_by_lines, Flat};
+use super::substring::{by_substring, find, placed_by_lines, Flat, TextFound};
 use super::{evidence, hunk_keys, locate, ops_for, post_image, pre_image, Found, Placement};
 use crate::diag::char_diff;
 use crate::edit::{Anchor, Hunk, LineKind};
@@ -62,6 +62,31 @@ pub(crate) fn place_all<'b>(
                 edit: Edit::Nothing,
             });
             continue;
+        }
+        if let (Some(pair), Some(want)) = (&hunk.substring, hunk.occurrences) {
+            let flat = flat.get_or_insert_with(|| Flat::new(doc));
+            plans.push(super::count::by_count(doc, flat, pair, want, i));
+            continue;
+        }
+        if let (Some(pair), true, true) = (
+            &hunk.substring,
+            placed_by_lines(&found[i]),
+            adds_new_text(hunk),
+        ) {
+            // Whole lines matched, but the new text may be there already with the old text
+            // only inside it (an insertion that keeps its old text): applying again would
+            // duplicate it. Only when the edit adds text of its own: added blank lines or
+            // repeated lines could slide, and then the file may just be one short.
+            let flat = flat.get_or_insert_with(|| Flat::new(doc));
+            if let TextFound::AlreadyApplied { start, end } = find(doc, flat, pair, false) {
+                report.status = Status::AlreadyApplied;
+                report.lines = Some(range(start, end));
+                plans.push(Plan {
+                    report,
+                    edit: Edit::Nothing,
+                });
+                continue;
+            }
         }
         if let (Some(pair), false) = (&hunk.substring, placed_by_lines(&found[i])) {
             let flat = flat.get_or_insert_with(|| Flat::new(doc));
@@ -115,6 +140,16 @@ pub(crate) fn place_all<'b>(
         }
     }
     plans
+}
+
+/// True when the hunk adds a non-blank line that is none of its old lines (trimmed).
+fn adds_new_text(hunk: &Hunk) -> bool {
+    let (pre, _) = pre_image(&hunk.lines);
+    hunk.lines.iter().any(|l| {
+        l.kind == LineKind::Add
+            && !l.text.trim().is_empty()
+            && !pre.iter().any(|p| p.trim() == l.text.trim())
+    })
 }
 
 /// A reason to refuse a hunk before looking for it.

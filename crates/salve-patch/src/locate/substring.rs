@@ -137,7 +137,7 @@ pub(crate) fn find(doc: &Doc, flat: &Flat, pair: &TextPair, absent: bool) -> Tex
 /// The operation replacing the flat bytes `[a, b)` with `new`: the lines the span touches are
 /// rewritten with the text around the span kept. When the result would not end at a line end,
 /// the following line joins the operation, since the replacement runs into it.
-fn replace_op(doc: &Doc, flat: &Flat, a: usize, b: usize, new: &str) -> Op {
+pub(super) fn replace_op(doc: &Doc, flat: &Flat, a: usize, b: usize, new: &str) -> Op {
     let first = flat.line_at(a);
     let mut text = String::with_capacity(new.len() + 80);
     text.push_str(&flat.text[flat.starts[first]..a]);

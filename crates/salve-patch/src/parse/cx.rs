@@ -158,6 +158,17 @@ impl<'a> Cx<'a> {
     /// The extraction: Modify edits of one path merged, repeated issues and notes dropped, and
     /// a `NoEdit` issue when nothing at all was found.
     pub(crate) fn finish(mut self) -> Extraction {
+        for e in &mut self.edits {
+            slash_path(&mut e.path, &mut self.notes);
+            if let FileChange::Rename { to, .. } = &mut e.change {
+                slash_path(to, &mut self.notes);
+            }
+        }
+        for i in &mut self.issues {
+            if let Some(p) = &mut i.path {
+                slash_path(p, &mut self.notes);
+            }
+        }
         let edits = merge_modifies(std::mem::take(&mut self.edits), &mut self.notes);
         let mut seen = HashSet::new();
         let mut issues: Vec<ParseIssue> = self
@@ -183,6 +194,16 @@ impl<'a> Cx<'a> {
             issues,
             notes,
         }
+    }
+}
+
+/// Reads a path written with backslashes (`src\pages\index.astro`, from an agent on Windows)
+/// as a `/` path. A backslash in a real file name is rare enough that no reply means one.
+fn slash_path(path: &mut String, notes: &mut Vec<String>) {
+    if path.contains('\\') {
+        let fixed = path.replace('\\', "/");
+        notes.push(format!("{path}: read as {fixed}"));
+        *path = fixed;
     }
 }
 

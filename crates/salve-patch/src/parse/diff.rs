@@ -208,6 +208,7 @@ pub(crate) fn finish_hunk(
         new_no_newline: b.new_no_newline,
         maybe_added: b.maybe_added,
         substring: None,
+        occurrences: None,
     })
 }
 

@@ -1,5 +1,7 @@
 //! Lexing Markdown fences: the opening line (up to three spaces, three or more backticks or
 //! tildes, an info string), the line that closes it, and the language word of the info string.
+//! aider's tag fences (`<source>`, `<code>`, `<pre>`, `<codeblock>`, `<sourcecode>`, alone on
+//! their line, closed by the matching end tag alone on its line) are lexed as fences too.
 //!
 //! Pure line lexing with no view of the reply, so both the wrapper reader and the
 //! SEARCH/REPLACE reader (whose blocks may hold fences of their own) use it.
@@ -11,11 +13,34 @@ pub(crate) struct Fence {
     pub ch: u8,
     pub len: usize,
     pub info: String,
+    /// The tag of an aider tag fence (`source` for `<source>`), closed by `</source>`.
+    pub tag: Option<&'static str>,
+}
+
+/// aider's tag fences.
+const TAGS: &[&str] = &["source", "code", "pre", "codeblock", "sourcecode"];
+
+/// An aider tag fence: `<source>` alone on its line (an info word may follow: `<source python>`).
+fn tag_open(line: &str) -> Option<Fence> {
+    let t = line.trim();
+    let inner = t.strip_prefix('<')?.strip_suffix('>')?;
+    let (name, info) = inner.split_once(' ').unwrap_or((inner, ""));
+    let tag = TAGS.iter().find(|g| **g == name)?;
+    Some(Fence {
+        indent: 0,
+        ch: b'<',
+        len: 0,
+        info: info.trim().to_string(),
+        tag: Some(tag),
+    })
 }
 
 /// Reads an opening fence: up to three spaces, then three or more backticks or tildes, then an
 /// info string (which may not hold a backtick in a backtick fence).
 pub(crate) fn fence_open(line: &str) -> Option<Fence> {
+    if line.trim_start().starts_with('<') {
+        return tag_open(line);
+    }
     let indent = line.bytes().take_while(|&b| b == b' ').count();
     if indent > 3 {
         return None;
@@ -38,12 +63,20 @@ pub(crate) fn fence_open(line: &str) -> Option<Fence> {
         ch,
         len,
         info: info.to_string(),
+        tag: None,
     })
 }
 
 /// True when `line` closes `f`: the same character, at least as many, indented no deeper than
 /// the opener (so a diff context line ` ``` ` inside a column-0 fence is content), nothing after.
 pub(crate) fn is_fence_close(line: &str, f: &Fence) -> bool {
+    if let Some(tag) = f.tag {
+        let t = line.trim();
+        return t.len() == tag.len() + 3
+            && t.starts_with("</")
+            && t.ends_with('>')
+            && &t[2..t.len() - 1] == tag;
+    }
     let indent = line.bytes().take_while(|&b| b == b' ').count();
     if indent > f.indent {
         return false;
@@ -102,6 +135,22 @@ mod tests {
         assert!(!is_fence_close("~~~", &f));
         let f = fence_open("  ```").unwrap();
         assert!(is_fence_close(" ```", &f));
+    }
+
+    #[test]
+    fn aider_tag_fences() {
+        for tag in ["source", "code", "pre", "codeblock", "sourcecode"] {
+            let f = fence_open(&format!("<{tag}>")).unwrap();
+            assert!(is_fence_close(&format!("</{tag}>"), &f));
+            assert!(!is_fence_close("```", &f));
+            assert!(!is_fence_close("</other>", &f));
+        }
+        assert_eq!(fence_open("<source python>").unwrap().info, "python");
+        assert!(fence_open("<sources>").is_none());
+        assert!(fence_open("<source>x</source>").is_none());
+        let f = fence_open("``````").unwrap();
+        assert_eq!(f.len, 6);
+        assert!(!is_fence_close("```", &f));
     }
 
     #[test]

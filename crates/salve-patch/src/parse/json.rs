@@ -4,24 +4,10 @@
 //! The JSON value is delimited by a bracket scan that knows about strings, then parsed with
 //! serde_json. A value that never closes is a truncated reply when it mentions edit keys.
 
-use super::body::truncate;
 use super::cx::{Cx, Region};
-use super::pair::push_pair;
-use super::sanitize;
-use crate::edit::{FileChange, FileEdit, Format, IssueKind};
-use serde_json::{Map, Value};
-
-const PATH_KEYS: &[&str] = &[
-    "path",
-    "file_path",
-    "filePath",
-    "file",
-    "filename",
-    "target_file",
-];
-const OLD_KEYS: &[&str] = &["old_string", "oldString", "old_str", "old", "search"];
-const NEW_KEYS: &[&str] = &["new_string", "newString", "new_str", "new", "replace"];
-const LIST_KEYS: &[&str] = &["edits", "changes"];
+use super::tool_json::{self, CONTENT_KEYS, NEW_KEYS, OLD_KEYS, PATH_KEYS};
+use crate::edit::IssueKind;
+use serde_json::Value;
 
 /// The outcome of scanning for the end of a JSON value.
 enum Scan {
@@ -72,23 +58,26 @@ fn value_end(text: &str, budget: &mut usize) -> Scan {
     Scan::Open
 }
 
-/// True when `text` has `"key"` followed by a colon for one of the old/new keys.
+/// True when `text` has `"key"` followed by a colon for one of the old/new keys, or for a path
+/// key and a content key (a whole-file write).
 pub(crate) fn mentions_edit_keys(text: &str) -> bool {
     OLD_KEYS.iter().chain(NEW_KEYS).any(|k| has_key(text, k))
+        || (PATH_KEYS.iter().any(|k| has_key(text, k))
+            && CONTENT_KEYS.iter().any(|k| has_key(text, k)))
 }
 
 /// Whether the JSON value starting `text` may be read as an edit, without parsing it: the value
-/// closes, and it has a path, an old and a new key (or a `\u` escape, which could spell one).
+/// closes, and it has a path and an old and a new key or a content key (or a `\u` escape, which
+/// could spell one).
 /// Charges the bytes scanned to `budget`; when the budget runs out the answer is `true`. A cheap
 /// superset of what [`try_parse`] lowers to an edit.
 pub(crate) fn may_hold_edit(text: &str, budget: &mut usize) -> bool {
     match value_end(text, budget) {
         Scan::Closed(n) => {
             let value = text.get(..n).unwrap_or(text);
+            let any = |keys: &[&str]| keys.iter().any(|k| has_key(value, k));
             value.contains("\\u")
-                || [PATH_KEYS, OLD_KEYS, NEW_KEYS]
-                    .iter()
-                    .all(|keys| keys.iter().any(|k| has_key(value, k)))
+                || (any(PATH_KEYS) && ((any(OLD_KEYS) && any(NEW_KEYS)) || any(CONTENT_KEYS)))
         }
         Scan::Open => false,
         Scan::No => *budget == 0,
@@ -137,93 +126,6 @@ fn last_path(text: &str) -> Option<String> {
     best.map(|(_, s)| s)
 }
 
-/// One edit found in the JSON value. A side is `None` when the object does not have it: an edit
-/// must carry both strings (an empty one is meaningful: create, or delete the old text), so a
-/// missing side is a broken edit, never read as empty.
-struct RawEdit {
-    path: Option<String>,
-    old: Option<String>,
-    new: Option<String>,
-}
-
-fn get_str(obj: &Map<String, Value>, keys: &[&str]) -> Option<String> {
-    keys.iter()
-        .find_map(|k| obj.get(*k).and_then(Value::as_str).map(str::to_string))
-}
-
-fn collect(v: &Value, inherited: Option<&str>, out: &mut Vec<RawEdit>) {
-    match v {
-        Value::Array(items) => {
-            for item in items {
-                collect(item, inherited, out);
-            }
-        }
-        Value::Object(obj) => {
-            let path = get_str(obj, PATH_KEYS).or_else(|| inherited.map(str::to_string));
-            if let Some(list) = LIST_KEYS.iter().find_map(|k| obj.get(*k)) {
-                collect(list, path.as_deref(), out);
-                return;
-            }
-            let old = get_str(obj, OLD_KEYS);
-            let new = get_str(obj, NEW_KEYS);
-            // One of the two is enough next to a path; without a path both must be there, so
-            // that a config file with a `"replace"` key is not taken for an edit.
-            let edit_like = (old.is_some() && new.is_some())
-                || (path.is_some() && (old.is_some() || new.is_some()));
-            if edit_like {
-                out.push(RawEdit { path, old, new });
-            }
-        }
-        _ => {}
-    }
-}
-
-/// Splits an old/new pair into lines (`\n` separated, `\r` dropped). A final newline on both
-/// sides ends their last lines; on one side only it is an empty last line of that side (a blank
-/// line the other side does not have, or has with trailing spaces).
-fn split_pair<'a>(old: &'a str, new: &'a str) -> (Vec<&'a str>, Vec<&'a str>) {
-    let both = old.ends_with('\n') && new.ends_with('\n');
-    let split = |s: &'a str| -> Vec<&'a str> {
-        if s.is_empty() {
-            return Vec::new();
-        }
-        let body = if both {
-            s.strip_suffix('\n').unwrap_or(s)
-        } else {
-            s
-        };
-        body.split('\n')
-            .map(|l| l.strip_suffix('\r').unwrap_or(l))
-            .collect()
-    };
-    (split(old), split(new))
-}
-
-/// A new file from an edit with empty old text; the new text is the content as written.
-fn create(cx: &mut Cx, path: &str, content: &str) {
-    let content = content.replace("\r\n", "\n");
-    if let Some(l) = content
-        .lines()
-        .find(|l| sanitize::is_lazy(l) || sanitize::is_comment_dots(l))
-    {
-        cx.issue(
-            IssueKind::Lazy,
-            Some(path),
-            format!("new file line {:?} stands in for code", truncate(l, 60)),
-        );
-    }
-    let final_newline = content.ends_with('\n');
-    cx.edits.push(FileEdit {
-        path: path.to_string(),
-        change: FileChange::Create {
-            content,
-            final_newline,
-        },
-        format: Format::OldNewJson,
-        mode: None,
-    });
-}
-
 /// Reads the JSON value starting on line `i`, if it is an edit; returns the line after it.
 pub(crate) fn try_parse(cx: &mut Cx, r: &Region, i: usize) -> Option<usize> {
     let line = cx.src.line(i);
@@ -260,41 +162,8 @@ pub(crate) fn try_parse(cx: &mut Cx, r: &Region, i: usize) -> Option<usize> {
         }
         Scan::Closed(n) => {
             let value: Value = serde_json::from_str(text.get(..n)?).ok()?;
-            let mut raw = Vec::new();
-            collect(&value, None, &mut raw);
-            if raw.is_empty() {
+            if !tool_json::lower_value(cx, &value, i) {
                 return None;
-            }
-            for e in raw {
-                let Some(path) = e.path else {
-                    cx.issue(IssueKind::Malformed, None, "JSON edit without a path");
-                    continue;
-                };
-                let (e_old, e_new) = match (e.old, e.new) {
-                    (Some(o), Some(n)) => (o, n),
-                    (o, _) => {
-                        let missing = if o.is_some() {
-                            "new_string"
-                        } else {
-                            "old_string"
-                        };
-                        cx.issue(
-                            IssueKind::Malformed,
-                            Some(&path),
-                            format!(
-                                "JSON edit without {missing}: an edit needs both old_string and new_string (\"\" to delete or create)"
-                            ),
-                        );
-                        continue;
-                    }
-                };
-                if e_old.is_empty() {
-                    create(cx, &path, &e_new);
-                    continue;
-                }
-                let line_end = e_old.ends_with('\n') && e_new.ends_with('\n');
-                let (old, new) = split_pair(&e_old, &e_new);
-                push_pair(cx, &path, old, new, None, Format::OldNewJson, line_end);
             }
             Some(cx.src.line_of(start + n.saturating_sub(1)) + 1)
         }

@@ -17,8 +17,27 @@
 //! fence     := indent? ("```" | "~~~") "`"* info NL content close      (close: same char, at least
 //!              as long, indented no deeper, nothing after it; missing at the end of the reply:
 //!              truncated when the content is an edit)
-//! edit      := git-diff | unified | codex | search-replace | json | whole-file
+//! edit      := git-diff | unified | codex | search-replace | json | whole-file | tool-xml
 //! ```
+//!
+//! Fences also include aider's tag fences (`<source>`, `<code>`, `<pre>`, `<codeblock>`,
+//! `<sourcecode>` alone on a line, closed by the end tag) and fences of any length (```` ``` ````
+//! to ```` `````` ```` and more, backticks or tildes).
+//!
+//! **Agent tool calls.** Cline/Roo XML (`<apply_diff>`, `<replace_in_file>`, `<write_to_file>`):
+//! grammar in `parse/tool_xml.rs`. Agent tool-call JSON (Claude Code `Edit`/`MultiEdit`/`Write`, Gemini
+//! CLI `replace`/`write_file`, OpenCode), with `replace_all` / `expected_replacements` held as
+//! exact occurrence counts and `{file_path, content}` as a whole-file write: grammar in
+//! `parse/tool_json.rs`; [`extract_value`] reads one such value given alone (an MCP argument).
+//!
+//! **Nothing dropped, no edit syntax written.** Content holding edit syntax at its top level (a
+//! SEARCH/REPLACE marker of any shape, a diff or hunk header, `*** Begin Patch`) is read as an
+//! edit and never as a whole file; if it is not a usable edit it is `Malformed`, naming the line.
+//! A line shaped like a SEARCH/REPLACE marker that no reader accepts (`<<< SEARCH`,
+//! `-- SEARCH`, `SEARCH >>>>>>>`, git conflict markers) is `Malformed` for the whole reply. A
+//! block after a line that is only a bare name (`notes`) that yields no edit is `Malformed` for
+//! that name rather than ignored. Text between SEARCH/REPLACE blocks in one fence (`...`) does
+//! not end the fence's blocks. Paths written with backslashes are read as `/` paths.
 //!
 //! **Fences.** A fence's content is read as a nested reply, except that:
 //! - a fence with a *path attached* (see below) whose content does not start with an edit is a
@@ -81,8 +100,8 @@
 //!
 //! **SEARCH/REPLACE** (aider, Cline, Roo).
 //! ```text
-//! block     := "<"{5..9} " SEARCH" NL (":start_line:" N NL)? ("-------" NL)?
-//!              search-lines "="{5..9} NL replace-lines ">"{5..9} " REPLACE"
+//! block     := "<"{5,} " SEARCH" NL (":start_line:" N NL)? ("-------" NL)?
+//!              search-lines "="{5,} NL replace-lines ">"{5,} " REPLACE"
 //! ```
 //! (`------- SEARCH` / `+++++++ REPLACE` are read as well.) The path comes from a path line just
 //! before the block or its fence, from the fence info string, or else from the previous block.
@@ -147,6 +166,8 @@ mod sniff;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests;
+mod tool_json;
+mod tool_xml;
 mod whole_file;
 mod wrapper;
 
@@ -166,6 +187,15 @@ pub fn extract(reply: &str) -> Extraction {
         depth: 0,
     };
     wrapper::scan_region(&mut cx, &top);
+    cx.finish()
+}
+
+/// Extracts the edits of one JSON value given on its own, such as the arguments of an MCP tool
+/// call: the agents' tool-call JSON and old/new objects (see `parse/tool_json.rs`'s grammar). A value
+/// that holds no edit gives a `NoEdit` issue.
+pub fn extract_value(value: &serde_json::Value) -> Extraction {
+    let mut cx = Cx::new("");
+    tool_json::lower_value(&mut cx, value, 0);
     cx.finish()
 }
 

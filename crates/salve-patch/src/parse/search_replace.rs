@@ -10,11 +10,12 @@ use super::pair::push_pair;
 use super::paths;
 use crate::edit::{Format, IssueKind};
 
-/// `ch` repeated 5 to 9 times (3 or more for the Cline `-`/`+` style), then `word`.
+/// `ch` repeated at least `min` times (5 for `<`/`=`/`>`, 3 for the Cline `-`/`+` style; the
+/// agents' own tests accept 5 to 11 and more), then `word`.
 fn marker(line: &str, ch: u8, min: usize, word: &str) -> bool {
     let t = line.trim();
     let n = t.bytes().take_while(|&b| b == ch).count();
-    if n < min || n > 9 {
+    if n < min {
         return false;
     }
     let rest = t.get(n..).unwrap_or("").trim_start();
@@ -25,19 +26,41 @@ fn marker(line: &str, ch: u8, min: usize, word: &str) -> bool {
     }
 }
 
-/// `<<<<<<< SEARCH` (5 to 9 `<`) or Cline's `------- SEARCH`.
+/// `<<<<<<< SEARCH` (5 or more `<`) or Cline's `------- SEARCH`.
 pub(crate) fn is_search(line: &str) -> bool {
     marker(line, b'<', 5, "SEARCH") || marker(line, b'-', 3, "SEARCH")
 }
 
-/// `=======` (5 to 9 `=`).
+/// `=======` (5 or more `=`).
 pub(crate) fn is_divider(line: &str) -> bool {
     marker(line, b'=', 5, "")
 }
 
-/// `>>>>>>> REPLACE` (5 to 9 `>`) or Cline's `+++++++ REPLACE`.
+/// `>>>>>>> REPLACE` (5 or more `>`) or Cline's `+++++++ REPLACE`.
 pub(crate) fn is_replace(line: &str) -> bool {
     marker(line, b'>', 5, "REPLACE") || marker(line, b'+', 3, "REPLACE")
+}
+
+/// True when `line` is shaped like a SEARCH/REPLACE marker of any kind: a run of 2 or more of
+/// `<`, `>`, `=`, `-`, `+` next to the word SEARCH or REPLACE (either side, any case), or a git
+/// conflict marker (`<<<<<<< HEAD`, `>>>>>>> branch`). Such a line is edit syntax: it must be
+/// read as a marker or refused, never written into a file.
+pub(crate) fn looks_like_marker(line: &str) -> bool {
+    let t = line.trim();
+    if t.len() > 80 {
+        return false;
+    }
+    let is_mark = |c: char| matches!(c, '<' | '>' | '=' | '-' | '+');
+    let run = t.chars().take_while(|&c| is_mark(c)).count();
+    let word = t[run..].trim();
+    let back = t.chars().rev().take_while(|&c| is_mark(c)).count();
+    let word_back = t[..t.len() - back].trim();
+    let is_word = |w: &str| w.eq_ignore_ascii_case("search") || w.eq_ignore_ascii_case("replace");
+    if (run >= 2 && is_word(word)) || (back >= 2 && is_word(word_back)) {
+        return true;
+    }
+    // git conflict markers: exactly seven `<` or `>` and a space (`<<<<<<< HEAD`).
+    (t.starts_with("<<<<<<< ") || t.starts_with(">>>>>>> ")) && !t[7..].starts_with(['<', '>'])
 }
 
 /// The run length of the marker character that opens `line`.
@@ -187,16 +210,71 @@ pub(crate) fn parse_fenced(
             i += 1;
             continue;
         }
-        // Not a block: the rest of the fence is prose; skip to its close.
-        cx.note(format!(
-            "line {}: text after SEARCH/REPLACE blocks in a fence ignored",
-            i + 1
-        ));
-        return (i..r.end)
-            .find(|&k| is_fence_close(cx.src.line(k), f))
-            .map_or(r.end, |k| k + 1);
+        // Not a block. When another block follows before the close (two blocks with a `...`
+        // or a sentence between them), the line is prose between blocks and reading goes on:
+        // dropping the later block would lose an edit. Otherwise the rest of the fence is
+        // prose; skip to its close.
+        let close = (i..r.end).find(|&k| is_fence_close(cx.src.line(k), f));
+        let stop = close.unwrap_or(r.end);
+        if (i..stop).any(|k| is_search(cx.src.line(k))) {
+            cx.note(format!(
+                "line {}: text between SEARCH/REPLACE blocks in a fence ignored",
+                i + 1
+            ));
+            i += 1;
+            continue;
+        }
+        if let Some(k) = (i..stop).find(|&k| looks_like_marker(cx.src.line(k))) {
+            cx.issue(
+                IssueKind::Malformed,
+                None,
+                format!(
+                    "line {}: unrecognised SEARCH/REPLACE marker {:?}",
+                    k + 1,
+                    cx.src.line(k).trim()
+                ),
+            );
+        } else {
+            cx.note(format!(
+                "line {}: text after SEARCH/REPLACE blocks in a fence ignored",
+                i + 1
+            ));
+        }
+        return close.map_or(r.end, |k| k + 1);
     }
     r.end
+}
+
+/// Reads every SEARCH/REPLACE block of `r` for `path` (the text of a tool call's diff); returns
+/// how many blocks were read. A non-blank line outside the blocks is `Malformed`, except a bare
+/// fence line around them: nothing in a diff is dropped unread.
+pub(crate) fn parse_all(cx: &mut Cx, r: &Region, path: &str) -> usize {
+    let mut i = r.start;
+    let mut blocks = 0;
+    while i < r.end {
+        let l = cx.src.line(i);
+        let t = l.trim();
+        if t.is_empty() || (super::fence::fence_open(l).is_some() && !t.contains(' ')) {
+            i += 1;
+            continue;
+        }
+        if is_search(l) {
+            blocks += 1;
+            i = parse_block(cx, r, i, Some(path.to_string())).max(i + 1);
+            continue;
+        }
+        cx.issue(
+            IssueKind::Malformed,
+            Some(path),
+            format!(
+                "line {}: {:?} is not part of a SEARCH/REPLACE block",
+                i + 1,
+                super::body::truncate(t, 60)
+            ),
+        );
+        i += 1;
+    }
+    blocks
 }
 
 #[cfg(test)]

@@ -8,20 +8,69 @@
 
 use super::body::truncate;
 use super::cx::{Cx, Region, RegionState};
-use super::sanitize;
+use super::diff::parse_hunk_header;
+use super::fence::{fence_open, is_fence_close, Fence};
+use super::{codex, sanitize, search_replace};
 use crate::edit::{FileChange, FileEdit, Format, IssueKind};
 use crate::locate::whole::is_gap;
 
 /// Records the fenced content of `r` as the whole new content of `path`.
 pub(crate) fn take(cx: &mut Cx, r: &Region, path: String, lang: &str) {
-    let mut lines: Vec<&str> = (r.start..r.end).map(|k| cx.src.line(k)).collect();
+    let lines: Vec<&str> = (r.start..r.end).map(|k| cx.src.line(k)).collect();
+    take_lines(cx, path, lines, r.state, lang, Format::WholeFile, r.start);
+}
+
+/// The first line of `lines` (an index into it) that is edit syntax at the top level of the
+/// text, outside any fence it holds: a SEARCH/REPLACE marker of any shape, a diff header or
+/// hunk header, or a Codex envelope line. A README that shows a diff inside its own fence
+/// keeps it as text.
+pub(crate) fn edit_syntax_at(lines: &[&str]) -> Option<usize> {
+    let mut inner: Option<Fence> = None;
+    for (k, l) in lines.iter().enumerate() {
+        if let Some(f) = &inner {
+            if is_fence_close(l, f) {
+                inner = None;
+            }
+            continue;
+        }
+        if let Some(f) = fence_open(l) {
+            inner = Some(f);
+            continue;
+        }
+        let next = lines.get(k + 1).copied().unwrap_or("");
+        let diff_header = (l.starts_with("--- ") && next.starts_with("+++ "))
+            || l.starts_with("diff --git ")
+            || (l.starts_with("@@ -") && parse_hunk_header(l).is_some());
+        if diff_header
+            || codex::is_start(l)
+            || search_replace::is_search(l)
+            || search_replace::looks_like_marker(l)
+        {
+            return Some(k);
+        }
+    }
+    None
+}
+
+/// Records `lines` as the whole new content of `path`, in `format`. `state` says whether the
+/// block was closed; `first` is the reply line of `lines[0]`, for messages. Content holding edit
+/// syntax is never written: it is `Malformed`.
+pub(crate) fn take_lines(
+    cx: &mut Cx,
+    path: String,
+    mut lines: Vec<&str>,
+    state: RegionState,
+    lang: &str,
+    format: Format,
+    first: usize,
+) {
     if let Some((_, stripped)) = sanitize::strip_line_numbers(&lines) {
         cx.note(format!(
             "{path}: line-number prefixes stripped from the whole-file content"
         ));
         lines = stripped;
     }
-    if r.state == RegionState::Open {
+    if state == RegionState::Open {
         cx.issue(
             IssueKind::Truncated,
             Some(&path),
@@ -30,6 +79,18 @@ pub(crate) fn take(cx: &mut Cx, r: &Region, path: String, lang: &str) {
     }
     if lines.iter().all(|l| l.trim().is_empty()) {
         cx.issue(IssueKind::Malformed, Some(&path), "empty whole-file block");
+        return;
+    }
+    if let Some(k) = edit_syntax_at(&lines) {
+        cx.issue(
+            IssueKind::Malformed,
+            Some(&path),
+            format!(
+                "line {}: the whole-file content holds edit syntax {:?}; it is not written as the file",
+                first + k + 1,
+                truncate(lines[k].trim(), 60)
+            ),
+        );
         return;
     }
     let dots_ok = sanitize::dots_are_content(&path) || matches!(lang, "python" | "py");
@@ -57,7 +118,7 @@ pub(crate) fn take(cx: &mut Cx, r: &Region, path: String, lang: &str) {
             content,
             final_newline: true,
         },
-        format: Format::WholeFile,
+        format,
         mode: None,
     });
 }

@@ -10,7 +10,7 @@
 
 use super::cx::{Cx, Region, RegionState};
 use super::fence::{fence_open, is_diff_lang, is_fence_close, lang_of, Fence};
-use super::{codex, diff, json, paths, search_replace, whole_file};
+use super::{codex, diff, json, paths, search_replace, tool_xml, whole_file};
 use crate::edit::IssueKind;
 
 const MARK_START: &str = "<<<AI_DIFF_START>>>";
@@ -43,6 +43,7 @@ fn starts_with_edit(cx: &Cx, first: usize, end: usize) -> bool {
         || diff::is_file_header(&cx.src, first, end)
         || codex::is_start(line)
         || search_replace::is_search(line)
+        || tool_xml::tool_at(line).is_some()
         || diff::is_orphan_hunk_start(&cx.src, first, end)
         || line.trim() == MARK_START
         || ((t.starts_with('{') || t.starts_with('['))
@@ -76,6 +77,9 @@ fn fence(cx: &mut Cx, r: &Region, i: usize, f: &Fence, pending: Option<paths::Pa
         if sr_first {
             return search_replace::parse_fenced(cx, r, start, f, hint);
         }
+        if tool_xml::tool_at(cx.src.line(k)).is_some() {
+            return tool_calls_fenced(cx, r, k, f);
+        }
     }
 
     let close = (start..r.end).find(|&k| is_fence_close(cx.src.line(k), f));
@@ -102,8 +106,15 @@ fn fence(cx: &mut Cx, r: &Region, i: usize, f: &Fence, pending: Option<paths::Pa
     let Some(first) = cx.src.next_nonblank(start, end) else {
         return next;
     };
-    let edit_first = starts_with_edit(cx, first, end);
+    let content: Vec<&str> = (first..end).map(|k| cx.src.line(k)).collect();
+    // Content holding edit syntax is an edit (or malformed), never a whole file to write.
+    let edit_first =
+        starts_with_edit(cx, first, end) || whole_file::edit_syntax_at(&content).is_some();
     let whole_ok = strong || cx.src.line(first).starts_with("#!");
+    let bare_name = hint
+        .as_ref()
+        .filter(|p| !whole_ok && !paths::is_path_like(p, true))
+        .cloned();
     let hint = hint.filter(|_| whole_ok || edit_first || diff_lang);
     match hint {
         Some(path) if !edit_first && !diff_lang => {
@@ -116,9 +127,44 @@ fn fence(cx: &mut Cx, r: &Region, i: usize, f: &Fence, pending: Option<paths::Pa
                 whole_file::take(cx, &inner, path, &lang);
             }
         }
-        None => scan_region(cx, &inner),
+        None => {
+            let before = cx.found();
+            scan_region(cx, &inner);
+            // A block right after a line that is only a bare name (`CHANGES`) may be that whole
+            // file; the name is not sure enough to write it, and ignoring the block could drop
+            // an edit, so the reply is refused with the reason.
+            if let Some(name) = bare_name.filter(|_| cx.found() == before && !diff_lang) {
+                cx.issue(
+                    IssueKind::Malformed,
+                    Some(&name),
+                    format!(
+                        "line {}: the block after the line {name:?} may be the whole file {name}, but a bare name does not say so surely; name it with its directory or as `File: {name}`",
+                        i + 1
+                    ),
+                );
+            }
+        }
     }
     next
+}
+
+/// Reads the tool calls in the fence whose first call opens at line `k`, then the fence's
+/// close; returns the line after it. A call's text may hold fences of its own, so calls are
+/// read before the close is looked for.
+fn tool_calls_fenced(cx: &mut Cx, r: &Region, k: usize, f: &Fence) -> usize {
+    let mut i = k;
+    while i < r.end {
+        let l = cx.src.line(i);
+        if is_fence_close(l, f) {
+            return i + 1;
+        }
+        if tool_xml::tool_at(l).is_some() {
+            i = tool_xml::parse(cx, r, i).max(i + 1);
+        } else {
+            i += 1;
+        }
+    }
+    r.end
 }
 
 /// Nesting deeper than this is read as prose, so hostile input cannot exhaust the stack.
@@ -152,6 +198,13 @@ pub(crate) fn scan_region(cx: &mut Cx, r: &Region) {
             pending = None;
             continue;
         }
+        if search_replace::looks_like_marker(line) {
+            cx.issue(
+                IssueKind::Malformed,
+                None,
+                format!("line {}: unrecognised SEARCH/REPLACE marker {t:?}", i + 1),
+            );
+        }
         pending = paths::path_candidate(line).or_else(|| paths::prose_path(line));
         i += 1;
     }
@@ -166,6 +219,9 @@ fn try_edit(
     orphan_seen: &mut bool,
 ) -> Option<usize> {
     let line = cx.src.line(i);
+    if tool_xml::tool_at(line).is_some() {
+        return Some(tool_xml::parse(cx, r, i));
+    }
     if line.starts_with("diff --git ") {
         return Some(diff::parse_git(cx, r, i));
     }

@@ -1,0 +1,73 @@
+//! Tests of the agent tool-call JSON reader.
+
+use crate::edit::{FileChange, Format, IssueKind, Occurrences};
+use crate::parse::{extract, extract_value};
+
+fn occurrences(c: &FileChange) -> Option<Occurrences> {
+    match c {
+        FileChange::Modify { hunks } => hunks[0].occurrences,
+        other => panic!("not a modify: {other:?}"),
+    }
+}
+
+#[test]
+fn claude_code_edit_multiedit_and_write() {
+    let x = extract(
+        "```json\n{\"name\": \"MultiEdit\", \"input\": {\"file_path\": \"a.py\", \"edits\": [{\"old_string\": \"x = 1\", \"new_string\": \"x = 2\", \"replace_all\": true}, {\"old_string\": \"y\", \"new_string\": \"z\"}]}}\n```\n\n```json\n{\"file_path\": \"NOTES\", \"content\": \"hello\\n\"}\n```\n",
+    );
+    assert!(x.issues.is_empty(), "{:?}", x.issues);
+    assert_eq!(x.edits.len(), 2);
+    let FileChange::Modify { hunks } = &x.edits[0].change else {
+        panic!()
+    };
+    assert_eq!(hunks[0].occurrences, Some(Occurrences::All));
+    assert_eq!(hunks[1].occurrences, None);
+    assert_eq!(x.edits[1].format, Format::ToolJson);
+    assert_eq!(
+        x.edits[1].change,
+        FileChange::Replace {
+            content: "hello\n".into(),
+            final_newline: true
+        }
+    );
+}
+
+#[test]
+fn gemini_expected_replacements_and_opencode_keys() {
+    let x = extract("{\"file_path\": \"a.py\", \"old_string\": \"a\", \"new_string\": \"b\", \"expected_replacements\": 3}");
+    assert_eq!(
+        occurrences(&x.edits[0].change),
+        Some(Occurrences::Exactly(3))
+    );
+    let x = extract("{\"file_path\": \"a.py\", \"old_string\": \"a\", \"new_string\": \"b\", \"expected_replacements\": 1}");
+    assert_eq!(occurrences(&x.edits[0].change), None);
+    let x = extract("{\"file_path\": \"a.py\", \"old_string\": \"a\", \"new_string\": \"b\", \"expected_replacements\": 0}");
+    assert_eq!(x.issues[0].kind, IssueKind::Malformed);
+    let x = extract("{\"filePath\": \"a.ts\", \"oldString\": \"a\", \"newString\": \"b\", \"replaceAll\": true}");
+    assert_eq!(occurrences(&x.edits[0].change), Some(Occurrences::All));
+}
+
+#[test]
+fn string_arguments_and_single_values() {
+    let v: serde_json::Value = serde_json::from_str(
+        "{\"function\": {\"name\": \"write_file\", \"arguments\": \"{\\\"file_path\\\": \\\"w.txt\\\", \\\"content\\\": \\\"a\\\"}\"}}",
+    )
+    .unwrap();
+    let x = extract_value(&v);
+    assert!(x.issues.is_empty(), "{:?}", x.issues);
+    assert_eq!(x.edits[0].path, "w.txt");
+    let x = extract_value(&serde_json::json!({"name": "x"}));
+    assert_eq!(x.issues[0].kind, IssueKind::NoEdit);
+}
+
+#[test]
+fn content_writes_are_checked() {
+    let x =
+        extract("{\"file_path\": \"a.py\", \"content\": \"def f():\\n    # rest unchanged\\n\"}");
+    assert_eq!(x.issues[0].kind, IssueKind::Lazy);
+    let x = extract("{\"file_path\": \"a.py\", \"content\": \"<<<<<<< SEARCH\\nx\\n=======\\ny\\n>>>>>>> REPLACE\\n\"}");
+    assert!(x.edits.is_empty());
+    assert_eq!(x.issues[0].kind, IssueKind::Malformed);
+    let x = extract("{\"file_path\": \"a.py\", \"content\": \"x = ");
+    assert_eq!(x.issues[0].kind, IssueKind::Truncated);
+}
