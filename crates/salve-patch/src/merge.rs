@@ -21,6 +21,17 @@ pub struct MergeConflict {
     pub ranges: Vec<LineRange>,
 }
 
+/// Whether the base lines a change replaces could be aligned one line earlier or later: the
+/// line before the change equals its last line, or the line after equals its first.
+fn slidable(b: &[&str], c: &Change) -> bool {
+    if c.b0 == c.b1 {
+        // A pure insertion slides when the lines around it equal its own ends; the sides' texts
+        // decide that, and two equal insertions at one point are the same insertion.
+        return false;
+    }
+    (c.b0 > 0 && b[c.b0 - 1] == b[c.b1 - 1]) || (c.b1 < b.len() && b[c.b0] == b[c.b1])
+}
+
 /// One change of a side against the base: base lines `[b0, b1)` become side lines `[s0, s1)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Change {
@@ -105,7 +116,11 @@ pub fn merge3(base: &str, ours: &str, theirs: &str) -> Result<String, MergeConfl
             mine.clone()
         } else {
             let theirs_v = side_of(1);
-            if theirs_v != mine {
+            // Both sides changed here. Equal results merge once, unless a change sits in a run
+            // of equal lines: then "the same change" may be two changes aligned onto one line
+            // (two deletions of one of three equal lines), and keeping one would lose the other.
+            let slides = cl.iter().any(|(_, c)| slidable(&b, c));
+            if theirs_v != mine || slides {
                 conflicts.push(LineRange {
                     start: ours_at + 1,
                     end: (ours_at + mine.len()).max(ours_at + 1),

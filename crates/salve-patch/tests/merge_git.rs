@@ -200,3 +200,15 @@ fn an_insertion_aligned_differently_is_refused_not_merged_wrong() {
     assert!(merge3(base, ours, theirs).is_err());
     check_with(base, ours, theirs, true);
 }
+
+/// Both sides delete one of three equal lines. Whether that is one deletion or two cannot be
+/// told from the texts; keeping only one would lose an edit, so it is a conflict (git, which
+/// aligns differently, deletes two).
+#[test]
+fn equal_changes_in_a_run_of_equal_lines_are_a_conflict_not_one_change() {
+    let base = "\n    x\na\nc\nc\nc\n    x\n}\n}\n    x\n";
+    let ours = "\n    x\na\nc\nc\n    x\n}\n}\n    x\n";
+    let theirs = "\n    x\nc\na\nc\nc\n    x\n}\n";
+    assert!(merge3(base, ours, theirs).is_err());
+    check_with(base, ours, theirs, true);
+}
