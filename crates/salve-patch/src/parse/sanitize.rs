@@ -125,6 +125,10 @@ pub(crate) fn is_lazy(line: &str) -> bool {
     };
     let (body, bracketed) = strip_brackets(inner);
     let dotted = starts_with_dots(body) || ends_with_dots(body);
+    // Most lines are code: settle them before any allocation.
+    if !commented && !dotted && !bracketed {
+        return false;
+    }
     let words: Vec<String> = body
         .split(|c: char| !(c.is_alphanumeric() || c == '\''))
         .filter(|w| !w.is_empty())
