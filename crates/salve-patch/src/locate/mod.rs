@@ -75,13 +75,6 @@ pub enum Found {
         start: usize,
         end: usize,
     },
-    /// The post-image stands once in the file and the pre-image only inside it, but the
-    /// insertion could slide over equal neighbouring lines: already applied, or meant to add a
-    /// second copy. Refused, never guessed.
-    AppliedOrNot {
-        start: usize,
-        end: usize,
-    },
     NotFound,
 }
 
@@ -104,15 +97,23 @@ fn changes_trailing_ws(lines: &[HunkLine]) -> bool {
     })
 }
 
-/// Whether the lines a hunk adds hold real code: at least two lines with a letter or digit.
-/// Repeating such a run verbatim beside itself is not what an edit means; repeating a blank,
-/// a brace or one line may be.
+/// Whether the lines a hunk adds hold real code of their own: at least two lines with a letter
+/// or digit that are not copies of the hunk's other lines. Repeating such a run verbatim beside
+/// itself is not what an edit means; repeating a blank, a brace or lines already around it may
+/// be.
 fn substantial_insertion(lines: &[HunkLine]) -> bool {
-    lines
+    let others: std::collections::HashSet<&str> = lines
         .iter()
-        .filter(|l| l.kind == LineKind::Add && l.text.chars().any(char::is_alphanumeric))
-        .count()
-        >= 2
+        .filter(|l| l.kind != LineKind::Add)
+        .map(|l| strip_cr(&l.text).trim())
+        .collect();
+    let own: std::collections::HashSet<&str> = lines
+        .iter()
+        .filter(|l| l.kind == LineKind::Add)
+        .map(|l| strip_cr(&l.text).trim())
+        .filter(|t| t.chars().any(char::is_alphanumeric) && !others.contains(t))
+        .collect();
+    own.len() >= 2
 }
 
 /// The pre-image of a set of hunk lines: texts and whether each is context.
@@ -228,17 +229,14 @@ fn locate_lines(idx: &FileIndex, lines: &[HunkLine], variant: Option<Vec<HunkLin
                 if inside && !repeats_context {
                     return Found::AlreadyApplied { start: ps, end: pe };
                 }
-                if inside {
+                if inside && substantial_insertion(lines) {
                     // The slide leaves two readings: already applied, or a second copy of lines
                     // that already stand next to their context. A model rarely means to repeat
-                    // a block of real code verbatim beside itself, and retrying an applied edit
-                    // is common: a substantial insertion is taken as applied. A short one (a
-                    // blank, a brace, a repeated line) could be either, and applying it again
-                    // or not at all are both wrong when guessed: refuse.
-                    if substantial_insertion(lines) {
-                        return Found::AlreadyApplied { start: ps, end: pe };
-                    }
-                    return Found::AppliedOrNot { start: ps, end: pe };
+                    // a run of real code of its own verbatim beside itself, and retrying an
+                    // applied edit is common: such an insertion is taken as applied. A short one
+                    // (a blank, a brace, a copy of a neighbour) is a diff tool's window onto a
+                    // run of equal lines longer than its context, and is placed as before.
+                    return Found::AlreadyApplied { start: ps, end: pe };
                 }
             }
             return wrap(rung, fits);

@@ -95,7 +95,6 @@ pub fn place_all<'b>(
                     None => ambiguous(doc, hunk, i, c),
                 }
             }
-            Some(Found::AppliedOrNot { start, end }) => applied_or_not(i, *start, *end),
             Some(Found::NotFound) => not_found(i),
         };
         plans.push(plan);
@@ -170,20 +169,6 @@ fn placed(i: usize, p: Placement) -> Plan {
 fn not_found(i: usize) -> Plan {
     let mut report = HunkReport::new(i, Status::NotFound);
     report.message = Some("the lines this hunk changes were not found in the file".into());
-    Plan {
-        report,
-        edit: Edit::Nothing,
-    }
-}
-
-/// The insertion may already be in the file, or may mean a second copy beside the first.
-fn applied_or_not(i: usize, start: usize, end: usize) -> Plan {
-    let mut report = HunkReport::new(i, Status::Ambiguous);
-    report.lines = Some(range(start, end));
-    report.message = Some(
-        "the lines this hunk adds already stand next to its context, so it is either already applied or meant to add them a second time; quote more surrounding lines so only one reading fits"
-            .into(),
-    );
     Plan {
         report,
         edit: Edit::Nothing,
@@ -384,9 +369,7 @@ fn changed_base(base: &Doc, hunk: &Hunk, i: usize) -> Option<String> {
             )?;
             placed(i, c[k].clone())
         }
-        Some(Found::AlreadyApplied { .. } | Found::AppliedOrNot { .. } | Found::NotFound) => {
-            return None
-        }
+        Some(Found::AlreadyApplied { .. } | Found::NotFound) => return None,
     };
     let Edit::Place(p) = &plan.edit else {
         return None;

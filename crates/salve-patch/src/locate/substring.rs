@@ -195,7 +195,7 @@ fn replace_op(doc: &Doc, flat: &Flat, a: usize, b: usize, new: &str) -> Op {
 /// exact bytes of a substring.
 pub(super) fn placed_by_lines(found: &Option<Found>) -> bool {
     match found {
-        Some(Found::AlreadyApplied { .. } | Found::AppliedOrNot { .. }) => true,
+        Some(Found::AlreadyApplied { .. }) => true,
         Some(Found::Candidates(c)) => c
             .first()
             .is_some_and(|p| matches!(p.rung, Rung::Exact | Rung::TrailingWs | Rung::Indent)),
