@@ -2,8 +2,6 @@
 //! Each decides from what is on disk whether the change applies, is already in place, or must
 //! be refused, and queues the writes; nothing is written here.
 
-use std::path::Path;
-
 use salve_patch::{
     create_text, is_placeholder, replace_whole_3way, FileReport, Hunk, Splice, Status,
 };
@@ -12,6 +10,7 @@ use super::file::{
     existing, finish, join, new_mode, next_mode, read, refuse, run_hunks, Ctx, Stop,
 };
 use super::plan::FilePlan;
+use super::whole_target::{whole_target, WholeTarget};
 use crate::paths::{resolve, Guarded, Reach, Resolution};
 use crate::transaction::{Content, Expect, Op};
 
@@ -138,25 +137,14 @@ pub(super) fn replace(
     ops: &mut Vec<Op>,
 ) -> Result<(), Stop> {
     refuse_special_mode(plan.mode)?;
-    // A whole file for a path that does not exist is a new file, unless its directory does not
-    // exist either and one existing file ends with the whole path (a wrong leading directory).
+    // A whole file for a path that does not exist is a new file, unless its content shows it is
+    // the file a slightly wrong path means (see `whole_target`).
     let target = if plan.target.real.exists() {
         plan.target.clone()
     } else {
-        let parent_exists = plan.target.real.parent().is_some_and(Path::is_dir);
-        let moved = if parent_exists {
-            None
-        } else {
-            match resolve(ctx.root, &plan.target.path, Reach::Suffix, || ctx.files()) {
-                Resolution::Moved(_) | Resolution::Exact => {
-                    Some(existing(ctx, plan, Reach::Suffix, report)?)
-                }
-                _ => None,
-            }
-        };
-        match moved {
-            Some(g) => g,
-            None => {
+        match whole_target(ctx, plan, content, report)? {
+            WholeTarget::Existing(g) => g,
+            WholeTarget::New => {
                 // A new file has nothing to fill a gap from.
                 if let Some(l) = content
                     .lines()

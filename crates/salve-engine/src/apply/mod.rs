@@ -24,6 +24,7 @@ mod file;
 mod load;
 mod plan;
 mod repository;
+mod whole_target;
 
 use std::cell::OnceCell;
 use std::path::{Path, PathBuf};

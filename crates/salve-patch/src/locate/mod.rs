@@ -77,6 +77,44 @@ pub(crate) enum Found {
     Nothing,
 }
 
+/// Whether the hunk changes trailing whitespace: a removed line and an added line equal but for
+/// it. Then the added lines vouch for "already applied" only with their exact line ends, since
+/// the file's old lines equal them up to the whitespace the edit is about.
+fn changes_trailing_ws(lines: &[HunkLine]) -> bool {
+    let removed: std::collections::HashSet<&str> = lines
+        .iter()
+        .filter(|l| l.kind == LineKind::Remove)
+        .map(|l| strip_cr(&l.text).trim_end())
+        .collect();
+    lines.iter().any(|l| {
+        let t = strip_cr(&l.text);
+        l.kind == LineKind::Add
+            && removed.contains(t.trim_end())
+            && !lines
+                .iter()
+                .any(|r| r.kind == LineKind::Remove && strip_cr(&r.text) == t)
+    })
+}
+
+/// Whether the lines a hunk adds hold real code of their own: at least two lines with a letter
+/// or digit that are not copies of the hunk's other lines. Repeating such a run verbatim beside
+/// itself is not what an edit means; repeating a blank, a brace or lines already around it may
+/// be.
+fn substantial_insertion(lines: &[HunkLine]) -> bool {
+    let others: std::collections::HashSet<&str> = lines
+        .iter()
+        .filter(|l| l.kind != LineKind::Add)
+        .map(|l| strip_cr(&l.text).trim())
+        .collect();
+    let own: std::collections::HashSet<&str> = lines
+        .iter()
+        .filter(|l| l.kind == LineKind::Add)
+        .map(|l| strip_cr(&l.text).trim())
+        .filter(|t| t.chars().any(char::is_alphanumeric) && !others.contains(t))
+        .collect();
+    own.len() >= 2
+}
+
 /// The pre-image of a set of hunk lines: texts and whether each is context.
 pub(crate) fn pre_image(lines: &[HunkLine]) -> (Vec<&str>, Vec<bool>) {
     lines
@@ -145,6 +183,7 @@ fn locate_lines(idx: &FileIndex, lines: &[HunkLine], variant: Option<Vec<HunkLin
         .map(|l| l.kind == LineKind::Add)
         .collect();
     let repeats_context = slidable_insertion(lines);
+    let exact_ends = changes_trailing_ws(lines);
     let mut post_hits: Vec<Vec<(usize, usize)>> = Vec::new();
     let wrap = |rung: Rung, fits: Vec<Fit>| {
         Found::Candidates(
@@ -156,7 +195,7 @@ fn locate_lines(idx: &FileIndex, lines: &[HunkLine], variant: Option<Vec<HunkLin
     let hits = |form: Form| {
         (
             contiguous_fits(idx, form, &pre),
-            post_hits_in(idx, form, &pre, &post, &added),
+            post_hits_in(idx, form, &pre, &post, &added, exact_ends),
         )
     };
     // Lines equal in one form are equal in every looser one: when the canonical form finds
@@ -182,12 +221,20 @@ fn locate_lines(idx: &FileIndex, lines: &[HunkLine], variant: Option<Vec<HunkLin
                 // place). Not when an inserted run could slide along equal neighbours: then the
                 // diff could have put it anywhere in a run of equal lines, and the file's run
                 // may simply be one line short.
-                if !repeats_context
-                    && fits.iter().all(|f| {
-                        let (s, e) = f.range();
-                        s >= ps && e <= pe
-                    })
-                {
+                let inside = fits.iter().all(|f| {
+                    let (s, e) = f.range();
+                    s >= ps && e <= pe
+                });
+                if inside && !repeats_context {
+                    return Found::AlreadyApplied { start: ps, end: pe };
+                }
+                if inside && substantial_insertion(lines) {
+                    // The slide leaves two readings: already applied, or a second copy of lines
+                    // that already stand next to their context. A model rarely means to repeat
+                    // a run of real code of its own verbatim beside itself, and retrying an
+                    // applied edit is common: such an insertion is taken as applied. A short one
+                    // (a blank, a brace, a copy of a neighbour) is a diff tool's window onto a
+                    // run of equal lines longer than its context, and is placed as before.
                     return Found::AlreadyApplied { start: ps, end: pe };
                 }
             }
@@ -266,6 +313,7 @@ fn post_hits_in(
     pre: &[&str],
     post: &[&str],
     added: &[bool],
+    exact_ends: bool,
 ) -> Vec<(usize, usize)> {
     let same = |a: &[&str], b: &[&str]| {
         a.len() == b.len()
@@ -281,7 +329,13 @@ fn post_hits_in(
         .into_iter()
         .filter(|f| {
             post.iter().zip(&f.map).zip(added).all(|((p, span), &add)| {
-                !add || f.reindent.apply(p).trim_end() == doc.line(span.start).trim_end()
+                let want = f.reindent.apply(p);
+                let have = strip_cr(doc.line(span.start));
+                !add || if exact_ends {
+                    want == have
+                } else {
+                    want.trim_end() == have.trim_end()
+                }
             })
         })
         .map(|f| f.range())

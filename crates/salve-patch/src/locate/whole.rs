@@ -78,6 +78,12 @@ pub(crate) fn fill_placeholders(
                     "it has no lines of its own around it to place it by",
                 ))
             }
+            Err(Miss::CutShort) => {
+                return Err(fail(
+                    Status::NotFound,
+                    "it ends the content, so the file is cut short and what the rest should be is unknown",
+                ))
+            }
             Err(Miss::NotFound) => {
                 return Err(fail(
                     Status::NotFound,
@@ -120,6 +126,8 @@ fn unfilled(line: &str, m: usize, why: &str) -> String {
 enum Miss {
     /// Only other gaps or blank lines around it.
     NoNeighbours,
+    /// The last thing in the content: the file is cut short.
+    CutShort,
     NotFound,
     Ambiguous,
 }
@@ -168,7 +176,6 @@ fn fill_one(
     lo: usize,
     hi: usize,
 ) -> Result<(usize, usize), Miss> {
-    let n = idx.len();
     let at_top = (0..m).all(|k| is_blank(lines[k]));
     let at_bottom = (m + 1..lines.len()).all(|k| is_blank(lines[k]));
     for k in 1..=MAX_NEIGHBOURS {
@@ -180,18 +187,29 @@ fn fill_one(
                 let f = loose_fits(idx, pat, &vec![true; pat.len()], true);
                 f.iter().map(|f| (0, f.range().0)).collect::<Vec<_>>()
             }
-            (Some(s), None) if at_bottom => {
-                let pat = &lines[s..m];
-                let f = loose_fits(idx, pat, &vec![true; pat.len()], true);
-                f.iter().map(|f| (f.range().1, n)).collect()
-            }
+            // A whole file that keeps its head and ends in "rest unchanged" is cut short: what
+            // the model meant for the rest is unknown (DESIGN.md §3.1), so it is not guessed.
+            (Some(_), None) if at_bottom => return Err(Miss::CutShort),
             (Some(s), Some(e)) => {
                 let pat = &lines[s..e];
                 let marks: Vec<bool> = (s..e).map(|k| k == m).collect();
                 let f = elision::fits(idx, pat, &vec![true; pat.len()], &marks);
-                f.iter()
+                let fills: Vec<(usize, usize)> = f
+                    .iter()
                     .map(|f| (f.map[m - s].start, f.map[m - s].end))
-                    .collect()
+                    .collect();
+                // The gap ends at the first place its next lines fit; when they fit again
+                // further on, the gap could as well reach there: that is a guess, not a fill.
+                let next = &lines[m + 1..e];
+                let again = loose_fits(idx, next, &vec![true; next.len()], true);
+                let reaches = |(start, _): (usize, usize)| {
+                    again.iter().filter(|g| g.range().0 >= start).count()
+                };
+                if fills.iter().any(|&g| reaches(g) > 1) {
+                    vec![(0, 0); 2] // counted as several places
+                } else {
+                    fills
+                }
             }
             _ => return Err(Miss::NoNeighbours),
         };
@@ -302,11 +320,22 @@ mod tests {
     }
 
     #[test]
+    fn a_gap_whose_next_lines_fit_again_further_on_is_not_guessed() {
+        // `}` after the gap fits twice below `a {`: the gap could end at either.
+        let src = Doc::parse("a {\n  x\n}\nb {\n  y\n}\nc\n");
+        let e = fill_placeholders(&src, "a {\n...\n}\nnew\nc\n", false).unwrap_err();
+        assert_eq!(e.status, Status::Ambiguous, "{e:?}");
+        // With a next line that fits once, it is filled.
+        let lines = fill_placeholders(&src, "a {\n...\n}\nb {\n  Y\n}\nc\n", false).unwrap();
+        assert_eq!(lines, ["a {", "  x", "}", "b {", "  Y", "}", "c"]);
+    }
+
+    #[test]
     fn a_gap_with_content_on_one_side_reaches_the_end_only_at_the_end() {
         let src = Doc::parse("a\nb\nc\nd\n");
-        // A trailing gap keeps the rest of the file.
-        let lines = fill_placeholders(&src, "A\nb\n...\n", false).unwrap();
-        assert_eq!(lines, ["A", "b", "c", "d"]);
+        // A trailing gap is a file cut short: refused, not filled with the rest of the file.
+        let e = fill_placeholders(&src, "A\nb\n...\n", false).unwrap_err();
+        assert_eq!(e.status, Status::NotFound, "{e:?}");
         // A leading gap keeps the start.
         let lines = fill_placeholders(&src, "...\nc\nD\n", false).unwrap();
         assert_eq!(lines, ["a", "b", "c", "D"]);

@@ -15,21 +15,66 @@ const COMMENT_OPENERS: &[&str] = &["<!--", "{/*", "/*", "//", "--", "#", ";", "%
 /// Comment closers stripped from the end of a comment-only line.
 const COMMENT_CLOSERS: &[&str] = &["-->", "*/}", "*/"];
 
-/// Words that, next to dots or in a comment-only line, say "the real code was left out".
+/// Words that, next to dots or inside brackets, say "the real code was left out".
 const LAZY_WORDS: &[&str] = &[
     "existing",
     "unchanged",
-    "rest of",
+    "rest",
     "remaining",
+    "remainder",
     "omitted",
     "as before",
-    "same as before",
     "previous code",
     "other code",
     "more code",
     "code here",
-    "keep the rest",
 ];
+
+/// How an unmarked placeholder comment begins: `// rest of the file unchanged`,
+/// `# existing code`, `// remaining methods stay the same`.
+const LAZY_STARTS: &[&str] = &[
+    "existing",
+    "rest",
+    "the rest",
+    "remaining",
+    "remainder",
+    "keep the rest",
+    "same as before",
+    "other",
+    "previous",
+    "more",
+    "everything else",
+    "unchanged",
+];
+
+/// What an unmarked placeholder comment is about: code, not the program's data.
+const CODE_NOUNS: &[&str] = &[
+    "code",
+    "file",
+    "function",
+    "functions",
+    "method",
+    "methods",
+    "class",
+    "implementation",
+    "module",
+    "content",
+    "contents",
+    "document",
+    "body",
+    "lines",
+    "imports",
+    "tests",
+    "logic",
+    "unchanged",
+    "same",
+    "before",
+    "omitted",
+    "brevity",
+];
+
+/// A placeholder is short: a sentence of prose is a comment, whatever words it uses.
+const MAX_PLACEHOLDER_WORDS: usize = 10;
 
 /// The text of a comment-only line without its comment markers, or `None` when the line is not
 /// a comment.
@@ -61,33 +106,71 @@ fn only_dots(s: &str) -> bool {
 }
 
 /// A placeholder that stands in for code: `// ... existing code ...`, `# ... rest unchanged`,
-/// `/* ... */ rest of file`, `... (unchanged)`, `<!-- ... existing content ... -->`.
+/// `/* ... */ rest of file`, `... (unchanged)`, `<!-- ... existing content ... -->`,
+/// `[rest of file unchanged]`, `// rest of the code remains unchanged`.
+///
+/// The line must be *only* an elision marker. Prose that merely contains such a word (a C
+/// comment saying a value is left "unchanged", `// process the rest of the buffer`) is code's
+/// own comment, and refusing a clean edit over it is a false alarm. So a placeholder is short
+/// and either marked (dots or brackets around a lazy word) or a comment that opens with a lazy
+/// phrase about code.
 pub(crate) fn is_lazy(line: &str) -> bool {
     let t = line.trim();
     if t.is_empty() || t.len() > 120 {
         return false;
     }
-    let inner = match comment_body(t) {
-        Some(c) => c,
-        None if starts_with_dots(t) => t,
-        None => return false,
+    let (inner, commented) = match comment_body(t) {
+        Some(c) => (c, true),
+        None => (t, false),
     };
-    let lower = inner.to_lowercase();
-    let dotted = starts_with_dots(&lower) || ends_with_dots(&lower);
-    // `<!-- ... rest ... -->`: a bare "rest" counts next to dots.
-    let rest_word = dotted
-        && lower
-            .split(|c: char| !c.is_alphanumeric())
-            .any(|w| w == "rest");
-    if !rest_word && !LAZY_WORDS.iter().any(|w| lower.contains(w)) {
+    let (body, bracketed) = strip_brackets(inner);
+    let dotted = starts_with_dots(body) || ends_with_dots(body);
+    // Most lines are code: settle them before any allocation.
+    if !commented && !dotted && !bracketed {
         return false;
     }
-    rest_word
-        || starts_with_dots(&lower)
-        || ends_with_dots(&lower)
-        || lower.contains("rest of")
-        || lower.contains("existing code")
-        || (lower.contains("unchanged") && lower.split_whitespace().count() >= 2)
+    let words: Vec<String> = body
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    if words.is_empty() || words.len() > MAX_PLACEHOLDER_WORDS {
+        return false;
+    }
+    // Outside a comment only a line of words, dots and brackets can be a marker: `...rest,`
+    // is JavaScript spread syntax, `(unchanged)` alone is not code.
+    let wordy = body
+        .chars()
+        .all(|c| c.is_alphanumeric() || c.is_whitespace() || "'.…-:()[]".contains(c));
+    if !commented && !(wordy && (dotted || bracketed)) {
+        return false;
+    }
+    let text = words.join(" ");
+    let has = |w: &str| {
+        if w.contains(' ') {
+            text.contains(w)
+        } else {
+            words.iter().any(|x| x == w)
+        }
+    };
+    if dotted || bracketed {
+        return LAZY_WORDS.iter().any(|w| has(w));
+    }
+    let starts = LAZY_STARTS
+        .iter()
+        .any(|p| text == *p || text.starts_with(&format!("{p} ")));
+    starts && words.len() >= 2 && words.iter().any(|w| CODE_NOUNS.contains(&w.as_str()))
+}
+
+/// `inner` without one pair of enclosing brackets (`[...]`, `(...)`, `{...}`, `<...>`), and
+/// whether there were any.
+fn strip_brackets(inner: &str) -> (&str, bool) {
+    for (open, close) in [('[', ']'), ('(', ')'), ('{', '}'), ('<', '>')] {
+        if let Some(x) = inner.strip_prefix(open).and_then(|x| x.strip_suffix(close)) {
+            return (x.trim(), true);
+        }
+    }
+    (inner, false)
 }
 
 /// A comment-only line whose text is only dots: `// ...`, `# ...`, `/* ... */`.
@@ -193,6 +276,13 @@ mod tests {
             "// rest of the file unchanged",
             "  // ... rest unchanged ...",
             "<!-- ... rest ... -->",
+            "[rest of file unchanged]",
+            "    (rest unchanged)",
+            "... (rest of the document unchanged) ...",
+            "// rest of the code remains unchanged",
+            "# existing code",
+            "(unchanged)",
+            "// ... existing methods ...",
         ] {
             assert!(is_lazy(l), "{l}");
         }
@@ -207,6 +297,12 @@ mod tests {
             "...",
             "// ...",
             "",
+            "// Process the rest of the buffer",
+            "** The cursor is left unchanged when the seek fails, so that callers can retry.",
+            "/* The value is left unchanged */",
+            "# Continue to return the rest of the raw data",
+            "...rest,",
+            "...existing,",
         ] {
             assert!(!is_lazy(l), "{l}");
         }

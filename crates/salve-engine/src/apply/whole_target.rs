@@ -1,0 +1,123 @@
+//! Where a whole-file block belongs when its path names no file.
+//!
+//! A model often gets a file's directory wrong, drops it, or gives a bare name. Creating a
+//! second copy at the wrong place is a wrong apply that looks like a success, so such a block is
+//! resolved like the other formats (a unique path suffix, then a unique file name) and then
+//! judged by its content: a block that is clearly that file's (most of its lines are the file's
+//! lines, at the work tree or at the baseline) replaces it; a block that shares almost nothing
+//! with every candidate is a new file; anything between is refused, since neither a write over an
+//! unrelated file nor a duplicate of a related one can be undone by the model.
+
+use std::collections::HashMap;
+
+use salve_patch::{FileReport, Status};
+
+use super::file::{join, read, refuse, Ctx, Stop};
+use super::plan::FilePlan;
+use crate::paths::{guard, resolve, Guarded, Reach, Resolution, TreePath};
+
+/// At least this share of the block's lines found in a candidate: the block is that file's.
+const SAME_FILE: f64 = 0.6;
+/// Below this share for every candidate: the block is a file of its own.
+const UNRELATED: f64 = 0.2;
+
+/// The decision for a whole-file block whose path does not exist.
+pub(super) enum WholeTarget {
+    /// Replace this existing file (its path was recorded in the report).
+    Existing(Guarded),
+    /// Create the file at the requested path.
+    New,
+}
+
+/// Decide where a whole-file block for a missing path goes; see the module docs.
+pub(super) fn whole_target(
+    ctx: &Ctx<'_, '_, '_>,
+    plan: &FilePlan,
+    content: &str,
+    report: &mut FileReport,
+) -> Result<WholeTarget, Stop> {
+    let candidates = match resolve(ctx.root, &plan.target.path, Reach::Name, || ctx.files()) {
+        Resolution::Exact => return Ok(WholeTarget::Existing(plan.target.clone())),
+        Resolution::Moved(found) => vec![found],
+        Resolution::Ambiguous(list) => list,
+        Resolution::Missing => return Ok(WholeTarget::New),
+    };
+    let mut scored: Vec<(f64, &TreePath, Option<Guarded>)> = Vec::new();
+    for path in &candidates {
+        // A candidate that cannot be guarded or read cannot be the file meant; it still counts
+        // as a candidate when nothing else decides.
+        let g = guard(ctx.root, path.as_str()).ok();
+        let score = g.as_ref().map_or(0.0, |g| kinship_with(ctx, g, content));
+        scored.push((score, path, g));
+    }
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let best = scored.first().map_or(0.0, |s| s.0);
+    let runner_up = scored.get(1).map_or(0.0, |s| s.0);
+    if best < UNRELATED {
+        return Ok(WholeTarget::New);
+    }
+    if best >= SAME_FILE && runner_up < UNRELATED {
+        if let Some((_, path, Some(g))) = scored.into_iter().next() {
+            report.requested_path = Some(plan.raw.clone());
+            report.path = path.to_string();
+            return Ok(WholeTarget::Existing(g));
+        }
+    }
+    refuse(
+        Status::Ambiguous,
+        format!(
+            "{} does not exist; the whole file given for it is neither clearly a new file nor clearly one of {}; name the file's path exactly",
+            plan.target.path,
+            join(&candidates)
+        ),
+    )
+}
+
+/// The block's kinship with a candidate: the best of its kinship with the work tree's text and
+/// with the baseline's (the block may be written against the file as the model read it).
+fn kinship_with(ctx: &Ctx<'_, '_, '_>, g: &Guarded, content: &str) -> f64 {
+    let now = read(ctx, g).map_or(0.0, |cur| kinship(content, &cur.text));
+    let then = ctx
+        .baseline()
+        .and_then(|b| b.text(&g.real_rel))
+        .map_or(0.0, |base| kinship(content, &base));
+    now.max(then)
+}
+
+/// The share of `block`'s meaningful lines (trimmed, holding a letter or digit) that `file` has,
+/// each file line counted once.
+pub(super) fn kinship(block: &str, file: &str) -> f64 {
+    let meaningful = |l: &str| l.chars().any(char::is_alphanumeric);
+    let mut have: HashMap<&str, usize> = HashMap::new();
+    for l in file.lines().map(str::trim).filter(|l| meaningful(l)) {
+        *have.entry(l).or_default() += 1;
+    }
+    let (mut total, mut found) = (0usize, 0usize);
+    for l in block.lines().map(str::trim).filter(|l| meaningful(l)) {
+        total += 1;
+        if let Some(n) = have.get_mut(l).filter(|n| **n > 0) {
+            *n -= 1;
+            found += 1;
+        }
+    }
+    if total == 0 {
+        return 0.0;
+    }
+    found as f64 / total as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::kinship;
+
+    #[test]
+    fn kinship_counts_the_block_lines_the_file_has() {
+        let file = "fn a() {\n    one();\n}\nfn b() {\n    two();\n}\n";
+        assert!(
+            (kinship("fn a() {\n    one();\n    three();\n}\n", file) - 2.0 / 3.0).abs() < 1e-9
+        );
+        assert_eq!(kinship("fn a() {\n}\nfn a() {\n}\n", file), 0.5);
+        assert_eq!(kinship("unrelated text\nentirely\n", file), 0.0);
+        assert_eq!(kinship("}\n\n", file), 0.0);
+    }
+}
