@@ -268,9 +268,9 @@ const CI_BRANCH_VARS: &[&str] = &[
     "CIRCLE_BRANCH",
 ];
 
-/// The budget counters of the work tree at `dir`, every branch, or one.
-pub fn counters(dir: &Path, branch: Option<&str>) -> Result<Vec<Counter>, Error> {
-    Budgets::open(dir, Limits::default())?.status(branch)
+/// The budget counters of the work tree at `dir`, every branch or one, judged by `limits`.
+pub fn counters(dir: &Path, branch: Option<&str>, limits: Limits) -> Result<Vec<Counter>, Error> {
+    Budgets::open(dir, limits)?.status(branch)
 }
 
 /// Clear the budget counters of the work tree at `dir` (of one branch or signature, or all);

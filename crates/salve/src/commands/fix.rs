@@ -92,7 +92,11 @@ fn parse_strictness(text: &str) -> Result<Strictness, String> {
 pub fn run(global: &Global, args: &FixArgs) -> Result<u8, CliError> {
     let dir = global.existing_work_dir()?;
     if args.budget_status {
-        return budget_status(global, &dir, args.branch.as_deref());
+        let limits = budget::Limits {
+            attempts: args.attempts,
+            environment_reruns: args.env_reruns,
+        };
+        return budget_status(global, &dir, args.branch.as_deref(), limits);
     }
     if args.reset_budget {
         let cleared = budget::reset_counters(&dir, args.branch.as_deref(), None).map_err(failed)?;
@@ -177,8 +181,9 @@ fn budget_status(
     global: &Global,
     dir: &std::path::Path,
     branch: Option<&str>,
+    limits: budget::Limits,
 ) -> Result<u8, CliError> {
-    let counters = budget::counters(dir, branch).map_err(failed)?;
+    let counters = budget::counters(dir, branch, limits).map_err(failed)?;
     if global.json {
         print_json_pretty(&counters)?;
         return Ok(0);

@@ -10,6 +10,7 @@
 mod apply_cli;
 mod ask;
 mod completions;
+mod fix;
 mod git_safety;
 mod json_snapshots;
 mod record;
