@@ -407,7 +407,7 @@ fn sigint_mid_attempt_restores_the_tree_and_records_the_run_as_interrupted() {
         )
         .write("salve.toml", providers)
         .commit("start");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_salve"))
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_salve"))
         .current_dir(&tree.root)
         .env("GIT_CONFIG_NOSYSTEM", "1")
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
