@@ -64,6 +64,8 @@ pub enum Command {
     Ask(commands::ask::AskArgs),
     /// Make a failing check pass: classify, repair (rules, then the model), verify, commit
     Fix(commands::fix::FixArgs),
+    /// The repairs `salve fix` learned or the repository pinned: list, show, pin, unpin, rm
+    Rules(commands::rules::RulesArgs),
     /// Show what is installed and configured: git, config files, providers, chains, the record
     Doctor(commands::doctor::DoctorArgs),
     /// Snapshot the work tree and staged state into a private ref (or `drop` old ones)

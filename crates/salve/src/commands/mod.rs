@@ -15,6 +15,7 @@ pub mod import;
 pub mod log;
 pub mod man;
 pub mod restore;
+pub mod rules;
 pub mod show;
 pub mod undo;
 
@@ -38,6 +39,7 @@ pub fn run(cli: &Cli) -> Result<u8, CliError> {
         Command::Import(args) => import::run(&cli.global, args),
         Command::Gc(args) => gc::run(&cli.global, args),
         Command::Fix(args) => fix::run(&cli.global, args),
+        Command::Rules(args) => rules::run(&cli.global, args),
         Command::Completions(args) => completions::run(&cli.global, args),
         Command::Man(args) => man::run(&cli.global, args),
     }

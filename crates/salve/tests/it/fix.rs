@@ -156,6 +156,35 @@ fn a_learned_rule_replays_without_the_model_and_production_makes_no_calls() {
         BROKEN_LIB,
         "a stop restores the tree"
     );
+    // Pinned, the rule is the repository's, and production replays it.
+    let listed = tree
+        .salve()
+        .args(["--json", "rules", "list"])
+        .output()
+        .unwrap();
+    let rules: serde_json::Value = serde_json::from_slice(&listed.stdout).unwrap();
+    assert_eq!(rules.as_array().unwrap().len(), 1, "{rules}");
+    assert_eq!(rules[0]["origin"], "learned");
+    let id = rules[0]["id"].as_str().unwrap();
+    tree.salve()
+        .args(["rules", "pin", id, "--name", "string-for-u32"])
+        .assert()
+        .success();
+    assert!(tree.exists(".salve/rules/string-for-u32.toml"));
+    let pinned = fix(
+        &tree,
+        &[
+            "--no-commit",
+            "--strictness",
+            "production",
+            "--",
+            "cargo",
+            "build",
+        ],
+    );
+    pinned.code(0);
+    assert_eq!(pinned.json()["status"], "rule_applied", "{}", pinned.stdout);
+    assert_eq!(calls(&tree), 1);
 }
 
 /// A Python package whose unit test fails on an assertion.
