@@ -44,6 +44,23 @@ impl Repo {
     }
 
     fn ask(dir: &Path, rev: Option<&str>) -> Result<(Repo, String, Option<String>), GitError> {
+        // Where a directory's repository is does not change while salve runs: one process
+        // (a fix loop, the MCP server) asks once per directory, not once per operation.
+        let key = rev
+            .is_none()
+            .then(|| std::fs::canonicalize(dir).ok())
+            .flatten();
+        if let Some(found) = key.as_ref().and_then(|k| memo::get(&memo::DISCOVERED, k)) {
+            return Ok((found.0, found.1, None));
+        }
+        let asked = Self::ask_git(dir, rev)?;
+        if let Some(key) = key {
+            memo::put(&memo::DISCOVERED, key, (asked.0.clone(), asked.1.clone()));
+        }
+        Ok(asked)
+    }
+
+    fn ask_git(dir: &Path, rev: Option<&str>) -> Result<(Repo, String, Option<String>), GitError> {
         let ask = || {
             let git = Git::new(dir).args(["rev-parse", "--show-toplevel", "--show-prefix"]);
             match rev {
@@ -117,21 +134,32 @@ impl Repo {
     /// This work tree's git directory, absolute. For a linked worktree it is
     /// `.git/worktrees/<name>`, which holds that worktree's own index and HEAD.
     pub fn git_dir(&self) -> Result<PathBuf, GitError> {
+        if let Some(dir) = memo::get(&memo::GIT_DIRS, &self.root) {
+            return Ok(dir);
+        }
         let bytes = self
             .git()
             .args(["rev-parse", "--absolute-git-dir"])
             .run_bytes()?;
-        Ok(path_from_bytes(trim_newline(&bytes)))
+        let dir = path_from_bytes(trim_newline(&bytes));
+        memo::put(&memo::GIT_DIRS, self.root.clone(), dir.clone());
+        Ok(dir)
     }
 
     /// Where git keeps `name` (`index`, `MERGE_HEAD`, `hooks/pre-commit`, ...) for this work
     /// tree, absolute. Follows linked worktrees and `core.hooksPath` the way git does.
     pub fn git_path(&self, name: &str) -> Result<PathBuf, GitError> {
+        let key = (self.root.clone(), name.to_owned());
+        if let Some(path) = memo::get(&memo::GIT_PATHS, &key) {
+            return Ok(path);
+        }
         let bytes = self
             .git()
             .args(["rev-parse", "--git-path", name])
             .run_bytes()?;
-        Ok(self.root.join(path_from_bytes(trim_newline(&bytes))))
+        let path = self.root.join(path_from_bytes(trim_newline(&bytes)));
+        memo::put(&memo::GIT_PATHS, key, path.clone());
+        Ok(path)
     }
 
     /// The path of this work tree's index file.
@@ -142,6 +170,15 @@ impl Repo {
     /// [`Repo::git_dir`] and [`Repo::index_path`] from one git call (each call is a process
     /// start, and a temporary index needs both).
     pub(crate) fn git_dir_and_index_path(&self) -> Result<(PathBuf, PathBuf), GitError> {
+        if let Some(both) = memo::get(&memo::INDEX_PATHS, &self.root) {
+            return Ok(both);
+        }
+        let found = self.ask_git_dir_and_index_path()?;
+        memo::put(&memo::INDEX_PATHS, self.root.clone(), found.clone());
+        Ok(found)
+    }
+
+    fn ask_git_dir_and_index_path(&self) -> Result<(PathBuf, PathBuf), GitError> {
         let bytes = self
             .git()
             .args(["rev-parse", "--absolute-git-dir", "--git-path", "index"])
@@ -345,5 +382,40 @@ mod tests {
         let (dir, index) = repo.git_dir_and_index_path().unwrap();
         assert_eq!(dir, main.join(".git/worktrees/linked"));
         assert_eq!(index, dir.join("index"));
+    }
+}
+
+/// Answers about a repository's layout that hold for the life of the process, kept so that
+/// repeated operations do not ask git again. Only successful answers are kept.
+mod memo {
+    use std::collections::HashMap;
+    use std::path::PathBuf;
+    use std::sync::{Mutex, OnceLock};
+
+    use super::Repo;
+
+    pub(super) type Table<V, K = PathBuf> = OnceLock<Mutex<HashMap<K, V>>>;
+
+    /// Canonical directory → its repository and prefix.
+    pub(super) static DISCOVERED: Table<(Repo, String)> = OnceLock::new();
+    /// Work tree root → its git directory.
+    pub(super) static GIT_DIRS: Table<PathBuf> = OnceLock::new();
+    /// Work tree root → its git directory and index file.
+    pub(super) static INDEX_PATHS: Table<(PathBuf, PathBuf)> = OnceLock::new();
+    /// (work tree root, name) → where git keeps it.
+    pub(super) static GIT_PATHS: Table<PathBuf, (PathBuf, String)> = OnceLock::new();
+
+    pub(super) fn get<V: Clone, K: std::hash::Hash + Eq>(
+        table: &Table<V, K>,
+        key: &K,
+    ) -> Option<V> {
+        let map = table.get_or_init(Default::default).lock().ok()?;
+        map.get(key).cloned()
+    }
+
+    pub(super) fn put<V, K: std::hash::Hash + Eq>(table: &Table<V, K>, key: K, value: V) {
+        if let Ok(mut map) = table.get_or_init(Default::default).lock() {
+            map.insert(key, value);
+        }
     }
 }

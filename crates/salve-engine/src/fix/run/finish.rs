@@ -99,6 +99,7 @@ impl Session<'_> {
             rule,
             guard: std::mem::take(&mut self.guard),
             provider_calls: self.provider_calls,
+            provider_ms: self.provider_ms,
             cost_usd: cost,
             duration_ms: u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX),
             run: None,

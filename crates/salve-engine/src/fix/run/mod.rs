@@ -225,8 +225,11 @@ pub struct Outcome {
     /// Every guard finding, refused or (in sketch) warned.
     pub guard: Vec<Finding>,
     pub provider_calls: usize,
+    /// Time spent waiting for providers.
+    pub provider_ms: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cost_usd: Option<f64>,
+    /// The whole run; minus the checks' and the providers' time, salve's own overhead.
     pub duration_ms: u64,
     /// The run in the record.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -81,6 +81,10 @@ impl Session<'_> {
     /// Every provider call as an attempt row of the record, with the prompt as an artifact.
     fn record_provider_calls(&mut self, calls: &[salve_llm::Attempt], prompt: &str, seq: u32) {
         self.provider_calls += calls.len();
+        self.provider_ms += calls
+            .iter()
+            .filter_map(|a| a.meta.as_ref().map(|m| m.latency_ms))
+            .sum::<u64>();
         self.costs
             .extend(calls.iter().filter_map(|a| a.meta.as_ref()?.cost_usd));
         let Some(recorder) = self.recorder.as_mut() else {

@@ -71,6 +71,8 @@ pub(super) struct Session<'o> {
     pub(super) kept: Vec<Kept>,
     pub(super) guard: Vec<Finding>,
     pub(super) provider_calls: usize,
+    /// Time spent waiting for providers, milliseconds.
+    pub(super) provider_ms: u64,
     pub(super) costs: Vec<f64>,
     pub(super) proposed: Proposed,
     /// Rules replayed in this run, so a failed one is not tried again.
@@ -124,6 +126,7 @@ impl<'o> Session<'o> {
             kept: Vec::new(),
             guard: Vec::new(),
             provider_calls: 0,
+            provider_ms: 0,
             costs: Vec::new(),
             proposed: Proposed::None,
             rules_tried: Vec::new(),
