@@ -246,8 +246,8 @@ pub(super) fn delete(
         }
     };
     let cur = read(ctx, &target)?;
-    if let Some(expected) = expected {
-        if !same_content(expected, &cur.text) {
+    match expected {
+        Some(expected) if !same_content(expected, &cur.text) => {
             return refuse(
                 Status::Conflict,
                 format!(
@@ -255,6 +255,28 @@ pub(super) fn delete(
                     target.path
                 ),
             );
+        }
+        Some(_) => {}
+        // A delete that names the file only (a Codex `*** Delete File`, a git `deleted file
+        // mode` without its lines): the baseline commit must vouch that the file is what the
+        // model saw, or uncommitted work would go with it.
+        None => {
+            let why = match ctx.baseline().map(|b| b.text(&target.real_rel)) {
+                Some(Some(base)) if same_content(&base, &cur.text) => None,
+                Some(Some(_)) => Some("has changes since the commit the model read"),
+                Some(None) => Some("is not in the commit the model read (new or untracked)"),
+                None => Some("cannot be checked: there is no baseline commit to compare it with"),
+            };
+            if let Some(why) = why {
+                return refuse(
+                    Status::Conflict,
+                    format!(
+                        "{} {why}; the reply deletes it without its content, so salve refuses to \
+                         delete what the model may not have seen",
+                        target.path
+                    ),
+                );
+            }
         }
     }
     report.removed = line_count(&cur.text);

@@ -903,3 +903,28 @@ fn check_diff_prints_what_would_be_written_ready_for_git_apply() {
     assert_eq!(value["outcome"], "applied");
     assert!(value["diff"].as_str().unwrap().contains("+TWO\n"));
 }
+
+/// A delete that names the file only is checked against the commit the model read: a file
+/// with uncommitted work, or one the commit does not have, is not deleted.
+#[test]
+fn deletes_without_content_check_the_baseline() {
+    let tree = Tree::git();
+    tree.write("keep.py", "x = 1\n")
+        .write("clean.py", "y = 2\n")
+        .commit("start");
+    tree.write("keep.py", "x = 1\n# my unsaved work\n");
+    tree.write("new.py", "z = 3\n");
+    let codex = |path: &str| format!("*** Begin Patch\n*** Delete File: {path}\n*** End Patch\n");
+    let run = tree.apply(&codex("keep.py"), &["--json"]);
+    run.code(1);
+    assert_eq!(run.json()["files"][0]["status"], "conflict");
+    assert!(tree.read("keep.py").contains("my unsaved work"));
+    let git_delete = "diff --git a/keep.py b/keep.py\ndeleted file mode 100644\n";
+    tree.apply(git_delete, &[]).code(1);
+    assert!(tree.exists("keep.py"));
+    tree.apply(&codex("new.py"), &[]).code(1);
+    assert!(tree.exists("new.py"), "a file the commit does not have is not deleted");
+    // A clean file is what the model saw: deleted.
+    tree.apply(&codex("clean.py"), &[]).code(0);
+    assert!(!tree.exists("clean.py"));
+}
