@@ -43,6 +43,7 @@ pub mod config;
 pub mod doctor;
 pub mod error;
 pub mod fix;
+pub mod interrupt;
 pub mod lock;
 pub mod paths;
 pub mod record;

@@ -162,8 +162,16 @@ impl Transaction {
         }
         self.sweep_leftovers();
         let hooks = Hooks::from_env();
+        // Ctrl-C while the temporary files are written waits for this point, where dropping
+        // them removes them and nothing has been replaced yet.
+        let _guard = crate::interrupt::guard();
         let mut created_dirs = Vec::new();
         let prepared = match prepare(&self.ops, &mut created_dirs) {
+            Ok(p) if crate::interrupt::requested() => {
+                drop(p);
+                remove_dirs(&created_dirs);
+                return Err(interrupted(&self.ops));
+            }
             Ok(p) => p,
             Err(e) => {
                 remove_dirs(&created_dirs);
@@ -191,6 +199,22 @@ impl Transaction {
             }
         }
         Ok(self.ops.iter().map(|op| op.path().to_path_buf()).collect())
+    }
+}
+
+/// The error of a transaction stopped by Ctrl-C before it replaced anything.
+fn interrupted(ops: &[Op]) -> TransactionError {
+    TransactionError {
+        action: "interrupted before writing",
+        path: ops
+            .first()
+            .map(|op| op.path().to_path_buf())
+            .unwrap_or_default(),
+        source: io::Error::new(
+            io::ErrorKind::Interrupted,
+            "stopped by the user; nothing written",
+        ),
+        rolled_back: true,
     }
 }
 
@@ -300,6 +324,7 @@ fn commit_steps(
             continue;
         };
         touched_dirs.push(parent_of(path));
+        stop_if_interrupted(path)?;
         if *expect == Expect::Absent {
             hooks.before_write(done.len());
             // Persisting without overwrite fails if something appeared meanwhile.
@@ -323,6 +348,7 @@ fn commit_steps(
             continue;
         };
         touched_dirs.push(parent_of(path));
+        stop_if_interrupted(path)?;
         let original = keep(path).map_err(|e| fail("deleting", path, e))?;
         hooks.before_write(done.len());
         fs::remove_file(path).map_err(|e| fail("deleting", path, e))?;
@@ -331,6 +357,18 @@ fn commit_steps(
             original,
         });
         hooks.after_writes(done.len());
+    }
+    Ok(())
+}
+
+/// Ctrl-C between two writes: stop here, and the caller's rollback puts back what was written.
+fn stop_if_interrupted(path: &Path) -> Result<(), TransactionError> {
+    if crate::interrupt::requested() {
+        return Err(fail(
+            "interrupted before writing",
+            path,
+            io::Error::new(io::ErrorKind::Interrupted, "stopped by the user"),
+        ));
     }
     Ok(())
 }

@@ -17,6 +17,13 @@ fn main() -> ExitCode {
         panic!("SALVE_DEBUG_PANIC is set");
     }
     let cli = cli::Cli::parse();
+    // Ctrl-C and SIGTERM: work that must not stop half done (writing files, a fix loop) finishes
+    // or undoes itself and returns; anything else stops at once.
+    let _ = ctrlc::set_handler(|| {
+        if !salve_engine::interrupt::request() {
+            std::process::exit(130);
+        }
+    });
     match commands::run(&cli) {
         Ok(code) => ExitCode::from(code),
         Err(err) => {

@@ -58,7 +58,11 @@ impl Hooks {
     pub(super) fn after_writes(&self, done: usize) {
         if self.pause_after == Some(done) {
             eprintln!("{PAUSE_MARKER} {done}");
-            std::thread::sleep(PAUSE_LIMIT);
+            // Until killed, interrupted (Ctrl-C), or the limit.
+            let start = std::time::Instant::now();
+            while start.elapsed() < PAUSE_LIMIT && !crate::interrupt::requested() {
+                std::thread::sleep(Duration::from_millis(20));
+            }
         }
         if self.abort_after == Some(done) {
             abort(done);

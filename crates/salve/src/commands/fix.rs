@@ -5,8 +5,6 @@
 
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 
 use salve_engine::fix::budget;
@@ -115,11 +113,6 @@ pub fn run(global: &Global, args: &FixArgs) -> Result<u8, CliError> {
         })?),
         None => None,
     };
-    let cancel = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&cancel);
-    // Ctrl-C kills the check's whole process tree (it runs in a group of its own, out of the
-    // terminal's reach) and lets the loop put the tree back before salve exits.
-    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
     let options = Options {
         timeout: Duration::from_secs(args.timeout),
         max_attempts: args.attempts,
@@ -146,7 +139,9 @@ pub fn run(global: &Global, args: &FixArgs) -> Result<u8, CliError> {
         } else {
             Echo::Stdout
         },
-        cancel: Some(cancel),
+        // Ctrl-C kills the check's whole process tree (it runs in a group of its own, out of
+        // the terminal's reach) and lets the loop put the tree back before salve exits.
+        cancel: Some(salve_engine::interrupt::cancel_flag()),
         command_line: command_line(),
         ..Options::new(&dir, args.command.clone())
     };

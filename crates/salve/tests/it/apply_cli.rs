@@ -923,7 +923,10 @@ fn deletes_without_content_check_the_baseline() {
     tree.apply(git_delete, &[]).code(1);
     assert!(tree.exists("keep.py"));
     tree.apply(&codex("new.py"), &[]).code(1);
-    assert!(tree.exists("new.py"), "a file the commit does not have is not deleted");
+    assert!(
+        tree.exists("new.py"),
+        "a file the commit does not have is not deleted"
+    );
     // A clean file is what the model saw: deleted.
     tree.apply(&codex("clean.py"), &[]).code(0);
     assert!(!tree.exists("clean.py"));

@@ -330,3 +330,50 @@ fn a_real_sigkill_between_writes_leaves_files_old_or_new() {
         case.assert_recovers(&what);
     }
 }
+
+/// Ctrl-C (SIGINT) or SIGTERM in the middle of the writes: salve stops, puts back what it had
+/// written, removes its temporary files, and says so. Nothing of the reply is left behind.
+#[test]
+fn an_interrupt_between_writes_rolls_back_and_leaves_no_temporary_files() {
+    for (n, signal) in [(0, "-INT"), (1, "-INT"), (WRITES - 1, "-TERM")] {
+        let case = Case::new();
+        let what = format!("{signal} after {n} writes");
+        let mut child = case
+            .hooked(hooks::PAUSE_AFTER_WRITES, n)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let marker = format!("{} {n}", hooks::PAUSE_MARKER);
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let mut seen = String::new();
+        let mut line = String::new();
+        while stderr.read_line(&mut line).unwrap() > 0 {
+            seen.push_str(&line);
+            if line.trim_end() == marker {
+                break;
+            }
+            line.clear();
+        }
+        assert!(
+            seen.lines().any(|l| l == marker),
+            "{what}: no pause\n{seen}"
+        );
+        let sent = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(2), "{what}: {status:?}\n{rest}");
+        assert!(rest.contains("stopped by the user"), "{what}: {rest}");
+        let files = case.tree.snapshot();
+        let litter: Vec<&String> = files.keys().filter(|p| p.contains(TEMP_PREFIX)).collect();
+        assert!(litter.is_empty(), "{what}: {litter:?}");
+        for (path, old) in &case.old {
+            assert_eq!(files.get(path), old.as_ref(), "{what}: {path}");
+        }
+    }
+}

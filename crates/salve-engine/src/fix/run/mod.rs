@@ -333,6 +333,8 @@ pub fn fix(options: &Options, on: &mut dyn FnMut(&Event)) -> Result<Outcome, Err
     if options.command.is_empty() {
         return Err(Error::EmptyCommand);
     }
+    // Ctrl-C stops the loop at its next step, which puts the tree back, instead of killing it.
+    let _guard = crate::interrupt::guard();
     let mut session = session::Session::open(options)?;
     let stop = session.run(on);
     session.finish(stop)
