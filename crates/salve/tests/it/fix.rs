@@ -61,12 +61,14 @@ const FIXED_LIB: &str = "pub fn one() -> u32 {\n    1\n}\n";
 const LIB_FIX: &str = "The function returns a string where a u32 is expected.\n\n```diff\n--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -1,3 +1,3 @@\n pub fn one() -> u32 {\n-    \"1\"\n+    1\n }\n```\n\nConfidence: 0.9\n";
 
 /// A Cargo crate whose build fails with a type error, committed, with `providers` configured.
-fn crate_with_type_error(replies: &[&str]) -> Tree {
+/// Each test names its crate: two builds of one crate name in the shared target directory
+/// would overwrite each other's artifacts.
+fn crate_with_type_error(name: &str, replies: &[&str]) -> Tree {
     let tree = Tree::git();
     let providers = scripted(&tree, replies);
     tree.write(
         "Cargo.toml",
-        "[package]\nname = \"fixme\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        format!("[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"),
     )
     .write("src/lib.rs", BROKEN_LIB)
     .write(".gitignore", "target\nCargo.lock\n")
@@ -77,7 +79,7 @@ fn crate_with_type_error(replies: &[&str]) -> Tree {
 
 #[test]
 fn a_type_error_is_healed_and_only_the_fix_is_committed() {
-    let tree = crate_with_type_error(&[LIB_FIX]);
+    let tree = crate_with_type_error("healed", &[LIB_FIX]);
     // The user's own work: staged, unstaged and untracked.
     tree.write("README.md", "staged by the user\n");
     tree.git_cmd(&["add", "README.md"]);
@@ -126,7 +128,7 @@ fn a_type_error_is_healed_and_only_the_fix_is_committed() {
 
 #[test]
 fn a_learned_rule_replays_without_the_model_and_production_makes_no_calls() {
-    let tree = crate_with_type_error(&[LIB_FIX]);
+    let tree = crate_with_type_error("learned", &[LIB_FIX]);
     fix(&tree, &["--no-commit", "--", "cargo", "build"]).code(0);
     assert_eq!(calls(&tree), 1);
     // The same failure again: the learned rule repairs it.
