@@ -1,5 +1,12 @@
-//! `undo`: take back the most recent salve change of this work tree by restoring the checkpoint
-//! taken just before it. Undo is itself a change, so a second undo redoes.
+//! `undo`: take back the most recent salve change of this work tree, and only it.
+//!
+//! An apply or an ask is undone by applying the diff it recorded in reverse, merged into the
+//! files as they are now: later work in other files, or elsewhere in the same files, stays. When
+//! the files changed since in a way that conflicts, the undo is refused and names them; `force`
+//! falls back to restoring the checkpoint taken before the change (after checkpointing the
+//! present, so that too can be undone). Other changes (a restore, an undo, a change without a
+//! recorded diff) are undone by restoring their checkpoint. Undo is itself a change, so a second
+//! undo redoes.
 
 use std::path::PathBuf;
 
@@ -17,6 +24,9 @@ pub struct Options {
     pub dir: PathBuf,
     /// Untracked files larger than this are left out of the checkpoint taken first.
     pub max_file_size: u64,
+    /// Restore the checkpoint even when the change could be reverted on its own (the whole tree
+    /// goes back, later work included; it is checkpointed first).
+    pub force: bool,
 }
 
 impl Options {
@@ -25,6 +35,7 @@ impl Options {
         Options {
             dir: dir.into(),
             max_file_size: DEFAULT_MAX_UNTRACKED_FILE,
+            force: false,
         }
     }
 }
@@ -43,8 +54,25 @@ pub struct Undone {
 /// What an undo did. Fields are in alphabetical order, as JSON prints them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Outcome {
-    pub restore: restore::Outcome,
+    /// Set when the change's own diff was reverted: the files written, and the checkpoint of
+    /// the state replaced.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reverted: Option<Reverted>,
+    /// Set when the checkpoint was restored instead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub restore: Option<restore::Outcome>,
     pub undone: Undone,
+}
+
+/// A change reverted by its own diff.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Reverted {
+    /// The checkpoint taken before reverting: undoing this undo brings it back.
+    pub checkpoint: Option<String>,
+    /// The run whose diff was reverted.
+    pub run: String,
+    /// The files written, relative to the work tree.
+    pub written: Vec<String>,
 }
 
 /// Why an undo did not happen.
@@ -58,6 +86,15 @@ pub enum Error {
     NothingToUndo(String),
     #[error("{0}")]
     CheckpointGone(String),
+    /// The change's files changed since in a way that conflicts with reverting it.
+    #[error(
+        "the files of the last {kind} changed since in a way that conflicts with undoing it: {}; \
+         nothing was changed",
+        files.join(", ")
+    )]
+    Conflict { kind: String, files: Vec<String> },
+    #[error(transparent)]
+    Apply(#[from] crate::apply::Error),
 }
 
 impl From<git_undo::Error> for Error {
@@ -76,7 +113,10 @@ impl Classified for Error {
         match self {
             Error::Git(e) => e.kind(),
             Error::Restore(e) => e.kind(),
-            Error::NothingToUndo(_) | Error::CheckpointGone(_) => Kind::Refused,
+            Error::NothingToUndo(_) | Error::CheckpointGone(_) | Error::Conflict { .. } => {
+                Kind::Refused
+            }
+            Error::Apply(e) => e.kind(),
         }
     }
 
@@ -86,6 +126,8 @@ impl Classified for Error {
             Error::Restore(e) => e.code(),
             Error::NothingToUndo(_) => "nothing_to_undo",
             Error::CheckpointGone(_) => "checkpoint_gone",
+            Error::Conflict { .. } => "undo_conflict",
+            Error::Apply(e) => e.code(),
         }
     }
 
@@ -101,6 +143,12 @@ impl Classified for Error {
             Error::CheckpointGone(_) => {
                 Some("restore an older checkpoint from the checkpoint list".to_owned())
             }
+            Error::Conflict { .. } => Some(
+                "forcing the undo restores the whole tree as it was before the change \
+                 (later work included, checkpointed first so it can be brought back)"
+                    .to_owned(),
+            ),
+            Error::Apply(e) => e.hint(),
         }
     }
 }
@@ -108,17 +156,116 @@ impl Classified for Error {
 /// Undo the most recent salve change; see the module docs.
 pub fn undo(options: &Options) -> Result<Outcome, Error> {
     let repo = Repo::discover(&options.dir)?;
+    let last = salve_git::oplog::last(&repo)?;
+    if let (Some(last), false) = (&last, options.force) {
+        if let Some(run) = recorded_run(&repo, last) {
+            return revert(&repo, last, &run);
+        }
+    }
     let _lock = crate::lock::acquire(&repo.root, crate::lock::DEFAULT_WAIT)
         .map_err(restore::Error::Lock)?;
     let mut git_options = git_undo::Options::default();
     git_options.restore.limits = limits(options.max_file_size);
     let outcome = git_undo::undo(&repo, &git_options)?;
     Ok(Outcome {
-        undone: Undone {
-            kind: outcome.undone.kind,
-            time: outcome.undone.time,
-            checkpoint: outcome.undone.before,
+        undone: undone(&outcome.undone),
+        restore: Some(outcome.restore.into()),
+        reverted: None,
+    })
+}
+
+fn undone(op: &salve_git::oplog::Operation) -> Undone {
+    Undone {
+        kind: op.kind.clone(),
+        time: op.time,
+        checkpoint: op.before.clone(),
+    }
+}
+
+/// The apply or ask run that took the checkpoint `op` names, with its applied diff.
+fn recorded_run(repo: &Repo, op: &salve_git::oplog::Operation) -> Option<(String, String)> {
+    if op.kind != "apply" && op.kind != "ask" {
+        return None;
+    }
+    let log = crate::record::log(&crate::record::LogOptions {
+        dir: repo.root.clone(),
+        limit: Some(50),
+        ..Default::default()
+    })
+    .ok()?;
+    let run = log.runs.iter().find(|r| {
+        r.run
+            .checkpoint
+            .as_deref()
+            .is_some_and(|c| !c.is_empty() && op.before.starts_with(c))
+    })?;
+    let shown = crate::record::show(&crate::record::ShowOptions {
+        dir: repo.root.clone(),
+        run: run.run.id.clone(),
+        what: crate::record::Shown::Diffs,
+    })
+    .ok()?;
+    let crate::record::ShowOutcome::Diffs { diffs, .. } = shown else {
+        return None;
+    };
+    let diff: Vec<u8> = diffs.concat();
+    let diff = String::from_utf8(diff)
+        .ok()
+        .filter(|d| !d.trim().is_empty())?;
+    Some((run.run.id.clone(), diff))
+}
+
+/// Apply the run's diff in reverse, through the engine: checkpointed (logged as an undo, so a
+/// second undo restores what this one replaced), all files or none.
+fn revert(
+    repo: &Repo,
+    last: &salve_git::oplog::Operation,
+    (run, diff): &(String, String),
+) -> Result<Outcome, Error> {
+    let applied = crate::apply::apply(
+        diff,
+        &crate::apply::Options {
+            reverse: true,
+            operation: "undo".to_owned(),
+            record: false,
+            ..crate::apply::Options::new(&repo.root)
         },
-        restore: outcome.restore.into(),
+    )?;
+    if !matches!(
+        applied.report.outcome,
+        salve_patch::Outcome::Applied | salve_patch::Outcome::AlreadyApplied
+    ) {
+        let mut files: Vec<String> = applied
+            .report
+            .files
+            .iter()
+            .filter(|f| !f.status.is_success() && f.status != salve_patch::Status::Skipped)
+            .map(|f| f.path.clone())
+            .collect();
+        if files.is_empty() {
+            files = applied
+                .report
+                .files
+                .iter()
+                .map(|f| f.path.clone())
+                .collect();
+        }
+        return Err(Error::Conflict {
+            kind: last.kind.clone(),
+            files,
+        });
+    }
+    Ok(Outcome {
+        undone: undone(last),
+        restore: None,
+        reverted: Some(Reverted {
+            checkpoint: applied.checkpoint,
+            run: run.clone(),
+            written: applied
+                .written
+                .iter()
+                .map(|p| p.to_string_lossy().into_owned())
+                .collect(),
+        }),
     })
 }

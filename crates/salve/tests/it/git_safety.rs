@@ -504,3 +504,63 @@ fn concurrent_writers_never_lose_an_update() {
         );
     }
 }
+
+/// Undo takes back the apply alone: a later hand edit to another file, and a file created
+/// since, stay. A second undo redoes. When the applied lines changed since, undo refuses and
+/// names the file; --force restores the checkpoint instead.
+#[test]
+fn undo_reverts_the_apply_and_keeps_later_work() {
+    let tree = Tree::git();
+    tree.write("a.py", "one = 1\ntwo = 2\nthree = 3\n")
+        .write("b.py", "b = 1\n")
+        .commit("start");
+    let reply = "```diff\n--- a/a.py\n+++ b/a.py\n@@ -1,3 +1,3 @@\n one = 1\n-two = 2\n+two = 22\n three = 3\n```\n";
+    tree.apply(reply, &[]).code(0);
+    // Later work by hand.
+    tree.write("b.py", "b = 1\nb2 = 2\n");
+    tree.write("c.py", "new file\n");
+    tree.write("a.py", "zero = 0\none = 1\ntwo = 22\nthree = 3\n");
+    let undone = run(&tree, &["undo", "--json"]);
+    undone.code(0);
+    let json = undone.json();
+    assert_eq!(json["undone"]["kind"], "apply");
+    assert_eq!(json["reverted"]["written"], serde_json::json!(["a.py"]));
+    assert_eq!(tree.read("a.py"), "zero = 0\none = 1\ntwo = 2\nthree = 3\n");
+    assert_eq!(
+        tree.read("b.py"),
+        "b = 1\nb2 = 2\n",
+        "later work in another file stays"
+    );
+    assert_eq!(
+        tree.read("c.py"),
+        "new file\n",
+        "a file created since stays"
+    );
+    // Undo of the undo: the apply is back, the later work still there.
+    run(&tree, &["undo"]).code(0);
+    assert_eq!(
+        tree.read("a.py"),
+        "zero = 0\none = 1\ntwo = 22\nthree = 3\n"
+    );
+    assert_eq!(tree.read("b.py"), "b = 1\nb2 = 2\n");
+
+    // A conflict: the applied line itself changed since.
+    let tree = Tree::git();
+    tree.write("a.py", "one = 1\ntwo = 2\nthree = 3\n")
+        .commit("start");
+    tree.apply(reply, &[]).code(0);
+    tree.write("a.py", "one = 1\ntwo = 222\nthree = 3\n");
+    tree.write("d.py", "mine\n");
+    let refused = run(&tree, &["undo", "--json"]);
+    refused.code(1);
+    let json = refused.json();
+    assert_eq!(json["error"]["kind"], "undo_conflict");
+    assert!(json["error"]["message"].as_str().unwrap().contains("a.py"));
+    assert_eq!(
+        tree.read("a.py"),
+        "one = 1\ntwo = 222\nthree = 3\n",
+        "nothing changed"
+    );
+    run(&tree, &["undo", "--force"]).code(0);
+    assert_eq!(tree.read("a.py"), "one = 1\ntwo = 2\nthree = 3\n");
+}
