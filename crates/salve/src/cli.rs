@@ -72,9 +72,9 @@ pub enum Command {
     Checkpoint(commands::checkpoint::CheckpointArgs),
     /// List checkpoints, newest first
     Checkpoints(commands::checkpoints::CheckpointsArgs),
-    /// Bring back a checkpoint's files and staged state (undoable)
+    /// The whole-tree time machine: bring back a checkpoint's files and staged state (undoable)
     Restore(commands::restore::RestoreArgs),
-    /// Undo the most recent salve change; a second undo redoes it
+    /// Take back the most recent salve change alone (later work stays); a second undo redoes
     Undo(commands::undo::UndoArgs),
     /// Commit HEAD plus exactly the named files, leaving other work staged or unstaged
     Commit(commands::commit::CommitArgs),
