@@ -142,11 +142,28 @@ impl Outcome {
     }
 }
 
+/// Candidates less similar than this to what the reply quoted are noise to a reader (a model
+/// correcting its edit, a person): they are left out of reports.
+pub const MIN_CANDIDATE_SIMILARITY: f64 = 0.3;
+
+/// Drop candidates below [`MIN_CANDIDATE_SIMILARITY`] from every hunk of `report`.
+fn drop_noise(report: &mut Report) {
+    for file in &mut report.files {
+        for hunk in &mut file.hunks {
+            hunk.candidates
+                .retain(|c| c.score >= MIN_CANDIDATE_SIMILARITY);
+        }
+    }
+}
+
 /// Apply `reply` to `options.dir`, and record the run. Refusals are reported in the outcome;
 /// only problems that stop the apply from running or from finishing its writes are errors.
 pub fn apply(reply: &str, options: &Options) -> Result<Outcome, Error> {
     if !options.record {
-        return place_and_write(reply, options);
+        return place_and_write(reply, options).map(|mut o| {
+            drop_noise(&mut o.report);
+            o
+        });
     }
     // Opening the record costs about as much as a small apply and does not depend on it: the
     // run is started on another thread meanwhile.
@@ -161,6 +178,10 @@ pub fn apply(reply: &str, options: &Options) -> Result<Outcome, Error> {
         (None, _) => Ok(None),
         (Some(r), Ok(o)) => finish_record(r, o).map(Some),
         (Some(r), Err(e)) => r.fail(&e.to_string()).map(Some),
+    });
+    let result = result.map(|mut o| {
+        drop_noise(&mut o.report);
+        o
     });
     result.map(|mut outcome| {
         match recorded {

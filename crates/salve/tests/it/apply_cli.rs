@@ -931,3 +931,23 @@ fn deletes_without_content_check_the_baseline() {
     tree.apply(&codex("clean.py"), &[]).code(0);
     assert!(!tree.exists("clean.py"));
 }
+
+/// Candidates that resemble the quoted text only by chance are noise, not help: a refusal
+/// shows none below a similarity of 0.3.
+#[test]
+fn refusals_leave_out_candidates_that_are_noise() {
+    let tree = Tree::git();
+    let text: String = (0..40)
+        .map(|i| format!("value_{i} = compute({i})\n"))
+        .collect();
+    tree.write("m.py", &text).commit("start");
+    let reply = "```diff\n--- a/m.py\n+++ b/m.py\n@@ -1,3 +1,3 @@\n class Unrelated:\n-    pass\n+    x = 1\n def other(): ...\n```\n";
+    let run = tree.apply(reply, &["--json"]);
+    run.code(1);
+    let json = run.json();
+    let hunk = &json["files"][0]["hunks"][0];
+    assert_eq!(hunk["status"], "not_found", "{json}");
+    for c in hunk["candidates"].as_array().into_iter().flatten() {
+        assert!(c["score"].as_f64().unwrap() >= 0.3, "{c}");
+    }
+}
