@@ -166,6 +166,9 @@ pub fn undo(options: &Options) -> Result<Outcome, Error> {
         .map_err(restore::Error::Lock)?;
     let mut git_options = git_undo::Options::default();
     git_options.restore.limits = limits(options.max_file_size);
+    // A file an apply wrote was captured by its checkpoint up to the apply's own size limit:
+    // the undo captures it as far, so that it too can be undone.
+    git_options.restore.max_capture_bytes = Some(crate::apply::DEFAULT_MAX_FILE_SIZE);
     let outcome = git_undo::undo(&repo, &git_options)?;
     Ok(Outcome {
         undone: undone(&outcome.undone),

@@ -260,6 +260,20 @@ fn place_and_write(reply: &str, options: &Options) -> Result<Outcome, Error> {
         let snapshot_repo = wants_snapshot
             .then(|| repository.git().map(|git| git.repo.clone()))
             .flatten();
+        // Every file the reply may overwrite or delete is captured, even one the checkpoint
+        // would skip (a large or ignored file): undo must be able to bring it back.
+        let checkpoint_options = match &snapshot_repo {
+            Some(repo) => salve_git::checkpoint::create::Options {
+                force_paths: plans
+                    .iter()
+                    .filter(|p| p.target.real.is_file())
+                    .filter_map(|p| p.target.real.strip_prefix(&repo.root).ok())
+                    .map(PathBuf::from)
+                    .collect(),
+                ..checkpoint_options.clone()
+            },
+            None => checkpoint_options.clone(),
+        };
         let (snapshot, placed) = both(
             || {
                 snapshot_repo

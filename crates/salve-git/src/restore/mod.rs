@@ -36,6 +36,9 @@ pub struct Options {
     pub operation: String,
     /// How long to wait for another git process's `index.lock`.
     pub lock_wait: Duration,
+    /// An uncaptured file the restore would overwrite is captured first up to this size
+    /// (`None`: the checkpoint's own file limit); a larger one blocks the restore.
+    pub max_capture_bytes: Option<u64>,
 }
 
 impl Default for Options {
@@ -44,6 +47,7 @@ impl Default for Options {
             limits: checkpoint::create::Limits::default(),
             operation: "restore".to_owned(),
             lock_wait: DEFAULT_LOCK_WAIT,
+            max_capture_bytes: None,
         }
     }
 }
@@ -117,10 +121,13 @@ pub fn restore_checkpoint(
         ..Default::default()
     };
     let mut before = checkpoint::create(repo, &create)?;
+    let capture_limit = options
+        .max_capture_bytes
+        .unwrap_or(options.limits.max_file_bytes);
     let mut plan = plan::plan(
         &repo.root,
         plan::changes(repo, &before.tree, &target_tree)?,
-        options.limits.max_file_bytes,
+        capture_limit,
     );
     let mut captured = Vec::new();
     if plan.conflicts.is_empty() && !plan.capture.is_empty() {
@@ -133,7 +140,7 @@ pub fn restore_checkpoint(
         plan = plan::plan(
             &repo.root,
             plan::changes(repo, &before.tree, &target_tree)?,
-            options.limits.max_file_bytes,
+            capture_limit,
         );
     }
     if !plan.conflicts.is_empty() || !plan.capture.is_empty() {

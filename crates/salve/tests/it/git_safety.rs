@@ -564,3 +564,28 @@ fn undo_reverts_the_apply_and_keeps_later_work() {
     run(&tree, &["undo", "--force"]).code(0);
     assert_eq!(tree.read("a.py"), "one = 1\ntwo = 2\nthree = 3\n");
 }
+
+/// An untracked file over the checkpoint's size limit is still captured when an apply is about
+/// to write it, so undo brings it back (and never reports success for nothing).
+#[test]
+fn a_large_untracked_file_an_apply_writes_can_be_undone() {
+    let tree = Tree::git();
+    tree.write("small.txt", "tracked\n").commit("start");
+    let mut big = String::from("first line\n");
+    while big.len() < 11 << 20 {
+        big.push_str("filler filler filler filler filler filler filler filler\n");
+    }
+    tree.write("big.log", &big);
+    let reply = "```diff\n--- a/big.log\n+++ b/big.log\n@@ -1,2 +1,2 @@\n-first line\n+changed line\n filler filler filler filler filler filler filler filler\n```\n";
+    tree.apply(reply, &["--no-record"]).code(0);
+    assert!(tree.read("big.log").starts_with("changed line\n"));
+    let undone = run(&tree, &["undo", "--json"]);
+    undone.code(0);
+    assert_eq!(
+        undone.json()["restore"]["written"],
+        serde_json::json!(["big.log"]),
+        "{}",
+        undone.stdout
+    );
+    assert_eq!(tree.read("big.log"), big);
+}
