@@ -13,6 +13,7 @@ pub mod gc;
 pub mod import;
 pub mod log;
 pub mod man;
+pub mod mcp;
 pub mod restore;
 pub mod show;
 pub mod undo;
@@ -38,5 +39,6 @@ pub fn run(cli: &Cli) -> Result<u8, CliError> {
         Command::Gc(args) => gc::run(&cli.global, args),
         Command::Completions(args) => completions::run(&cli.global, args),
         Command::Man(args) => man::run(&cli.global, args),
+        Command::Mcp(args) => mcp::run(&cli.global, args),
     }
 }
