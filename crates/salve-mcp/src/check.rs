@@ -115,9 +115,7 @@ fn chosen(state: &State, asked: Option<&[String]>) -> Result<Vec<String>, CallTo
             "the command is empty",
             Some("name the program and its arguments, e.g. [\"cargo\", \"test\"]".to_owned()),
         )),
-        Some(command) if state.allow_any_check || state.mcp.allows(command) => {
-            Ok(command.to_vec())
-        }
+        Some(command) if state.allow_any_check || state.mcp.allows(command) => Ok(command.to_vec()),
         Some(command) => Err(result::refused(
             "check_not_allowed",
             &format!(

@@ -49,6 +49,8 @@ pub fn write_file(state: &State, params: &WriteFileParams) -> CallToolResult {
 fn apply_reply(state: &State, text: &str, check_only: bool, tool: &str) -> CallToolResult {
     let options = ApplyOptions {
         check: check_only,
+        // The agent read the files as they are, not as HEAD has them.
+        three_way: false,
         command: vec!["salve".to_owned(), "mcp".to_owned(), tool.to_owned()],
         ..ApplyOptions::new(&state.dir)
     };
