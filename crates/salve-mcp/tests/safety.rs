@@ -45,30 +45,46 @@ async fn path_attacks_through_apply_edit_and_write_file_are_refused() {
     ];
     for path in attacks {
         let diff = format!("--- /dev/null\n+++ b/{path}\n@@ -0,0 +1 @@\n+pwned\n");
-        let edit_json = json!({ "path": path, "old_string": "", "new_string": "pwned\n" }).to_string();
+        let edit_json =
+            json!({ "path": path, "old_string": "", "new_string": "pwned\n" }).to_string();
         for (tool, args) in [
             ("apply_edit", json!({ "edit": diff })),
             ("apply_edit", json!({ "edit": edit_json })),
-            ("write_file", json!({ "path": path, "content": "#!/bin/sh\necho pwned\n" })),
-            ("str_replace", json!({ "path": path, "old_str": "", "new_str": "pwned\n" })),
+            (
+                "write_file",
+                json!({ "path": path, "content": "#!/bin/sh\necho pwned\n" }),
+            ),
+            (
+                "str_replace",
+                json!({ "path": path, "old_str": "", "new_str": "pwned\n" }),
+            ),
         ] {
             let result = call(&client, tool, args).await;
             assert!(is_error(&result), "{tool} {path}: {result:?}");
             let refused = body(&result);
-            assert_ne!(refused["report"]["outcome"], "applied", "{tool} {path}: {refused}");
+            assert_ne!(
+                refused["report"]["outcome"], "applied",
+                "{tool} {path}: {refused}"
+            );
         }
     }
     assert_eq!(outside_files(&repo), Vec::<String>::new());
     assert!(!std::path::Path::new("/tmp/salve-mcp-evil.txt").exists());
     assert!(!repo.root.join(".git/hooks/pre-commit").exists());
     // And the server still works.
-    let ok = call(&client, "str_replace", json!({ "path": "src/a.txt", "old_str": "two", "new_str": "2" })).await;
+    let ok = call(
+        &client,
+        "str_replace",
+        json!({ "path": "src/a.txt", "old_str": "two", "new_str": "2" }),
+    )
+    .await;
     assert!(!is_error(&ok), "{ok:?}");
     client.cancel().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn unknown_tools_are_protocol_errors_bad_arguments_tool_errors_and_the_server_keeps_serving() {
+async fn unknown_tools_are_protocol_errors_bad_arguments_tool_errors_and_the_server_keeps_serving()
+{
     let repo = repo();
     let client = connect(&repo.root, false).await;
     let protocol_error = |e: ServiceError| match e {

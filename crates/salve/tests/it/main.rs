@@ -12,6 +12,8 @@ mod ask;
 mod completions;
 mod git_safety;
 mod json_snapshots;
+mod mcp;
+mod mcp_clients;
 mod record;
 mod support;
 
