@@ -127,7 +127,7 @@ pub(crate) fn repo() -> Tree {
         );
     tree.git_cmd(&["add", "-A"]);
     tree.git_cmd(&["commit", "-q", "-m", "start"]);
-    tree.write("src/lib.rs", &format!("// Arithmetic.\n\n\n{LIB}"));
+    tree.write("src/lib.rs", format!("// Arithmetic.\n\n\n{LIB}"));
     tree
 }
 
