@@ -82,7 +82,9 @@ fn report(name: &str, mut times: Vec<Duration>) -> Duration {
     p50
 }
 
-fn bench_mcp(dir: &Path, edits: &[String; 2]) -> Vec<Duration> {
+/// `check_only` calls place and record but neither checkpoint nor write: the same round trip
+/// without the checkpoint's git processes, to show where the time goes.
+fn bench_mcp(dir: &Path, edits: &[String; 2], check_only: bool) -> Vec<Duration> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_salve"))
         .args(["mcp", "-C"])
         .arg(dir)
@@ -109,13 +111,16 @@ fn bench_mcp(dir: &Path, edits: &[String; 2]) -> Vec<Duration> {
     for k in 0..WARM_UP + MCP_CALLS {
         let call = serde_json::json!({
             "jsonrpc": "2.0", "id": k + 1, "method": "tools/call",
-            "params": {"name": "apply_edit", "arguments": {"edit": edits[k % 2]}}
+            "params": {"name": "apply_edit", "arguments": {"edit": edits[if check_only { 0 } else { k % 2 }], "check_only": check_only}}
         });
         let took = roundtrip(call.to_string() + "\n", &mut line);
         let response: serde_json::Value = serde_json::from_str(&line).unwrap();
         let outcome = &response["result"]["structuredContent"]["report"]["outcome"];
         assert_eq!(outcome, "applied", "{line}");
-        assert!(response["result"]["structuredContent"]["checkpoint"].is_string());
+        assert_eq!(
+            response["result"]["structuredContent"]["checkpoint"].is_string(),
+            !check_only
+        );
         assert!(response["result"]["structuredContent"]["run"].is_string());
         if k >= WARM_UP {
             times.push(took);
@@ -164,7 +169,14 @@ fn main() {
         "apply_edit round trip, small edit, checkpoint and record on ({})",
         dir.display()
     );
-    let mcp = report("salve mcp: apply_edit over stdio", bench_mcp(&dir, &edits));
+    let mcp = report(
+        "salve mcp: apply_edit over stdio",
+        bench_mcp(&dir, &edits, false),
+    );
+    report(
+        "  the same, check_only (no checkpoint)",
+        bench_mcp(&dir, &edits, true),
+    );
     report(
         "salve apply: one process per edit",
         bench_cli(&dir, scratch.path(), &edits),
