@@ -24,6 +24,10 @@
 //! max_retries = 2
 //! base_delay_ms = 500
 //! max_delay_secs = 30
+//!
+//! [mcp]                         # salve mcp: the checks an agent may run (see [`mcp`])
+//! allowed_checks = [["cargo", "test"]]
+//! check_timeout_secs = 600
 //! ```
 //!
 //! `claude`, `codex` and `gemini` are always defined (their presets) unless a file defines them
@@ -33,6 +37,7 @@
 //! the configuration: `api_key_env` names the variable that holds one.
 
 mod env;
+pub mod mcp;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests;
@@ -48,6 +53,7 @@ use serde::Serialize;
 use toml::{Table, Value};
 
 pub use env::Env;
+pub use mcp::McpConfig;
 
 /// The repository's configuration file, at the top of the work tree.
 pub const REPO_FILE: &str = "salve.toml";
@@ -122,6 +128,8 @@ pub struct Config {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub provider_override: Option<String>,
     pub sources: Vec<Source>,
+    /// `[mcp]`: what `salve mcp` lets an agent run.
+    pub mcp: McpConfig,
     /// Keys of the sections read here that were ignored (unknown chain names, unknown keys).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
@@ -441,6 +449,7 @@ fn interpret(merged: Table, origins: &BTreeMap<String, SourceKind>) -> Result<Co
         retry: RetryPolicy::default(),
         provider_override: None,
         sources: Vec::new(),
+        mcp: McpConfig::default(),
         warnings: Vec::new(),
     };
     for (key, value) in &merged {
@@ -501,6 +510,7 @@ fn interpret(merged: Table, origins: &BTreeMap<String, SourceKind>) -> Result<Co
                     }
                 }
             }
+            "mcp" => config.mcp = mcp::read(value, &mut config.warnings)?,
             // Sections other commands own are read by them.
             _ => {}
         }

@@ -88,6 +88,8 @@ pub enum Command {
     Import(commands::import::ImportArgs),
     /// Prune old runs and remove artifacts no run references
     Gc(commands::gc::GcArgs),
+    /// Serve apply, checkpoints, restore, checks and the record to a coding agent over MCP (stdio)
+    Mcp(commands::mcp::McpArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish)
     Completions(commands::completions::CompletionsArgs),
     /// Print the manual page (roff): `salve man > salve.1`

@@ -61,6 +61,10 @@ pub struct Options {
     pub base: Option<String>,
     /// Apply the edits backwards (undo a reply that was applied).
     pub reverse: bool,
+    /// Use the baseline commit: the 3-way rung, and whole files merged as changes from it.
+    /// Off for a caller whose edits were written against the files as they are now (an agent
+    /// over MCP read the work tree, not `HEAD`): every edit is then placed on the work tree.
+    pub three_way: bool,
     /// Files larger than this many bytes stop the apply with [`Error::FileTooLarge`].
     pub max_file_size: u64,
     /// In a git repository, take a checkpoint (logged for undo) before writing.
@@ -86,6 +90,7 @@ impl Options {
             partial: false,
             base: None,
             reverse: false,
+            three_way: true,
             max_file_size: DEFAULT_MAX_FILE_SIZE,
             checkpoint: true,
             operation: "apply".to_owned(),

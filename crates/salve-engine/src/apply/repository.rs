@@ -37,11 +37,9 @@ impl<'scope, 'env> Repository<'scope, 'env> {
         options: &'env Options,
     ) -> Self {
         let find = move || {
-            Ok(crate::baseline::Baseline::discover(
-                root,
-                &options.dir,
-                options.base.as_deref(),
-            )?)
+            let (git, baseline) =
+                crate::baseline::Baseline::discover(root, &options.dir, options.base.as_deref())?;
+            Ok((git, baseline.filter(|_| options.three_way)))
         };
         let pending = match std::thread::Builder::new().spawn_scoped(scope, find) {
             Ok(job) => Pending::Thread(job),

@@ -302,3 +302,28 @@ fn a_salve_toml_below_the_top_adds_to_it() {
         .collect();
     assert_eq!(repo_sources.len(), 2);
 }
+
+#[test]
+fn mcp_section_lists_allowed_checks_and_a_timeout() {
+    let s = setup(
+        Some("[mcp]\nallowed_checks = [[\"make\"]]\ncheck_timeout_secs = 30\n"),
+        Some("[mcp]\nallowed_checks = [[\"cargo\", \"test\"], \"npm  run test\"]\nmystery = 1\n"),
+    );
+    let c = Config::load_with(&s.work, &env(&s, &[])).unwrap();
+    // Lists are replaced by the stronger layer, other keys kept.
+    assert_eq!(
+        c.mcp.allowed_checks,
+        vec![vec!["cargo", "test"], vec!["npm", "run", "test"]]
+    );
+    assert_eq!(c.mcp.check_timeout_secs, 30);
+    assert!(c.mcp.allows(&["cargo".to_owned(), "test".to_owned()]));
+    assert!(!c.mcp.allows(&["cargo".to_owned()]));
+    assert!(c.warnings.iter().any(|w| w.contains("[mcp] mystery")));
+
+    let bad = setup(None, Some("[mcp]\nallowed_checks = [[]]\n"));
+    let e = Config::load_with(&bad.work, &env(&bad, &[])).unwrap_err();
+    assert!(e.to_string().contains("allowed_checks"), "{e}");
+    let none = setup(None, None);
+    let c = Config::load_with(&none.work, &env(&none, &[])).unwrap();
+    assert_eq!(c.mcp, McpConfig::default());
+}

@@ -50,6 +50,7 @@ pub fn run(global: &Global, args: &ApplyArgs) -> Result<u8, CliError> {
         partial: args.partial,
         base: args.base.clone(),
         reverse: args.reverse,
+        three_way: true,
         max_file_size: args.max_file_size,
         checkpoint: !args.no_checkpoint,
         operation: "apply".to_owned(),

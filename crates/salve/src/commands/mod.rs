@@ -14,6 +14,7 @@ pub mod gc;
 pub mod import;
 pub mod log;
 pub mod man;
+pub mod mcp;
 pub mod restore;
 pub mod rules;
 pub mod show;
@@ -42,5 +43,6 @@ pub fn run(cli: &Cli) -> Result<u8, CliError> {
         Command::Rules(args) => rules::run(&cli.global, args),
         Command::Completions(args) => completions::run(&cli.global, args),
         Command::Man(args) => man::run(&cli.global, args),
+        Command::Mcp(args) => mcp::run(&cli.global, args),
     }
 }

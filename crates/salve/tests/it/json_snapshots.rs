@@ -696,16 +696,6 @@ fn apply_partial() {
             {
               "index": 0,
               "status": "not_found",
-              "candidates": [
-                {
-                  "lines": {
-                    "start": 1,
-                    "end": 2
-                  },
-                  "score": 0.0,
-                  "diff": "1: [-class-]{+import+}·[-Cache:-]{+os+}\n2: [-····size·=·0-]"
-                }
-              ],
               "message": "the lines this hunk changes were not found; the closest match is lines 1-2 (similarity 0.00), which differ: 1: [-class-]{+import+}·[-Cache:-]{+os+}\n2: [-····size·=·0-]"
             }
           ],

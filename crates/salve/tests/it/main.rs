@@ -13,6 +13,8 @@ mod completions;
 mod fix;
 mod git_safety;
 mod json_snapshots;
+mod mcp;
+mod mcp_clients;
 mod record;
 mod support;
 

@@ -1,0 +1,149 @@
+//! `run_check`: run an allowed check command with a time limit, then read its failures and
+//! classify them with the engine's fix parts, as the fix loop does.
+
+use std::time::Duration;
+
+use rmcp::model::CallToolResult;
+use salve_engine::fix::check::{self, CheckOptions, CheckResult};
+use salve_engine::fix::classify::{classify, Classification};
+use salve_engine::fix::failures::{extract, Failure};
+use serde::Serialize;
+
+use crate::params::RunCheckParams;
+use crate::result;
+use crate::state::State;
+
+/// Bytes of the check's output returned to the caller: head and tail, 16 KiB.
+pub const OUTPUT_EXCERPT: usize = 16 << 10;
+/// Failures listed in full; the count says how many there were.
+pub const MAX_LISTED_FAILURES: usize = 50;
+
+/// What `run_check` returns.
+#[derive(Debug, Serialize)]
+struct Checked<'a> {
+    command: &'a [String],
+    passed: bool,
+    /// `{"kind": "exited", "code": 1}`, `{"kind": "timed_out"}`, ...
+    status: &'a check::Status,
+    duration_ms: u64,
+    /// Environment or code, and why; absent when the check passed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    classification: Option<Classification>,
+    failure_count: usize,
+    failures: &'a [Failure],
+    /// The output's head and tail, with a `… N bytes cut …` line between them.
+    output: &'a str,
+    output_bytes: u64,
+}
+
+/// Run the check `params` asks for, when it is allowed.
+pub fn run_check(state: &State, params: &RunCheckParams) -> CallToolResult {
+    let command = match chosen(state, params.command.as_deref()) {
+        Ok(command) => command,
+        Err(refusal) => return refusal,
+    };
+    let limit = state.mcp.check_timeout();
+    let timeout = params
+        .timeout_secs
+        .map(|s| Duration::from_secs(s.max(1)).min(limit))
+        .unwrap_or(limit);
+    let options = CheckOptions {
+        timeout,
+        output_cap: OUTPUT_EXCERPT,
+        ..CheckOptions::new(&state.dir, command.clone())
+    };
+    match check::run(&options) {
+        Ok(done) => render(&command, &done),
+        Err(e) => result::failed(&e),
+    }
+}
+
+fn render(command: &[String], done: &CheckResult) -> CallToolResult {
+    let passed = done.passed();
+    let failures = if passed {
+        Vec::new()
+    } else {
+        extract(command, done)
+    };
+    let classification = (!passed).then(|| classify(done, &failures));
+    let listed = &failures[..failures.len().min(MAX_LISTED_FAILURES)];
+    let summary = match &classification {
+        None => format!("passed in {} ms", done.duration_ms),
+        Some(c) => format!(
+            "failed ({}): {} failure(s) read from the output, {} problem: {}",
+            status_words(&done.status),
+            failures.len(),
+            match c.class {
+                salve_engine::fix::classify::FailureClass::Environment => "an environment",
+                salve_engine::fix::classify::FailureClass::Code => "a code",
+            },
+            c.reason
+        ),
+    };
+    let checked = Checked {
+        command,
+        passed,
+        status: &done.status,
+        duration_ms: done.duration_ms,
+        classification,
+        failure_count: failures.len(),
+        failures: listed,
+        output: &done.output,
+        output_bytes: done.log_bytes,
+    };
+    // A failing check is the check's answer, not a failure of the tool.
+    result::ok(summary, &checked)
+}
+
+fn status_words(status: &check::Status) -> String {
+    match status {
+        check::Status::Exited { code } => format!("exit code {code}"),
+        check::Status::Signal { signal } => format!("killed by signal {signal}"),
+        check::Status::TimedOut => "timed out, process tree killed".to_owned(),
+        check::Status::Cancelled => "cancelled".to_owned(),
+        check::Status::NotFound { program } => format!("program {program} not found"),
+        check::Status::CannotStart { error } => format!("cannot start: {error}"),
+    }
+}
+
+/// The command to run: the one asked for when it is allowed, else the first configured.
+fn chosen(state: &State, asked: Option<&[String]>) -> Result<Vec<String>, CallToolResult> {
+    let allowed = &state.mcp.allowed_checks;
+    match asked {
+        Some([]) => Err(result::refused(
+            "empty_check_command",
+            "the command is empty",
+            Some("name the program and its arguments, e.g. [\"cargo\", \"test\"]".to_owned()),
+        )),
+        Some(command) if state.allow_any_check || state.mcp.allows(command) => Ok(command.to_vec()),
+        Some(command) => Err(result::refused(
+            "check_not_allowed",
+            &format!(
+                "this server runs only the checks its configuration allows; {} is not one of them",
+                serde_json::to_string(command).unwrap_or_default()
+            ),
+            Some(allowed_hint(allowed)),
+        )),
+        None => allowed.first().cloned().ok_or_else(|| {
+            result::refused(
+                "no_check_configured",
+                "no command was given and none is configured",
+                Some(allowed_hint(allowed)),
+            )
+        }),
+    }
+}
+
+fn allowed_hint(allowed: &[Vec<String>]) -> String {
+    if allowed.is_empty() {
+        "no check is allowed yet: the user lists them in salve.toml as [mcp] allowed_checks = \
+         [[\"cargo\", \"test\"]] (read when the server starts), or starts the server with \
+         --allow-any-check"
+            .to_owned()
+    } else {
+        format!(
+            "the allowed checks are {}; omit the command to run the first",
+            serde_json::to_string(allowed).unwrap_or_default()
+        )
+    }
+}
