@@ -221,6 +221,9 @@ impl Session<'_> {
             .map(|p| p.to_string_lossy().into_owned())
             .collect();
         report.report = Some(applied.report.clone());
+        if self.start_checkpoint.is_none() {
+            self.start_checkpoint = applied.checkpoint.clone();
+        }
         if !placed(&applied.report) || applied.written.is_empty() {
             self.record_patch(candidate, &applied.report, "", Some("did not apply"));
             self.attempts.push(report);

@@ -1,7 +1,8 @@
 //! The loop of `salve fix -- CMD` (DESIGN.md §6): turn a red check green, or stop honestly,
 //! and leave the user's work intact either way.
 //!
-//! 1. Checkpoint the tree, run the check. Green: nothing to do (`already_green`).
+//! 1. Run the check. Green: nothing to do (`already_green`). The first repair's checkpoint is
+//!    the tree as the run found it.
 //! 2. Red: extract the failures and classify them **before any model call**. An environment
 //!    failure is re-run within the environment budget when it looks transient, else the loop
 //!    stops with `environment_failure`; it never spends repair budget.

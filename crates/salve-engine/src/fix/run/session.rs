@@ -107,10 +107,6 @@ impl<'o> Session<'o> {
             Ok(r) => (r.map(Recorder::redacting), None),
             Err(e) => (None, Some(e.to_string())),
         };
-        let taken = crate::checkpoint::create(&crate::checkpoint::CreateOptions {
-            message: Some("before salve fix".to_owned()),
-            ..crate::checkpoint::CreateOptions::new(&root)
-        })?;
         Ok(Session {
             options,
             root,
@@ -120,7 +116,9 @@ impl<'o> Session<'o> {
             branch,
             recorder,
             record_error,
-            start_checkpoint: Some(taken.id),
+            // The checkpoint of the first repair is taken before anything is written: the tree
+            // as the run found it. Runs that write nothing need none.
+            start_checkpoint: None,
             checks: Vec::new(),
             attempts: Vec::new(),
             kept: Vec::new(),
