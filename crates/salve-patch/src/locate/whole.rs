@@ -165,6 +165,33 @@ fn forward(lines: &[&str], m: usize, hi: usize, k: usize) -> Option<usize> {
     found
 }
 
+/// Whether a line says something of its own: a letter or digit. A line of punctuation (`}`,
+/// `},`, `]`) is where an edit often changes a comma or a bracket, so a gap placed by it alone
+/// may end at the wrong closing line, silently dropping the block between the two.
+fn substantial(line: &str) -> bool {
+    line.chars().any(char::is_alphanumeric)
+}
+
+/// `s` moved back (not before `lo`) until `lines[s..m]` holds a substantial line, when there is
+/// one to reach.
+fn with_substance_back(lines: &[&str], s: usize, m: usize, lo: usize) -> usize {
+    if lines[s..m].iter().any(|l| substantial(l)) {
+        return s;
+    }
+    (lo..s).rev().find(|&i| substantial(lines[i])).unwrap_or(s)
+}
+
+/// `e` moved forward (not past `hi`) until `lines[m + 1..e]` holds a substantial line, when
+/// there is one to reach.
+fn with_substance_forward(lines: &[&str], m: usize, e: usize, hi: usize) -> usize {
+    if lines[m + 1..e].iter().any(|l| substantial(l)) {
+        return e;
+    }
+    (e..hi)
+        .find(|&i| substantial(lines[i]))
+        .map_or(e, |i| i + 1)
+}
+
 /// The source lines `[start, end)` the gap at `m` stands for. Its neighbours are taken from the
 /// content between the previous gap (`lo`) and the next one (`hi`). A gap with content on one
 /// side only reaches to the start or end of the file, so that is allowed only for a gap with
@@ -179,8 +206,8 @@ fn fill_one(
     let at_top = (0..m).all(|k| is_blank(lines[k]));
     let at_bottom = (m + 1..lines.len()).all(|k| is_blank(lines[k]));
     for k in 1..=MAX_NEIGHBOURS {
-        let before = back(lines, m, lo, k);
-        let after = forward(lines, m, hi, k);
+        let before = back(lines, m, lo, k).map(|s| with_substance_back(lines, s, m, lo));
+        let after = forward(lines, m, hi, k).map(|e| with_substance_forward(lines, m, e, hi));
         let fits = match (before, after) {
             (None, Some(e)) if at_top => {
                 let pat = &lines[m + 1..e];
@@ -323,11 +350,27 @@ mod tests {
     fn a_gap_whose_next_lines_fit_again_further_on_is_not_guessed() {
         // `}` after the gap fits twice below `a {`: the gap could end at either.
         let src = Doc::parse("a {\n  x\n}\nb {\n  y\n}\nc\n");
-        let e = fill_placeholders(&src, "a {\n...\n}\nnew\nc\n", false).unwrap_err();
+        let e = fill_placeholders(&src, "a {\n...\n}\n}\n", false).unwrap_err();
         assert_eq!(e.status, Status::Ambiguous, "{e:?}");
+        // Placed by `}` and the new line after it, it is found nowhere: refused too.
+        let e = fill_placeholders(&src, "a {\n...\n}\nnew\nc\n", false).unwrap_err();
+        assert_eq!(e.status, Status::NotFound, "{e:?}");
         // With a next line that fits once, it is filled.
         let lines = fill_placeholders(&src, "a {\n...\n}\nb {\n  Y\n}\nc\n", false).unwrap();
         assert_eq!(lines, ["a {", "  x", "}", "b {", "  Y", "}", "c"]);
+    }
+
+    #[test]
+    fn a_gap_is_not_placed_by_punctuation_alone() {
+        // The reply changed the second block's `}` into `},` and added a block after it; by its
+        // `},` alone the gap would end at the first block's `},` and drop the second block.
+        let src = Doc::parse("a: {\n  x,\n  y\n},\nb: {\n  z\n}\n");
+        let e = fill_placeholders(&src, "a: {\n  x,\n  ...\n},\nc: {\n  w\n}\n", false);
+        assert!(e.is_err(), "{e:?}");
+        // With the line after the `},` in the file, the gap is filled.
+        let lines =
+            fill_placeholders(&src, "a: {\n  x,\n  ...\n},\nb: {\n  Z\n}\n", false).unwrap();
+        assert_eq!(lines, ["a: {", "  x,", "  y", "},", "b: {", "  Z", "}"]);
     }
 
     #[test]
