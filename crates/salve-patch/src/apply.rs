@@ -278,8 +278,14 @@ pub fn replace_whole_3way(
         source.final_newline
     };
     let new_source = whole::render_like(source, &lines, final_nl);
+    // The reply's file is the file as it stands (line endings aside): already applied, whatever
+    // the baseline says. Merging it would replay the baseline's changes a second time, and a
+    // change the tree made since that moved equal lines can read as a conflict.
+    let same_as_current =
+        lines.len() == doc.len() && lines.iter().enumerate().all(|(i, l)| l == doc.line(i));
     let body = match &base {
         None => new_source,
+        Some(_) if same_as_current => doc.body.to_string(),
         Some(b) => {
             report.rung = Some(Rung::ThreeWay);
             match merge3(b.body, doc.body, &new_source) {
