@@ -108,8 +108,8 @@ pub(crate) enum ReplyStyle {
     /// No quoted line is indented: nothing is known.
     #[default]
     Unknown,
-    /// Quoted lines keep the file's tabs or spaces: the added lines' style is the model's
-    /// choice (a file may mix styles on purpose), kept as written.
+    /// Quoted lines keep the file's tabs or spaces. Added lines in the other style are then the
+    /// model's slip or the file's own mix (real commits mix on purpose): unclear, refused.
     Faithful,
     /// The reply writes the file's tabs as spaces.
     TabsAsSpaces,
@@ -150,9 +150,9 @@ pub(crate) fn reply_style<'a>(
 
 /// The inserted lines `lines` (a hunk's, after re-indentation) where they land, in a place of
 /// style `style`. A line whose style differs from the place's is converted when the reply's
-/// quoted lines show that it converts the file's style (`reply_style`), kept when they show it
-/// writes the file's style faithfully, and refused otherwise: then tabs among spaces may be the
-/// model's drift or the file's own mix, and the two give different files. `reply` holds every
+/// quoted lines show that it converts the file's style (`reply_style`), and refused otherwise:
+/// then tabs among spaces may be the model's drift or the file's own mix, and the two give
+/// different files. `reply` holds every
 /// line of the hunk as the model wrote it, to tell the width of its own space levels;
 /// `depth_before` is the tab depth of the file's nearest non-blank line before the landing
 /// place, used only to choose between level widths the reply leaves open.
@@ -168,7 +168,7 @@ pub(crate) fn restyle(
         Style::Spaces(_) => (true, ReplyStyle::SpacesAsTabs),
         Style::Tabs => (false, ReplyStyle::TabsAsSpaces),
     };
-    if !lines.iter().any(|l| uses_tabs(l) == Some(odd)) || reply_style == ReplyStyle::Faithful {
+    if !lines.iter().any(|l| uses_tabs(l) == Some(odd)) {
         return Ok(());
     }
     let (have, want) = if odd {
@@ -367,19 +367,23 @@ mod tests {
     }
 
     #[test]
-    fn without_evidence_a_style_clash_refuses_and_a_faithful_reply_is_trusted() {
+    fn without_evidence_a_style_clash_refuses() {
         let file = "a {\n    b\n}\n";
         let tabbed = ["c {", "\td", "}"];
         for how in [
             ReplyStyle::Unknown,
             ReplyStyle::Mixed,
             ReplyStyle::TabsAsSpaces,
+            ReplyStyle::Faithful,
         ] {
             assert!(restyled(file, 3, how, &tabbed).is_err(), "{how:?}");
         }
-        // The reply quoted the file's spaces as they are: its tab is its own choice.
-        let kept = restyled(file, 3, ReplyStyle::Faithful, &tabbed).unwrap();
-        assert_eq!(kept, tabbed);
+        // In the file's style, nothing to decide.
+        let spaced = ["c {", "    d", "}"];
+        assert_eq!(
+            restyled(file, 3, ReplyStyle::Faithful, &spaced).unwrap(),
+            spaced
+        );
     }
 
     #[test]
