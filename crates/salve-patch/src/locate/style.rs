@@ -27,8 +27,7 @@ const UNITS: [usize; 4] = [2, 3, 4, 8];
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Style {
     Tabs,
-    /// Spaces; the width of a level, when the lines show it.
-    Spaces(Option<usize>),
+    Spaces,
     /// No indented lines, or both styles: the inserted lines are left as written.
     Unknown,
 }
@@ -69,10 +68,15 @@ pub(crate) fn around(doc: &Doc, s: usize, e: usize) -> Style {
     if tabs > spaces {
         return Style::Tabs;
     }
+    Style::Spaces
+}
+
+/// The width of one level of space indentation around lines `[s, e)`, or in the whole file when
+/// the lines around do not show one. Asked only when a line must be converted.
+pub(crate) fn space_unit(doc: &Doc, s: usize, e: usize) -> Option<usize> {
     let lo = s.saturating_sub(REACH);
     let hi = doc.len().min(e + REACH);
-    let local = step((lo..hi).map(|i| doc.line(i)));
-    Style::Spaces(local.or_else(|| step(doc.lines())))
+    step((lo..hi).map(|i| doc.line(i))).or_else(|| step(doc.lines()))
 }
 
 /// The most common width by which a space-indented line is deeper than the one before it, among
@@ -162,10 +166,11 @@ pub(crate) fn restyle(
     reply_style: ReplyStyle,
     reply: &[&str],
     depth_before: usize,
+    unit: impl FnOnce() -> Option<usize>,
 ) -> Result<(), String> {
     let (odd, converts) = match style {
         Style::Unknown => return Ok(()),
-        Style::Spaces(_) => (true, ReplyStyle::SpacesAsTabs),
+        Style::Spaces => (true, ReplyStyle::SpacesAsTabs),
         Style::Tabs => (false, ReplyStyle::TabsAsSpaces),
     };
     if !lines.iter().any(|l| uses_tabs(l) == Some(odd)) {
@@ -182,8 +187,8 @@ pub(crate) fn restyle(
         ));
     }
     match style {
-        Style::Spaces(unit) => {
-            let Some(unit) = unit else {
+        Style::Spaces => {
+            let Some(unit) = unit() else {
                 return Err(unclear(have, want));
             };
             for l in lines.iter_mut().filter(|l| leading_ws(l).contains('\t')) {
@@ -268,7 +273,15 @@ pub(crate) fn restyle_ops(
         .find(|l| !is_blank(l))
         .map_or(0, |l| l.len() - l.trim_start_matches('\t').len());
     let reply: Vec<&str> = lines.iter().map(|l| strip_cr(&l.text)).collect();
-    restyle(&mut texts, around(doc, s, e), reply_style, &reply, depth)?;
+    let unit = || space_unit(doc, s, e);
+    restyle(
+        &mut texts,
+        around(doc, s, e),
+        reply_style,
+        &reply,
+        depth,
+        unit,
+    )?;
     let slots = ops
         .iter_mut()
         .flat_map(|o| o.insert.iter_mut())
@@ -298,7 +311,9 @@ mod tests {
     ) -> Result<Vec<String>, String> {
         let doc = Doc::parse(file);
         let mut v: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
-        restyle(&mut v, around(&doc, at, at), how, lines, 0)?;
+        restyle(&mut v, around(&doc, at, at), how, lines, 0, || {
+            space_unit(&doc, at, at)
+        })?;
         Ok(v)
     }
 
@@ -339,8 +354,9 @@ mod tests {
         }
         file.push_str("}\ns {\n  y\n  z\n}\n");
         let doc = Doc::parse(&file);
-        assert_eq!(around(&doc, 36, 36), Style::Spaces(Some(2)));
-        assert_eq!(around(&doc, 34, 34), Style::Spaces(Some(2)));
+        assert_eq!(around(&doc, 36, 36), Style::Spaces);
+        assert_eq!(around(&doc, 34, 34), Style::Spaces);
+        assert_eq!(space_unit(&doc, 34, 34), Some(2));
         assert_eq!(around(&doc, 5, 5), Style::Tabs);
     }
 
@@ -357,6 +373,7 @@ mod tests {
             ReplyStyle::TabsAsSpaces,
             &["        c"],
             1,
+            || None,
         );
         assert!(r.is_err(), "{v:?}");
         // No neighbours indented at all: left as written.
