@@ -165,31 +165,33 @@ fn forward(lines: &[&str], m: usize, hi: usize, k: usize) -> Option<usize> {
     found
 }
 
-/// Whether a line says something of its own: a letter or digit. A line of punctuation (`}`,
-/// `},`, `]`) is where an edit often changes a comma or a bracket, so a gap placed by it alone
-/// may end at the wrong closing line, silently dropping the block between the two.
+/// Whether a line says something of its own: a letter or digit.
 fn substantial(line: &str) -> bool {
     line.chars().any(char::is_alphanumeric)
 }
 
-/// `s` moved back (not before `lo`) until `lines[s..m]` holds a substantial line, when there is
-/// one to reach.
-fn with_substance_back(lines: &[&str], s: usize, m: usize, lo: usize) -> usize {
-    if lines[s..m].iter().any(|l| substantial(l)) {
-        return s;
-    }
-    (lo..s).rev().find(|&i| substantial(lines[i])).unwrap_or(s)
+/// A closing line without its trailing comma or semicolon, trimmed: `},` and `}` are one line
+/// to an edit that adds an element after the last one.
+fn bare_close(line: &str) -> &str {
+    line.trim().trim_end_matches([',', ';']).trim_end()
 }
 
-/// `e` moved forward (not past `hi`) until `lines[m + 1..e]` holds a substantial line, when
-/// there is one to reach.
-fn with_substance_forward(lines: &[&str], m: usize, e: usize, hi: usize) -> usize {
-    if lines[m + 1..e].iter().any(|l| substantial(l)) {
-        return e;
+/// How many places at or after `from` the lines `next` (punctuation only) fit when a trailing
+/// comma or semicolon is ignored. A gap placed by such lines alone may end at the wrong closing
+/// line, silently dropping the block between the two: `},` after the gap matches the first
+/// block's `},` while the model meant the second block's `}`, which its edit turned into `},`.
+fn closing_fits(source: &Doc, next: &[&str], from: usize) -> usize {
+    if next.is_empty() || next.iter().any(|l| substantial(l)) {
+        return 0;
     }
-    (e..hi)
-        .find(|&i| substantial(lines[i]))
-        .map_or(e, |i| i + 1)
+    let want: Vec<&str> = next.iter().map(|l| bare_close(l)).collect();
+    (from..source.len().saturating_sub(want.len() - 1))
+        .filter(|&i| {
+            want.iter()
+                .enumerate()
+                .all(|(k, w)| bare_close(source.line(i + k)) == *w)
+        })
+        .count()
 }
 
 /// The source lines `[start, end)` the gap at `m` stands for. Its neighbours are taken from the
@@ -206,8 +208,8 @@ fn fill_one(
     let at_top = (0..m).all(|k| is_blank(lines[k]));
     let at_bottom = (m + 1..lines.len()).all(|k| is_blank(lines[k]));
     for k in 1..=MAX_NEIGHBOURS {
-        let before = back(lines, m, lo, k).map(|s| with_substance_back(lines, s, m, lo));
-        let after = forward(lines, m, hi, k).map(|e| with_substance_forward(lines, m, e, hi));
+        let before = back(lines, m, lo, k);
+        let after = forward(lines, m, hi, k);
         let fits = match (before, after) {
             (None, Some(e)) if at_top => {
                 let pat = &lines[m + 1..e];
@@ -232,7 +234,8 @@ fn fill_one(
                 let reaches = |(start, _): (usize, usize)| {
                     again.iter().filter(|g| g.range().0 >= start).count()
                 };
-                if fills.iter().any(|&g| reaches(g) > 1) {
+                let closes = |(start, _): (usize, usize)| closing_fits(idx.doc, next, start);
+                if fills.iter().any(|&g| reaches(g) > 1 || closes(g) > 1) {
                     vec![(0, 0); 2] // counted as several places
                 } else {
                     fills
@@ -350,11 +353,8 @@ mod tests {
     fn a_gap_whose_next_lines_fit_again_further_on_is_not_guessed() {
         // `}` after the gap fits twice below `a {`: the gap could end at either.
         let src = Doc::parse("a {\n  x\n}\nb {\n  y\n}\nc\n");
-        let e = fill_placeholders(&src, "a {\n...\n}\n}\n", false).unwrap_err();
-        assert_eq!(e.status, Status::Ambiguous, "{e:?}");
-        // Placed by `}` and the new line after it, it is found nowhere: refused too.
         let e = fill_placeholders(&src, "a {\n...\n}\nnew\nc\n", false).unwrap_err();
-        assert_eq!(e.status, Status::NotFound, "{e:?}");
+        assert_eq!(e.status, Status::Ambiguous, "{e:?}");
         // With a next line that fits once, it is filled.
         let lines = fill_placeholders(&src, "a {\n...\n}\nb {\n  Y\n}\nc\n", false).unwrap();
         assert_eq!(lines, ["a {", "  x", "}", "b {", "  Y", "}", "c"]);
