@@ -16,6 +16,7 @@ use crate::edit::Hunk;
 use crate::locate::index::FileIndex;
 use crate::locate::place::{eof_override, place_all};
 use crate::locate::plan::Edit;
+use crate::locate::style::reply_style;
 use crate::locate::{hunk_keys, ops_for, whole};
 use crate::merge::merge3;
 use crate::ops::{diff_ops, splice, Op};
@@ -95,13 +96,24 @@ pub fn apply_hunks_lazy(
             .as_ref()
     };
     let mut plans = place_all(&idx, hunks, &base);
+    // What all of this file's placed hunks show of how the reply writes its indentation.
+    let shown = reply_style(
+        &doc,
+        plans
+            .iter()
+            .enumerate()
+            .filter_map(|(i, plan)| match &plan.edit {
+                Edit::Place(p) => Some((p.lines.as_deref().unwrap_or(&hunks[i].lines), p)),
+                _ => None,
+            }),
+    );
     let mut ops: Vec<Op> = Vec::new();
     let mut eof: Option<bool> = None;
     for (i, plan) in plans.iter_mut().enumerate() {
         match &plan.edit {
             Edit::Place(p) => {
                 let lines = p.lines.as_deref().unwrap_or(&hunks[i].lines);
-                match ops_for(&doc, lines, p, i) {
+                match ops_for(&doc, lines, p, i, shown) {
                     Ok(o) => {
                         if let Some(f) = eof_override(&doc, &hunks[i], p) {
                             eof = Some(f);
@@ -140,8 +152,43 @@ pub fn apply_hunks_lazy(
             }
         }
     }
-    let reports: Vec<HunkReport> = plans.into_iter().map(|p| p.report).collect();
+    let mut reports: Vec<HunkReport> = plans.into_iter().map(|p| p.report).collect();
+    refuse_changes_to_applied(&mut reports, &ops);
     finish(&doc, reports, &ops, eof)
+}
+
+/// A hunk found already applied vouches for its lines: they are the edit's result. Another hunk
+/// that removes one of them, or inserts between two of them, contradicts that reading (one of
+/// the two placements is wrong, e.g. a moved block found at its new place by the hunk that
+/// deletes it from the old one), so it is refused rather than applied on top.
+fn refuse_changes_to_applied(reports: &mut [HunkReport], ops: &[Op]) {
+    let applied: Vec<(usize, usize, usize)> = reports
+        .iter()
+        .filter(|r| r.status == Status::AlreadyApplied)
+        .filter_map(|r| r.lines.map(|l| (r.index, l.start - 1, l.end)))
+        .collect();
+    for op in ops {
+        let hit = applied.iter().find(|&&(h, s, e)| {
+            h != op.hunk
+                && if op.start == op.end {
+                    s < op.start && op.start < e
+                } else {
+                    op.start < e && s < op.end
+                }
+        });
+        let Some(&(h, s, e)) = hit else { continue };
+        if let Some(r) = reports.get_mut(op.hunk) {
+            if r.status.is_success() {
+                r.status = Status::Conflict;
+                r.message = Some(format!(
+                    "this hunk changes lines {}-{}, which hunk {} found already applied; if the edit is already in the file there is nothing to do, otherwise quote the current lines again",
+                    s + 1,
+                    e,
+                    h + 1
+                ));
+            }
+        }
+    }
 }
 
 fn finish(
@@ -231,8 +278,14 @@ pub fn replace_whole_3way(
         source.final_newline
     };
     let new_source = whole::render_like(source, &lines, final_nl);
+    // The reply's file is the file as it stands (line endings aside): already applied, whatever
+    // the baseline says. Merging it would replay the baseline's changes a second time, and a
+    // change the tree made since that moved equal lines can read as a conflict.
+    let same_as_current =
+        lines.len() == doc.len() && lines.iter().enumerate().all(|(i, l)| l == doc.line(i));
     let body = match &base {
         None => new_source,
+        Some(_) if same_as_current => doc.body.to_string(),
         Some(b) => {
             report.rung = Some(Rung::ThreeWay);
             match merge3(b.body, doc.body, &new_source) {

@@ -4,6 +4,8 @@
 //!   apply to `a` and give exactly `b`, in any hunk order, with or without final newlines.
 //! - With whitespace or Unicode drift injected into the context lines of those hunks, the result
 //!   is `b` or a refusal, never a third text.
+//! - With the reply's 4-space levels written as tabs (all lines, or only the added ones), the
+//!   result is `b` or a refusal.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -156,6 +158,33 @@ proptest! {
                 if s % 3 == 0 {
                     l.text = drift(&l.text, s / 3);
                 }
+            }
+        }
+        let out = apply_hunks(&ta, &hs, None);
+        if out.status.is_success() {
+            prop_assert_eq!(out.new_text.as_deref().unwrap_or(&ta), tb.as_str(), "{:#?}", out.hunks);
+        } else {
+            prop_assert!(out.new_text.is_none());
+        }
+    }
+
+    #[test]
+    fn tabs_for_spaces_drift_gives_b_or_a_refusal(
+        (a, b) in lines().prop_flat_map(edited),
+        added_only in any::<bool>(),
+    ) {
+        // The reply writes each 4-space level as a tab: in every line, or only in the lines it
+        // adds (its quoted lines then show nothing of it). Either way the result is b or a
+        // refusal, never tabs written into the space-indented file.
+        prop_assume!(a != b);
+        // A file with no indented line has no style to follow: the reply's tabs are its own.
+        prop_assume!(a.iter().any(|l| l.starts_with("  ")));
+        let (ta, tb) = (join(&a, true), join(&b, true));
+        let mut hs = hunks(&a, &b, true);
+        for h in hs.iter_mut() {
+            for l in h.lines.iter_mut().filter(|l| !added_only || l.kind == LineKind::Add) {
+                let ws = l.text.len() - l.text.trim_start_matches(' ').len();
+                l.text = format!("{}{}", "\t".repeat(ws / 4), &l.text[ws - ws % 4..]);
             }
         }
         let out = apply_hunks(&ta, &hs, None);

@@ -20,6 +20,7 @@ pub(crate) mod plan;
 pub(crate) mod reindent;
 pub(crate) mod search;
 pub(crate) mod similar;
+pub(crate) mod style;
 pub(crate) mod substring;
 pub(crate) mod whole;
 
@@ -432,6 +433,7 @@ pub(crate) fn ops_for(
     lines: &[HunkLine],
     p: &Placement,
     hunk: usize,
+    reply_style: style::ReplyStyle,
 ) -> Result<Vec<Op>, String> {
     let map = &p.fit.map;
     // Removed elision markers and the file lines they stand for, which a paired added marker
@@ -528,5 +530,6 @@ pub(crate) fn ops_for(
         }
     }
     ops.extend(pending);
+    style::restyle_ops(doc, lines, p, reply_style, &mut ops)?;
     Ok(ops)
 }

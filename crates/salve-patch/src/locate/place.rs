@@ -410,7 +410,8 @@ fn changed_base(base: &Doc, hunk: &Hunk, i: usize) -> Option<String> {
         return None;
     };
     let lines = p.lines.as_deref().unwrap_or(&hunk.lines);
-    let ops = ops_for(base, lines, p, i).ok()?;
+    let shown = super::style::reply_style(base, std::iter::once((lines, p)));
+    let ops = ops_for(base, lines, p, i, shown).ok()?;
     let eof = eof_override(base, hunk, p);
     Some(assemble(base, &ops, eof, false))
 }

@@ -76,8 +76,14 @@ impl Reindent {
 
     /// An inserted line moved into the file's indentation.
     pub(crate) fn apply(&self, line: &str) -> String {
+        // A line of whitespace only carries no level: a shift leaves it as written (generators
+        // and models shift only lines with code). Tabs written as spaces (or the reverse) at
+        // the same width are a change of style, which it takes too.
         if is_blank(line) {
-            return line.to_string();
+            let restyled = matches!(self, Reindent::Columns { delta: 0, .. });
+            if !restyled || line.is_empty() {
+                return line.to_string();
+            }
         }
         let ws = leading_ws(line);
         let rest = &line[ws.len()..];
@@ -136,7 +142,9 @@ mod tests {
             }
         );
         assert_eq!(r.apply("        c"), "\t\tc");
-        assert_eq!(r.apply("\n"), "\n");
+        assert_eq!(r.apply(""), "");
+        // A line of whitespace only was written in the same style as the others.
+        assert_eq!(r.apply("        "), "\t\t");
     }
 
     #[test]

@@ -165,6 +165,35 @@ fn forward(lines: &[&str], m: usize, hi: usize, k: usize) -> Option<usize> {
     found
 }
 
+/// Whether a line says something of its own: a letter or digit.
+fn substantial(line: &str) -> bool {
+    line.chars().any(char::is_alphanumeric)
+}
+
+/// A closing line without its trailing comma or semicolon, trimmed: `},` and `}` are one line
+/// to an edit that adds an element after the last one.
+fn bare_close(line: &str) -> &str {
+    line.trim().trim_end_matches([',', ';']).trim_end()
+}
+
+/// How many places at or after `from` the lines `next` (punctuation only) fit when a trailing
+/// comma or semicolon is ignored. A gap placed by such lines alone may end at the wrong closing
+/// line, silently dropping the block between the two: `},` after the gap matches the first
+/// block's `},` while the model meant the second block's `}`, which its edit turned into `},`.
+fn closing_fits(source: &Doc, next: &[&str], from: usize) -> usize {
+    if next.is_empty() || next.iter().any(|l| substantial(l)) {
+        return 0;
+    }
+    let want: Vec<&str> = next.iter().map(|l| bare_close(l)).collect();
+    (from..source.len().saturating_sub(want.len() - 1))
+        .filter(|&i| {
+            want.iter()
+                .enumerate()
+                .all(|(k, w)| bare_close(source.line(i + k)) == *w)
+        })
+        .count()
+}
+
 /// The source lines `[start, end)` the gap at `m` stands for. Its neighbours are taken from the
 /// content between the previous gap (`lo`) and the next one (`hi`). A gap with content on one
 /// side only reaches to the start or end of the file, so that is allowed only for a gap with
@@ -205,7 +234,8 @@ fn fill_one(
                 let reaches = |(start, _): (usize, usize)| {
                     again.iter().filter(|g| g.range().0 >= start).count()
                 };
-                if fills.iter().any(|&g| reaches(g) > 1) {
+                let closes = |(start, _): (usize, usize)| closing_fits(idx.doc, next, start);
+                if fills.iter().any(|&g| reaches(g) > 1 || closes(g) > 1) {
                     vec![(0, 0); 2] // counted as several places
                 } else {
                     fills
@@ -328,6 +358,19 @@ mod tests {
         // With a next line that fits once, it is filled.
         let lines = fill_placeholders(&src, "a {\n...\n}\nb {\n  Y\n}\nc\n", false).unwrap();
         assert_eq!(lines, ["a {", "  x", "}", "b {", "  Y", "}", "c"]);
+    }
+
+    #[test]
+    fn a_gap_is_not_placed_by_punctuation_alone() {
+        // The reply changed the second block's `}` into `},` and added a block after it; by its
+        // `},` alone the gap would end at the first block's `},` and drop the second block.
+        let src = Doc::parse("a: {\n  x,\n  y\n},\nb: {\n  z\n}\n");
+        let e = fill_placeholders(&src, "a: {\n  x,\n  ...\n},\nc: {\n  w\n}\n", false);
+        assert!(e.is_err(), "{e:?}");
+        // With the line after the `},` in the file, the gap is filled.
+        let lines =
+            fill_placeholders(&src, "a: {\n  x,\n  ...\n},\nb: {\n  Z\n}\n", false).unwrap();
+        assert_eq!(lines, ["a: {", "  x,", "  y", "},", "b: {", "  Z", "}"]);
     }
 
     #[test]

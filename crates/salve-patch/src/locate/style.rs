@@ -1,0 +1,412 @@
+//! The indentation style of inserted lines: tabs or spaces, and how wide a level is, taken from
+//! the lines around the place they land (DESIGN.md §3.2, issue 14 §3 e).
+//!
+//! The indent rung maps the reply's indentation onto the file's when the matched lines show a
+//! delta. When they show none (context without indentation, or a reply that quotes the context
+//! in the file's style and writes its own lines in another), the added lines would keep the
+//! reply's style: tabs in a file indented with spaces, or the reverse. A file may mix styles, so
+//! the style is read from the nearest indented lines, not from the file's majority. One level of
+//! the reply (a tab, or its own width of spaces) becomes one level of the file. When the width
+//! of a level on either side is not clear, the hunk is refused rather than guessed.
+
+use super::{pre_image, Placement};
+use crate::edit::HunkLine;
+use crate::ops::Op;
+use crate::text::{is_blank, leading_ws, strip_cr, Doc};
+
+/// How many of the nearest indented lines on each side of the landing place decide its style
+/// (with the matched lines themselves): one, since a file may change style between blocks and
+/// a line further away may belong to the other block.
+const NEIGHBOURS: usize = 1;
+/// How far to look on each side for them.
+const REACH: usize = 400;
+/// The level widths a file or reply is taken to use.
+const UNITS: [usize; 4] = [2, 3, 4, 8];
+
+/// The indentation style around a place in the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Style {
+    Tabs,
+    Spaces,
+    /// No indented lines, or both styles: the inserted lines are left as written.
+    Unknown,
+}
+
+/// What a line's leading whitespace says about its style: `Some(true)` tabs, `Some(false)`
+/// spaces (two or more, so a ` * ` comment continuation is no evidence), `None` nothing.
+fn uses_tabs(line: &str) -> Option<bool> {
+    let ws = leading_ws(line);
+    if is_blank(line) {
+        return None;
+    }
+    match ws.as_bytes().first() {
+        Some(b'\t') => Some(true),
+        Some(b' ') if ws.len() >= 2 && !ws.contains('\t') => Some(false),
+        _ => None,
+    }
+}
+
+/// The style of the file around lines `[s, e)`: the nearest indented lines on both sides (and
+/// inside), when at least three quarters of them agree.
+pub(crate) fn around(doc: &Doc, s: usize, e: usize) -> Style {
+    let s = s.min(doc.len());
+    let e = e.clamp(s, doc.len());
+    let inside = (s..e).map(|i| doc.line(i));
+    let before = (s.saturating_sub(REACH)..s).rev().map(|i| doc.line(i));
+    let after = (e..doc.len().min(e + REACH)).map(|i| doc.line(i));
+    let side = |it: &mut dyn Iterator<Item = &str>| -> Vec<bool> {
+        it.filter_map(uses_tabs).take(NEIGHBOURS).collect()
+    };
+    let mut seen: Vec<bool> = inside.filter_map(uses_tabs).collect();
+    seen.extend(side(&mut before.into_iter()));
+    seen.extend(side(&mut after.into_iter()));
+    let tabs = seen.iter().filter(|&&t| t).count();
+    let spaces = seen.len() - tabs;
+    if seen.is_empty() || tabs.max(spaces) * 4 < seen.len() * 3 {
+        return Style::Unknown;
+    }
+    if tabs > spaces {
+        return Style::Tabs;
+    }
+    Style::Spaces
+}
+
+/// The width of one level of space indentation around lines `[s, e)`, or in the whole file when
+/// the lines around do not show one. Asked only when a line must be converted.
+pub(crate) fn space_unit(doc: &Doc, s: usize, e: usize) -> Option<usize> {
+    let lo = s.saturating_sub(REACH);
+    let hi = doc.len().min(e + REACH);
+    step((lo..hi).map(|i| doc.line(i))).or_else(|| step(doc.lines()))
+}
+
+/// The most common width by which a space-indented line is deeper than the one before it, among
+/// the usual level widths: the file's level. `None` when no line steps deeper.
+fn step<'a>(lines: impl Iterator<Item = &'a str>) -> Option<usize> {
+    let mut counts = [0usize; UNITS.len()];
+    let mut prev: Option<usize> = None;
+    for line in lines {
+        if is_blank(line) {
+            continue;
+        }
+        let ws = leading_ws(line);
+        if ws.contains('\t') {
+            prev = None;
+            continue;
+        }
+        if let Some(p) = prev {
+            if let Some(k) = UNITS.iter().position(|&u| ws.len() == p + u) {
+                counts[k] += 1;
+            }
+        }
+        prev = Some(ws.len());
+    }
+    let best = counts.iter().copied().max().filter(|&c| c > 0)?;
+    let k = counts.iter().position(|&c| c == best)?;
+    Some(UNITS[k])
+}
+
+/// How the reply writes the file's indentation, as its quoted lines (context and removed lines,
+/// against the file lines they matched) show: the evidence for what its added lines mean.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) enum ReplyStyle {
+    /// No quoted line is indented: nothing is known.
+    #[default]
+    Unknown,
+    /// Quoted lines keep the file's tabs or spaces. Added lines in the other style are then the
+    /// model's slip or the file's own mix (real commits mix on purpose): unclear, refused.
+    Faithful,
+    /// The reply writes the file's tabs as spaces.
+    TabsAsSpaces,
+    /// The reply writes the file's spaces as tabs.
+    SpacesAsTabs,
+    /// Both, or faithful and converted lines: unclear.
+    Mixed,
+}
+
+/// The [`ReplyStyle`] shown by placed hunks: each with its lines and placement.
+pub(crate) fn reply_style<'a>(
+    doc: &Doc,
+    placed: impl Iterator<Item = (&'a [HunkLine], &'a Placement)>,
+) -> ReplyStyle {
+    let (mut same, mut t2s, mut s2t) = (false, false, false);
+    for (lines, p) in placed {
+        let (pre, _) = pre_image(lines);
+        for (text, span) in pre.iter().zip(&p.fit.map) {
+            if span.end != span.start + 1 {
+                continue;
+            }
+            match (uses_tabs(text), uses_tabs(doc.line(span.start))) {
+                (Some(a), Some(b)) if a == b => same = true,
+                (Some(false), Some(true)) => t2s = true,
+                (Some(true), Some(false)) => s2t = true,
+                _ => {}
+            }
+        }
+    }
+    match (same, t2s, s2t) {
+        (false, false, false) => ReplyStyle::Unknown,
+        (true, false, false) => ReplyStyle::Faithful,
+        (false, true, false) => ReplyStyle::TabsAsSpaces,
+        (false, false, true) => ReplyStyle::SpacesAsTabs,
+        _ => ReplyStyle::Mixed,
+    }
+}
+
+/// The inserted lines `lines` (a hunk's, after re-indentation) where they land, in a place of
+/// style `style`. A line whose style differs from the place's is converted when the reply's
+/// quoted lines show that it converts the file's style (`reply_style`), and refused otherwise:
+/// then tabs among spaces may be the model's drift or the file's own mix, and the two give
+/// different files. `reply` holds every
+/// line of the hunk as the model wrote it, to tell the width of its own space levels;
+/// `depth_before` is the tab depth of the file's nearest non-blank line before the landing
+/// place, used only to choose between level widths the reply leaves open.
+pub(crate) fn restyle(
+    lines: &mut [String],
+    style: Style,
+    reply_style: ReplyStyle,
+    reply: &[&str],
+    depth_before: usize,
+    unit: impl FnOnce() -> Option<usize>,
+) -> Result<(), String> {
+    let (odd, converts) = match style {
+        Style::Unknown => return Ok(()),
+        Style::Spaces => (true, ReplyStyle::SpacesAsTabs),
+        Style::Tabs => (false, ReplyStyle::TabsAsSpaces),
+    };
+    if !lines.iter().any(|l| uses_tabs(l) == Some(odd)) {
+        return Ok(());
+    }
+    let (have, want) = if odd {
+        ("tabs", "spaces")
+    } else {
+        ("spaces", "tabs")
+    };
+    if reply_style != converts {
+        return Err(format!(
+            "the added lines are indented with {have} where the lines around use {want}, and the lines the edit quotes do not show which is meant; write them in the file's style, or quote indented lines around them"
+        ));
+    }
+    match style {
+        Style::Spaces => {
+            let Some(unit) = unit() else {
+                return Err(unclear(have, want));
+            };
+            for l in lines.iter_mut().filter(|l| leading_ws(l).contains('\t')) {
+                let ws = leading_ws(l);
+                let new: String = ws
+                    .chars()
+                    .flat_map(|c| {
+                        let n = if c == '\t' { unit } else { 1 };
+                        std::iter::repeat_n(' ', n)
+                    })
+                    .collect();
+                *l = format!("{new}{}", &l[ws.len()..]);
+            }
+        }
+        _ => {
+            let Some(unit) = reply_unit(reply, lines, depth_before) else {
+                return Err(unclear(have, want));
+            };
+            for l in lines.iter_mut().filter(|l| uses_tabs(l) == Some(false)) {
+                let w = leading_ws(l).len();
+                let new = format!("{}{}", "\t".repeat(w / unit), " ".repeat(w % unit));
+                *l = format!("{new}{}", &l[w..]);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The width of one level of the reply's space indentation: the narrowest indentation among its
+/// space-indented lines when that is an unambiguous level width (2, 3 or 4). A wider one (8
+/// could be one level of 8 or two of 4) is decided by the depth of the line before the landing
+/// place: the inserted lines' first level must sit within one level of it, for one width only.
+fn reply_unit(reply: &[&str], lines: &[String], depth_before: usize) -> Option<usize> {
+    let narrowest = reply
+        .iter()
+        .copied()
+        .chain(lines.iter().map(String::as_str))
+        .filter(|l| uses_tabs(l) == Some(false))
+        .map(|l| leading_ws(l).len())
+        .min()?;
+    if narrowest <= 4 {
+        return UNITS.contains(&narrowest).then_some(narrowest);
+    }
+    let first = lines
+        .iter()
+        .find(|l| uses_tabs(l) == Some(false))
+        .map(|l| leading_ws(l).len())?;
+    let fits: Vec<usize> = UNITS
+        .iter()
+        .copied()
+        .filter(|&u| narrowest % u == 0 && (first / u).abs_diff(depth_before) <= 1)
+        .collect();
+    match fits[..] {
+        [u] => Some(u),
+        _ => None,
+    }
+}
+
+/// The model-written lines `ops` insert for one placed hunk, in the style around the place.
+/// Lines copied from the file (moved code, which carry their own ending) are left as they are.
+pub(crate) fn restyle_ops(
+    doc: &Doc,
+    lines: &[HunkLine],
+    p: &Placement,
+    reply_style: ReplyStyle,
+    ops: &mut [Op],
+) -> Result<(), String> {
+    let written = || {
+        ops.iter()
+            .flat_map(|o| o.insert.iter())
+            .filter(|n| n.eol.is_none())
+    };
+    // Nothing indented, nothing to decide: the common case costs no look at the file.
+    if written().all(|n| leading_ws(&n.text).is_empty()) {
+        return Ok(());
+    }
+    let mut texts: Vec<String> = written().map(|n| n.text.clone()).collect();
+    let (s, e) = p.range();
+    let depth = (0..s)
+        .rev()
+        .map(|i| doc.line(i))
+        .find(|l| !is_blank(l))
+        .map_or(0, |l| l.len() - l.trim_start_matches('\t').len());
+    let reply: Vec<&str> = lines.iter().map(|l| strip_cr(&l.text)).collect();
+    let unit = || space_unit(doc, s, e);
+    restyle(
+        &mut texts,
+        around(doc, s, e),
+        reply_style,
+        &reply,
+        depth,
+        unit,
+    )?;
+    let slots = ops
+        .iter_mut()
+        .flat_map(|o| o.insert.iter_mut())
+        .filter(|n| n.eol.is_none());
+    for (n, t) in slots.zip(texts) {
+        n.text = t;
+    }
+    Ok(())
+}
+
+fn unclear(have: &str, want: &str) -> String {
+    format!(
+        "the added lines are indented with {have} where the lines around use {want}, and how wide one level is cannot be told; write them in the file's style"
+    )
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    fn restyled(
+        file: &str,
+        at: usize,
+        how: ReplyStyle,
+        lines: &[&str],
+    ) -> Result<Vec<String>, String> {
+        let doc = Doc::parse(file);
+        let mut v: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+        restyle(&mut v, around(&doc, at, at), how, lines, 0, || {
+            space_unit(&doc, at, at)
+        })?;
+        Ok(v)
+    }
+
+    #[test]
+    fn tabs_become_the_neighbours_spaces() {
+        let file = "int f() {\n    if (x) {\n        y();\n    }\n}\n\nint g() {\n}\n";
+        let out = restyled(
+            file,
+            6,
+            ReplyStyle::SpacesAsTabs,
+            &["int h() {", "\tif (z) {", "\t\tw();", "\t}", "}"],
+        );
+        assert_eq!(
+            out.unwrap(),
+            ["int h() {", "    if (z) {", "        w();", "    }", "}"]
+        );
+    }
+
+    #[test]
+    fn spaces_become_the_neighbours_tabs() {
+        let file = "a {\n\tb\n\t\tc\n}\n";
+        let out = restyled(
+            file,
+            4,
+            ReplyStyle::TabsAsSpaces,
+            &["d {", "    e", "        f", "     * g", "}"],
+        );
+        assert_eq!(out.unwrap(), ["d {", "\te", "\t\tf", "\t * g", "}"]);
+    }
+
+    #[test]
+    fn local_style_wins_over_the_majority() {
+        // Tabs at the top, a space-indented block at the bottom: lines landing at the bottom
+        // take spaces.
+        let mut file = String::from("t {\n");
+        for _ in 0..30 {
+            file.push_str("\tx\n");
+        }
+        file.push_str("}\ns {\n  y\n  z\n}\n");
+        let doc = Doc::parse(&file);
+        assert_eq!(around(&doc, 36, 36), Style::Spaces);
+        assert_eq!(around(&doc, 34, 34), Style::Spaces);
+        assert_eq!(space_unit(&doc, 34, 34), Some(2));
+        assert_eq!(around(&doc, 5, 5), Style::Tabs);
+    }
+
+    #[test]
+    fn an_unclear_level_refuses() {
+        // Only lines at 8 spaces, with the line before at depth 1: one level of 8 (depth 1) or
+        // two of 4 (depth 2) both fit there; neither is taken.
+        let file = "a {\n\tb\n}\n";
+        let doc = Doc::parse(file);
+        let mut v = vec!["        c".to_string()];
+        let r = restyle(
+            &mut v,
+            around(&doc, 3, 3),
+            ReplyStyle::TabsAsSpaces,
+            &["        c"],
+            1,
+            || None,
+        );
+        assert!(r.is_err(), "{v:?}");
+        // No neighbours indented at all: left as written.
+        assert_eq!(
+            restyled("a\nb\n", 1, ReplyStyle::Unknown, &["\tc"]).unwrap(),
+            ["\tc"]
+        );
+    }
+
+    #[test]
+    fn without_evidence_a_style_clash_refuses() {
+        let file = "a {\n    b\n}\n";
+        let tabbed = ["c {", "\td", "}"];
+        for how in [
+            ReplyStyle::Unknown,
+            ReplyStyle::Mixed,
+            ReplyStyle::TabsAsSpaces,
+            ReplyStyle::Faithful,
+        ] {
+            assert!(restyled(file, 3, how, &tabbed).is_err(), "{how:?}");
+        }
+        // In the file's style, nothing to decide.
+        let spaced = ["c {", "    d", "}"];
+        assert_eq!(
+            restyled(file, 3, ReplyStyle::Faithful, &spaced).unwrap(),
+            spaced
+        );
+    }
+
+    #[test]
+    fn mixed_neighbourhood_is_left_alone() {
+        let file = "a\n\tb\n  c\n\td\n  e\n";
+        // Between a line with spaces and one with tabs: unclear.
+        assert_eq!(around(&Doc::parse(file), 3, 3), Style::Unknown);
+    }
+}
