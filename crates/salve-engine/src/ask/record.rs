@@ -159,7 +159,6 @@ fn attempts(outcome: &Outcome, patch_sets: &[(usize, u32)]) -> Vec<Attempt> {
     let mut answered_round = 0usize;
     let mut out = Vec::new();
     for attempt in &outcome.attempts {
-        let meta = attempt.meta.as_ref();
         let stopped = matches!(
             attempt.class,
             salve_llm::ReplyClass::Edit | salve_llm::ReplyClass::NoChange
@@ -176,17 +175,7 @@ fn attempts(outcome: &Outcome, patch_sets: &[(usize, u32)]) -> Vec<Attempt> {
         };
         out.push(Attempt {
             patch_set,
-            provider: Some(attempt.provider.clone()),
-            model: meta.and_then(|m| m.model.clone()),
-            tokens_in: meta.and_then(|m| m.tokens_in),
-            tokens_out: meta.and_then(|m| m.tokens_out),
-            cost_usd: meta.and_then(|m| m.cost_usd),
-            latency_ms: meta.map(|m| m.latency_ms),
-            failure_class: Some(match (attempt.failure, &attempt.reason) {
-                (Some(kind), _) => format!("{}: {}", attempt.class.as_str(), kind.as_str()),
-                _ => attempt.class.as_str().to_owned(),
-            }),
-            ..Attempt::default()
+            ..crate::record::provider_call(attempt)
         });
     }
     out

@@ -81,6 +81,25 @@ pub fn shell_words(args: &[String]) -> String {
         .join(" ")
 }
 
+/// A provider call as the record keeps it: who, which model, tokens, cost, latency, and how the
+/// reply was classed (with the failure's kind when the call failed).
+pub fn provider_call(call: &salve_llm::Attempt) -> Attempt {
+    let meta = call.meta.as_ref();
+    Attempt {
+        provider: Some(call.provider.clone()),
+        model: meta.and_then(|m| m.model.clone()),
+        tokens_in: meta.and_then(|m| m.tokens_in),
+        tokens_out: meta.and_then(|m| m.tokens_out),
+        cost_usd: meta.and_then(|m| m.cost_usd),
+        latency_ms: meta.map(|m| m.latency_ms),
+        failure_class: Some(match call.failure {
+            Some(kind) => format!("{}: {}", call.class.as_str(), kind.as_str()),
+            None => call.class.as_str().to_owned(),
+        }),
+        ..Attempt::default()
+    }
+}
+
 /// A run being written. Recording is best effort for the job: a record that cannot be written
 /// costs the job a warning, never its work.
 #[derive(Debug)]

@@ -306,23 +306,7 @@ fn a_real_sigkill_between_writes_leaves_files_old_or_new() {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let marker = format!("{} {n}", hooks::PAUSE_MARKER);
-        let mut stderr = BufReader::new(child.stderr.take().unwrap());
-        let mut seen = String::new();
-        let mut line = String::new();
-        // Read until the marker: the process is then asleep exactly at the hook point. End of
-        // output first means it exited without pausing, which fails below.
-        while stderr.read_line(&mut line).unwrap() > 0 {
-            seen.push_str(&line);
-            if line.trim_end() == marker {
-                break;
-            }
-            line.clear();
-        }
-        assert!(
-            seen.lines().any(|l| l == marker),
-            "{what}: no pause\n{seen}"
-        );
+        wait_for_pause(&mut child, n, &what);
         child.kill().unwrap();
         let status = child.wait().unwrap();
         assert_eq!(status.signal(), Some(9), "{what}: {status:?}");
@@ -344,21 +328,7 @@ fn an_interrupt_between_writes_rolls_back_and_leaves_no_temporary_files() {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let marker = format!("{} {n}", hooks::PAUSE_MARKER);
-        let mut stderr = BufReader::new(child.stderr.take().unwrap());
-        let mut seen = String::new();
-        let mut line = String::new();
-        while stderr.read_line(&mut line).unwrap() > 0 {
-            seen.push_str(&line);
-            if line.trim_end() == marker {
-                break;
-            }
-            line.clear();
-        }
-        assert!(
-            seen.lines().any(|l| l == marker),
-            "{what}: no pause\n{seen}"
-        );
+        let mut stderr = wait_for_pause(&mut child, n, &what);
         let sent = Command::new("kill")
             .args([signal, &child.id().to_string()])
             .status()
@@ -376,4 +346,30 @@ fn an_interrupt_between_writes_rolls_back_and_leaves_no_temporary_files() {
             assert_eq!(files.get(path), old.as_ref(), "{what}: {path}");
         }
     }
+}
+
+/// Read `child`'s stderr until it says it paused after `n` writes: it is then asleep exactly at
+/// the hook point. End of output first means it exited without pausing: the test fails. Returns
+/// the rest of stderr.
+fn wait_for_pause(
+    child: &mut std::process::Child,
+    n: usize,
+    what: &str,
+) -> BufReader<std::process::ChildStderr> {
+    let marker = format!("{} {n}", hooks::PAUSE_MARKER);
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    let mut line = String::new();
+    while stderr.read_line(&mut line).unwrap() > 0 {
+        seen.push_str(&line);
+        if line.trim_end() == marker {
+            break;
+        }
+        line.clear();
+    }
+    assert!(
+        seen.lines().any(|l| l == marker),
+        "{what}: no pause\n{seen}"
+    );
+    stderr
 }

@@ -90,22 +90,7 @@ impl Session<'_> {
         let Some(recorder) = self.recorder.as_mut() else {
             return;
         };
-        let rows = calls
-            .iter()
-            .map(|a| {
-                let meta = a.meta.as_ref();
-                salve_store::Attempt {
-                    provider: Some(a.provider.clone()),
-                    model: meta.and_then(|m| m.model.clone()),
-                    tokens_in: meta.and_then(|m| m.tokens_in),
-                    tokens_out: meta.and_then(|m| m.tokens_out),
-                    cost_usd: meta.and_then(|m| m.cost_usd),
-                    latency_ms: meta.map(|m| m.latency_ms),
-                    failure_class: Some(a.class.as_str().to_owned()),
-                    ..salve_store::Attempt::default()
-                }
-            })
-            .collect();
+        let rows = calls.iter().map(crate::record::provider_call).collect();
         let name = format!("prompt.{seq}");
         let prompt = crate::ask::redact_secrets(prompt);
         if let Err(e) = recorder.batch(&Batch {
