@@ -66,6 +66,10 @@ pub struct FixArgs {
     /// Ask this provider alone instead of a chain
     #[arg(long, value_name = "NAME")]
     pub provider: Option<String>,
+    /// Stop before asking a model again once the providers' reported cost reaches this many
+    /// US dollars
+    #[arg(long, value_name = "USD")]
+    pub max_cost: Option<f64>,
     /// Do not learn a rule from a successful repair
     #[arg(long)]
     pub no_learn: bool,
@@ -131,6 +135,7 @@ pub fn run(global: &Global, args: &FixArgs) -> Result<u8, CliError> {
         allow: args.allow.clone(),
         proposed,
         provider: args.provider.clone(),
+        max_cost_usd: args.max_cost,
         learn: !args.no_learn,
         echo: if global.quiet {
             Echo::None

@@ -490,3 +490,43 @@ fn wait_for(path: &Path) {
     }
     panic!("{} never appeared", path.display());
 }
+
+/// A provider that reports its cost (the claude preset's `total_cost_usd`): once the spent
+/// cost reaches `--max-cost`, the loop stops before asking again.
+#[test]
+fn the_provider_cost_budget_stops_the_loop_before_the_next_call() {
+    let tree = python_project(&[PY_NOOP]);
+    let reply = serde_json::json!({
+        "type": "result",
+        "is_error": false,
+        "result": PY_NOOP,
+        "total_cost_usd": 0.5,
+    });
+    let provider = tree.outside().join("costly.sh");
+    std::fs::write(
+        &provider,
+        format!(
+            "cat > /dev/null\necho call >> {:?}\ncat <<'EOF'\n{reply}\nEOF\n",
+            tree.outside().join("costly.calls").to_string_lossy()
+        ),
+    )
+    .unwrap();
+    tree.write(
+        "salve.toml",
+        format!(
+            "[providers.costly]\nkind = \"command\"\npreset = \"claude\"\ncommand = [\"sh\", {:?}]\n\n[chains]\ndefault = [\"costly\"]\nquality = [\"costly\"]\n",
+            provider.to_string_lossy()
+        ),
+    )
+    .commit("a provider that costs");
+    let out = fix(
+        &tree,
+        &["--max-cost", "0.4", "--", "python3", "-m", "unittest", "-q"],
+    );
+    out.code(1);
+    let json = out.json();
+    assert_eq!(json["status"], "budget_exhausted", "{}", out.stdout);
+    assert_eq!(json["cost_usd"], 0.5);
+    let calls = std::fs::read_to_string(tree.outside().join("costly.calls")).unwrap();
+    assert_eq!(calls.lines().count(), 1);
+}

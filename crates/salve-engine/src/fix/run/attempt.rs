@@ -149,6 +149,15 @@ impl Session<'_> {
                 }));
             }
         }
+        if let Some(max) = self.options.max_cost_usd {
+            let spent: f64 = self.costs.iter().sum();
+            if spent >= max {
+                return Ok(Err(Stop::new(
+                    Status::BudgetExhausted,
+                    format!("the provider cost budget is spent (${spent:.4} of ${max:.4})"),
+                )));
+            }
+        }
         if !self.options.strictness.model_calls_allowed() {
             return Ok(Err(Stop::new(
                 Status::BlockedByStrictness,

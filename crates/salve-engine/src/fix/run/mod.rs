@@ -76,6 +76,9 @@ pub struct Options {
     pub proposed: Option<String>,
     /// Ask this provider alone instead of a chain.
     pub provider: Option<String>,
+    /// Stop before asking a model again once the providers' reported cost reaches this many
+    /// US dollars.
+    pub max_cost_usd: Option<f64>,
     /// Learn a rule from a successful model repair.
     pub learn: bool,
     /// Where the check's output goes while it runs.
@@ -103,6 +106,7 @@ impl Options {
             allow: Vec::new(),
             proposed: None,
             provider: None,
+            max_cost_usd: None,
             learn: true,
             echo: Echo::None,
             cancel: None,
