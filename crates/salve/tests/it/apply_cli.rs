@@ -6,22 +6,22 @@ use std::process::Stdio;
 
 use crate::support::{Run, Tree};
 
-const GREET: &str =
+pub(crate) const GREET: &str =
     "def greet(name):\n    print(\"helo\", name)\n\n\ndef main():\n    greet(\"world\")\n";
 
-const GREET_FIX: &str = "Fixed the typo:\n\n```diff\n--- a/greet.py\n+++ b/greet.py\n@@ -1,2 +1,2 @@\n def greet(name):\n-    print(\"helo\", name)\n+    print(\"hello\", name)\n```\n";
+pub(crate) const GREET_FIX: &str = "Fixed the typo:\n\n```diff\n--- a/greet.py\n+++ b/greet.py\n@@ -1,2 +1,2 @@\n def greet(name):\n-    print(\"helo\", name)\n+    print(\"hello\", name)\n```\n";
 
 /// A second file, which the failing edit in the all-or-nothing tests does not match at all.
-const OTHER: &str = "import os\n\nROOT = os.getcwd()\n";
+pub(crate) const OTHER: &str = "import os\n\nROOT = os.getcwd()\n";
 
-fn greet_tree() -> Tree {
+pub(crate) fn greet_tree() -> Tree {
     let tree = Tree::git();
     tree.write("greet.py", GREET).commit("init");
     tree
 }
 
 /// A unified diff for one file that replaces `old` by `new` with one context line before.
-fn diff(path: &str, before: &str, old: &str, new: &str) -> String {
+pub(crate) fn diff(path: &str, before: &str, old: &str, new: &str) -> String {
     format!(
         "```diff\n--- a/{path}\n+++ b/{path}\n@@ -1,2 +1,2 @@\n {before}\n-{old}\n+{new}\n```\n"
     )

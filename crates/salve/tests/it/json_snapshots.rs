@@ -385,25 +385,8 @@ fn run_dated(tree: &Tree, date: &str, args: &[&str]) -> Run {
     )
 }
 
-const GREET: &str =
-    "def greet(name):\n    print(\"helo\", name)\n\n\ndef main():\n    greet(\"world\")\n";
-
-const GREET_FIX: &str = "Fixed the typo:\n\n```diff\n--- a/greet.py\n+++ b/greet.py\n@@ -1,2 +1,2 @@\n def greet(name):\n-    print(\"helo\", name)\n+    print(\"hello\", name)\n```\n";
-
-const OTHER: &str = "import os\n\nROOT = os.getcwd()\n";
-
-fn greet_tree() -> Tree {
-    let tree = Tree::git();
-    tree.write("greet.py", GREET).commit("init");
-    tree
-}
-
-/// A unified diff for one file that replaces `old` by `new` with one context line before.
-fn diff(path: &str, before: &str, old: &str, new: &str) -> String {
-    format!(
-        "```diff\n--- a/{path}\n+++ b/{path}\n@@ -1,2 +1,2 @@\n {before}\n-{old}\n+{new}\n```\n"
-    )
-}
+// The apply tests' fixtures: one small Python file with a typo, and its fix.
+use crate::apply_cli::{diff, greet_tree, GREET, GREET_FIX, OTHER};
 
 // ---------------------------------------------------------------------------------------------
 // apply
@@ -781,23 +764,10 @@ fn apply_error_prints_the_error_as_json() {
 fn demo() -> (Tree, String) {
     let tree = Tree::git();
     let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/ask-demo");
-    copy_dir(&src, &tree.root);
+    crate::ask::copy_dir(&src, &tree.root);
     tree.commit("demo");
     let instruction = tree.read("instruction.txt").trim().to_owned();
     (tree, instruction)
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }
 
 fn demo_ask(tree: &Tree, instruction: &str) -> Run {
