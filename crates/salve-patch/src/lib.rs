@@ -32,6 +32,7 @@
 mod apply;
 mod diag;
 mod edit;
+mod excerpt;
 mod locate;
 mod merge;
 mod ops;
@@ -49,6 +50,7 @@ pub use edit::{
     Anchor, Extraction, FileChange, FileEdit, Format, Hunk, HunkLine, IssueKind, LineKind,
     ParseIssue, TextPair,
 };
+pub use excerpt::{describe_candidates, numbered, ExcerptLine, Scope};
 pub use merge::{merge3, MergeConflict};
 pub use parse::{extract, extract_value, is_placeholder, looks_like_edit};
 pub use render::{unified_diff, unified_diff_spliced};

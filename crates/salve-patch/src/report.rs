@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::edit::{Format, ParseIssue};
+use crate::excerpt::{ExcerptLine, Scope};
 
 /// The rung of the placement ladder that placed a hunk (DESIGN.md §3.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -121,6 +122,26 @@ pub struct Candidate {
     /// A short character-level diff between what the edit expected and what the file has, with
     /// invisible characters made visible (`·` space, `→` tab, `␍` carriage return, `⟨U+00A0⟩`).
     pub diff: String,
+    /// The function, class, impl or heading line the candidate sits in, when one is found
+    /// (see [`crate::describe_candidates`]).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub scope: Option<Scope>,
+    /// The file's lines around the candidate, numbered: a few before, its own, a few after.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub excerpt: Vec<ExcerptLine>,
+}
+
+impl Candidate {
+    /// A candidate at `lines` with its score and diff; no scope or excerpt yet.
+    pub fn new(lines: LineRange, score: f64, diff: String) -> Self {
+        Candidate {
+            lines,
+            score,
+            diff,
+            scope: None,
+            excerpt: Vec::new(),
+        }
+    }
 }
 
 /// What happened to one hunk.

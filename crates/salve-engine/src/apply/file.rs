@@ -344,6 +344,8 @@ pub(super) fn finish(
     report.removed = out.removed;
     report.status = out.status;
     if !out.status.is_success() {
+        // Where each candidate sits (scope, numbered lines), so the edit can be corrected.
+        salve_patch::describe_candidates(&mut report.hunks, &cur.text, target.real_rel.as_str());
         // The hunk reports say what failed and where; a file message would repeat them.
         return Ok(());
     }

@@ -19,6 +19,7 @@
 
 pub mod artifacts;
 mod chain;
+mod follow_up;
 pub mod prompt;
 pub mod record;
 
@@ -35,6 +36,7 @@ use crate::apply;
 use crate::config::{ConfigError, ModelHint};
 use crate::error::{Classified, Kind};
 use crate::paths::canonical_root;
+pub use follow_up::follow_up_message;
 pub use prompt::{Prompt, PromptError, PromptInput, DEFAULT_MAX_PROMPT_FILE};
 pub use record::{AskRecord, NoRecord, Recorder, StoreRecorder};
 pub use salve_llm::secret::redact as redact_secrets;
@@ -309,18 +311,6 @@ pub fn ask(options: &Options, asking: &mut dyn FnMut(&Asking)) -> Result<Outcome
 
 fn ms(start: Instant) -> u64 {
     u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX)
-}
-
-/// The follow-up message after a refusal: the apply report, for the model to correct its edit.
-pub fn follow_up_message(report: &Report) -> String {
-    format!(
-        "salve could not apply your edit, so nothing was written. This is salve's report (JSON): \
-         for every file and hunk whether it was placed, and for those that were not, why, with \
-         the closest places it found.\n\n```json\n{}\n```\n\nReply again with a corrected edit \
-         for the same instruction. Copy context lines exactly from the files as shown in the \
-         first message. If nothing needs to change, reply with exactly NO_CHANGES_NEEDED.\n",
-        report.to_json()
-    )
 }
 
 /// Ask `chain` and keep the run with `recorder`: steps 1 to 5 of the module docs.

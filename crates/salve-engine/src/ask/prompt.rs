@@ -228,7 +228,7 @@ fn staged_diff(root: &Path, rel: &str) -> String {
 }
 
 /// Append `content` in a fence longer than any backtick run in it.
-fn fenced(out: &mut String, info: &str, content: &str) {
+pub(crate) fn fenced(out: &mut String, info: &str, content: &str) {
     let mut longest = 0;
     let mut run = 0;
     for c in content.chars() {

@@ -223,11 +223,11 @@ fn ambiguous(doc: &Doc, hunk: &Hunk, i: usize, cands: &[Placement]) -> Plan {
         .take(SHOWN)
         .map(|c| {
             let (s, e) = c.range();
-            Candidate {
-                lines: range(s, e),
-                score: 1.0,
-                diff: char_diff(&expected, &window_text(doc, s, e)),
-            }
+            Candidate::new(
+                range(s, e),
+                1.0,
+                char_diff(&expected, &window_text(doc, s, e)),
+            )
         })
         .collect();
     let places: Vec<String> = cands
@@ -460,10 +460,12 @@ fn similar(idx: &FileIndex, hunk: &Hunk, i: usize) -> Plan {
     plan.report.candidates = wins
         .iter()
         .take(SHOWN)
-        .map(|w: &Window| Candidate {
-            lines: range(w.start, w.start + w.len),
-            score: (w.score * 1000.0).round() / 1000.0,
-            diff: char_diff(&expected, &window_text(doc, w.start, w.start + w.len)),
+        .map(|w: &Window| {
+            Candidate::new(
+                range(w.start, w.start + w.len),
+                (w.score * 1000.0).round() / 1000.0,
+                char_diff(&expected, &window_text(doc, w.start, w.start + w.len)),
+            )
         })
         .collect();
     if let Some(best) = plan.report.candidates.first() {

@@ -288,10 +288,12 @@ fn ambiguous_text(
     report.candidates = ranges
         .iter()
         .take(SHOWN)
-        .map(|&(s, e)| Candidate {
-            lines: range(s, e),
-            score: 1.0,
-            diff: char_diff(expected, &window_text(doc, s, e)),
+        .map(|&(s, e)| {
+            Candidate::new(
+                range(s, e),
+                1.0,
+                char_diff(expected, &window_text(doc, s, e)),
+            )
         })
         .collect();
     report.message = Some(format!(
