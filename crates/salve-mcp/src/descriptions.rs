@@ -20,8 +20,9 @@ ignored; several files may be edited at once. Placement tolerates drift (moved c
 whitespace, indentation) but never guesses: a hunk that matches several places, or none \
 clearly, is refused. On refusal the result has isError true, nothing is written, and \
 report.files[].hunks[] give each failed hunk's status (not_found, ambiguous, conflict, ...) and \
-its best candidates with line ranges, similarity and a character diff, so you can correct the \
-edit and call again. Applying an edit that is already in place succeeds with outcome \
+its best candidates with line ranges, similarity, a character diff, the enclosing scope (the \
+function, class or heading line) and the file's numbered lines around it (excerpt), so you can \
+correct the edit and call again. Applying an edit that is already in place succeeds with outcome \
 `already_applied` and writes nothing, so repeating a call is safe. Line endings, BOM and the \
 final newline of each file are kept. Before writing, a checkpoint is taken (`checkpoint` in the \
 result; `undo` reverts) and the run is recorded (`run`; see show_run). check_only: place and \

@@ -98,7 +98,8 @@ fn apply_summary(outcome: &Applied) -> String {
             {
                 s.push_str(
                     ". The hunks that did not place list their closest candidates (lines, \
-                     similarity, a character diff): correct the edit from them and call again",
+                     similarity, a character diff, the enclosing scope and the file's numbered \
+                     lines around them): correct the edit from them and call again",
                 );
             }
             s

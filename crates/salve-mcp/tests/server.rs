@@ -138,6 +138,19 @@ async fn an_ambiguous_edit_is_refused_with_candidates_and_nothing_written() {
         hunk["candidates"].as_array().unwrap().len() >= 2,
         "{refused}"
     );
+    // Each candidate names the function it sits in and shows the file's lines around it.
+    let scopes: Vec<&serde_json::Value> = hunk["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| &c["scope"]["text"])
+        .collect();
+    assert_eq!(scopes, ["fn one() {", "fn two() {"], "{refused}");
+    assert_eq!(
+        hunk["candidates"][1]["excerpt"][0],
+        json!({ "line": 5, "text": "" }),
+        "{refused}"
+    );
     assert!(refused["summary"]
         .as_str()
         .unwrap()

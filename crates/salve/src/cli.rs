@@ -7,6 +7,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::commands;
 use crate::error::CliError;
+use crate::style::ColorWhen;
 
 /// Land model-written code edits safely: place every hunk exactly or refuse, write all files or
 /// none.
@@ -35,6 +36,10 @@ pub struct Global {
     /// Print no report on stdout (the exit code tells); errors still go to stderr
     #[arg(long, short = 'q', global = true)]
     pub quiet: bool,
+    /// When to colour the output: auto (a terminal, unless NO_COLOR is set), always or never;
+    /// JSON is never coloured
+    #[arg(long, value_name = "WHEN", value_enum, global = true, default_value_t)]
+    pub color: ColorWhen,
 }
 
 impl Global {

@@ -9,6 +9,8 @@ use std::io::Write as _;
 
 use salve_engine::{Classified, Kind as EngineKind};
 
+use crate::style::Paint;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     /// The job ran and declined; nothing changed (exit 1).
@@ -83,11 +85,17 @@ impl CliError {
             Kind::Config => "Config error",
             Kind::Internal => "Internal error",
         };
+        let paint = Paint::stderr();
         let mut err = std::io::stderr().lock();
         // Nothing sensible is left to do if stderr itself is gone.
-        let _ = writeln!(err, "{label}: {}", self.message);
+        let _ = writeln!(
+            err,
+            "{} {}",
+            paint.error_label(&format!("{label}:")),
+            self.message
+        );
         if let Some(hint) = &self.hint {
-            let _ = writeln!(err, "Hint: {hint}");
+            let _ = writeln!(err, "{} {hint}", paint.hint_label("Hint:"));
         }
     }
 }

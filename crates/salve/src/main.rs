@@ -1,10 +1,12 @@
 //! The `salve` command line. Parsing lives in [`cli`], each subcommand in [`commands`], terminal
-//! rendering in [`output`], and error kinds with their exit codes in [`error`].
+//! rendering in [`output`], colour in [`style`], and error kinds with their exit codes in
+//! [`error`].
 
 mod cli;
 mod commands;
 mod error;
 mod output;
+mod style;
 
 use std::process::ExitCode;
 
@@ -17,6 +19,7 @@ fn main() -> ExitCode {
         panic!("SALVE_DEBUG_PANIC is set");
     }
     let cli = cli::Cli::parse();
+    style::init(cli.global.color);
     // Ctrl-C and SIGTERM: work that must not stop half done (writing files, a fix loop) finishes
     // or undoes itself and returns; anything else stops at once.
     let _ = ctrlc::set_handler(|| {

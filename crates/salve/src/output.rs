@@ -4,9 +4,11 @@
 //!   or JSON ([`print_text`], [`print_bytes`], [`print_json`], [`print_json_pretty`]);
 //! - the small formatters several commands share: paths, sizes, plurals, times and ages;
 //! - the human rendering of an apply report ([`render`]): one line per file, one per hunk, the
-//!   reason and best candidates on failure, and a closing verdict.
+//!   reason and best candidates on failure (each with its scope and numbered lines around it),
+//!   and a closing verdict.
 //!
-//! Plain text only, so `NO_COLOR` and pipes need nothing special.
+//! Colour comes from [`crate::style`], through the [`Paint`] a caller passes for the stream the
+//! text goes to; JSON never takes any.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -14,11 +16,12 @@ use std::io::Write as _;
 use salve_engine::checkpoint::{SkipReason, Skipped};
 use salve_engine::record::Timestamp;
 use salve_engine::restore;
-use salve_patch::{FileReport, HunkReport, Outcome, Report, Status};
+use salve_patch::{numbered, Candidate, FileReport, HunkReport, Outcome, Report, Status};
 use serde::Serialize;
 
 use crate::cli::Global;
 use crate::error::CliError;
+use crate::style::{Paint, Tone};
 
 /// Write to stdout; a closed pipe is not an error.
 pub fn print_text(text: &str) -> Result<(), CliError> {
@@ -84,6 +87,7 @@ pub fn report_skipped(global: &Global, skipped: &[Skipped]) {
     if global.quiet || skipped.is_empty() {
         return;
     }
+    let warning = Paint::stderr().warning_label("warning:");
     let mut stderr = std::io::stderr().lock();
     for s in skipped {
         let why = match &s.reason {
@@ -99,7 +103,11 @@ pub fn report_skipped(global: &Global, skipped: &[Skipped]) {
             ),
             SkipReason::NestedRepository => "nested repository, left alone".to_owned(),
         };
-        let _ = writeln!(stderr, "warning: not in the checkpoint: {} ({why})", s.path);
+        let _ = writeln!(
+            stderr,
+            "{warning} not in the checkpoint: {} ({why})",
+            s.path
+        );
     }
 }
 
@@ -195,11 +203,11 @@ fn status_word(status: Status) -> String {
     status.as_str().replace('_', " ")
 }
 
-/// The human rendering of an apply report; see the module docs.
-pub fn render(report: &Report) -> String {
+/// The human rendering of an apply report, painted with `paint`; see the module docs.
+pub fn render(report: &Report, paint: Paint) -> String {
     let mut out = String::new();
     for file in &report.files {
-        render_file(&mut out, file);
+        render_file(&mut out, file, paint);
     }
     for issue in &report.issues {
         let path = issue
@@ -211,13 +219,15 @@ pub fn render(report: &Report) -> String {
             .ok()
             .and_then(|v| v.as_str().map(str::to_owned))
             .unwrap_or_default();
-        let _ = writeln!(out, "issue: {kind}{path}: {}", issue.message);
+        let label = paint.status(Status::Malformed, "issue:");
+        let _ = writeln!(out, "{label} {kind}{path}: {}", issue.message);
     }
-    let _ = writeln!(out, "{}", verdict(report));
+    let (tone, text) = verdict(report);
+    let _ = writeln!(out, "{}", paint.verdict(tone, &text));
     out
 }
 
-fn render_file(out: &mut String, file: &FileReport) {
+fn render_file(out: &mut String, file: &FileReport, paint: Paint) {
     let mut head = file.path.clone();
     if let Some(req) = &file.requested_path {
         let _ = write!(head, " (the reply said {req})");
@@ -233,17 +243,19 @@ fn render_file(out: &mut String, file: &FileReport) {
     if file.added > 0 || file.removed > 0 {
         let _ = write!(detail, ", +{} -{}", file.added, file.removed);
     }
-    let _ = writeln!(out, "{head}: {} ({detail})", status_word(file.status));
+    let status = paint.status(file.status, &status_word(file.status));
+    let _ = writeln!(out, "{head}: {status} ({detail})");
     if let Some(message) = &file.message {
         let _ = writeln!(out, "  {message}");
     }
     for hunk in &file.hunks {
-        render_hunk(out, hunk);
+        render_hunk(out, hunk, paint);
     }
 }
 
-fn render_hunk(out: &mut String, hunk: &HunkReport) {
-    let mut line = format!("  hunk {}: {}", hunk.index + 1, status_word(hunk.status));
+fn render_hunk(out: &mut String, hunk: &HunkReport, paint: Paint) {
+    let status = paint.status(hunk.status, &status_word(hunk.status));
+    let mut line = format!("  hunk {}: {status}", hunk.index + 1);
     if let Some(range) = hunk.lines {
         if range.start == range.end {
             let _ = write!(line, " at line {}", range.start);
@@ -277,20 +289,8 @@ fn render_hunk(out: &mut String, hunk: &HunkReport) {
     }
     // A message that already quotes a candidate's diff need not be followed by it again.
     let quoted = |diff: &str| hunk.message.as_deref().is_some_and(|m| m.contains(diff));
-    for cand in hunk
-        .candidates
-        .iter()
-        .take(MAX_CANDIDATES)
-        .filter(|c| !quoted(&c.diff))
-    {
-        let _ = writeln!(
-            out,
-            "    candidate at lines {}-{} (similarity {:.2}):",
-            cand.lines.start, cand.lines.end, cand.score
-        );
-        for l in cand.diff.lines() {
-            let _ = writeln!(out, "      {l}");
-        }
+    for cand in hunk.candidates.iter().take(MAX_CANDIDATES) {
+        render_candidate(out, cand, !quoted(&cand.diff), paint);
     }
     if hunk.candidates.len() > MAX_CANDIDATES {
         let _ = writeln!(
@@ -301,7 +301,49 @@ fn render_hunk(out: &mut String, hunk: &HunkReport) {
     }
 }
 
-fn verdict(report: &Report) -> String {
+/// One candidate: where it is and in what scope, its character diff unless the hunk's message
+/// already quotes it, and its numbered lines (`>` marking its own).
+fn render_candidate(out: &mut String, cand: &Candidate, with_diff: bool, paint: Paint) {
+    let scope = cand
+        .scope
+        .as_ref()
+        .map(|s| format!(", in `{}` (line {})", s.text, s.line))
+        .unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "    candidate at lines {}-{} (similarity {:.2}){scope}:",
+        cand.lines.start, cand.lines.end, cand.score
+    );
+    if with_diff {
+        for l in cand.diff.lines() {
+            let _ = writeln!(out, "      {l}");
+        }
+    }
+    // `> 12 | text` (or `   ⋮` for lines left out): the number dim, the candidate's own text
+    // bold.
+    for l in numbered(cand).lines() {
+        let line = match l.split_once(" | ") {
+            Some((number, text)) if number.starts_with('>') => {
+                format!("{} {}", paint.dim(&format!("{number} |")), paint.bold(text))
+            }
+            Some((number, text)) => format!("{} {text}", paint.dim(&format!("{number} |"))),
+            None => paint.dim(l),
+        };
+        let _ = writeln!(out, "      {line}");
+    }
+}
+
+/// The closing line, and its tone.
+fn verdict(report: &Report) -> (Tone, String) {
+    let tone = match report.outcome {
+        Outcome::Applied | Outcome::AlreadyApplied => Tone::Good,
+        Outcome::Partial => Tone::Caution,
+        Outcome::Refused => Tone::Bad,
+    };
+    (tone, verdict_text(report))
+}
+
+fn verdict_text(report: &Report) -> String {
     let changed: Vec<&FileReport> = report
         .files
         .iter()

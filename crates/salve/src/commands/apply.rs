@@ -8,6 +8,7 @@ use salve_engine::apply::{apply, Options, DEFAULT_MAX_FILE_SIZE};
 use crate::cli::{parse_size, Global};
 use crate::error::{failed, CliError};
 use crate::output;
+use crate::style::Paint;
 
 #[derive(Debug, clap::Args)]
 pub struct ApplyArgs {
@@ -60,8 +61,10 @@ pub fn run(global: &Global, args: &ApplyArgs) -> Result<u8, CliError> {
     };
     let outcome = apply(&reply, &options).map_err(failed)?;
     let report = &outcome.report;
+    let err_paint = Paint::stderr();
     if let Some(e) = &outcome.record_error {
-        eprintln!("warning: this apply was not recorded: {e}");
+        let warning = err_paint.warning_label("warning:");
+        eprintln!("{warning} this apply was not recorded: {e}");
     }
     let text = if global.json && args.diff {
         output::json_pretty_with(report, "diff", &outcome.diff)?
@@ -72,14 +75,14 @@ pub fn run(global: &Global, args: &ApplyArgs) -> Result<u8, CliError> {
     } else {
         let mut err = std::io::stderr().lock();
         for note in &report.notes {
-            let _ = writeln!(err, "note: {note}");
+            let _ = writeln!(err, "{} {note}", err_paint.note_label("note:"));
         }
         if args.diff {
             // The diff alone on stdout, so it can be piped (`| git apply`).
-            let _ = write!(err, "{}", output::render(report));
-            outcome.diff.clone()
+            let _ = write!(err, "{}", output::render(report, err_paint));
+            Paint::stdout().diff(&outcome.diff)
         } else {
-            output::render(report)
+            output::render(report, Paint::stdout())
         }
     };
     output::print_text(&text)?;

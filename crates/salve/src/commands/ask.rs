@@ -9,6 +9,7 @@ use salve_engine::config::ModelHint;
 use crate::cli::Global;
 use crate::error::{failed, CliError};
 use crate::output::{self, command_line, plural};
+use crate::style::{Paint, Tone};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum HintArg {
@@ -70,13 +71,13 @@ pub fn run(global: &Global, args: &AskArgs) -> Result<u8, CliError> {
     } else if global.quiet {
         String::new()
     } else {
-        render(&outcome)
+        render(&outcome, Paint::stdout())
     };
     output::print_text(&text)?;
     Ok(outcome.status.exit_code())
 }
 
-fn render(outcome: &Outcome) -> String {
+fn render(outcome: &Outcome, paint: Paint) -> String {
     let mut out = String::new();
     for a in &outcome.attempts {
         let mut line = format!("{} (call {}): {}", a.provider, a.call, a.class.as_str());
@@ -109,7 +110,7 @@ fn render(outcome: &Outcome) -> String {
                     if round.follow_up { ", follow-up" } else { "" }
                 ));
             }
-            out.push_str(&output::render(report));
+            out.push_str(&output::render(report, paint));
         }
     }
     if let Some(message) = &outcome.message {
@@ -132,13 +133,18 @@ fn render(outcome: &Outcome) -> String {
         Status::Refused => "ask: refused; nothing written".into(),
         Status::ProviderError => "ask: no provider gave an edit; nothing written".into(),
     };
-    out.push_str(&verdict);
+    let tone = match outcome.status {
+        Status::Applied | Status::AlreadyApplied | Status::NoChange | Status::Checked => Tone::Good,
+        Status::Refused | Status::ProviderError => Tone::Bad,
+    };
+    out.push_str(&paint.verdict(tone, &verdict));
     out.push('\n');
     if let Some(run) = &outcome.run {
         out.push_str(&format!("run {run} recorded\n"));
     }
     if let Some(e) = &outcome.record_error {
-        out.push_str(&format!("warning: the run was not recorded: {e}\n"));
+        let warning = paint.warning_label("warning:");
+        out.push_str(&format!("{warning} the run was not recorded: {e}\n"));
     }
     redact(&out)
 }

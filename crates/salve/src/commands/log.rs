@@ -8,6 +8,7 @@ use salve_engine::record::{
 use crate::cli::Global;
 use crate::error::{failed, CliError};
 use crate::output::{print_json_pretty, print_text};
+use crate::style::Paint;
 
 #[derive(Debug, clap::Args)]
 pub struct LogArgs {
@@ -42,7 +43,7 @@ pub fn run(global: &Global, args: &LogArgs) -> Result<u8, CliError> {
         return Ok(0);
     }
     match outcome.record {
-        RecordState::Kept => print_text(&render(&outcome.runs))?,
+        RecordState::Kept => print_text(&render(&outcome.runs, Paint::stdout()))?,
         RecordState::Empty => eprintln!("no runs recorded yet; every `salve apply` records one"),
         RecordState::NotKept => eprintln!(
             "no record here: outside a git repository salve records runs only where a \
@@ -52,8 +53,8 @@ pub fn run(global: &Global, args: &LogArgs) -> Result<u8, CliError> {
     Ok(0)
 }
 
-/// The listing, one line per run, columns aligned within the page.
-pub fn render(runs: &[RunSummary]) -> String {
+/// The listing, one line per run, columns aligned within the page (padded before painting).
+pub fn render(runs: &[RunSummary], paint: Paint) -> String {
     let id_w = runs.iter().map(|r| r.short_id.len()).max().unwrap_or(7);
     let status_w = runs
         .iter()
@@ -68,12 +69,13 @@ pub fn render(runs: &[RunSummary]) -> String {
             n => format!("{n} files"),
         };
         let lines = format!("+{} -{}", r.run.added, r.run.removed);
+        let status = format!("{:<status_w$}", r.run.status);
         out.push_str(&format!(
-            "{:<id_w$}  {}  {:<5}  {:<status_w$}  {:>8}  {:>11}  {}",
-            r.short_id,
+            "{}  {}  {:<5}  {}  {:>8}  {:>11}  {}",
+            paint.id(&format!("{:<id_w$}", r.short_id)),
             r.run.started_at.to_short(),
             r.run.kind.as_str(),
-            r.run.status,
+            paint.run_status(&r.run.status, &status),
             files,
             lines,
             paths(&r.paths)

@@ -11,6 +11,7 @@ use salve_engine::record::{
 use crate::cli::Global;
 use crate::error::{failed, CliError};
 use crate::output::{print_bytes, print_json_pretty, print_text};
+use crate::style::Paint;
 
 #[derive(Debug, clap::Args)]
 pub struct ShowArgs {
@@ -39,8 +40,13 @@ pub fn run(global: &Global, args: &ShowArgs) -> Result<u8, CliError> {
     match show(&options).map_err(failed)? {
         ShowOutcome::Artifact(bytes) => print_bytes(&bytes)?,
         ShowOutcome::Diffs { run, status, diffs } => {
+            let paint = Paint::stdout();
             for diff in &diffs {
-                print_bytes(diff)?;
+                // A diff that is not UTF-8 goes out as stored, never painted.
+                match std::str::from_utf8(diff) {
+                    Ok(text) => print_text(&paint.diff(text))?,
+                    Err(_) => print_bytes(diff)?,
+                }
             }
             if diffs.is_empty() && status == "checked" {
                 eprintln!("run {run} was a check (--check): nothing was written");
@@ -49,7 +55,9 @@ pub fn run(global: &Global, args: &ShowArgs) -> Result<u8, CliError> {
             }
         }
         ShowOutcome::Record(record) if global.json => print_json_pretty(&record)?,
-        ShowOutcome::Record(record) if !global.quiet => print_text(&render(&record))?,
+        ShowOutcome::Record(record) if !global.quiet => {
+            print_text(&render(&record, Paint::stdout()))?
+        }
         ShowOutcome::Record(_) => {}
     }
     Ok(0)
@@ -64,15 +72,15 @@ fn seconds(ms: i64) -> String {
 }
 
 /// The human rendering of a run.
-pub fn render(rec: &RunRecord) -> String {
+pub fn render(rec: &RunRecord, paint: Paint) -> String {
     let r = &rec.run;
     let mut out = String::new();
-    let _ = writeln!(out, "run {}", r.id);
+    let _ = writeln!(out, "run {}", paint.id(&r.id));
     let field = |out: &mut String, name: &str, value: &str| {
         let _ = writeln!(out, "{:<11} {value}", format!("{name}:"));
     };
     field(&mut out, "kind", r.kind.as_str());
-    field(&mut out, "status", &r.status);
+    field(&mut out, "status", &paint.run_status(&r.status, &r.status));
     if let Some(m) = &r.message {
         field(&mut out, "message", m);
     }
@@ -98,7 +106,7 @@ pub fn render(rec: &RunRecord) -> String {
         &format!("{} {files} (+{} -{})", r.files, r.added, r.removed),
     );
     for p in &rec.patch_sets {
-        render_patch_set(&mut out, p);
+        render_patch_set(&mut out, p, paint);
     }
     for a in &rec.attempts {
         render_attempt(&mut out, a);
@@ -135,13 +143,14 @@ fn short(id: &str) -> &str {
     &id[..id.len().min(12)]
 }
 
-fn render_patch_set(out: &mut String, p: &PatchSet) {
+fn render_patch_set(out: &mut String, p: &PatchSet, paint: Paint) {
     let format = p
         .format
         .as_deref()
         .map(|f| format!(" ({f})"))
         .unwrap_or_default();
-    let _ = writeln!(out, "\npatch set {}: {}{format}", p.seq, p.status.as_str());
+    let status = paint.run_status(p.status.as_str(), p.status.as_str());
+    let _ = writeln!(out, "\npatch set {}: {status}{format}", p.seq);
     if let Some(reason) = &p.reason {
         let _ = writeln!(out, "  reason: {reason}");
     }

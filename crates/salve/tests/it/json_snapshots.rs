@@ -535,7 +535,25 @@ fn apply_refused_not_found_with_candidates() {
                     "end": 2
                   },
                   "score": 0.692,
-                  "diff": "1: def·greet([-p-]{+nam+}e[-rson-]):\n2: ····print(\"helo\",·[-p-]{+nam+}e[-rson-])"
+                  "diff": "1: def·greet([-p-]{+nam+}e[-rson-]):\n2: ····print(\"helo\",·[-p-]{+nam+}e[-rson-])",
+                  "excerpt": [
+                    {
+                      "line": 1,
+                      "text": "def greet(name):"
+                    },
+                    {
+                      "line": 2,
+                      "text": "    print(\"helo\", name)"
+                    },
+                    {
+                      "line": 3,
+                      "text": ""
+                    },
+                    {
+                      "line": 4,
+                      "text": ""
+                    }
+                  ]
                 }
               ],
               "message": "the lines this hunk changes were not found; the closest match is lines 1-2 (similarity 0.69), which differ: 1: def·greet([-p-]{+nam+}e[-rson-]):\n2: ····print(\"helo\",·[-p-]{+nam+}e[-rson-])"
@@ -581,7 +599,29 @@ fn apply_refused_ambiguous_hunk() {
                     "end": 2
                   },
                   "score": 1.0,
-                  "diff": "identical"
+                  "diff": "identical",
+                  "scope": {
+                    "line": 1,
+                    "text": "def a():"
+                  },
+                  "excerpt": [
+                    {
+                      "line": 1,
+                      "text": "def a():"
+                    },
+                    {
+                      "line": 2,
+                      "text": "    x = 1"
+                    },
+                    {
+                      "line": 3,
+                      "text": ""
+                    },
+                    {
+                      "line": 4,
+                      "text": ""
+                    }
+                  ]
                 },
                 {
                   "lines": {
@@ -589,7 +629,25 @@ fn apply_refused_ambiguous_hunk() {
                     "end": 6
                   },
                   "score": 1.0,
-                  "diff": "identical"
+                  "diff": "identical",
+                  "scope": {
+                    "line": 5,
+                    "text": "def b():"
+                  },
+                  "excerpt": [
+                    {
+                      "line": 4,
+                      "text": ""
+                    },
+                    {
+                      "line": 5,
+                      "text": "def b():"
+                    },
+                    {
+                      "line": 6,
+                      "text": "    x = 1"
+                    }
+                  ]
                 }
               ],
               "message": "the hunk matches 2 places (lines 2-2, 6-6); include more surrounding lines, a scope line, or correct line numbers so only one place fits"
@@ -1086,7 +1144,13 @@ fn ask_refused_without_follow_ups() {
                           "end": 1
                         },
                         "score": 0.857,
-                        "diff": "1: print('h[-al-]{+e+}lo')"
+                        "diff": "1: print('h[-al-]{+e+}lo')",
+                        "excerpt": [
+                          {
+                            "line": 1,
+                            "text": "print('helo')"
+                          }
+                        ]
                       }
                     ],
                     "message": "the lines this hunk changes were not found; the closest match is lines 1-1 (similarity 0.86), which differ: 1: print('h[-al-]{+e+}lo')"
@@ -1739,7 +1803,7 @@ fn log_show_export_import_gc() {
         {
           "name": "apply_report",
           "sha256": "[sha256-4]",
-          "size": 884
+          "size": 1400
         },
         {
           "name": "raw_reply",
