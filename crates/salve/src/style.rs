@@ -221,8 +221,7 @@ fn hunk_counts(header: &str) -> (usize, usize) {
     let mut parts = header.split_whitespace().skip(1);
     let count = |part: Option<&str>, sign: char| {
         part.and_then(|p| p.strip_prefix(sign))
-            .map(|p| p.split_once(',').map_or(Some(1), |(_, n)| n.parse().ok()))
-            .flatten()
+            .and_then(|p| p.split_once(',').map_or(Some(1), |(_, n)| n.parse().ok()))
             .unwrap_or(0)
     };
     let old = count(parts.next(), '-');

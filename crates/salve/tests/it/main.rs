@@ -9,6 +9,7 @@
 
 mod apply_cli;
 mod ask;
+mod colour;
 mod completions;
 mod fix;
 mod git_safety;
@@ -16,6 +17,7 @@ mod json_snapshots;
 mod mcp;
 mod mcp_clients;
 mod record;
+mod refusals;
 mod support;
 
 mod corpus;
