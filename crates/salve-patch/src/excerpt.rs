@@ -98,8 +98,9 @@ fn describe(cand: &mut Candidate, doc: &Doc, markdown: bool) {
     };
 }
 
-/// The excerpt of `cand` as text, one line each: `> ` marks the candidate's own lines, the
-/// number is right-aligned, and `⋮` stands for lines an excerpt left out.
+/// The excerpt of `cand` as text, one line each (`> 12 | text`): `>` marks the candidate's own
+/// lines, the number is right-aligned, an empty line ends at the `|`, and `⋮` stands for lines
+/// an excerpt left out.
 pub fn numbered(cand: &Candidate) -> String {
     let width = cand
         .excerpt
@@ -118,7 +119,11 @@ pub fn numbered(cand: &Candidate) -> String {
         } else {
             ' '
         };
-        out.push_str(&format!("{mark} {:>width$} | {}\n", l.line, l.text));
+        if l.text.is_empty() {
+            out.push_str(&format!("{mark} {:>width$} |\n", l.line));
+        } else {
+            out.push_str(&format!("{mark} {:>width$} | {}\n", l.line, l.text));
+        }
         prev = Some(l.line);
     }
     out

@@ -140,7 +140,7 @@ fn excerpt_numbers_context_and_span() {
     assert_eq!(
         text,
         "  4 |     # totals\n  5 |     def total(self):\n> 6 |         x = 1\n\
-         > 7 |         if x:\n  8 |             return x\n  9 | \n"
+         > 7 |         if x:\n  8 |             return x\n  9 |\n"
     );
     // At the file's edges the context is what there is.
     let first = described(PY, "a.py", 1, 1);

@@ -319,8 +319,8 @@ fn render_candidate(out: &mut String, cand: &Candidate, with_diff: bool, paint: 
             let _ = writeln!(out, "      {l}");
         }
     }
-    // `> 12 | text` (or `   ⋮` for lines left out): the number dim, the candidate's own text
-    // bold.
+    // `> 12 | text` (or `> 12 |` for an empty line, `   ⋮` for lines left out): the number dim,
+    // the candidate's own text bold.
     for l in numbered(cand).lines() {
         let line = match l.split_once(" | ") {
             Some((number, text)) if number.starts_with('>') => {

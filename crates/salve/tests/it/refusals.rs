@@ -144,7 +144,7 @@ fn the_ask_follow_up_carries_the_numbered_excerpt_as_its_own_call() {
     // The numbered lines, with the candidate's own marked.
     assert!(
         follow_up.contains(
-            "  3 | \n  4 | def greet(name):\n> 5 |     message = 'helo ' + name\n> 6 |     return message\n  7 | \n  8 | \n"
+            "  3 |\n  4 | def greet(name):\n> 5 |     message = 'helo ' + name\n> 6 |     return message\n  7 |\n  8 |\n"
         ),
         "{follow_up}"
     );
