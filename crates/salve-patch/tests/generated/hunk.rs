@@ -1,0 +1,88 @@
+//! From line changes to the hunks a reply shows: each change with `context` lines either side,
+//! changes whose context would touch merged into one hunk, as diff tools do.
+
+use crate::change::Change;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum K {
+    Ctx,
+    Del,
+    Add,
+}
+
+#[derive(Clone, Debug)]
+pub struct Hunk {
+    /// 0-based index in the view of the first pre-image line.
+    pub old_at: usize,
+    /// 0-based index in the intended text of the first post-image line.
+    pub new_at: usize,
+    pub lines: Vec<(K, String)>,
+    /// The part of a line a one-line change replaces, when it is the hunk's only change.
+    pub sub: Option<(String, String)>,
+}
+
+impl Hunk {
+    pub fn pre(&self) -> Vec<&str> {
+        self.side(K::Add)
+    }
+
+    pub fn post(&self) -> Vec<&str> {
+        self.side(K::Del)
+    }
+
+    fn side(&self, skip: K) -> Vec<&str> {
+        self.lines
+            .iter()
+            .filter(|(k, _)| *k != skip)
+            .map(|(_, l)| l.as_str())
+            .collect()
+    }
+
+    pub fn count(&self, skip: K) -> usize {
+        self.lines.iter().filter(|(k, _)| *k != skip).count()
+    }
+}
+
+/// The hunks of `changes` over `view`, with `context` lines around each change.
+pub fn hunks(view: &[String], changes: &[Change], context: usize) -> Vec<Hunk> {
+    let mut out: Vec<Hunk> = Vec::new();
+    // Where the last hunk's lines stop in the view, and the running line delta.
+    let mut end = 0;
+    let mut delta: isize = 0;
+    for c in changes {
+        let from = c.at.saturating_sub(context);
+        if out.is_empty() || from > end {
+            out.push(Hunk {
+                old_at: from,
+                new_at: (from as isize + delta) as usize,
+                lines: Vec::new(),
+                sub: c.sub.clone(),
+            });
+            end = from;
+        }
+        let Some(h) = out.last_mut() else {
+            continue;
+        };
+        if h.lines.iter().any(|(k, _)| *k != K::Ctx) {
+            // A second change in this hunk: the part-of-a-line form no longer covers it.
+            h.sub = None;
+        }
+        // The previous change's trailing context may run into this change: drop that part.
+        while end > c.at {
+            h.lines.pop();
+            end -= 1;
+        }
+        for l in &view[end..c.at] {
+            h.lines.push((K::Ctx, l.clone()));
+        }
+        h.lines.extend(c.old.iter().map(|l| (K::Del, l.clone())));
+        h.lines.extend(c.new.iter().map(|l| (K::Add, l.clone())));
+        let after = c.at + c.old.len();
+        end = (after + context).min(view.len());
+        for l in &view[after..end] {
+            h.lines.push((K::Ctx, l.clone()));
+        }
+        delta += c.new.len() as isize - c.old.len() as isize;
+    }
+    out
+}
