@@ -86,3 +86,31 @@ pub fn hunks(view: &[String], changes: &[Change], context: usize) -> Vec<Hunk> {
     }
     out
 }
+
+/// Every index of `lines` where `pat` starts (nothing for an empty pattern).
+pub fn find(lines: &[String], pat: &[&str]) -> Vec<usize> {
+    if pat.is_empty() || pat.len() > lines.len() {
+        return Vec::new();
+    }
+    (0..=lines.len() - pat.len())
+        .filter(|&i| pat.iter().zip(&lines[i..]).all(|(p, l)| p == l))
+        .collect()
+}
+
+/// True when a drift made some hunk quote, byte for byte, lines of the view other than its
+/// own: the reply then describes another edit exactly, and no applier could tell.
+pub fn quotes_elsewhere(view: &[String], hunks: &[Hunk]) -> bool {
+    hunks
+        .iter()
+        .any(|h| find(view, &h.pre()).iter().any(|&at| at != h.old_at))
+}
+
+/// True when some hunk's old text still stands in `text` once the edit is made: retried, the
+/// edit could as well mean that other place, so "already applied" is not the one answer.
+pub fn old_survives(text: &[String], hunks: &[Hunk], sub: bool) -> bool {
+    let joined = crate::change::join(text);
+    hunks.iter().any(|h| match (&h.sub, sub) {
+        (Some((old, _)), true) => joined.contains(old.as_str()),
+        _ => !find(text, &h.pre()).is_empty(),
+    })
+}

@@ -94,7 +94,9 @@ fn drifted(rng: &mut Rng, fmt: Format, case: &mut Case) -> (Drift, Vec<hunk::Hun
             continue;
         }
         let mut hunks = hunk::hunks(&case.view, &case.changes, ctx);
-        if !d.is_line() || drift::lines(d, &mut hunks, rng) {
+        if !d.is_line()
+            || (drift::lines(d, &mut hunks, rng) && !hunk::quotes_elsewhere(&case.view, &hunks))
+        {
             return (d, hunks);
         }
     }
@@ -108,6 +110,9 @@ fn trial(pool: &Pool, seed: u64, index: u64) -> Option<Trial> {
     let (mut d, hunks) = drifted(&mut rng, fmt, &mut case);
     let intended = change::apply(&case.view, &case.changes);
     let sub = fmt.is_text() && !d.is_line() && rng.chance(1, 2);
+    if d == Drift::AlreadyApplied && hunk::old_survives(&intended, &hunks, sub) {
+        d = Drift::None;
+    }
     let mut numbers = Numbers::default();
     if d == Drift::LineNumbers {
         let off = rng.range(1, 30) as isize;
