@@ -35,11 +35,7 @@ pub fn run(reply: &str, path: &str, current: &str, baseline: Option<&str>) -> Ou
     if out.status.is_success() {
         Outcome::Text(out.new_text.unwrap_or_else(|| current.to_string()))
     } else {
-        let why: Vec<String> = out
-            .hunks
-            .iter()
-            .filter_map(|h| h.message.clone())
-            .collect();
+        let why: Vec<String> = out.hunks.iter().filter_map(|h| h.message.clone()).collect();
         Outcome::Refused(format!("{:?}: {}", out.status, why.join("; ")))
     }
 }

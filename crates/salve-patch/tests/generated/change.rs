@@ -111,7 +111,10 @@ pub fn diff(a: &[String], b: &[String]) -> Option<Vec<Change>> {
 fn word(rng: &mut Rng, line: &str) -> Option<(usize, usize)> {
     let mut words = Vec::new();
     let mut start = None;
-    for (k, ch) in line.char_indices().chain(std::iter::once((line.len(), ' '))) {
+    for (k, ch) in line
+        .char_indices()
+        .chain(std::iter::once((line.len(), ' ')))
+    {
         let w = ch.is_ascii_alphanumeric() || ch == '_';
         match (w, start) {
             (true, None) => start = Some(k),

@@ -167,7 +167,11 @@ pub fn lines(d: Drift, hunks: &mut [Hunk], rng: &mut Rng) -> bool {
                     true
                 })
             } else {
-                let unit = if tabs { "\t" } else { *rng.pick(&["  ", "    ", " "]) };
+                let unit = if tabs {
+                    "\t"
+                } else {
+                    *rng.pick(&["  ", "    ", " "])
+                };
                 each(hunks, |_, l| {
                     if l.trim().is_empty() {
                         return false;
@@ -226,34 +230,26 @@ pub fn lines(d: Drift, hunks: &mut [Hunk], rng: &mut Rng) -> bool {
             })
         }
         Drift::Unicode | Drift::UnicodeAdded => {
-            let added = d == Drift::UnicodeAdded;
-            let any_ctx = hunks
-                .iter()
-                .flat_map(|h| h.lines.iter())
-                .any(|(k, l)| *k != K::Add && l.contains(['"', '\'']));
-            if !any_ctx {
-                return false;
+            let mut changed = false;
+            for h in hunks.iter_mut() {
+                // The writer's substitutions that this hunk's quoted lines show: only those
+                // are evidence the applier can fold back in the added lines.
+                let shown = Typo::ALL.map(|t| {
+                    h.lines
+                        .iter()
+                        .any(|(k, l)| *k != K::Add && l.contains(t.plain()))
+                });
+                for (k, l) in h.lines.iter_mut() {
+                    let out = match k {
+                        K::Add if d == Drift::Unicode => continue,
+                        K::Add => typographic(l, shown),
+                        _ => typographic(l, [true; 3]),
+                    };
+                    changed |= out != *l;
+                    *l = out;
+                }
             }
-            each(hunks, |k, l| {
-                if k == K::Add && !added {
-                    return false;
-                }
-                let (mut out, mut open) = (String::new(), true);
-                for ch in l.chars() {
-                    match ch {
-                        '"' => {
-                            out.push(if open { '\u{201c}' } else { '\u{201d}' });
-                            open = !open;
-                        }
-                        '\'' => out.push('\u{2019}'),
-                        c => out.push(c),
-                    }
-                }
-                let out = out.replace(" - ", " \u{2013} ");
-                let differs = out != *l;
-                *l = out;
-                differs
-            })
+            changed
         }
         Drift::BlankLines => {
             for h in hunks.iter_mut() {
@@ -276,6 +272,45 @@ pub fn lines(d: Drift, hunks: &mut [Hunk], rng: &mut Rng) -> bool {
         }
         _ => true,
     }
+}
+
+/// The substitutions of a writer that sets type: curly double and single quotes, en dashes.
+#[derive(Clone, Copy)]
+enum Typo {
+    Double,
+    Single,
+    Dash,
+}
+
+impl Typo {
+    const ALL: [Typo; 3] = [Typo::Double, Typo::Single, Typo::Dash];
+
+    fn plain(self) -> &'static str {
+        match self {
+            Typo::Double => "\"",
+            Typo::Single => "'",
+            Typo::Dash => " - ",
+        }
+    }
+}
+
+/// `line` with the substitutions `on` (in [`Typo::ALL`] order) made.
+fn typographic(line: &str, on: [bool; 3]) -> String {
+    let (mut out, mut open) = (String::new(), true);
+    for ch in line.chars() {
+        match ch {
+            '"' if on[0] => {
+                out.push(if open { '\u{201c}' } else { '\u{201d}' });
+                open = !open;
+            }
+            '\'' if on[1] => out.push('\u{2019}'),
+            c => out.push(c),
+        }
+    }
+    if on[2] {
+        out = out.replace(" - ", " \u{2013} ");
+    }
+    out
 }
 
 /// The text of `lines` with CRLF endings.

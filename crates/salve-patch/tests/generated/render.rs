@@ -72,6 +72,14 @@ impl Format {
         )
     }
 
+    /// JSON old and new strings, which may quote part of a line.
+    pub fn is_json(self) -> bool {
+        matches!(
+            self,
+            Format::ClaudeEdit | Format::ClaudeMultiEdit | Format::Gemini | Format::OpenCode
+        )
+    }
+
     /// Old and new text rather than diff lines.
     pub fn is_text(self) -> bool {
         !self.is_whole() && !matches!(self, Format::Git | Format::Unified | Format::Codex)
@@ -203,8 +211,9 @@ fn pair(h: &Hunk, nl: bool, sub: bool) -> (String, String) {
     (text(&pre, nl), text(&post, nl))
 }
 
-fn search_replace(h: &Hunk, start: &str, end: &str, hint: Option<usize>, sub: bool) -> String {
-    let (o, n) = pair(h, true, sub);
+/// A SEARCH/REPLACE block: whole lines, as the agents' line-based matchers want.
+fn search_replace(h: &Hunk, start: &str, end: &str, hint: Option<usize>) -> String {
+    let (o, n) = pair(h, true, false);
     let hint = hint.map_or(String::new(), |l| format!(":start_line:{l}\n-------\n"));
     format!("{start}\n{hint}{o}=======\n{n}{end}\n")
 }
@@ -245,7 +254,7 @@ pub fn render(
         Format::Aider => {
             let blocks: Vec<String> = hunks
                 .iter()
-                .map(|h| search_replace(h, "<<<<<<< SEARCH", ">>>>>>> REPLACE", None, sub))
+                .map(|h| search_replace(h, "<<<<<<< SEARCH", ">>>>>>> REPLACE", None))
                 .collect();
             if rng.chance(1, 2) {
                 format!("{path}\n{}", fenced(lang(path), &blocks.concat()))
@@ -268,7 +277,7 @@ pub fn render(
                 .map(|h| {
                     let line = (h.old_at as isize + 1 + n.offset).max(1) as usize;
                     let hint = (fmt == Format::Roo).then_some(line);
-                    search_replace(h, start, end, hint, sub)
+                    search_replace(h, start, end, hint)
                 })
                 .collect();
             format!(

@@ -56,7 +56,12 @@ fn registry() -> Option<PathBuf> {
 
 fn sorted_dirs(dir: &Path) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| rd.flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect())
+        .map(|rd| {
+            rd.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.is_dir())
+                .collect()
+        })
         .unwrap_or_default();
     out.sort();
     out
@@ -99,12 +104,37 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>, cap: usize) {
 fn is_syntax(line: &str) -> bool {
     let t = line.trim();
     const STARTS: &[&str] = &[
-        "<<<", "===", ">>>", "*** ", "+++", "---", "@@", "```", "~~~", "diff --git", "\\ No",
+        "<<<",
+        "===",
+        ">>>",
+        "*** ",
+        "+++",
+        "---",
+        "@@",
+        "```",
+        "~~~",
+        "diff --git",
+        "\\ No",
     ];
     const TAGS: &[&str] = &[
-        "<diff>", "</diff>", "<content>", "</content>", "<path>", "</path>", "apply_diff>",
-        "replace_in_file>", "write_to_file>", "<source>", "</source>", "<code>", "</code>",
-        "<pre>", "</pre>", "SEARCH", "REPLACE", "<<<AI_DIFF",
+        "<diff>",
+        "</diff>",
+        "<content>",
+        "</content>",
+        "<path>",
+        "</path>",
+        "apply_diff>",
+        "replace_in_file>",
+        "write_to_file>",
+        "<source>",
+        "</source>",
+        "<code>",
+        "</code>",
+        "<pre>",
+        "</pre>",
+        "SEARCH",
+        "REPLACE",
+        "<<<AI_DIFF",
     ];
     STARTS.iter().any(|s| t.starts_with(s)) || TAGS.iter().any(|s| line.contains(s))
 }
@@ -185,7 +215,12 @@ impl Pool {
     /// there are none) and `pairs` history pairs.
     pub fn gather(rng: &mut Rng, crates: usize, pairs: usize) -> Pool {
         let mut dirs: Vec<PathBuf> = registry()
-            .map(|r| sorted_dirs(&r).iter().flat_map(|d| sorted_dirs(d)).collect())
+            .map(|r| {
+                sorted_dirs(&r)
+                    .iter()
+                    .flat_map(|d| sorted_dirs(d))
+                    .collect()
+            })
             .unwrap_or_default();
         dirs.sort();
         let mut files = Vec::new();
@@ -196,7 +231,11 @@ impl Pool {
             walk(&d, &d, &mut found, 400);
             // A crate's files show under its name, as in a workspace of vendored crates.
             let name = name.unwrap_or_default();
-            files.extend(found.into_iter().map(|(rel, p)| (format!("{name}/{rel}"), p)));
+            files.extend(
+                found
+                    .into_iter()
+                    .map(|(rel, p)| (format!("{name}/{rel}"), p)),
+            );
         }
         let mut origin = format!("{} files from {crates} registry crates", files.len());
         if files.is_empty() {
