@@ -99,10 +99,41 @@ pub fn find(lines: &[String], pat: &[&str]) -> Vec<usize> {
 
 /// True when a drift made some hunk quote, byte for byte, lines of the view other than its
 /// own: the reply then describes another edit exactly, and no applier could tell.
+///
+/// Compared loosely (whitespace and typographic quotes ignored, blank lines skipped), since a
+/// drift can as well make the quote fit another place better than its own by the ladder's
+/// order (a dropped blank line making it another block's lines, re-indented).
 pub fn quotes_elsewhere(view: &[String], hunks: &[Hunk]) -> bool {
-    hunks
+    let loose = |l: &str| -> String {
+        l.chars()
+            .filter(|c| !c.is_whitespace())
+            .map(|c| match c {
+                '\u{201c}' | '\u{201d}' => '"',
+                '\u{2019}' => '\'',
+                '\u{2013}' => '-',
+                c => c,
+            })
+            .collect()
+    };
+    // The view's non-blank lines, loosely, with their line numbers.
+    let lines: Vec<(usize, String)> = view
         .iter()
-        .any(|h| find(view, &h.pre()).iter().any(|&at| at != h.old_at))
+        .enumerate()
+        .map(|(i, l)| (i, loose(l)))
+        .filter(|(_, l)| !l.is_empty())
+        .collect();
+    let keys: Vec<String> = lines.iter().map(|(_, l)| l.clone()).collect();
+    hunks.iter().any(|h| {
+        let pat: Vec<String> = h
+            .pre()
+            .iter()
+            .map(|l| loose(l))
+            .filter(|l| !l.is_empty())
+            .collect();
+        let pat: Vec<&str> = pat.iter().map(String::as_str).collect();
+        let own = lines.iter().position(|(i, _)| *i >= h.old_at);
+        find(&keys, &pat).iter().any(|&k| Some(k) != own)
+    })
 }
 
 /// True when some hunk's old text still stands in `text` once the edit is made: retried, the
