@@ -256,7 +256,14 @@ pub fn lines(d: Drift, hunks: &mut [Hunk], rng: &mut Rng) -> bool {
                 let ctx: Vec<usize> = (0..h.lines.len())
                     .filter(|&i| h.lines[i].0 == K::Ctx)
                     .collect();
-                if let Some(&b) = ctx.iter().find(|&&i| h.lines[i].1.trim().is_empty()) {
+                // Only a blank line with context on both sides: one dropped next to changed
+                // lines leaves open on which side of them the file's blank stays (a known
+                // open case, see the report of issue 14 §5).
+                let inner = |i: usize| i > 0 && ctx.contains(&(i - 1)) && ctx.contains(&(i + 1));
+                if let Some(&b) = ctx
+                    .iter()
+                    .find(|&&i| h.lines[i].1.trim().is_empty() && inner(i))
+                {
                     h.lines.remove(b);
                     return true;
                 }
