@@ -258,7 +258,7 @@ fn locate_lines(idx: &FileIndex, lines: &[HunkLine], variant: Option<Vec<HunkLin
         // whose context lost a blank line reads as its own result) means the edit is not made.
         let across = |f: &Fit| {
             let (s, e) = f.range();
-            !apart(f, start, end) && !(s >= start && e <= end)
+            !apart(f, start, end) && (s < start || e > end)
         };
         return match loose {
             Some((rung, fits)) if fits.iter().any(across) => wrap(rung, fits),

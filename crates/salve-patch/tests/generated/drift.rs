@@ -195,8 +195,8 @@ pub fn lines(d: Drift, hunks: &mut [Hunk], rng: &mut Rng) -> bool {
             if !spaces_only || leads.iter().all(|&n| n == 0) {
                 return false;
             }
-            let halve = leads.iter().all(|n| n % 4 == 0);
-            if !halve && !leads.iter().all(|n| n % 2 == 0) {
+            let halve = leads.iter().all(|n| n.is_multiple_of(4));
+            if !halve && !leads.iter().all(|n| n.is_multiple_of(2)) {
                 return false;
             }
             each(hunks, |_, l| {
@@ -218,7 +218,7 @@ pub fn lines(d: Drift, hunks: &mut [Hunk], rng: &mut Rng) -> bool {
                 let w = lead(l);
                 let new = if tabs {
                     w.replace('\t', "    ")
-                } else if w.len() % 4 == 0 && !w.contains('\t') {
+                } else if w.len().is_multiple_of(4) && !w.contains('\t') {
                     "\t".repeat(w.len() / 4)
                 } else {
                     return false;

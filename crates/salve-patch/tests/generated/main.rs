@@ -153,7 +153,7 @@ fn trial(pool: &Pool, seed: u64, index: u64) -> Option<Trial> {
         Drift::ChangedElsewhere | Drift::ChangedElsewhereBase => {
             match drift::elsewhere(&mut rng, &case.view, &case.changes) {
                 Some(other) => {
-                    current = drift::text(&change::apply(&case.view, &[other.clone()]));
+                    current = drift::text(&change::apply(&case.view, std::slice::from_ref(&other)));
                     let mut all = case.changes.clone();
                     all.push(other);
                     all.sort_by_key(|c| c.at);
