@@ -130,6 +130,15 @@ fn trial(pool: &Pool, seed: u64, index: u64) -> Option<Trial> {
         d = Drift::None;
     }
     let mut numbers = Numbers::default();
+    // Wrong line numbers on a quote that occurs twice point wherever they point: the model's
+    // intent is then unknowable, so that drift needs quotes that occur once.
+    if d == Drift::LineNumbers
+        && hunks
+            .iter()
+            .any(|h| hunk::find(&case.view, &h.pre()).len() > 1)
+    {
+        d = Drift::None;
+    }
     if d == Drift::LineNumbers {
         let off = rng.range(1, 30) as isize;
         numbers.offset = if rng.chance(1, 2) { off } else { -off };
