@@ -239,21 +239,12 @@ fn locate_lines(idx: &FileIndex, lines: &[HunkLine], variant: Option<Vec<HunkLin
                     return Found::AlreadyApplied { start: ps, end: pe };
                 }
             }
-            // The post-image already stands, by a stricter form than this one that did not
-            // find the pre-image: the edit was made there, unless this looser form's pre-image
-            // reads those very lines as its context (a deletion whose removed lines drifted:
-            // its context is its post-image). Otherwise the old text merely looks like it,
-            // elsewhere (a retried edit of one of two similar blocks) or across that place (a
-            // run of braces, whitespace ignored), and placing it would make the edit twice.
+            // The post-image already stands, by a stricter form than this one, apart from
+            // every place this looser form finds the pre-image: the edit was made there, and
+            // its old text merely looks like other lines (a retried edit of one of two
+            // similar blocks). Placing it again would write it a second time.
             if let Some((ps, pe)) = settled(&post_hits) {
-                let context_there = |f: &Fit| {
-                    f.map
-                        .iter()
-                        .zip(&ctx)
-                        .filter(|(_, &c)| c)
-                        .all(|(span, _)| span.start >= ps && span.start < pe)
-                };
-                if fits.iter().all(|f| apart(f, ps, pe) || !context_there(f)) {
+                if fits.iter().all(|f| apart(f, ps, pe)) {
                     return Found::AlreadyApplied { start: ps, end: pe };
                 }
             }
