@@ -9,6 +9,12 @@
 //! already applied), or a refusal. Anything else is a counterexample: the case is printed (seed,
 //! index, format, drift, reply, diff) and the test fails.
 //!
+//! Some drifts make a reply that means another edit as well as the intended one; no applier
+//! could tell, so such cases are not drawn: a drifted quote that fits other lines of the file
+//! (loosely: whitespace, quotes and blank lines aside), wrong line numbers on a quote that
+//! occurs twice, a retried edit whose old text still stands elsewhere, a blank line dropped next
+//! to changed lines, an insertion that copies its own neighbours.
+//!
 //! The CI run is bounded: a fixed seed and a few thousand cases. Longer runs by hand:
 //!
 //! ```text
