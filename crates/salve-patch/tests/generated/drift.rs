@@ -126,159 +126,177 @@ fn each(hunks: &mut [Hunk], mut f: impl FnMut(K, &mut String) -> bool) -> bool {
 /// Applies a line drift to `hunks`; false when they show nothing it could change.
 pub fn lines(d: Drift, hunks: &mut [Hunk], rng: &mut Rng) -> bool {
     match d {
-        Drift::TrailingWs => {
-            let strip = rng.chance(1, 2);
-            let pads = [" ", "  ", "\t", "   "];
-            let pad = *rng.pick(&pads);
-            let mut n = 0usize;
-            each(hunks, |k, l| {
-                n += 1;
-                if k == K::Add {
-                    return false;
-                }
-                if strip {
-                    let t = l.trim_end().len();
-                    let was = l.len();
-                    l.truncate(t);
-                    was != t
-                } else if n % 2 == 1 && !l.is_empty() {
-                    l.push_str(pad);
-                    true
-                } else {
-                    false
-                }
-            })
-        }
-        Drift::IndentShift => {
-            let all: Vec<String> = hunks
-                .iter()
-                .flat_map(|h| h.lines.iter().map(|(_, l)| l.clone()))
-                .filter(|l| !l.trim().is_empty())
-                .collect();
-            let tabs = all.iter().any(|l| l.starts_with('\t'));
-            let common = all.iter().map(|l| lead(l).len()).min().unwrap_or(0);
-            let same = all.iter().all(|l| l.get(..common) == all[0].get(..common));
-            if common > 0 && same && rng.chance(1, 2) {
-                each(hunks, |_, l| {
-                    if l.trim().is_empty() {
-                        return false;
-                    }
-                    l.replace_range(..common, "");
-                    true
-                })
-            } else {
-                let unit = if tabs {
-                    "\t"
-                } else {
-                    *rng.pick(&["  ", "    ", " "])
-                };
-                each(hunks, |_, l| {
-                    if l.trim().is_empty() {
-                        return false;
-                    }
-                    l.insert_str(0, unit);
-                    true
-                })
-            }
-        }
-        Drift::IndentStyle => {
-            let leads: Vec<usize> = hunks
-                .iter()
-                .flat_map(|h| h.lines.iter().map(|(_, l)| l))
-                .filter(|l| !l.trim().is_empty())
-                .map(|l| lead(l).len())
-                .collect();
-            let spaces_only = hunks
-                .iter()
-                .flat_map(|h| h.lines.iter())
-                .all(|(_, l)| !lead(l).contains('\t'));
-            if !spaces_only || leads.iter().all(|&n| n == 0) {
-                return false;
-            }
-            let halve = leads.iter().all(|n| n.is_multiple_of(4));
-            if !halve && !leads.iter().all(|n| n.is_multiple_of(2)) {
-                return false;
-            }
-            each(hunks, |_, l| {
-                let n = lead(l).len();
-                let m = if halve { n / 2 } else { n * 2 };
-                if l.trim().is_empty() || n == m {
-                    return false;
-                }
-                l.replace_range(..n, &" ".repeat(m));
-                true
-            })
-        }
-        Drift::TabsSpaces => {
-            let tabs = hunks
-                .iter()
-                .flat_map(|h| h.lines.iter())
-                .any(|(_, l)| l.starts_with('\t'));
-            each(hunks, |_, l| {
-                let w = lead(l);
-                let new = if tabs {
-                    w.replace('\t', "    ")
-                } else if w.len().is_multiple_of(4) && !w.contains('\t') {
-                    "\t".repeat(w.len() / 4)
-                } else {
-                    return false;
-                };
-                let n = w.len();
-                let differs = new != w;
-                l.replace_range(..n, &new);
-                differs
-            })
-        }
-        Drift::Unicode | Drift::UnicodeAdded => {
-            let mut changed = false;
-            for h in hunks.iter_mut() {
-                // The writer's substitutions that this hunk's quoted lines show: only those
-                // are evidence the applier can fold back in the added lines.
-                let shown = Typo::ALL.map(|t| {
-                    h.lines
-                        .iter()
-                        .any(|(k, l)| *k != K::Add && l.contains(t.plain()))
-                });
-                for (k, l) in h.lines.iter_mut() {
-                    let out = match k {
-                        K::Add if d == Drift::Unicode => continue,
-                        K::Add => typographic(l, shown),
-                        _ => typographic(l, [true; 3]),
-                    };
-                    changed |= out != *l;
-                    *l = out;
-                }
-            }
-            changed
-        }
-        Drift::BlankLines => {
-            for h in hunks.iter_mut() {
-                let ctx: Vec<usize> = (0..h.lines.len())
-                    .filter(|&i| h.lines[i].0 == K::Ctx)
-                    .collect();
-                // Only a blank line with context on both sides: one dropped next to changed
-                // lines leaves open on which side of them the file's blank stays (a known
-                // open case, see the report of issue 14 §5).
-                let inner = |i: usize| i > 0 && ctx.contains(&(i - 1)) && ctx.contains(&(i + 1));
-                if let Some(&b) = ctx
-                    .iter()
-                    .find(|&&i| h.lines[i].1.trim().is_empty() && inner(i))
-                {
-                    h.lines.remove(b);
-                    return true;
-                }
-                if let Some(&i) = ctx
-                    .iter()
-                    .find(|&&i| ctx.contains(&(i + 1)) && rng.chance(1, 2))
-                {
-                    h.lines.insert(i + 1, (K::Ctx, String::new()));
-                    return true;
-                }
-            }
-            false
-        }
+        Drift::TrailingWs => trailing_ws(hunks, rng),
+        Drift::IndentShift => indent_shift(hunks, rng),
+        Drift::IndentStyle => indent_style(hunks),
+        Drift::TabsSpaces => tabs_spaces(hunks),
+        Drift::Unicode | Drift::UnicodeAdded => unicode(d, hunks),
+        Drift::BlankLines => blank_lines(hunks, rng),
         _ => true,
     }
+}
+
+/// Trailing whitespace added to, or stripped from, the quoted lines.
+fn trailing_ws(hunks: &mut [Hunk], rng: &mut Rng) -> bool {
+    let strip = rng.chance(1, 2);
+    let pads = [" ", "  ", "\t", "   "];
+    let pad = *rng.pick(&pads);
+    let mut n = 0usize;
+    each(hunks, |k, l| {
+        n += 1;
+        if k == K::Add {
+            return false;
+        }
+        if strip {
+            let t = l.trim_end().len();
+            let was = l.len();
+            l.truncate(t);
+            was != t
+        } else if n % 2 == 1 && !l.is_empty() {
+            l.push_str(pad);
+            true
+        } else {
+            false
+        }
+    })
+}
+
+/// Every line shifted by one unit, or the common indentation removed.
+fn indent_shift(hunks: &mut [Hunk], rng: &mut Rng) -> bool {
+    let all: Vec<String> = hunks
+        .iter()
+        .flat_map(|h| h.lines.iter().map(|(_, l)| l.clone()))
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    let tabs = all.iter().any(|l| l.starts_with('\t'));
+    let common = all.iter().map(|l| lead(l).len()).min().unwrap_or(0);
+    let same = all.iter().all(|l| l.get(..common) == all[0].get(..common));
+    if common > 0 && same && rng.chance(1, 2) {
+        each(hunks, |_, l| {
+            if l.trim().is_empty() {
+                return false;
+            }
+            l.replace_range(..common, "");
+            true
+        })
+    } else {
+        let unit = if tabs {
+            "\t"
+        } else {
+            *rng.pick(&["  ", "    ", " "])
+        };
+        each(hunks, |_, l| {
+            if l.trim().is_empty() {
+                return false;
+            }
+            l.insert_str(0, unit);
+            true
+        })
+    }
+}
+
+/// Space indentation halved (4 to 2 wide) or doubled (2 to 4).
+fn indent_style(hunks: &mut [Hunk]) -> bool {
+    let leads: Vec<usize> = hunks
+        .iter()
+        .flat_map(|h| h.lines.iter().map(|(_, l)| l))
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| lead(l).len())
+        .collect();
+    let spaces_only = hunks
+        .iter()
+        .flat_map(|h| h.lines.iter())
+        .all(|(_, l)| !lead(l).contains('\t'));
+    if !spaces_only || leads.iter().all(|&n| n == 0) {
+        return false;
+    }
+    let halve = leads.iter().all(|n| n.is_multiple_of(4));
+    if !halve && !leads.iter().all(|n| n.is_multiple_of(2)) {
+        return false;
+    }
+    each(hunks, |_, l| {
+        let n = lead(l).len();
+        let m = if halve { n / 2 } else { n * 2 };
+        if l.trim().is_empty() || n == m {
+            return false;
+        }
+        l.replace_range(..n, &" ".repeat(m));
+        true
+    })
+}
+
+/// Leading tabs written as four spaces, or four spaces as a tab.
+fn tabs_spaces(hunks: &mut [Hunk]) -> bool {
+    let tabs = hunks
+        .iter()
+        .flat_map(|h| h.lines.iter())
+        .any(|(_, l)| l.starts_with('\t'));
+    each(hunks, |_, l| {
+        let w = lead(l);
+        let new = if tabs {
+            w.replace('\t', "    ")
+        } else if w.len().is_multiple_of(4) && !w.contains('\t') {
+            "\t".repeat(w.len() / 4)
+        } else {
+            return false;
+        };
+        let n = w.len();
+        let differs = new != w;
+        l.replace_range(..n, &new);
+        differs
+    })
+}
+
+/// Typographic quotes and dashes in the quoted lines (and in the added ones for `UnicodeAdded`).
+fn unicode(d: Drift, hunks: &mut [Hunk]) -> bool {
+    let mut changed = false;
+    for h in hunks.iter_mut() {
+        // The writer's substitutions that this hunk's quoted lines show: only those
+        // are evidence the applier can fold back in the added lines.
+        let shown = Typo::ALL.map(|t| {
+            h.lines
+                .iter()
+                .any(|(k, l)| *k != K::Add && l.contains(t.plain()))
+        });
+        for (k, l) in h.lines.iter_mut() {
+            let out = match k {
+                K::Add if d == Drift::Unicode => continue,
+                K::Add => typographic(l, shown),
+                _ => typographic(l, [true; 3]),
+            };
+            changed |= out != *l;
+            *l = out;
+        }
+    }
+    changed
+}
+
+/// A blank context line dropped, or one added, between context lines.
+fn blank_lines(hunks: &mut [Hunk], rng: &mut Rng) -> bool {
+    for h in hunks.iter_mut() {
+        let ctx: Vec<usize> = (0..h.lines.len())
+            .filter(|&i| h.lines[i].0 == K::Ctx)
+            .collect();
+        // Only a blank line with context on both sides: one dropped next to changed
+        // lines leaves open on which side of them the file's blank stays (a known
+        // open case, see the report of issue 14 §5).
+        let inner = |i: usize| i > 0 && ctx.contains(&(i - 1)) && ctx.contains(&(i + 1));
+        if let Some(&b) = ctx
+            .iter()
+            .find(|&&i| h.lines[i].1.trim().is_empty() && inner(i))
+        {
+            h.lines.remove(b);
+            return true;
+        }
+        if let Some(&i) = ctx
+            .iter()
+            .find(|&&i| ctx.contains(&(i + 1)) && rng.chance(1, 2))
+        {
+            h.lines.insert(i + 1, (K::Ctx, String::new()));
+            return true;
+        }
+    }
+    false
 }
 
 /// The substitutions of a writer that sets type: curly double and single quotes, en dashes.

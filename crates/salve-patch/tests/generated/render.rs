@@ -243,11 +243,6 @@ pub fn render(
     sub: bool,
     rng: &mut Rng,
 ) -> String {
-    let nl = rng.chance(1, 4);
-    let edit = |h: &Hunk, old: &str, new: &str| {
-        let (o, n) = pair(h, nl, sub);
-        json!({ old: o, new: n })
-    };
     match fmt {
         Format::Git | Format::Unified => diff(fmt, path, hunks, n, rng),
         Format::Codex => codex(path, hunks),
@@ -285,6 +280,33 @@ pub fn render(
                 blocks.join("\n")
             )
         }
+        Format::ClaudeEdit | Format::ClaudeMultiEdit | Format::Gemini | Format::OpenCode => {
+            json_edits(fmt, path, hunks, sub, rng)
+        }
+        Format::WholeFence => format!("{path}\n{}", fenced(lang(path), whole)),
+        Format::ClaudeWrite => json_block(
+            &json!({"name": "Write", "input": {"file_path": path, "content": whole}}),
+            rng,
+        ),
+        Format::GeminiWrite => json_block(
+            &json!({"name": "write_file", "args": {"file_path": path, "content": whole}}),
+            rng,
+        ),
+        Format::WriteToFile => format!(
+            "<write_to_file>\n<path>{path}</path>\n<content>\n{whole}</content>\n<line_count>{}</line_count>\n</write_to_file>\n",
+            whole.lines().count()
+        ),
+    }
+}
+
+/// The JSON tool calls of the agents that edit by old and new strings.
+fn json_edits(fmt: Format, path: &str, hunks: &[Hunk], sub: bool, rng: &mut Rng) -> String {
+    let nl = rng.chance(1, 4);
+    let edit = |h: &Hunk, old: &str, new: &str| {
+        let (o, n) = pair(h, nl, sub);
+        json!({ old: o, new: n })
+    };
+    match fmt {
         Format::ClaudeEdit => hunks
             .iter()
             .map(|h| {
@@ -321,19 +343,7 @@ pub fn render(
             })
             .collect::<Vec<_>>()
             .join("\n"),
-        Format::WholeFence => format!("{path}\n{}", fenced(lang(path), whole)),
-        Format::ClaudeWrite => json_block(
-            &json!({"name": "Write", "input": {"file_path": path, "content": whole}}),
-            rng,
-        ),
-        Format::GeminiWrite => json_block(
-            &json!({"name": "write_file", "args": {"file_path": path, "content": whole}}),
-            rng,
-        ),
-        Format::WriteToFile => format!(
-            "<write_to_file>\n<path>{path}</path>\n<content>\n{whole}</content>\n<line_count>{}</line_count>\n</write_to_file>\n",
-            whole.lines().count()
-        ),
+        _ => String::new(),
     }
 }
 
