@@ -206,8 +206,11 @@ fn pair(h: &Hunk, nl: bool, sub: bool) -> (String, String) {
     }
     let (pre, post) = (h.pre(), h.post());
     // Without a final newline, deleting whole lines would leave an empty line behind: such a
-    // replacement is written with its newline, as the agents do.
-    let nl = nl || post.is_empty();
+    // replacement is written with its newline, as the agents do. So is one whose new text is
+    // only blank lines: an empty `new_string` for lines that do not end in a newline means
+    // "leave an empty line" to the agents' own tools, while salve deletes the lines whole (an
+    // open question of semantics, not drawn here).
+    let nl = nl || post.iter().all(|l| l.is_empty());
     (text(&pre, nl), text(&post, nl))
 }
 
