@@ -239,36 +239,77 @@ fn locate_lines(idx: &FileIndex, lines: &[HunkLine], variant: Option<Vec<HunkLin
                     return Found::AlreadyApplied { start: ps, end: pe };
                 }
             }
+            // The post-image already stands, by a stricter form than this one, apart from
+            // every place this looser form finds the pre-image: the edit was made there, and
+            // its old text merely looks like other lines (a retried edit of one of two
+            // similar blocks). Placing it again would write it a second time.
+            if let Some((ps, pe)) = settled(&post_hits) {
+                if fits.iter().all(|f| apart(f, ps, pe)) {
+                    return Found::AlreadyApplied { start: ps, end: pe };
+                }
+            }
             return wrap(rung, fits);
         }
         post_hits.push(posts);
     }
-    for posts in &post_hits {
-        match posts[..] {
-            [(start, end)] => return Found::AlreadyApplied { start, end },
-            [] => continue,
-            _ => break,
-        }
+    let loose = structural(idx, &pre, &ctx, lines);
+    if let Some((start, end)) = settled(&post_hits) {
+        // A structural rung finding the pre-image across the post-image's place (a deletion
+        // whose context lost a blank line reads as its own result) means the edit is not made.
+        let across = |f: &Fit| {
+            let (s, e) = f.range();
+            !apart(f, start, end) && (s < start || e > end)
+        };
+        return match loose {
+            Some((rung, fits)) if fits.iter().any(across) => wrap(rung, fits),
+            _ => Found::AlreadyApplied { start, end },
+        };
     }
+    match loose {
+        Some((rung, fits)) => wrap(rung, fits),
+        None => Found::Nothing,
+    }
+}
+
+/// The post-image's place that says "already applied": the first form that found the post-image
+/// found it once.
+fn settled(post_hits: &[Vec<(usize, usize)>]) -> Option<(usize, usize)> {
+    match post_hits.iter().find(|p| !p.is_empty())?[..] {
+        [one] => Some(one),
+        _ => None,
+    }
+}
+
+/// Whether `f` covers no line of `[start, end)`.
+fn apart(f: &Fit, start: usize, end: usize) -> bool {
+    let (s, e) = f.range();
+    e <= start || s >= end
+}
+
+/// The structural rungs (blank-lines, elision, context-relax): the first that finds the
+/// pre-image, with its fits.
+fn structural(
+    idx: &FileIndex,
+    pre: &[&str],
+    ctx: &[bool],
+    lines: &[HunkLine],
+) -> Option<(Rung, Vec<Fit>)> {
     let fits = search::strictest(
         Form::TrimEnd,
         &[Form::Trim],
         Form::Canon,
-        |f| search::blankless_fits(idx, f, &pre, &ctx),
+        |f| search::blankless_fits(idx, f, pre, ctx),
         Vec::is_empty,
     );
     if !fits.is_empty() {
-        return wrap(Rung::BlankLines, fits);
+        return Some((Rung::BlankLines, fits));
     }
-    let fits = elision::fits(idx, &pre, &ctx, &elision_markers(lines));
+    let fits = elision::fits(idx, pre, ctx, &elision_markers(lines));
     if !fits.is_empty() {
-        return wrap(Rung::Elision, fits);
+        return Some((Rung::Elision, fits));
     }
-    let fits = context_relax(idx, &pre, &ctx);
-    if !fits.is_empty() {
-        return wrap(Rung::ContextRelax, fits);
-    }
-    Found::Nothing
+    let fits = context_relax(idx, pre, ctx);
+    (!fits.is_empty()).then_some((Rung::ContextRelax, fits))
 }
 
 /// Whether a run of added lines (with no removal next to it) could slide over an equal

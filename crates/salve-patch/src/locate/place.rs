@@ -22,7 +22,7 @@ use super::index::FileIndex;
 use super::plan::{range, window_text, Edit, Plan, SHOWN};
 use super::search::Fit;
 use super::similar::{accept, windows, Window};
-use super::substring::{by_substring, find, placed_by_lines, Flat, TextFound};
+use super::substring::{by_substring, exact_apart, find, placed_by_lines, Flat, TextFound};
 use super::{evidence, hunk_keys, locate, ops_for, post_image, pre_image, Found, Placement};
 use crate::diag::char_diff;
 use crate::edit::{Anchor, Hunk, LineKind};
@@ -67,6 +67,17 @@ pub(crate) fn place_all<'b>(
             let flat = flat.get_or_insert_with(|| Flat::new(doc));
             plans.push(super::count::by_count(doc, flat, pair, want, i));
             continue;
+        }
+        if let (Some(pair), Some(Found::Candidates(c))) = (&hunk.substring, &found[i]) {
+            let respaced = c
+                .first()
+                .is_some_and(|p| matches!(p.rung, Rung::TrailingWs | Rung::Indent));
+            let flat = flat.get_or_insert_with(|| Flat::new(doc));
+            let ranges: Vec<(usize, usize)> = c.iter().map(Placement::range).collect();
+            if let Some(at) = respaced.then(|| exact_apart(flat, pair, &ranges)).flatten() {
+                plans.push(two_readings(doc, hunk, i, c, at));
+                continue;
+            }
         }
         if let (Some(pair), true, true) = (
             &hunk.substring,
@@ -212,6 +223,27 @@ fn not_found(i: usize) -> Plan {
 
 fn expected_text(hunk: &Hunk) -> String {
     pre_image(&hunk.lines).0.join("\n")
+}
+
+/// A text replacement whose old text stands byte for byte inside lines `at`, while whole lines
+/// match it elsewhere only with other whitespace: two readings, refused with both shown.
+fn two_readings(doc: &Doc, hunk: &Hunk, i: usize, cands: &[Placement], at: (usize, usize)) -> Plan {
+    let mut plan = ambiguous(doc, hunk, i, cands);
+    let exact = range(at.0, at.1);
+    plan.report.candidates.insert(
+        0,
+        Candidate {
+            lines: exact,
+            score: 1.0,
+            diff: char_diff(&expected_text(hunk), &window_text(doc, at.0, at.1)),
+        },
+    );
+    plan.report.message = Some(format!(
+        "the old text stands exactly inside line {}, and as whole lines only with other whitespace at line {}; quote the place you mean with more of its text",
+        exact.start,
+        plan.report.candidates.get(1).map_or(0, |c| c.lines.start)
+    ));
+    plan
 }
 
 fn ambiguous(doc: &Doc, hunk: &Hunk, i: usize, cands: &[Placement]) -> Plan {

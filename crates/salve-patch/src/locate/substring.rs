@@ -188,6 +188,25 @@ pub(super) fn replace_op(doc: &Doc, flat: &Flat, a: usize, b: usize, new: &str) 
     }
 }
 
+/// The lines of an exact occurrence of the old text that lies apart from every range in
+/// `placed` (where the line ladder found the old text only up to whitespace), if any. Then the
+/// pair has two readings, the model's exact bytes at one place and its lines, re-spaced, at
+/// another, and neither may be taken silently.
+pub(super) fn exact_apart(
+    flat: &Flat,
+    pair: &TextPair,
+    placed: &[(usize, usize)],
+) -> Option<(usize, usize)> {
+    let old = pair.old.replace("\r\n", "\n");
+    if old.trim().is_empty() {
+        return None;
+    }
+    occurrences(&flat.text, &old, MAX_HITS)
+        .into_iter()
+        .map(|a| flat.lines_of(a, a + old.len()))
+        .find(|&(s, e)| placed.iter().all(|&(ps, pe)| e <= ps || s >= pe))
+}
+
 /// Whether the line ladder's answer stands before the substring rung is asked: the old text
 /// is whole lines of the file byte for byte, or up to trailing whitespace or one indentation
 /// delta (then the ladder re-indents added lines, which a substring cannot), or the edit was

@@ -163,9 +163,11 @@ fn collect(v: &Value, inherited: Option<&str>, out: &mut Vec<RawEdit>, depth: us
 
 /// Splits an old/new pair into lines (`\n` separated, `\r` dropped). A final newline on both
 /// sides ends their last lines; on one side only it is an empty last line of that side (a blank
-/// line the other side does not have, or has with trailing spaces).
+/// line the other side does not have, or has with trailing spaces). An empty new text has no
+/// lines to end: old lines ending in a newline replaced by nothing are deleted whole, and the
+/// line after them stays.
 fn split_pair<'a>(old: &'a str, new: &'a str) -> (Vec<&'a str>, Vec<&'a str>) {
-    let both = old.ends_with('\n') && new.ends_with('\n');
+    let both = ends_lines(old, new);
     let split = |s: &'a str| -> Vec<&'a str> {
         if s.is_empty() {
             return Vec::new();
@@ -180,6 +182,12 @@ fn split_pair<'a>(old: &'a str, new: &'a str) -> (Vec<&'a str>, Vec<&'a str>) {
             .collect()
     };
     (split(old), split(new))
+}
+
+/// Whether the pair replaces whole lines: both sides end with a newline, or the old text does
+/// and the new text is empty (a deletion).
+fn ends_lines(old: &str, new: &str) -> bool {
+    old.ends_with('\n') && (new.ends_with('\n') || new.is_empty())
 }
 
 /// A new file from an edit with empty old text; the new text is the content as written.
@@ -271,7 +279,7 @@ fn lower_one(cx: &mut Cx, e: RawEdit, line: usize) {
         create(cx, &path, &e_new);
         return;
     }
-    let line_end = e_old.ends_with('\n') && e_new.ends_with('\n');
+    let line_end = ends_lines(&e_old, &e_new);
     let (old, new) = split_pair(&e_old, &e_new);
     let format = if count.is_some() {
         Format::ToolJson

@@ -71,3 +71,18 @@ fn content_writes_are_checked() {
     let x = extract("{\"file_path\": \"a.py\", \"content\": \"x = ");
     assert_eq!(x.issues[0].kind, IssueKind::Truncated);
 }
+
+#[test]
+fn deleting_whole_lines_with_empty_new_text_keeps_the_next_line() {
+    // `old_string` ends its lines, `new_string` is empty: those two lines go, the blank line
+    // after them stays (found by the generated tests: it was removed as a third line).
+    let x = extract(
+        "{\"file_path\": \"a.rs\", \"old_string\": \"use a;\\nuse b;\\n\", \"new_string\": \"\"}",
+    );
+    let FileChange::Modify { hunks } = &x.edits[0].change else {
+        panic!()
+    };
+    assert_eq!(hunks[0].lines.len(), 2, "{:?}", hunks[0].lines);
+    let out = crate::apply_hunks("use a;\nuse b;\n\nfn x() {}\n", hunks, None);
+    assert_eq!(out.new_text.as_deref(), Some("\nfn x() {}\n"));
+}

@@ -1,0 +1,41 @@
+//! Driving salve-patch's public API as the engine does for one file: extract the reply, then
+//! place its hunks (or its whole file) on the current text, with the baseline when the model
+//! read an older version. Any issue of the extraction refuses the reply, as `salve apply` does
+//! without `--partial`.
+
+use salve_patch::{apply_hunks, extract, replace_whole_3way, FileChange};
+
+pub enum Outcome {
+    /// The new text (the current text when nothing had to change).
+    Text(String),
+    /// Refused, with the reason.
+    Refused(String),
+}
+
+pub fn run(reply: &str, path: &str, current: &str, baseline: Option<&str>) -> Outcome {
+    let ex = extract(reply);
+    if !ex.issues.is_empty() {
+        return Outcome::Refused(format!("issues: {:?}", ex.issues));
+    }
+    let [edit] = &ex.edits[..] else {
+        return Outcome::Refused(format!("{} edits", ex.edits.len()));
+    };
+    if edit.path != path {
+        // Another file would be written: as wrong as a wrong text.
+        return Outcome::Text(format!("<written to {}>", edit.path));
+    }
+    let out = match &edit.change {
+        FileChange::Modify { hunks } => apply_hunks(current, hunks, baseline),
+        FileChange::Replace {
+            content,
+            final_newline,
+        } => replace_whole_3way(path, current, content, *final_newline, baseline),
+        other => return Outcome::Refused(format!("not an edit of an existing file: {other:?}")),
+    };
+    if out.status.is_success() {
+        Outcome::Text(out.new_text.unwrap_or_else(|| current.to_string()))
+    } else {
+        let why: Vec<String> = out.hunks.iter().filter_map(|h| h.message.clone()).collect();
+        Outcome::Refused(format!("{:?}: {}", out.status, why.join("; ")))
+    }
+}

@@ -1,0 +1,147 @@
+//! From line changes to the hunks a reply shows: each change with `context` lines either side,
+//! changes whose context would touch merged into one hunk, as diff tools do.
+
+use crate::change::Change;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum K {
+    Ctx,
+    Del,
+    Add,
+}
+
+#[derive(Clone, Debug)]
+pub struct Hunk {
+    /// 0-based index in the view of the first pre-image line.
+    pub old_at: usize,
+    /// 0-based index in the intended text of the first post-image line.
+    pub new_at: usize,
+    pub lines: Vec<(K, String)>,
+    /// The part of a line a one-line change replaces, when it is the hunk's only change.
+    pub sub: Option<(String, String)>,
+}
+
+impl Hunk {
+    pub fn pre(&self) -> Vec<&str> {
+        self.side(K::Add)
+    }
+
+    pub fn post(&self) -> Vec<&str> {
+        self.side(K::Del)
+    }
+
+    fn side(&self, skip: K) -> Vec<&str> {
+        self.lines
+            .iter()
+            .filter(|(k, _)| *k != skip)
+            .map(|(_, l)| l.as_str())
+            .collect()
+    }
+
+    pub fn count(&self, skip: K) -> usize {
+        self.lines.iter().filter(|(k, _)| *k != skip).count()
+    }
+}
+
+/// The hunks of `changes` over `view`, with `context` lines around each change.
+pub fn hunks(view: &[String], changes: &[Change], context: usize) -> Vec<Hunk> {
+    let mut out: Vec<Hunk> = Vec::new();
+    // Where the last hunk's lines stop in the view, and the running line delta.
+    let mut end = 0;
+    let mut delta: isize = 0;
+    for c in changes {
+        let from = c.at.saturating_sub(context);
+        if out.is_empty() || from > end {
+            out.push(Hunk {
+                old_at: from,
+                new_at: (from as isize + delta) as usize,
+                lines: Vec::new(),
+                sub: c.sub.clone(),
+            });
+            end = from;
+        }
+        let Some(h) = out.last_mut() else {
+            continue;
+        };
+        if h.lines.iter().any(|(k, _)| *k != K::Ctx) {
+            // A second change in this hunk: the part-of-a-line form no longer covers it.
+            h.sub = None;
+        }
+        // The previous change's trailing context may run into this change: drop that part.
+        while end > c.at {
+            h.lines.pop();
+            end -= 1;
+        }
+        for l in &view[end..c.at] {
+            h.lines.push((K::Ctx, l.clone()));
+        }
+        h.lines.extend(c.old.iter().map(|l| (K::Del, l.clone())));
+        h.lines.extend(c.new.iter().map(|l| (K::Add, l.clone())));
+        let after = c.at + c.old.len();
+        end = (after + context).min(view.len());
+        for l in &view[after..end] {
+            h.lines.push((K::Ctx, l.clone()));
+        }
+        delta += c.new.len() as isize - c.old.len() as isize;
+    }
+    out
+}
+
+/// Every index of `lines` where `pat` starts (nothing for an empty pattern).
+pub fn find(lines: &[String], pat: &[&str]) -> Vec<usize> {
+    if pat.is_empty() || pat.len() > lines.len() {
+        return Vec::new();
+    }
+    (0..=lines.len() - pat.len())
+        .filter(|&i| pat.iter().zip(&lines[i..]).all(|(p, l)| p == l))
+        .collect()
+}
+
+/// True when a drift made some hunk quote, byte for byte, lines of the view other than its
+/// own: the reply then describes another edit exactly, and no applier could tell.
+///
+/// Compared loosely (whitespace and typographic quotes ignored, blank lines skipped), since a
+/// drift can as well make the quote fit another place better than its own by the ladder's
+/// order (a dropped blank line making it another block's lines, re-indented).
+pub fn quotes_elsewhere(view: &[String], hunks: &[Hunk]) -> bool {
+    let loose = |l: &str| -> String {
+        l.chars()
+            .filter(|c| !c.is_whitespace())
+            .map(|c| match c {
+                '\u{201c}' | '\u{201d}' => '"',
+                '\u{2019}' => '\'',
+                '\u{2013}' => '-',
+                c => c,
+            })
+            .collect()
+    };
+    // The view's non-blank lines, loosely, with their line numbers.
+    let lines: Vec<(usize, String)> = view
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (i, loose(l)))
+        .filter(|(_, l)| !l.is_empty())
+        .collect();
+    let keys: Vec<String> = lines.iter().map(|(_, l)| l.clone()).collect();
+    hunks.iter().any(|h| {
+        let pat: Vec<String> = h
+            .pre()
+            .iter()
+            .map(|l| loose(l))
+            .filter(|l| !l.is_empty())
+            .collect();
+        let pat: Vec<&str> = pat.iter().map(String::as_str).collect();
+        let own = lines.iter().position(|(i, _)| *i >= h.old_at);
+        find(&keys, &pat).iter().any(|&k| Some(k) != own)
+    })
+}
+
+/// True when some hunk's old text still stands in `text` once the edit is made: retried, the
+/// edit could as well mean that other place, so "already applied" is not the one answer.
+pub fn old_survives(text: &[String], hunks: &[Hunk], sub: bool) -> bool {
+    let joined = crate::change::join(text);
+    hunks.iter().any(|h| match (&h.sub, sub) {
+        (Some((old, _)), true) => joined.contains(old.as_str()),
+        _ => !find(text, &h.pre()).is_empty(),
+    })
+}
