@@ -232,11 +232,11 @@ fn two_readings(doc: &Doc, hunk: &Hunk, i: usize, cands: &[Placement], at: (usiz
     let exact = range(at.0, at.1);
     plan.report.candidates.insert(
         0,
-        Candidate {
-            lines: exact,
-            score: 1.0,
-            diff: char_diff(&expected_text(hunk), &window_text(doc, at.0, at.1)),
-        },
+        Candidate::new(
+            exact,
+            1.0,
+            char_diff(&expected_text(hunk), &window_text(doc, at.0, at.1)),
+        ),
     );
     plan.report.message = Some(format!(
         "the old text stands exactly inside line {}, and as whole lines only with other whitespace at line {}; quote the place you mean with more of its text",
