@@ -40,7 +40,7 @@ pub mod replay;
 pub mod secret;
 pub mod spec;
 
-pub use chain::{AllFailed, Answer, Answered, Attempt, Chain, RetryPolicy};
+pub use chain::{AllFailed, Answer, Answered, Attempt, Chain, Event as ChainEvent, RetryPolicy};
 pub use classify::{classify, ReplyClass, NO_CHANGE_SENTINEL};
 pub use provider::{
     Failure, FailureKind, Message, Meta, Provider, ProviderKind, Reply, Request, Role,
