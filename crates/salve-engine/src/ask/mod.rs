@@ -38,6 +38,7 @@ use crate::paths::canonical_root;
 pub use prompt::{Prompt, PromptError, PromptInput, DEFAULT_MAX_PROMPT_FILE};
 pub use record::{AskRecord, NoRecord, Recorder, StoreRecorder};
 pub use salve_llm::secret::redact as redact_secrets;
+pub use salve_llm::ChainEvent;
 
 /// How to ask.
 #[derive(Clone, Debug)]

@@ -15,6 +15,7 @@ mod git_safety;
 mod json_snapshots;
 mod mcp;
 mod mcp_clients;
+mod progress;
 mod record;
 mod support;
 
