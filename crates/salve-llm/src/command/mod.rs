@@ -40,7 +40,8 @@ pub struct CommandProvider {
     timeout: Duration,
     max_output: usize,
     cwd: Option<PathBuf>,
-    stall: StallPolicy,
+    /// `None`: the preset's default.
+    stall: Option<StallPolicy>,
 }
 
 impl CommandProvider {
@@ -60,14 +61,14 @@ impl CommandProvider {
             timeout,
             max_output: DEFAULT_MAX_OUTPUT,
             cwd: None,
-            stall: StallPolicy::default(),
+            stall: None,
         }
     }
 
     /// When a run of retries ends the program (presets only: their output says what a retry
     /// is).
     pub fn with_stall_policy(mut self, policy: StallPolicy) -> CommandProvider {
-        self.stall = policy;
+        self.stall = Some(policy);
         self
     }
 
@@ -147,7 +148,10 @@ impl Provider for CommandProvider {
         notice: &mut dyn FnMut(&str),
     ) -> Result<Reply, Failure> {
         let start = Instant::now();
-        let mut watch = Watch::new(self.preset, self.stall);
+        let policy = self
+            .stall
+            .unwrap_or_else(|| StallPolicy::for_preset(self.preset));
+        let mut watch = Watch::new(self.preset, policy);
         let mut on_line = |stream: Stream, line: &str| {
             let (signal, stalled) = watch.line(stream, line);
             if let Signal::Retrying { message, .. } = &signal {

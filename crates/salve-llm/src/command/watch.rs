@@ -8,7 +8,10 @@
 //! progress (the agent is working), a transport error, or nothing. A [`StallPolicy`] ends the
 //! run once `errors` transport errors came in a row (no progress between them) and at least
 //! `span` passed since the first of them, so the agent's own quick reconnects get their chance
-//! and a network that is really gone is given up on in seconds.
+//! and a network that is really gone is given up on in seconds. The defaults follow each
+//! agent's rhythm: three retries over 3 s; for codex over 4 s, as its five fast WebSocket
+//! retries take about 3 s before it falls back to HTTPS; for gemini, which retries only every 4
+//! to 20 s, two.
 
 use std::time::{Duration, Instant};
 
@@ -50,7 +53,19 @@ impl Default for StallPolicy {
     fn default() -> Self {
         StallPolicy {
             errors: 3,
-            span: Duration::from_secs(5),
+            span: Duration::from_secs(4),
+        }
+    }
+}
+
+impl StallPolicy {
+    /// The default for `preset`'s retry rhythm; see the module docs.
+    pub fn for_preset(preset: Option<Preset>) -> StallPolicy {
+        let span = Duration::from_secs(3);
+        match preset {
+            Some(Preset::Codex) => StallPolicy::default(),
+            Some(Preset::Gemini) => StallPolicy { errors: 2, span },
+            Some(Preset::Claude) | None => StallPolicy { errors: 3, span },
         }
     }
 }
@@ -238,6 +253,7 @@ fn gemini_stderr(line: &str) -> Signal {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
