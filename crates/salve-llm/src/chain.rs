@@ -286,52 +286,23 @@ pub fn call_observed(
                 message: message.to_owned(),
             })
         };
-        let server_wait = match provider.complete_observed(request, &mut notice) {
-            Ok(reply) => {
-                let class = classify(&reply.text);
-                attempt.class = class;
-                attempt.meta = Some(reply.meta.clone());
-                match class {
-                    ReplyClass::Edit | ReplyClass::NoChange => {
-                        attempts.push(attempt);
-                        return Some(Answer {
-                            class,
-                            reply,
-                            provider: Arc::clone(provider),
-                        });
-                    }
-                    ReplyClass::Empty => {
-                        attempt.reason = Some("the reply was empty".to_owned());
-                        failed(attempts, attempt, on);
-                        return None;
-                    }
-                    ReplyClass::NonDiff => {
-                        attempt.reason = Some(format!(
-                            "the reply holds no edit ({} characters of text)",
-                            reply.text.chars().count()
-                        ));
-                        failed(attempts, attempt, on);
-                        return None;
-                    }
-                    ReplyClass::Overloaded | ReplyClass::Error => {
-                        attempt.reason = Some(format!(
-                            "overloaded: the reply was an overload notice: {}",
-                            crate::provider::one_line(&crate::secret::redact(&reply.text))
-                        ));
-                        None
-                    }
-                }
+        let server_wait = match judge(
+            provider.complete_observed(request, &mut notice),
+            &mut attempt,
+        ) {
+            Judged::Answer(class, reply) => {
+                attempts.push(attempt);
+                return Some(Answer {
+                    class,
+                    reply,
+                    provider: Arc::clone(provider),
+                });
             }
-            Err(failure) => {
-                attempt.class = ReplyClass::of_failure(failure.kind);
-                attempt.failure = Some(failure.kind);
-                attempt.reason = Some(format!("{}: {}", failure.kind.as_str(), failure.message));
-                if !failure.is_retryable() {
-                    failed(attempts, attempt, on);
-                    return None;
-                }
-                failure.retry_after
+            Judged::Next => {
+                failed(attempts, attempt, on);
+                return None;
             }
+            Judged::Retry(server_wait) => server_wait,
         };
         // Overloaded: wait and retry, or give up on this provider.
         if !retries_left {
@@ -363,6 +334,57 @@ pub fn call_observed(
         });
         attempts.push(attempt);
         std::thread::sleep(wait);
+    }
+}
+
+/// What to do after one call.
+enum Judged {
+    /// An edit or a no-change answer: the chain stops.
+    Answer(ReplyClass, Reply),
+    /// Nothing usable: the next provider.
+    Next,
+    /// Overloaded: the same provider again, after the server's wait if it gave one.
+    Retry(Option<Duration>),
+}
+
+/// Classify one call's result into `attempt` (class, failure, reason, metadata).
+fn judge(result: Result<Reply, crate::provider::Failure>, attempt: &mut Attempt) -> Judged {
+    let reply = match result {
+        Ok(reply) => reply,
+        Err(failure) => {
+            attempt.class = ReplyClass::of_failure(failure.kind);
+            attempt.failure = Some(failure.kind);
+            attempt.reason = Some(format!("{}: {}", failure.kind.as_str(), failure.message));
+            return if failure.is_retryable() {
+                Judged::Retry(failure.retry_after)
+            } else {
+                Judged::Next
+            };
+        }
+    };
+    let class = classify(&reply.text);
+    attempt.class = class;
+    attempt.meta = Some(reply.meta.clone());
+    match class {
+        ReplyClass::Edit | ReplyClass::NoChange => Judged::Answer(class, reply),
+        ReplyClass::Empty => {
+            attempt.reason = Some("the reply was empty".to_owned());
+            Judged::Next
+        }
+        ReplyClass::NonDiff => {
+            attempt.reason = Some(format!(
+                "the reply holds no edit ({} characters of text)",
+                reply.text.chars().count()
+            ));
+            Judged::Next
+        }
+        ReplyClass::Overloaded | ReplyClass::Error => {
+            attempt.reason = Some(format!(
+                "overloaded: the reply was an overload notice: {}",
+                crate::provider::one_line(&crate::secret::redact(&reply.text))
+            ));
+            Judged::Retry(None)
+        }
     }
 }
 

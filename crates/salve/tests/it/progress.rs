@@ -80,21 +80,21 @@ fn fix_in_a_pipe_prints_no_phases_and_no_spinner() {
     assert!(!out.stderr.contains("running the check"), "{}", out.stderr);
 }
 
-#[test]
-fn on_a_terminal_the_spinner_names_the_provider_and_its_transport_errors() {
+/// `salve ARGS` in `tree` on a pseudo-terminal (util-linux `script`): what the terminal got,
+/// stdout and stderr together. `None` when `script` is not installed.
+fn on_a_terminal(tree: &Tree, args: &str) -> Option<(bool, String)> {
     if std::process::Command::new("script")
         .arg("--version")
         .output()
         .is_err()
     {
         eprintln!("skipped: `script` (util-linux) is not installed");
-        return;
+        return None;
     }
-    let tree = hung_then_good();
     let home = tree.outside().join("home");
     std::fs::create_dir_all(&home).unwrap();
     let bin = assert_cmd::cargo::cargo_bin("salve");
-    let line = format!("{:?} ask 'fix the typo'", bin.to_string_lossy());
+    let line = format!("{:?} {args}", bin.to_string_lossy());
     let out = std::process::Command::new("script")
         .args(["-qfec", &line, "/dev/null"])
         .current_dir(&tree.root)
@@ -105,8 +105,41 @@ fn on_a_terminal_the_spinner_names_the_provider_and_its_transport_errors() {
         .env_remove("XDG_CONFIG_HOME")
         .output()
         .unwrap();
-    let screen = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{screen}");
+    Some((
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    ))
+}
+
+#[test]
+fn on_a_terminal_a_large_apply_shows_a_spinner() {
+    let tree = project("");
+    let lines = 20_000;
+    let mut reply = format!("--- /dev/null\n+++ b/big.txt\n@@ -0,0 +1,{lines} @@\n");
+    for i in 0..lines {
+        reply.push_str(&format!(
+            "+line {i:05} of a large generated file, padded out to sixty\n"
+        ));
+    }
+    assert!(reply.len() > 1 << 20);
+    let file = tree.outside().join("reply.diff");
+    std::fs::write(&file, &reply).unwrap();
+    let Some((ok, screen)) = on_a_terminal(&tree, &format!("apply {:?}", file.to_string_lossy()))
+    else {
+        return;
+    };
+    assert!(ok, "{screen}");
+    assert!(screen.contains("applying a 1."), "{screen}");
+    assert_eq!(tree.read("big.txt").lines().count(), lines);
+}
+
+#[test]
+fn on_a_terminal_the_spinner_names_the_provider_and_its_transport_errors() {
+    let tree = hung_then_good();
+    let Some((ok, screen)) = on_a_terminal(&tree, "ask 'fix the typo'") else {
+        return;
+    };
+    assert!(ok, "{screen}");
     assert!(screen.contains("ask: applied"), "{screen}");
     // The spinner: its elapsed time, the provider waited for, and codex's own words.
     assert!(screen.contains("s] waiting for codex"), "{screen}");
