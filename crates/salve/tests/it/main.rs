@@ -7,6 +7,7 @@
 // Test code: a failed unwrap is a failed test with a useful message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod agent_clis;
 mod apply_cli;
 mod ask;
 mod completions;
