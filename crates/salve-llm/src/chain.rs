@@ -10,6 +10,8 @@
 //!
 //! Every call is an [`Attempt`] with its class, reason and metadata, so the record shows why
 //! each provider was passed over; when none answers, [`AllFailed`] lists each one's reason.
+//! While it runs, [`Chain::run_observed`] reports each call, what the provider says while it
+//! works, and each failure as an [`Event`], for a progress display.
 
 use std::collections::hash_map::RandomState;
 use std::fmt;
@@ -82,6 +84,20 @@ pub struct Attempt {
     /// The wait before the next call of the same provider, milliseconds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retry_in_ms: Option<u64>,
+}
+
+/// What a running chain reports, as it happens.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// A provider is being asked.
+    Calling { provider: String, call: u32 },
+    /// The provider reported a problem it is working around (a retried connection).
+    Notice { provider: String, message: String },
+    /// The call gave no usable answer; the reason is the attempt's.
+    Failed { provider: String, reason: String },
+    /// The same provider is asked again after this wait (an overload).
+    Waiting { provider: String, wait_ms: u64 },
 }
 
 /// The reply that stopped the chain.
@@ -200,9 +216,18 @@ impl Chain {
 
     /// Try each provider in order; see the module docs.
     pub fn run(&self, request: &Request) -> Result<Answered, AllFailed> {
+        self.run_observed(request, &mut |_| {})
+    }
+
+    /// [`Chain::run`], telling `on` each [`Event`] as it happens.
+    pub fn run_observed(
+        &self,
+        request: &Request,
+        on: &mut dyn FnMut(&Event),
+    ) -> Result<Answered, AllFailed> {
         let mut attempts = Vec::new();
         for provider in &self.providers {
-            if let Some(answer) = call(provider, request, &self.retry, &mut attempts) {
+            if let Some(answer) = call_observed(provider, request, &self.retry, &mut attempts, on) {
                 return Ok(Answered { answer, attempts });
             }
         }
@@ -221,6 +246,18 @@ pub fn call(
     retry: &RetryPolicy,
     attempts: &mut Vec<Attempt>,
 ) -> Option<Answer> {
+    call_observed(provider, request, retry, attempts, &mut |_| {})
+}
+
+/// [`call`], telling `on` each [`Event`] as it happens.
+pub fn call_observed(
+    provider: &Arc<dyn Provider>,
+    request: &Request,
+    retry: &RetryPolicy,
+    attempts: &mut Vec<Attempt>,
+    on: &mut dyn FnMut(&Event),
+) -> Option<Answer> {
+    let name = provider.name().to_owned();
     // Calls are numbered per provider across the run, so a follow-up is not "call 1" again.
     let earlier = attempts
         .iter()
@@ -239,59 +276,40 @@ pub fn call(
             meta: None,
             retry_in_ms: None,
         };
-        let server_wait = match provider.complete(request) {
-            Ok(reply) => {
-                let class = classify(&reply.text);
-                attempt.class = class;
-                attempt.meta = Some(reply.meta.clone());
-                match class {
-                    ReplyClass::Edit | ReplyClass::NoChange => {
-                        attempts.push(attempt);
-                        return Some(Answer {
-                            class,
-                            reply,
-                            provider: Arc::clone(provider),
-                        });
-                    }
-                    ReplyClass::Empty => {
-                        attempt.reason = Some("the reply was empty".to_owned());
-                        attempts.push(attempt);
-                        return None;
-                    }
-                    ReplyClass::NonDiff => {
-                        attempt.reason = Some(format!(
-                            "the reply holds no edit ({} characters of text)",
-                            reply.text.chars().count()
-                        ));
-                        attempts.push(attempt);
-                        return None;
-                    }
-                    ReplyClass::Overloaded | ReplyClass::Error => {
-                        attempt.reason = Some(format!(
-                            "overloaded: the reply was an overload notice: {}",
-                            crate::provider::one_line(&crate::secret::redact(&reply.text))
-                        ));
-                        None
-                    }
-                }
+        on(&Event::Calling {
+            provider: name.clone(),
+            call: attempt.call,
+        });
+        let mut notice = |message: &str| {
+            on(&Event::Notice {
+                provider: name.clone(),
+                message: message.to_owned(),
+            })
+        };
+        let server_wait = match judge(
+            provider.complete_observed(request, &mut notice),
+            &mut attempt,
+        ) {
+            Judged::Answer(class, reply) => {
+                attempts.push(attempt);
+                return Some(Answer {
+                    class,
+                    reply,
+                    provider: Arc::clone(provider),
+                });
             }
-            Err(failure) => {
-                attempt.class = ReplyClass::of_failure(failure.kind);
-                attempt.failure = Some(failure.kind);
-                attempt.reason = Some(format!("{}: {}", failure.kind.as_str(), failure.message));
-                if !failure.is_retryable() {
-                    attempts.push(attempt);
-                    return None;
-                }
-                failure.retry_after
+            Judged::Next => {
+                failed(attempts, attempt, on);
+                return None;
             }
+            Judged::Retry(server_wait) => server_wait,
         };
         // Overloaded: wait and retry, or give up on this provider.
         if !retries_left {
             if let Some(reason) = &mut attempt.reason {
                 reason.push_str(&format!(" (gave up after {number} calls)"));
             }
-            attempts.push(attempt);
+            failed(attempts, attempt, on);
             return None;
         }
         let wait = match server_wait {
@@ -303,16 +321,83 @@ pub fn call(
                         retry.max_delay.as_secs_f64()
                     ));
                 }
-                attempts.push(attempt);
+                failed(attempts, attempt, on);
                 return None;
             }
             Some(wait) => wait,
             None => retry.backoff(number),
         };
         attempt.retry_in_ms = Some(u64::try_from(wait.as_millis()).unwrap_or(u64::MAX));
+        on(&Event::Waiting {
+            provider: name.clone(),
+            wait_ms: attempt.retry_in_ms.unwrap_or(0),
+        });
         attempts.push(attempt);
         std::thread::sleep(wait);
     }
+}
+
+/// What to do after one call.
+enum Judged {
+    /// An edit or a no-change answer: the chain stops.
+    Answer(ReplyClass, Reply),
+    /// Nothing usable: the next provider.
+    Next,
+    /// Overloaded: the same provider again, after the server's wait if it gave one.
+    Retry(Option<Duration>),
+}
+
+/// Classify one call's result into `attempt` (class, failure, reason, metadata).
+fn judge(result: Result<Reply, crate::provider::Failure>, attempt: &mut Attempt) -> Judged {
+    let reply = match result {
+        Ok(reply) => reply,
+        Err(failure) => {
+            attempt.class = ReplyClass::of_failure(failure.kind);
+            attempt.failure = Some(failure.kind);
+            attempt.reason = Some(format!("{}: {}", failure.kind.as_str(), failure.message));
+            return if failure.is_retryable() {
+                Judged::Retry(failure.retry_after)
+            } else {
+                Judged::Next
+            };
+        }
+    };
+    let class = classify(&reply.text);
+    attempt.class = class;
+    attempt.meta = Some(reply.meta.clone());
+    match class {
+        ReplyClass::Edit | ReplyClass::NoChange => Judged::Answer(class, reply),
+        ReplyClass::Empty => {
+            attempt.reason = Some("the reply was empty".to_owned());
+            Judged::Next
+        }
+        ReplyClass::NonDiff => {
+            attempt.reason = Some(format!(
+                "the reply holds no edit ({} characters of text)",
+                reply.text.chars().count()
+            ));
+            Judged::Next
+        }
+        ReplyClass::Overloaded | ReplyClass::Error => {
+            attempt.reason = Some(format!(
+                "overloaded: the reply was an overload notice: {}",
+                crate::provider::one_line(&crate::secret::redact(&reply.text))
+            ));
+            Judged::Retry(None)
+        }
+    }
+}
+
+/// Keep a call that gave no answer, and report it.
+fn failed(attempts: &mut Vec<Attempt>, attempt: Attempt, on: &mut dyn FnMut(&Event)) {
+    on(&Event::Failed {
+        provider: attempt.provider.clone(),
+        reason: attempt
+            .reason
+            .clone()
+            .unwrap_or_else(|| attempt.class.as_str().to_owned()),
+    });
+    attempts.push(attempt);
 }
 
 #[cfg(test)]

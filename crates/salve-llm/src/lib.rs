@@ -5,7 +5,8 @@
 //! Provider kinds:
 //! - [`command`]: any program, prompt on stdin (or in an argument), a time limit that kills the
 //!   whole process tree, capped output; presets parse the JSON of the `claude`, `codex` and
-//!   `gemini` CLIs;
+//!   `gemini` CLIs and read it as it arrives, so an agent that only retries a lost connection
+//!   is ended early with a transport reason ([`command::watch`]);
 //! - [`http::openai`]: OpenAI-compatible `/chat/completions` (OpenAI, Ollama, llama.cpp, vLLM,
 //!   LM Studio), plain or streamed;
 //! - [`http::anthropic`]: Anthropic `/messages`;
@@ -40,7 +41,7 @@ pub mod replay;
 pub mod secret;
 pub mod spec;
 
-pub use chain::{AllFailed, Answer, Answered, Attempt, Chain, RetryPolicy};
+pub use chain::{AllFailed, Answer, Answered, Attempt, Chain, Event as ChainEvent, RetryPolicy};
 pub use classify::{classify, ReplyClass, NO_CHANGE_SENTINEL};
 pub use provider::{
     Failure, FailureKind, Message, Meta, Provider, ProviderKind, Reply, Request, Role,

@@ -259,6 +259,17 @@ pub trait Provider: Send + Sync {
     }
     /// Ask; blocks until the answer, a failure, or the provider's time limit.
     fn complete(&self, request: &Request) -> Result<Reply, Failure>;
+    /// [`Provider::complete`], telling `notice` what the provider reports while it works (a
+    /// retried connection, in its words), for a progress display. Providers that report nothing
+    /// need not implement it.
+    fn complete_observed(
+        &self,
+        request: &Request,
+        notice: &mut dyn FnMut(&str),
+    ) -> Result<Reply, Failure> {
+        let _ = notice;
+        self.complete(request)
+    }
 }
 
 /// The last `max` characters of `text` (on a character boundary), for quoting stderr or an

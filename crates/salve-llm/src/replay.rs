@@ -179,7 +179,15 @@ impl Provider for Recording {
     }
 
     fn complete(&self, request: &Request) -> Result<Reply, Failure> {
-        let reply = self.inner.complete(request)?;
+        self.complete_observed(request, &mut |_| {})
+    }
+
+    fn complete_observed(
+        &self,
+        request: &Request,
+        notice: &mut dyn FnMut(&str),
+    ) -> Result<Reply, Failure> {
+        let reply = self.inner.complete_observed(request, notice)?;
         let entry = Entry {
             prompt_hash: prompt_hash(request),
             reply: redact(&reply.text),

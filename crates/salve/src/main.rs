@@ -6,6 +6,7 @@ mod cli;
 mod commands;
 mod error;
 mod output;
+mod progress;
 mod style;
 
 use std::process::ExitCode;

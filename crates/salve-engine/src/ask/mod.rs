@@ -40,6 +40,7 @@ pub use follow_up::follow_up_message;
 pub use prompt::{Prompt, PromptError, PromptInput, DEFAULT_MAX_PROMPT_FILE};
 pub use record::{AskRecord, NoRecord, Recorder, StoreRecorder};
 pub use salve_llm::secret::redact as redact_secrets;
+pub use salve_llm::ChainEvent;
 
 /// How to ask.
 #[derive(Clone, Debug)]
@@ -290,23 +291,34 @@ pub struct Asking {
     pub providers: Vec<String>,
 }
 
+/// What an ask reports while it works, for a progress display.
+#[derive(Clone, Debug)]
+pub enum Event {
+    /// The chain is known; no provider has been asked yet.
+    Asking(Asking),
+    /// What the chain reports: a provider asked, retrying, failed, waited for.
+    Provider(salve_llm::ChainEvent),
+    /// An answer is being applied (or, under `dry_run`, checked).
+    Applying { follow_up: bool },
+}
+
 /// Ask the configured chain (or provider) and apply its edit, recorded; see the module docs.
-/// `asking` hears which chain is asked before the first call.
-pub fn ask(options: &Options, asking: &mut dyn FnMut(&Asking)) -> Result<Outcome, Error> {
+/// `on` hears which chain is asked before the first call, then each [`Event`] as it happens.
+pub fn ask(options: &Options, on: &mut dyn FnMut(&Event)) -> Result<Outcome, Error> {
     let (chain, follow_ups) = chain::build(options)?;
-    asking(&Asking {
+    on(&Event::Asking(Asking {
         chain: chain.name().to_owned(),
         providers: chain
             .providers()
             .iter()
             .map(|p| p.name().to_owned())
             .collect(),
-    });
+    }));
     let options = Options {
         follow_ups: Some(follow_ups),
         ..options.clone()
     };
-    with_chain(&options, &chain, &mut StoreRecorder::default())
+    with_chain_observed(&options, &chain, &mut StoreRecorder::default(), on)
 }
 
 fn ms(start: Instant) -> u64 {
@@ -318,6 +330,16 @@ pub fn with_chain(
     options: &Options,
     chain: &Chain,
     recorder: &mut dyn Recorder,
+) -> Result<Outcome, Error> {
+    with_chain_observed(options, chain, recorder, &mut |_| {})
+}
+
+/// [`with_chain`], telling `on` each [`Event`] as it happens.
+pub fn with_chain_observed(
+    options: &Options,
+    chain: &Chain,
+    recorder: &mut dyn Recorder,
+    on: &mut dyn FnMut(&Event),
 ) -> Result<Outcome, Error> {
     let start = Instant::now();
     // 1. The prompt.
@@ -335,7 +357,7 @@ pub fn with_chain(
     let mut outcome = Outcome::new(chain.name(), prompt.text.clone(), ms(start));
     // 2. The chain, until a provider gives an edit.
     let mut request = Request::new(prompt.text);
-    let mut answer = match chain.run(&request) {
+    let mut answer = match chain.run_observed(&request, &mut |e| on(&Event::Provider(e.clone()))) {
         Ok(answered) => {
             outcome.attempts = answered.attempts;
             answered.answer
@@ -354,6 +376,7 @@ pub fn with_chain(
     loop {
         outcome.provider = Some(answer.provider.name().to_owned());
         // 3. Apply the answer.
+        on(&Event::Applying { follow_up });
         let apply_start = Instant::now();
         let report = apply_round(options, &root, &answer, follow_up, &mut outcome)?;
         apply_ms += ms(apply_start);
@@ -372,11 +395,12 @@ pub fn with_chain(
         // 4. Refused: the report goes back to the same provider.
         follow_ups_left -= 1;
         request = request.follow_up(&answer.reply.text, follow_up_message(&report));
-        match salve_llm::chain::call(
+        match salve_llm::chain::call_observed(
             &answer.provider,
             &request,
             &chain.retry(),
             &mut outcome.attempts,
+            &mut |e| on(&Event::Provider(e.clone())),
         ) {
             Some(next) => {
                 answer = next;

@@ -72,7 +72,7 @@ impl CheckOptions {
 }
 
 /// Where the child's output is streamed while it runs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default)]
 pub enum Echo {
     /// Not at all: only captured.
     #[default]
@@ -81,6 +81,9 @@ pub enum Echo {
     Stdout,
     /// To salve's stderr, for a front end that prints JSON on stdout.
     Stderr,
+    /// To this function, chunk by chunk as the output arrives: a front end that draws on the
+    /// terminal too (a progress spinner) interleaves the two.
+    With(fn(&[u8])),
 }
 
 /// How the check ended. JSON: `{"kind": "exited", "code": 1}`, `{"kind": "signal", "signal": 9}`,

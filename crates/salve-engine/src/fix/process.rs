@@ -178,6 +178,7 @@ impl Sink {
                 let mut err = std::io::stderr().lock();
                 let _ = err.write_all(chunk).and_then(|()| err.flush());
             }
+            Echo::With(write) => write(chunk),
         }
     }
 

@@ -5,16 +5,20 @@
 //! the prompt (for programs that only take it as an argument). Without a preset stdout is the
 //! reply and a non-zero exit is a failure; with one, the preset's parser reads the output. Every
 //! run has a time limit and an output cap, and a run that passes either has its whole process
-//! tree killed ([`process`]).
+//! tree killed ([`process`]). A preset's output is also read line by line as it arrives, and an
+//! agent that only keeps retrying a lost connection is ended early with a transport reason
+//! ([`watch`]).
 
 pub mod presets;
 pub mod process;
+pub mod watch;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 pub use presets::{Parsed, Preset};
 pub use process::{Finished, RunError, Spec};
+pub use watch::{Signal, StallPolicy, Stalled, Stream, Watch};
 
 use crate::classify::failure_kind_of;
 use crate::provider::{
@@ -36,6 +40,8 @@ pub struct CommandProvider {
     timeout: Duration,
     max_output: usize,
     cwd: Option<PathBuf>,
+    /// `None`: the preset's default.
+    stall: Option<StallPolicy>,
 }
 
 impl CommandProvider {
@@ -55,7 +61,15 @@ impl CommandProvider {
             timeout,
             max_output: DEFAULT_MAX_OUTPUT,
             cwd: None,
+            stall: None,
         }
+    }
+
+    /// When a run of retries ends the program (presets only: their output says what a retry
+    /// is).
+    pub fn with_stall_policy(mut self, policy: StallPolicy) -> CommandProvider {
+        self.stall = Some(policy);
+        self
     }
 
     /// The model to ask for: passed to a preset's default command line, and reported in the
@@ -125,8 +139,28 @@ impl Provider for CommandProvider {
     }
 
     fn complete(&self, request: &Request) -> Result<Reply, Failure> {
+        self.complete_observed(request, &mut |_| {})
+    }
+
+    fn complete_observed(
+        &self,
+        request: &Request,
+        notice: &mut dyn FnMut(&str),
+    ) -> Result<Reply, Failure> {
         let start = Instant::now();
-        let finished = process::run(&self.spec(&request.flatten())).map_err(run_failure)?;
+        let policy = self
+            .stall
+            .unwrap_or_else(|| StallPolicy::for_preset(self.preset));
+        let mut watch = Watch::new(self.preset, policy);
+        let mut on_line = |stream: Stream, line: &str| {
+            let (signal, stalled) = watch.line(stream, line);
+            if let Signal::Retrying { message, .. } = &signal {
+                notice(&crate::secret::redact(message));
+            }
+            stalled
+        };
+        let finished = process::run_watched(&self.spec(&request.flatten()), &mut on_line)
+            .map_err(run_failure)?;
         let parsed = match self.preset {
             Some(preset) => preset.parse(&finished)?,
             None => plain(&finished)?,
@@ -183,6 +217,7 @@ fn run_failure(e: RunError) -> Failure {
         RunError::Timeout { .. } => FailureKind::Timeout,
         RunError::TooLarge { .. } => FailureKind::TooLarge,
         RunError::Empty => FailureKind::Config,
+        RunError::Stalled(stalled) => stalled.kind,
         RunError::Spawn { .. } | RunError::Wait { .. } => FailureKind::Exit,
     };
     Failure::new(kind, e.to_string())

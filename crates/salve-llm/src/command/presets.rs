@@ -1,9 +1,10 @@
 //! Output parsing for the agent CLIs salve has presets for, and their default command lines.
 //!
-//! - **claude** (`claude -p --output-format json`): one JSON object (or, with `--verbose`, an
-//!   array of events ending in one) of `"type": "result"`; the answer is `result`, a failure is
-//!   `is_error: true` with the reason in `result`. Cost and tokens come from `total_cost_usd` and
-//!   `usage`.
+//! - **claude** (`claude -p --output-format stream-json --verbose`): JSON Lines events ending in
+//!   one of `"type": "result"` (a single object or an array of events is read too); the answer
+//!   is `result`, a failure is `is_error: true` with the reason in `result`. Cost and tokens come
+//!   from `total_cost_usd` and `usage`. The event stream (not the single `json` object) is what
+//!   shows claude's `api_retry` events while they happen ([`super::watch`]).
 //! - **codex** (`codex exec --json`): JSON Lines events; the answer is the text of the last
 //!   `item.completed` whose item is an `agent_message`; `turn.failed` (or an `error` event with
 //!   no answer after it) is a failure. Tokens come from `turn.completed.usage`.
@@ -65,7 +66,13 @@ impl Preset {
     /// files themselves where they have a switch for it: salve applies the edit.
     pub fn default_command(self, model: Option<&str>) -> Vec<String> {
         let mut argv: Vec<String> = match self {
-            Preset::Claude => vec!["claude", "-p", "--output-format", "json"],
+            Preset::Claude => vec![
+                "claude",
+                "-p",
+                "--output-format",
+                "stream-json",
+                "--verbose",
+            ],
             Preset::Codex => vec![
                 "codex",
                 "exec",
@@ -162,9 +169,20 @@ fn parse_claude(run: &Finished) -> Result<Parsed, Failure> {
     let stdout = String::from_utf8_lossy(&run.stdout);
     let value: Value = match serde_json::from_str(stdout.trim()) {
         Ok(v) => v,
-        Err(_) => return Err(unreadable(Preset::Claude, run, "no JSON result")),
+        // `stream-json`: one event per line.
+        Err(_) => {
+            let events: Vec<Value> = stdout
+                .lines()
+                .filter_map(|l| serde_json::from_str::<Value>(l.trim()).ok())
+                .filter(Value::is_object)
+                .collect();
+            if events.is_empty() {
+                return Err(unreadable(Preset::Claude, run, "no JSON result"));
+            }
+            Value::Array(events)
+        }
     };
-    // `--verbose` prints every event as an array; the result is the last one.
+    // `--verbose` prints every event as an array (or one per line); the result is the last one.
     let result = match &value {
         Value::Array(events) => events
             .iter()

@@ -1,7 +1,11 @@
 //! The real agent CLIs, when installed (`scripts/install-agent-clis.sh` puts them in
-//! `target/agent-clis/bin`; anything on PATH counts too). With no credentials and no network
-//! they cannot answer, but they show that each preset's command line is accepted (no usage
-//! error) and that their real failure is a provider error that moves the chain on.
+//! `target/agent-clis/bin`, and `.ci/run` runs it; anything on PATH counts too). With no
+//! credentials and no network they cannot answer, but they show that each preset's command line
+//! is accepted (no usage error) and that their real failure is a provider error that moves the
+//! chain on. Each runs with an empty HOME, once without credentials and once with a made-up API
+//! key (the offline user with an account): either way it must end with a named reason, never by
+//! reaching its time limit. codex offline retries forever and claude retries for minutes, so
+//! this is the hang detection of `command::watch` on the real programs.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -42,7 +46,7 @@ fn is_usage_error(message: &str) -> bool {
     .any(|w| lower.contains(w))
 }
 
-fn check(preset: Preset) {
+fn check(preset: Preset, with_key: bool) {
     let Some(path) = find(preset.program()) else {
         eprintln!(
             "skipped: `{}` is not installed (scripts/install-agent-clis.sh installs it)",
@@ -50,14 +54,35 @@ fn check(preset: Preset) {
         );
         return;
     };
-    let mut argv = preset.default_command(None);
-    argv[0] = path.to_string_lossy().into_owned();
+    let home = tempfile::tempdir().unwrap();
+    let mut argv = vec![
+        "env".to_owned(),
+        "-u".to_owned(),
+        "XDG_CONFIG_HOME".to_owned(),
+        format!("HOME={}", home.path().display()),
+    ];
+    if with_key {
+        argv.extend(
+            [
+                "ANTHROPIC_API_KEY=sk-ant-made-up",
+                "OPENAI_API_KEY=sk-made-up",
+                "CODEX_API_KEY=sk-made-up",
+                "GEMINI_API_KEY=made-up",
+                // Past gemini's trusted-folder check, to its network retries.
+                "GEMINI_CLI_TRUST_WORKSPACE=true",
+            ]
+            .map(str::to_owned),
+        );
+    }
+    let mut command = preset.default_command(None);
+    command[0] = path.to_string_lossy().into_owned();
+    argv.extend(command);
     let agent: Arc<dyn Provider> = Arc::new(CommandProvider::new(
         preset.as_str(),
         argv,
         Some(preset),
-        // codex retries its connection for a long time; the kill at the limit is its failure.
-        Duration::from_secs(8),
+        // The real default: the hang detection, not this limit, must end an agent offline.
+        Duration::from_secs(300),
     ));
     let fallback: Arc<dyn Provider> = Arc::new(CommandProvider::new(
         "fallback",
@@ -80,6 +105,7 @@ fn check(preset: Preset) {
     let reason = attempt.reason.clone().unwrap_or_default();
     eprintln!("{}: {:?}: {reason}", preset.as_str(), attempt.failure);
     assert_eq!(attempt.class, ReplyClass::Error, "{reason}");
+    assert!(!reason.contains("exit code 127"), "did not start: {reason}");
     assert!(
         !is_usage_error(&reason),
         "{} rejected its command line: {reason}",
@@ -88,12 +114,7 @@ fn check(preset: Preset) {
     assert!(
         matches!(
             attempt.failure,
-            Some(
-                FailureKind::Auth
-                    | FailureKind::Transport
-                    | FailureKind::Timeout
-                    | FailureKind::Exit
-            )
+            Some(FailureKind::Auth | FailureKind::Transport | FailureKind::Exit)
         ),
         "{}: unexpected failure: {reason}",
         preset.as_str()
@@ -102,15 +123,30 @@ fn check(preset: Preset) {
 
 #[test]
 fn claude_cli_failure_moves_the_chain_on() {
-    check(Preset::Claude);
+    check(Preset::Claude, false);
 }
 
 #[test]
 fn codex_cli_failure_moves_the_chain_on() {
-    check(Preset::Codex);
+    check(Preset::Codex, false);
 }
 
 #[test]
 fn gemini_cli_failure_moves_the_chain_on() {
-    check(Preset::Gemini);
+    check(Preset::Gemini, false);
+}
+
+#[test]
+fn claude_cli_offline_with_a_key_moves_the_chain_on() {
+    check(Preset::Claude, true);
+}
+
+#[test]
+fn codex_cli_offline_with_a_key_moves_the_chain_on() {
+    check(Preset::Codex, true);
+}
+
+#[test]
+fn gemini_cli_offline_with_a_key_moves_the_chain_on() {
+    check(Preset::Gemini, true);
 }

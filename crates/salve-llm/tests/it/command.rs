@@ -211,7 +211,15 @@ fn preset_default_command_lines() {
     let argv = Preset::Claude.default_command(Some("opus"));
     assert_eq!(
         argv,
-        ["claude", "-p", "--output-format", "json", "--model", "opus"]
+        [
+            "claude",
+            "-p",
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--model",
+            "opus"
+        ]
     );
     let argv = Preset::Codex.default_command(None);
     assert_eq!(argv.first().map(String::as_str), Some("codex"));

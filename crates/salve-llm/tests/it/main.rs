@@ -11,6 +11,7 @@ mod command;
 mod http;
 mod replay;
 mod server;
+mod stall;
 
 use std::path::PathBuf;
 

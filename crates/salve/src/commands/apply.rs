@@ -8,6 +8,7 @@ use salve_engine::apply::{apply, Options, DEFAULT_MAX_FILE_SIZE};
 use crate::cli::{parse_size, Global};
 use crate::error::{failed, CliError};
 use crate::output;
+use crate::progress::{Progress, LARGE_APPLY};
 use crate::style::Paint;
 
 #[derive(Debug, clap::Args)]
@@ -59,7 +60,20 @@ pub fn run(global: &Global, args: &ApplyArgs) -> Result<u8, CliError> {
         command: output::command_line(),
         show_diff: args.diff,
     };
-    let outcome = apply(&reply, &options).map_err(failed)?;
+    let progress = if reply.len() >= LARGE_APPLY {
+        Progress::start(
+            global,
+            &format!(
+                "applying a {:.1} MiB reply",
+                reply.len() as f64 / f64::from(1 << 20)
+            ),
+        )
+    } else {
+        Progress::off()
+    };
+    let outcome = apply(&reply, &options);
+    progress.finish();
+    let outcome = outcome.map_err(failed)?;
     let report = &outcome.report;
     let err_paint = Paint::stderr();
     if let Some(e) = &outcome.record_error {

@@ -3,12 +3,13 @@
 
 use std::path::PathBuf;
 
-use salve_engine::ask::{self, redact_secrets as redact, Asking, Outcome, Status};
+use salve_engine::ask::{self, redact_secrets as redact, Event, Outcome, Status};
 use salve_engine::config::ModelHint;
 
 use crate::cli::Global;
 use crate::error::{failed, CliError};
 use crate::output::{self, command_line, plural};
+use crate::progress::Progress;
 use crate::style::{Paint, Tone};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -60,12 +61,18 @@ pub fn run(global: &Global, args: &AskArgs) -> Result<u8, CliError> {
     options.cassette = args.record.clone();
     options.command = command_line().iter().map(|a| redact(a)).collect();
     let quiet = global.quiet || global.json;
-    let mut asking = |a: &Asking| {
-        if !quiet {
-            eprintln!("asking {} ({})", a.chain, a.providers.join(", "));
+    let progress = Progress::start(global, "building the prompt");
+    let mut on = |event: &Event| {
+        if let Event::Asking(a) = event {
+            if !quiet {
+                progress.println(&format!("asking {} ({})", a.chain, a.providers.join(", ")));
+            }
         }
+        progress.ask_event(event);
     };
-    let outcome = ask::ask(&options, &mut asking).map_err(failed)?;
+    let outcome = ask::ask(&options, &mut on);
+    progress.finish();
+    let outcome = outcome.map_err(failed)?;
     let text = if global.json {
         format!("{}\n", outcome.to_json())
     } else if global.quiet {

@@ -3,7 +3,6 @@
 //! the tree otherwise. `--budget-status` and `--reset-budget` show and clear the budgets that
 //! persist across runs.
 
-use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -15,6 +14,7 @@ use salve_engine::fix::{self, Event, Options};
 use crate::cli::Global;
 use crate::error::{failed, CliError};
 use crate::output::{command_line, print_json_pretty, print_text};
+use crate::progress::{self, Progress};
 
 mod summary;
 
@@ -117,6 +117,7 @@ pub fn run(global: &Global, args: &FixArgs) -> Result<u8, CliError> {
         })?),
         None => None,
     };
+    let progress = Progress::start(global, "starting");
     let options = Options {
         timeout: Duration::from_secs(args.timeout),
         max_attempts: args.attempts,
@@ -141,6 +142,9 @@ pub fn run(global: &Global, args: &FixArgs) -> Result<u8, CliError> {
             Echo::None
         } else if global.json {
             Echo::Stderr
+        } else if progress.is_on() {
+            // The check's output and the spinner share the terminal.
+            Echo::With(progress::echo_stdout)
         } else {
             Echo::Stdout
         },
@@ -150,13 +154,10 @@ pub fn run(global: &Global, args: &FixArgs) -> Result<u8, CliError> {
         command_line: command_line(),
         ..Options::new(&dir, args.command.clone())
     };
-    let show_phases = !global.quiet && std::io::stderr().is_terminal();
-    let mut on = |event: &Event| {
-        if show_phases {
-            eprintln!("salve: {}", phase(event));
-        }
-    };
-    let outcome = fix::fix(&options, &mut on).map_err(failed)?;
+    let mut on = |event: &Event| progress.fix_event(event);
+    let outcome = fix::fix(&options, &mut on);
+    progress.finish();
+    let outcome = outcome.map_err(failed)?;
     if args.ci {
         summary::write_step_summary(&outcome);
     }
@@ -166,15 +167,6 @@ pub fn run(global: &Global, args: &FixArgs) -> Result<u8, CliError> {
         print_text(&summary::render(&outcome))?;
     }
     Ok(outcome.exit_code())
-}
-
-fn phase(event: &Event) -> String {
-    match event {
-        Event::Check { run: 1 } => "running the check".to_owned(),
-        Event::Check { run } => format!("running the check (run {run})"),
-        Event::Repair { attempt, source } => format!("attempt {attempt}: asking {source}"),
-        Event::Applying { attempt } => format!("attempt {attempt}: applying and verifying"),
-    }
 }
 
 fn budget_status(

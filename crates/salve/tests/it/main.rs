@@ -7,6 +7,7 @@
 // Test code: a failed unwrap is a failed test with a useful message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod agent_clis;
 mod apply_cli;
 mod ask;
 mod colour;
@@ -16,6 +17,7 @@ mod git_safety;
 mod json_snapshots;
 mod mcp;
 mod mcp_clients;
+mod progress;
 mod record;
 mod refusals;
 mod support;

@@ -259,6 +259,8 @@ pub enum Event {
     Repair { attempt: u32, source: String },
     /// The repair is being applied.
     Applying { attempt: u32 },
+    /// What the chain asked for a repair reports: a provider asked, retrying, failed.
+    Provider(salve_llm::ChainEvent),
 }
 
 /// Why a fix could not run at all (a stop of the loop is an [`Outcome`], not an error).

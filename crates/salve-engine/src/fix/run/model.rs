@@ -42,7 +42,7 @@ impl Session<'_> {
             }
         };
         let request = Request::new(prompt.clone());
-        let ran = chain.run(&request);
+        let ran = chain.run_observed(&request, &mut |e| on(&Event::Provider(e.clone())));
         let attempts = match &ran {
             Ok(answered) => answered.attempts.clone(),
             Err(all_failed) => all_failed.attempts.clone(),

@@ -453,5 +453,9 @@ fn echo_rendered(echo: check::Echo, log: &str) {
         check::Echo::None => Ok(()),
         check::Echo::Stdout => std::io::stdout().lock().write_all(text.as_bytes()),
         check::Echo::Stderr => std::io::stderr().lock().write_all(text.as_bytes()),
+        check::Echo::With(write) => {
+            write(text.as_bytes());
+            Ok(())
+        }
     };
 }
