@@ -53,7 +53,7 @@ pub use gc::{GcOptions, GcStats};
 pub use location::Layout;
 pub use model::{
     artifact, status, Artifact, Attempt, Batch, Decision, FileChange, Finish, NewRun, PatchSet,
-    PatchStatus, Run, RunKind, RunRecord, RunSummary, TouchedFile,
+    PatchStatus, Run, RunKind, RunRecord, RunSummary, TouchedFile, Usage,
 };
 pub use objects::Objects;
 pub use query::LogQuery;

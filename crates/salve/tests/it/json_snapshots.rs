@@ -1476,6 +1476,22 @@ fn restore_and_undo() {
 }
 
 #[test]
+fn restore_to_run() {
+    let tree = lib_repo();
+    let mut norm = Norm::new(&tree);
+    let applied = tree.apply(
+        "```diff\n--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -1 +1 @@\n-pub fn a() {}\n+pub fn b() {}\n```\n",
+        &["--json"],
+    );
+    applied.code(0);
+    let run_id = applied.json()["run"].as_str().unwrap().to_owned();
+    let restored = run(&tree, &["restore", "--to-run", &run_id, "--json"]);
+    restored.code(0);
+    insta::assert_json_snapshot!(norm.line(&restored), @"");
+    assert_eq!(tree.read("src/lib.rs"), "pub fn a() {}\n");
+}
+
+#[test]
 fn undo_with_nothing_to_undo() {
     let tree = lib_repo();
     let mut norm = Norm::new(&tree);

@@ -16,7 +16,9 @@ mod json_snapshots;
 mod mcp;
 mod mcp_clients;
 mod record;
+mod restore_to_run;
 mod support;
+mod ui_browser;
 
 mod corpus;
 mod crash;
