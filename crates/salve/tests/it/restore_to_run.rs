@@ -22,12 +22,18 @@ pub fn three_runs() -> (Tree, Vec<String>) {
     let ids = [EDIT_A, ADD_B, EDIT_A_AGAIN]
         .iter()
         .map(|reply| {
-            let applied = tree.apply(reply, &["--json"]);
-            applied.code(0);
-            applied.json()["run"].as_str().unwrap().to_owned()
+            tree.apply(reply, &[]).code(0);
+            last_run(&tree)
         })
         .collect();
     (tree, ids)
+}
+
+/// The id of the newest recorded run.
+pub fn last_run(tree: &Tree) -> String {
+    let log = run(tree, &["log", "--limit", "1", "--json"]);
+    log.code(0);
+    log.json()[0]["id"].as_str().unwrap().to_owned()
 }
 
 fn rewound(tree: &Tree) -> Vec<String> {
@@ -47,7 +53,7 @@ fn rewound(tree: &Tree) -> Vec<String> {
 #[test]
 fn restore_to_run_goes_back_and_marks_the_later_runs_rewound() {
     let (tree, ids) = three_runs();
-    let out = run(&tree, &["restore", "--to-run", &ids[1][..10]]);
+    let out = run(&tree, &["restore", "--to-run", &ids[1][..16]]);
     out.code(0);
     assert!(
         out.stdout.contains("2 run(s) marked rewound"),
@@ -99,12 +105,12 @@ fn restore_to_run_refusals() {
     let both = run(&tree, &["restore", "--to-run", &ids[0], "deadbeef"]);
     both.code(2);
     // A refused apply took no checkpoint: nothing to go back to.
-    let refused = tree.apply(
+    tree.apply(
         "```diff\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-nope\n+no\n```\n",
-        &["--json"],
-    );
-    refused.code(1);
-    let id = refused.json()["run"].as_str().unwrap().to_owned();
+        &[],
+    )
+    .code(1);
+    let id = last_run(&tree);
     let none = run(&tree, &["restore", "--to-run", &id]);
     none.code(1);
     assert!(none.stderr.contains("no checkpoint"), "{}", none.stderr);

@@ -7,16 +7,15 @@
 //! Without chromium (`scripts/install-ui-browser.sh` installs it; CI runs that script) the test
 //! says so on stderr and passes without a browser.
 
+mod cdp;
+
 use std::io::BufRead as _;
 use std::path::PathBuf;
 use std::process::{Child, Stdio};
-use std::time::Duration;
 
-use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
-use headless_chrome::{Browser, LaunchOptions, Tab};
-
-use crate::restore_to_run::three_runs;
+use crate::restore_to_run::{last_run, three_runs};
 use crate::support::Tree;
+use cdp::Browser;
 
 /// The browser binary: `SALVE_TEST_CHROMIUM`, or the first of Debian's names on PATH.
 fn chromium() -> Option<PathBuf> {
@@ -61,9 +60,9 @@ impl UiServer {
     }
 
     /// The page's origin (`http://127.0.0.1:PORT`).
-    fn origin(&self) -> &str {
+    fn origin(&self) -> String {
         let rest = &self.url["http://".len()..];
-        &self.url[..("http://".len() + rest.find('/').unwrap())]
+        self.url[..("http://".len() + rest.find('/').unwrap())].to_owned()
     }
 }
 
@@ -74,25 +73,9 @@ impl Drop for UiServer {
     }
 }
 
-fn screenshot(tab: &Tab, name: &str) {
-    let png = tab
-        .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
-        .unwrap();
+fn shot(browser: &mut Browser, name: &str) {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/ui-screenshots");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join(name), png).unwrap();
-}
-
-fn count(tab: &Tab, selector: &str) -> usize {
-    tab.find_elements(selector).map(|v| v.len()).unwrap_or(0)
-}
-
-fn body_text(tab: &Tab) -> String {
-    tab.evaluate("document.body.innerText", false)
-        .unwrap()
-        .value
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default()
+    browser.screenshot(&dir.join(name));
 }
 
 #[test]
@@ -106,93 +89,74 @@ fn the_page_in_a_real_browser_restores_to_a_run_and_back() {
     };
     let (tree, ids) = three_runs();
     let server = UiServer::start(&tree);
-    let browser = Browser::new(
-        LaunchOptions::default_builder()
-            .path(Some(chromium))
-            .headless(true)
-            .sandbox(false)
-            .window_size(Some((1400, 900)))
-            .build()
-            .unwrap(),
-    )
-    .unwrap();
-    let tab = browser.new_tab().unwrap();
-    tab.set_default_timeout(Duration::from_secs(30));
+    let mut b = Browser::start(&chromium);
 
     // The timeline: the token URL becomes a cookie, the three runs are listed newest first.
-    tab.navigate_to(&server.url)
-        .unwrap()
-        .wait_until_navigated()
-        .unwrap();
-    tab.wait_for_element("tr[data-run]").unwrap();
-    assert_eq!(count(&tab, "tr[data-run]"), 3);
+    b.navigate(&server.url);
+    b.wait_for_element("tr[data-run]");
+    assert_eq!(b.count("tr[data-run]"), 3);
     assert!(
-        !tab.get_url().contains("token="),
+        !b.url().contains("token="),
         "the token left the address bar"
     );
-    screenshot(&tab, "timeline.png");
+    shot(&mut b, "timeline.png");
 
     // A run and its diff.
-    tab.find_element(&format!("tr[data-run=\"{}\"] a", ids[0]))
-        .unwrap()
-        .click()
-        .unwrap();
-    tab.wait_for_element("#diff tr.add").unwrap();
-    let text = body_text(&tab);
+    b.click_and_wait(&format!("tr[data-run=\"{}\"] a", ids[0]));
+    b.wait_for_element("#diff tr.add");
+    let text = b.text();
     assert!(text.contains("+TWO") && text.contains("-two"), "{text}");
-    screenshot(&tab, "run.png");
+    shot(&mut b, "run.png");
 
     // Restore to just before the second run, through the confirmation.
-    tab.navigate_to(&format!("{}/", server.origin()))
-        .unwrap()
-        .wait_until_navigated()
-        .unwrap();
-    tab.wait_for_element(&format!("a[href=\"/run/{}/restore\"]", ids[1]))
-        .unwrap()
-        .click()
-        .unwrap();
-    tab.wait_for_element("#files").unwrap();
-    let confirm = body_text(&tab);
+    b.navigate(&format!("{}/", server.origin()));
+    b.click_and_wait(&format!("a[href=\"/run/{}/restore\"]", ids[1]));
+    b.wait_for_element("#files");
+    let confirm = b.text();
     assert!(
         confirm.contains("a.txt") && confirm.contains("b.txt"),
         "{confirm}"
     );
-    screenshot(&tab, "confirm.png");
-    tab.find_element("form button[type=submit]")
-        .unwrap()
-        .click()
-        .unwrap();
-    tab.wait_for_element("#undo-banner").unwrap();
+    shot(&mut b, "confirm.png");
+    b.click_and_wait("main form button[type=submit]");
+    b.wait_for_element("#undo-banner");
     assert!(!tree.exists("b.txt"), "b.txt is gone again");
     assert_eq!(tree.read("a.txt"), "one\nTWO\nthree\n");
     assert_eq!(
-        count(&tab, "tr.run.rewound"),
+        b.count("tr.run.rewound"),
         2,
         "the run and the later one are rewound"
     );
-    screenshot(&tab, "rewound.png");
+    shot(&mut b, "rewound.png");
 
     // Undo the restore.
-    tab.find_element("#undo-banner button")
-        .unwrap()
-        .click()
-        .unwrap();
-    tab.wait_for_element("tr[data-run]").unwrap();
-    std::thread::sleep(Duration::from_millis(300));
+    b.click_and_wait("#undo-banner button");
+    b.wait_for_element("tr[data-run]");
+    assert!(b.count("#undo-banner") == 0);
     assert_eq!(tree.read("b.txt"), "bee\n");
     assert_eq!(tree.read("a.txt"), "one\nTWO\nTHREE\n");
-    assert_eq!(count(&tab, "tr.run.rewound"), 0);
+    assert_eq!(b.count("tr.run.rewound"), 0);
 
     // Live: a run recorded by another process appears without a reload.
-    tab.wait_for_element("#live:not([hidden])").unwrap();
-    let applied = tree.apply(
+    b.wait_for_element("#live:not([hidden])");
+    b.eval("window.__sameDocument = true");
+    tree.apply(
         "```diff\n--- /dev/null\n+++ b/c.txt\n@@ -0,0 +1 @@\n+sea\n```\n",
-        &["--json"],
+        &[],
+    )
+    .code(0);
+    let new = last_run(&tree);
+    b.wait_for_element(&format!("tr[data-run=\"{new}\"]"));
+    assert_eq!(b.count("tr[data-run]"), 4);
+    assert_eq!(
+        b.eval("window.__sameDocument === true"),
+        serde_json::Value::Bool(true),
+        "no reload"
     );
-    applied.code(0);
-    let new = applied.json()["run"].as_str().unwrap().to_owned();
-    tab.wait_for_element(&format!("tr[data-run=\"{new}\"]"))
-        .unwrap();
-    assert_eq!(count(&tab, "tr[data-run]"), 4);
-    screenshot(&tab, "live.png");
+    shot(&mut b, "live.png");
+
+    // The run page follows too, and the checkpoints page lists the snapshots.
+    b.navigate(&format!("{}/checkpoints", server.origin()));
+    b.wait_for_element("tr[data-checkpoint]");
+    shot(&mut b, "checkpoints.png");
 }
