@@ -127,9 +127,13 @@ impl Store {
     pub fn stamp(&self) -> Result<String> {
         self.conn
             .query_row(
-                "SELECT coalesce(max(id), ''), count(*), count(ended_ms), coalesce(max(ended_ms), 0), \
-                 count(rewound_by), coalesce(sum(length(rewound_by) + unicode(rewound_by)), 0) \
-                 FROM runs",
+                "SELECT coalesce((SELECT max(id) FROM runs), ''), \
+                 (SELECT count(*) FROM runs), \
+                 (SELECT count(*) FROM runs WHERE ended_ms IS NULL), \
+                 coalesce((SELECT max(ended_ms) FROM runs), 0), \
+                 (SELECT count(*) FROM runs WHERE rewound_by IS NOT NULL), \
+                 coalesce((SELECT max(rewound_by) FROM runs), '') || \
+                 coalesce((SELECT min(rewound_by) FROM runs), '')",
                 [],
                 |r| {
                     Ok(format!(
@@ -139,7 +143,7 @@ impl Store {
                         r.get::<_, i64>(2)?,
                         r.get::<_, i64>(3)?,
                         r.get::<_, i64>(4)?,
-                        r.get::<_, i64>(5)?
+                        r.get::<_, String>(5)?
                     ))
                 },
             )

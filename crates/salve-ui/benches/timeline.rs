@@ -13,7 +13,9 @@ use std::io::{Read as _, Write as _};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-use salve_engine::record::{import, ImportOptions};
+use salve_engine::record::{
+    gc, import, log, stamp, GcOptions, ImportOptions, LogOptions, Timestamp,
+};
 use salve_ui::{App, Options, Server};
 
 fn main() {
@@ -34,11 +36,55 @@ fn main() {
         &mut export.as_bytes(),
     )
     .unwrap();
+    // One import is one transaction, so its write-ahead log holds the whole record; runs
+    // recorded one by one never grow it past the autocheckpoint. `salve gc` (keeping every
+    // run) folds it back, as a record built run by run would be.
+    gc(&GcOptions {
+        dir: dir.to_path_buf(),
+        older_than_ms: None,
+    })
+    .unwrap();
     eprintln!(
         "recorded {runs} runs in {:.1} s",
         started.elapsed().as_secs_f64()
     );
+    for e in std::fs::read_dir(dir.join(".salve")).unwrap() {
+        let e = e.unwrap();
+        eprintln!("  {:?} {}", e.file_name(), e.metadata().unwrap().len());
+    }
     let app = Server::bind(&Options::new(dir)).unwrap().spawn();
+    // The record read alone, in process: what the page costs before rendering and HTTP.
+    let mut reads: Vec<Duration> = (0..30)
+        .map(|_| {
+            let t = Instant::now();
+            let listed = log(&LogOptions {
+                dir: dir.to_path_buf(),
+                limit: Some(51),
+                usage: true,
+                ..LogOptions::default()
+            })
+            .unwrap();
+            assert_eq!(listed.runs.len(), 51.min(runs));
+            t.elapsed()
+        })
+        .collect();
+    reads.sort();
+    let mut stamps: Vec<Duration> = (0..30)
+        .map(|_| {
+            let t = Instant::now();
+            stamp(dir).unwrap();
+            t.elapsed()
+        })
+        .collect();
+    stamps.sort();
+    println!(
+        "record::stamp {runs} runs (in process): median {:.1} ms",
+        ms(stamps[15])
+    );
+    println!(
+        "record::log {runs} runs, first page with usage (in process): median {:.1} ms",
+        ms(reads[15])
+    );
     let last_page_start = format!("/?before={}", run_id(runs / 2));
     for (name, target) in [
         ("first page", "/"),
@@ -77,7 +123,9 @@ fn export_lines(runs: usize) -> String {
                 attempt(i, Some("cargo test")),
             ),
         };
-        let started = 1_700_000_000_000u64 + i as u64 * 1000;
+        let at = 1_700_000_000_000i64 + i as i64 * 1000;
+        let started = serde_json::to_string(&Timestamp(at)).unwrap();
+        let ended = serde_json::to_string(&Timestamp(at + 400)).unwrap();
         out.push_str(&format!(
             "{{\"salve_export\":1,\"run\":{{\"id\":\"{id}\",\"kind\":\"{kind}\",\
              \"command\":[\"salve\",\"{kind}\",\"reply-{i}.md\"],\"started_at\":{started},\
@@ -85,7 +133,6 @@ fn export_lines(runs: usize) -> String {
              \"patch_sets\":[{{\"seq\":1,\"files\":[{{\"path\":\"src/file{f}.rs\",\"change\":\"modify\",\
              \"added\":3,\"removed\":1}}],\"status\":\"applied\"}}],\"attempts\":[{attempts}]}}\n",
             id = run_id(i),
-            ended = started + 400,
             f = i % 50,
         ));
     }
