@@ -56,7 +56,7 @@ pub fn page(app: &App, request: &Request) -> Response {
                 time = datetime(c.time),
                 message = esc(&c.message),
                 files = c.files_changed.map(|n| n.to_string()).unwrap_or_default(),
-                branch = esc(c.branch.as_deref().unwrap_or("")),
+                branch = esc(c.branch.as_deref().unwrap_or("").trim_start_matches("refs/heads/")),
             )
         })
         .collect();
