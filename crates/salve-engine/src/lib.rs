@@ -11,6 +11,7 @@
 //! | [`ask::ask`] | build a prompt, ask the configured chain, apply the answer, record |
 //! | [`checkpoint::create`], [`checkpoint::list`], [`checkpoint::drop`] | snapshots of the work tree |
 //! | [`restore::restore`], [`undo::undo`] | bring a snapshot back; take the last change back |
+//! | [`rewind::rewind`], [`rewind::preview`] | back to just before a recorded run; later runs marked rewound |
 //! | [`commit::commit`] | commit HEAD plus exactly the named files |
 //! | [`record::log`], [`record::show`], [`record::export`], [`record::import`], [`record::gc`] | the record |
 //! | [`doctor::doctor`] | what is installed and configured |
@@ -48,6 +49,7 @@ pub mod lock;
 pub mod paths;
 pub mod record;
 pub mod restore;
+pub mod rewind;
 pub mod transaction;
 pub mod tree;
 pub mod undo;

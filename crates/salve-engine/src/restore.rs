@@ -51,6 +51,10 @@ pub struct Outcome {
     /// The checkpoint brought back.
     pub target: String,
     pub target_commit: String,
+    /// Runs a rewind had marked rewound that this restore brought back (it restored the
+    /// checkpoint that rewind took).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unrewound: Vec<String>,
     /// Files written.
     pub written: Vec<String>,
     /// The checkpoint taken first, with the paths it left out.
@@ -71,6 +75,7 @@ impl From<git_restore::Outcome> for Outcome {
             index_restored: o.index_restored,
             head_differs: o.head_differs,
             before_checkpoint: Taken::from(&o.before),
+            unrewound: Vec::new(),
         }
     }
 }
@@ -156,5 +161,7 @@ pub fn restore(options: &Options) -> Result<Outcome, Error> {
         limits: limits(options.max_file_size),
         ..git_restore::Options::default()
     };
-    Ok(git_restore::restore(&repo, &options.id, &git_options)?.into())
+    let mut outcome: Outcome = git_restore::restore(&repo, &options.id, &git_options)?.into();
+    outcome.unrewound = crate::rewind::bring_back(&repo.root, &outcome.target_commit);
+    Ok(outcome)
 }

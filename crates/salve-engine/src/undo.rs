@@ -170,9 +170,11 @@ pub fn undo(options: &Options) -> Result<Outcome, Error> {
     // the undo captures it as far, so that it too can be undone.
     git_options.restore.max_capture_bytes = Some(crate::apply::DEFAULT_MAX_FILE_SIZE);
     let outcome = git_undo::undo(&repo, &git_options)?;
+    let mut restored: restore::Outcome = outcome.restore.into();
+    restored.unrewound = crate::rewind::bring_back(&repo.root, &restored.target_commit);
     Ok(Outcome {
         undone: undone(&outcome.undone),
-        restore: Some(outcome.restore.into()),
+        restore: Some(restored),
         reverted: None,
     })
 }

@@ -194,8 +194,8 @@ impl Store {
                 // process that owned it belongs to another machine or another time.
                 tx.execute(
                     "INSERT INTO runs (id, kind, command, baseline, checkpoint, started_ms, \
-                     ended_ms, status, message, budgets, files, added, removed) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                     ended_ms, status, message, budgets, files, added, removed, rewound_by) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
                     params![
                         r.id,
                         r.kind.as_str(),
@@ -209,7 +209,8 @@ impl Store {
                         budgets,
                         r.files as i64,
                         r.added as i64,
-                        r.removed as i64
+                        r.removed as i64,
+                        r.rewound_by
                     ],
                 )?;
                 for p in &line.patch_sets {

@@ -7,8 +7,11 @@
 //! - Writing: [`Store::begin_run`], then [`Store::add_patch_set`], [`Store::add_attempt`],
 //!   [`Store::add_decision`], [`Store::put_artifact`] as the job goes, and [`Store::finish_run`].
 //!   [`Store::add_batch`] adds what a job produced in one transaction.
-//! - Reading: [`Store::list`] (for `salve log`), [`Store::resolve`] (id prefixes),
-//!   [`Store::record`] (for `salve show`), [`Store::artifact`].
+//! - Reading: [`Store::list`] (for `salve log` and the page, with keyset paging and usage sums),
+//!   [`Store::resolve`] (id prefixes), [`Store::record`] (for `salve show`), [`Store::artifact`],
+//!   [`Store::stamp`] (a cheap fingerprint the page polls).
+//! - Rewinds: [`Store::mark_rewound`] and [`Store::unmark_rewound`] flag the runs a restore to a
+//!   run took back, and bring them back; nothing is deleted.
 //! - The fix loop's state across runs: budget counters ([`Store::spend_budget`],
 //!   [`Store::budget_counters`], [`Store::reset_budgets`], see [`counters`]) and learned rules
 //!   ([`Store::save_rule`], [`Store::rules_matching`], [`Store::update_rule`], see [`rules`]).
@@ -53,7 +56,7 @@ pub use gc::{GcOptions, GcStats};
 pub use location::Layout;
 pub use model::{
     artifact, status, Artifact, Attempt, Batch, Decision, FileChange, Finish, NewRun, PatchSet,
-    PatchStatus, Run, RunKind, RunRecord, RunSummary, TouchedFile,
+    PatchStatus, Run, RunKind, RunRecord, RunSummary, TouchedFile, Usage,
 };
 pub use objects::Objects;
 pub use query::LogQuery;

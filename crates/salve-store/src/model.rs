@@ -44,6 +44,8 @@ pub mod status {
     pub const INTERRUPTED: &str = "interrupted";
     /// The job stopped on an error before it could finish; the run's message says which.
     pub const ERROR: &str = "error";
+    /// A filter only: runs whose work a restore took back (their own status is kept).
+    pub const REWOUND: &str = "rewound";
 }
 
 /// What a caller says when starting a run.
@@ -121,6 +123,23 @@ pub struct Run {
     pub added: u64,
     #[serde(default)]
     pub removed: u64,
+    /// Set when a restore to this run or an earlier one took its work back: the checkpoint
+    /// commit that restore took first (restoring it brings the run's work back).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rewound_by: Option<String>,
+}
+
+/// What a run's model calls used, summed over its attempts.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Usage {
+    /// Attempts recorded (checks and model calls).
+    pub attempts: u64,
+    /// The provider and model of the last attempt that named them.
+    pub provider: Option<String>,
+    pub model: Option<String>,
+    pub tokens_in: u64,
+    pub tokens_out: u64,
+    pub cost_usd: Option<f64>,
 }
 
 /// A listed run with what a one-line listing needs besides the run itself.
@@ -132,6 +151,9 @@ pub struct RunSummary {
     pub short_id: String,
     /// The touched paths, in patch-set order, without repeats.
     pub paths: Vec<String>,
+    /// What its attempts used, when the listing asked for it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Usage>,
 }
 
 /// The fate of a patch set.

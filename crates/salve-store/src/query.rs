@@ -9,7 +9,7 @@ use crate::id::{normalize_prefix, unique_prefix};
 use crate::liveness::ProcessId;
 use crate::model::{
     status, Artifact, Attempt, Decision, FileChange, PatchSet, PatchStatus, Run, RunKind,
-    RunRecord, RunSummary, TouchedFile,
+    RunRecord, RunSummary, TouchedFile, Usage,
 };
 use crate::time::Timestamp;
 use crate::Store;
@@ -25,10 +25,14 @@ pub struct LogQuery {
     pub since: Option<Timestamp>,
     /// Only runs of this kind.
     pub kind: Option<RunKind>,
+    /// Only runs older than this run id (keyset paging: the last id of the previous page).
+    pub before: Option<String>,
+    /// Sum up each run's attempts into [`RunSummary::usage`].
+    pub usage: bool,
 }
 
 const RUN_COLUMNS: &str = "id, kind, command, baseline, checkpoint, started_ms, ended_ms, status, \
-                           message, budgets, files, added, removed, pid, pid_start";
+                           message, budgets, files, added, removed, pid, pid_start, rewound_by";
 
 impl Store {
     /// Runs matching `query`, newest first.
@@ -45,9 +49,17 @@ impl Store {
         };
         let mut sql = format!("SELECT {RUN_COLUMNS} FROM runs WHERE 1 = 1");
         let mut args: Vec<rusqlite::types::Value> = Vec::new();
-        if let Some(s) = stored_status {
-            args.push(s.into());
-            sql.push_str(&format!(" AND status = ?{}", args.len()));
+        match stored_status {
+            Some(s) if s == status::REWOUND => sql.push_str(" AND rewound_by IS NOT NULL"),
+            Some(s) => {
+                args.push(s.into());
+                sql.push_str(&format!(" AND status = ?{}", args.len()));
+            }
+            None => {}
+        }
+        if let Some(before) = &query.before {
+            args.push(before.clone().into());
+            sql.push_str(&format!(" AND id < ?{}", args.len()));
         }
         if let Some(since) = query.since {
             args.push(since.0.into());
@@ -80,13 +92,62 @@ impl Store {
             .map(|run| {
                 let short_id = self.short_id(&run.id)?;
                 let paths = self.paths(&run.id)?;
+                let usage = if query.usage {
+                    Some(self.usage(&run.id)?)
+                } else {
+                    None
+                };
                 Ok(RunSummary {
                     run,
                     short_id,
                     paths,
+                    usage,
                 })
             })
             .collect()
+    }
+
+    /// The ids of `run` and every later run not rewound yet, oldest first: what a rewind to
+    /// `run` would mark.
+    pub fn runs_from(&self, run: &str) -> Result<Vec<String>> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT id FROM runs WHERE id >= ?1 AND rewound_by IS NULL ORDER BY id")
+            .map_err(|e| self.sql(e))?;
+        let ids = stmt
+            .query_map([run], |r| r.get(0))
+            .map_err(|e| self.sql(e))?
+            .collect::<rusqlite::Result<_>>()
+            .map_err(|e| self.sql(e))?;
+        Ok(ids)
+    }
+
+    /// A fingerprint of the listing: it moves when a run starts, finishes, or is rewound or
+    /// brought back.
+    pub fn stamp(&self) -> Result<String> {
+        self.conn
+            .query_row(
+                "SELECT coalesce((SELECT max(id) FROM runs), ''), \
+                 (SELECT count(*) FROM runs), \
+                 (SELECT count(*) FROM runs WHERE ended_ms IS NULL), \
+                 coalesce((SELECT max(ended_ms) FROM runs), 0), \
+                 (SELECT count(*) FROM runs WHERE rewound_by IS NOT NULL), \
+                 coalesce((SELECT max(rewound_by) FROM runs), '') || \
+                 coalesce((SELECT min(rewound_by) FROM runs), '')",
+                [],
+                |r| {
+                    Ok(format!(
+                        "{}-{}-{}-{}-{}-{}",
+                        r.get::<_, String>(0)?,
+                        r.get::<_, i64>(1)?,
+                        r.get::<_, i64>(2)?,
+                        r.get::<_, i64>(3)?,
+                        r.get::<_, i64>(4)?,
+                        r.get::<_, String>(5)?
+                    ))
+                },
+            )
+            .map_err(|e| self.sql(e))
     }
 
     /// The number of runs recorded.
@@ -188,6 +249,33 @@ impl Store {
         self.objects.get(&sha)
     }
 
+    /// The attempts of `run` summed up: count, tokens, cost, and the last provider and model.
+    fn usage(&self, run: &str) -> Result<Usage> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT count(*), coalesce(sum(tokens_in), 0), coalesce(sum(tokens_out), 0), \
+                 sum(cost_usd), \
+                 (SELECT provider FROM attempts WHERE run_id = ?1 AND provider IS NOT NULL \
+                  ORDER BY seq DESC LIMIT 1), \
+                 (SELECT model FROM attempts WHERE run_id = ?1 AND model IS NOT NULL \
+                  ORDER BY seq DESC LIMIT 1) \
+                 FROM attempts WHERE run_id = ?1",
+            )
+            .map_err(|e| self.sql(e))?;
+        stmt.query_row([run], |r| {
+            Ok(Usage {
+                attempts: as_u64(r.get(0)?).unwrap_or(0),
+                tokens_in: as_u64(r.get(1)?).unwrap_or(0),
+                tokens_out: as_u64(r.get(2)?).unwrap_or(0),
+                cost_usd: r.get(3)?,
+                provider: r.get(4)?,
+                model: r.get(5)?,
+            })
+        })
+        .map_err(|e| self.sql(e))
+    }
+
     /// Touched paths in order without repeats: those of patch sets that were not rejected, or,
     /// for a run whose every patch set was rejected, the rejected ones.
     fn paths(&self, run: &str) -> Result<Vec<String>> {
@@ -261,6 +349,7 @@ fn run_from_row(r: &Row<'_>) -> rusqlite::Result<Run> {
         files: as_u64(r.get(10)?).unwrap_or(0),
         added: as_u64(r.get(11)?).unwrap_or(0),
         removed: as_u64(r.get(12)?).unwrap_or(0),
+        rewound_by: r.get(15)?,
     })
 }
 

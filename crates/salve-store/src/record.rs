@@ -130,6 +130,38 @@ impl Store {
         update_totals(&self.conn, run).map_err(|e| self.sql(e))
     }
 
+    /// Mark `run` and every later run not yet rewound as rewound by the restore that took the
+    /// checkpoint commit `by`. Returns the ids marked, oldest first. Nothing is deleted.
+    pub fn mark_rewound(&mut self, run: &str, by: &str) -> Result<Vec<String>> {
+        self.in_transaction(|tx| {
+            let ids: Vec<String> = tx
+                .prepare("SELECT id FROM runs WHERE id >= ?1 AND rewound_by IS NULL ORDER BY id")?
+                .query_map([run], |r| r.get(0))?
+                .collect::<rusqlite::Result<_>>()?;
+            tx.execute(
+                "UPDATE runs SET rewound_by = ?2 WHERE id >= ?1 AND rewound_by IS NULL",
+                params![run, by],
+            )?;
+            Ok(ids)
+        })
+    }
+
+    /// Bring back the runs the restore that took checkpoint commit `by` rewound (that
+    /// checkpoint was restored). Returns the ids, oldest first.
+    pub fn unmark_rewound(&mut self, by: &str) -> Result<Vec<String>> {
+        self.in_transaction(|tx| {
+            let ids: Vec<String> = tx
+                .prepare("SELECT id FROM runs WHERE rewound_by = ?1 ORDER BY id")?
+                .query_map([by], |r| r.get(0))?
+                .collect::<rusqlite::Result<_>>()?;
+            tx.execute(
+                "UPDATE runs SET rewound_by = NULL WHERE rewound_by = ?1",
+                [by],
+            )?;
+            Ok(ids)
+        })
+    }
+
     /// Add an attempt after the run's others; returns its sequence number.
     pub fn add_attempt(&mut self, run: &str, attempt: &Attempt) -> Result<u32> {
         self.in_transaction(|tx| {

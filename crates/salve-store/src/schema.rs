@@ -13,6 +13,9 @@
 //! 3. the fix loop's persisted budget counters (per branch, failure signature and kind) and its
 //!    learned repair rules. New tables only: older salves never read them, and a version 2
 //!    record gains them empty.
+//! 4. the restore that rewound a run (`rewound_by`, the checkpoint commit taken before it, so
+//!    restoring that checkpoint brings the run back), and indexes for listing by kind and for
+//!    the page's cheap change stamp.
 
 use std::path::Path;
 use std::time::Duration;
@@ -153,7 +156,14 @@ CREATE TABLE rules (
 CREATE INDEX rules_by_pattern ON rules(kind, message);
 "#;
 
-const MIGRATIONS: &[&str] = &[V1, V2, V3];
+const V4: &str = r#"
+ALTER TABLE runs ADD COLUMN rewound_by TEXT;
+CREATE INDEX runs_by_kind ON runs(kind, id);
+CREATE INDEX runs_by_rewound ON runs(rewound_by);
+CREATE INDEX runs_by_end ON runs(ended_ms);
+"#;
+
+const MIGRATIONS: &[&str] = &[V1, V2, V3, V4];
 
 /// Open (creating when missing) and migrate the database at `path`.
 pub(crate) fn open(path: &Path) -> Result<Connection> {

@@ -95,6 +95,8 @@ pub enum Command {
     Gc(commands::gc::GcArgs),
     /// Serve apply, checkpoints, restore, checks and the record to a coding agent over MCP (stdio)
     Mcp(commands::mcp::McpArgs),
+    /// Serve a local page of runs and checkpoints on 127.0.0.1, with "restore to here", live
+    Ui(commands::ui::UiArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish)
     Completions(commands::completions::CompletionsArgs),
     /// Print the manual page (roff): `salve man > salve.1`

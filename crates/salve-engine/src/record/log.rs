@@ -20,6 +20,10 @@ pub struct LogOptions {
     pub kind: Option<RunKind>,
     /// Only runs started at or after this time.
     pub since: Option<Timestamp>,
+    /// Only runs older than this full run id: the next page after a page ending there.
+    pub before: Option<String>,
+    /// Sum each run's attempts (provider, model, tokens, cost) into its `usage`.
+    pub usage: bool,
 }
 
 /// Whether there is a record to list.
@@ -63,9 +67,21 @@ pub fn log(options: &LogOptions) -> Result<LogOutcome, Error> {
         status: options.status.clone(),
         since: options.since,
         kind: options.kind,
+        before: options.before.clone(),
+        usage: options.usage,
     };
     Ok(LogOutcome {
         runs: store.list(&query)?,
         record: RecordState::Kept,
     })
+}
+
+/// A fingerprint of the listing of the record of `dir`: it changes when a run starts,
+/// finishes, or is rewound or brought back, so a page can poll it. Empty without a record.
+pub fn stamp(dir: &std::path::Path) -> Result<String, Error> {
+    let dir = existing_dir(dir)?;
+    match Store::open_existing(dir)? {
+        Some(store) => Ok(store.stamp()?),
+        None => Ok(String::new()),
+    }
 }

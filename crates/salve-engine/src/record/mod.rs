@@ -20,14 +20,14 @@ use salve_store::{artifact, status, Batch, Finish, NewRun, Store};
 pub use error::Error;
 pub use exchange::{export, import, ExportOptions, ExportOutcome, ImportOptions, Selection};
 pub use gc::{gc, GcOptions, GcOutcome, DEFAULT_KEEP_MS};
-pub use log::{log, LogOptions, LogOutcome, RecordState};
+pub use log::{log, stamp, LogOptions, LogOutcome, RecordState};
 pub use show::{show, ShowOptions, ShowOutcome, Shown};
 
 // The record's own types, as front ends render them.
 pub use salve_store::time::{parse_duration, parse_point};
 pub use salve_store::{
-    Artifact, Attempt, Decision, ImportStats, PatchSet, PatchStatus, Run, RunKind, RunRecord,
-    RunSummary, Timestamp, TouchedFile,
+    Artifact, Attempt, Decision, FileChange, ImportStats, PatchSet, PatchStatus, Run, RunKind,
+    RunRecord, RunSummary, Timestamp, TouchedFile, Usage,
 };
 pub use salve_store::{GcStats, StoreError};
 
@@ -37,6 +37,8 @@ pub const STATUSES: &[&str] = &[
     "running",
     "interrupted",
     "error",
+    // runs a restore took back (a filter: the run keeps its own status too)
+    "rewound",
     // apply
     "applied",
     "already_applied",

@@ -231,6 +231,11 @@ fn glob_escape(name: &str) -> String {
 }
 
 impl Snapshot {
+    /// The work tree's tree as the snapshot holds it.
+    pub fn tree(&self) -> &str {
+        &self.tree
+    }
+
     /// Make the snapshot a checkpoint: its ref, and the undo log entry when
     /// [`Options::operation`] is set.
     pub fn publish(self, repo: &Repo, options: &Options) -> Result<Outcome, Error> {

@@ -34,6 +34,7 @@ pub fn run(global: &Global, args: &LogArgs) -> Result<u8, CliError> {
         status: args.status.clone(),
         kind: args.kind,
         since: args.since,
+        ..LogOptions::default()
     };
     let outcome = log(&options).map_err(failed)?;
     if global.json {

@@ -18,6 +18,7 @@ pub mod mcp;
 pub mod restore;
 pub mod rules;
 pub mod show;
+pub mod ui;
 pub mod undo;
 
 use crate::cli::{Cli, Command};
@@ -44,5 +45,6 @@ pub fn run(cli: &Cli) -> Result<u8, CliError> {
         Command::Completions(args) => completions::run(&cli.global, args),
         Command::Man(args) => man::run(&cli.global, args),
         Command::Mcp(args) => mcp::run(&cli.global, args),
+        Command::Ui(args) => ui::run(&cli.global, args),
     }
 }

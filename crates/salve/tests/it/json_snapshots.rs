@@ -1540,6 +1540,41 @@ fn restore_and_undo() {
 }
 
 #[test]
+fn restore_to_run() {
+    let tree = lib_repo();
+    let mut norm = Norm::new(&tree);
+    let applied = tree.apply(
+        "```diff\n--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -1 +1 @@\n-pub fn a() {}\n+pub fn b() {}\n```\n",
+        &[],
+    );
+    applied.code(0);
+    let run_id = crate::restore_to_run::last_run(&tree);
+    let restored = run(&tree, &["restore", "--to-run", &run_id, "--json"]);
+    restored.code(0);
+    insta::assert_json_snapshot!(norm.line(&restored), @r#"
+    {
+      "restore": {
+        "before": "[ckpt-1]",
+        "captured": [],
+        "deleted": [],
+        "head_differs": false,
+        "index_restored": true,
+        "target": "[ckpt-2]",
+        "target_commit": "[sha1-1]",
+        "written": [
+          "src/lib.rs"
+        ]
+      },
+      "rewound": [
+        "[run-1]"
+      ],
+      "run": "[run-1]"
+    }
+    "#);
+    assert_eq!(tree.read("src/lib.rs"), "pub fn a() {}\n");
+}
+
+#[test]
 fn undo_with_nothing_to_undo() {
     let tree = lib_repo();
     let mut norm = Norm::new(&tree);

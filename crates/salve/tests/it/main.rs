@@ -20,7 +20,9 @@ mod mcp_clients;
 mod progress;
 mod record;
 mod refusals;
+mod restore_to_run;
 mod support;
+mod ui_browser;
 
 mod corpus;
 mod crash;

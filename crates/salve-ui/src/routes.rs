@@ -1,0 +1,119 @@
+//! Which handler answers which request (after [`crate::guard`] let it through), the static
+//! assets, the live-update stamp, and how engine errors read on a page.
+
+use salve_engine::record::{self, ShowOptions, ShowOutcome, Shown};
+use salve_engine::Classified;
+
+use crate::html::{esc, page};
+use crate::http::{Request, Response};
+use crate::{actions, checkpoints, run_page, timeline, App};
+
+const STYLE: &str = include_str!("assets/style.css");
+const SCRIPT: &str = include_str!("assets/app.js");
+
+/// Answer a request that passed the guard.
+pub fn route(app: &App, request: &Request) -> Response {
+    let segments: Vec<&str> = request.path.split('/').filter(|s| !s.is_empty()).collect();
+    let post = request.method == "POST";
+    match (post, segments.as_slice()) {
+        (false, []) => timeline::page(app, request),
+        (false, ["static", "style.css"]) => asset(STYLE, "text/css; charset=utf-8"),
+        (false, ["static", "app.js"]) => asset(SCRIPT, "text/javascript; charset=utf-8"),
+        (false, ["api", "version"]) => version(app, request),
+        (false, ["run", id]) => run_page::page(app, id),
+        (false, ["run", id, "artifact", name]) => run_page::artifact(app, request, id, name),
+        (false, ["run", id, "restore"]) => actions::confirm(app, id),
+        (true, ["run", id, "restore"]) => actions::rewind(app, id),
+        (true, ["undo-restore"]) => actions::undo_restore(app, request),
+        (false, ["checkpoints"]) => checkpoints::page(app, request),
+        (true, ["checkpoints", id, "restore"]) => checkpoints::restore(app, id),
+        (true, ["checkpoints", id, "drop"]) => checkpoints::drop(app, id),
+        (true, _) if known_get(&segments) => Response::text(405, "use GET\n"),
+        (false, _) if known_post(&segments) => {
+            Response::text(405, "a change must be a POST\n").with("Allow", "POST")
+        }
+        _ => not_found("no such page"),
+    }
+}
+
+fn known_get(segments: &[&str]) -> bool {
+    matches!(
+        segments,
+        [] | ["static", _] | ["api", "version"] | ["run", _] | ["run", _, "artifact", _]
+    ) || segments == ["checkpoints"]
+}
+
+fn known_post(segments: &[&str]) -> bool {
+    matches!(
+        segments,
+        ["undo-restore"] | ["checkpoints", _, "restore"] | ["checkpoints", _, "drop"]
+    )
+}
+
+fn asset(body: &str, content_type: &'static str) -> Response {
+    Response {
+        content_type,
+        ..Response::text(200, body)
+    }
+}
+
+/// A stamp that changes whenever the listing (or the run `?run=ID`) would: the script polls it
+/// and reloads the content when it moves.
+fn version(app: &App, request: &Request) -> Response {
+    let stamp = match request.param("run") {
+        Some(run) => record::show(&ShowOptions {
+            dir: app.dir.clone(),
+            run: run.to_owned(),
+            what: Shown::Record,
+        })
+        .map(|shown| match shown {
+            ShowOutcome::Record(r) => serde_json::to_string(&r).unwrap_or_default(),
+            _ => String::new(),
+        })
+        .map(|json| format!("{:016x}", fnv(json.as_bytes()))),
+        None => record::stamp(&app.dir),
+    };
+    match stamp {
+        Ok(stamp) => Response::json(&serde_json::json!({ "version": stamp })),
+        Err(e) => Response::json(&serde_json::json!({ "error": e.to_string() })),
+    }
+}
+
+/// FNV-1a: a cheap fingerprint, not a secret.
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// A page for "there is no such thing".
+pub fn not_found(what: &str) -> Response {
+    Response::html(
+        404,
+        page(
+            "Not found",
+            None,
+            &format!("<h1>Not found</h1><p>{}</p>", esc(what)),
+        ),
+    )
+}
+
+/// An engine error as a page: what happened and what to do, with a status that fits its kind.
+pub fn error_page(e: &(impl Classified + std::fmt::Display)) -> Response {
+    let status = match e.kind() {
+        salve_engine::Kind::User => 400,
+        salve_engine::Kind::Refused => 409,
+        _ => 500,
+    };
+    let hint = e
+        .hint()
+        .map(|h| format!("<p class=\"hint\">{}</p>", esc(&h)))
+        .unwrap_or_default();
+    let body = format!(
+        "<h1>That did not work</h1><p class=\"error\">{}</p>{hint}<p><code>{}</code></p>\
+         <p><a href=\"/\">Back to the runs</a></p>",
+        esc(&e.to_string()),
+        esc(e.code())
+    );
+    Response::html(status, page("Error", None, &body))
+}
