@@ -14,13 +14,17 @@
 pub(crate) mod count;
 pub(crate) mod elision;
 pub(crate) mod evidence;
+pub(crate) mod fold;
 pub(crate) mod index;
+pub(crate) mod levels;
 pub(crate) mod place;
+pub(crate) mod order;
 pub(crate) mod plan;
 pub(crate) mod reindent;
 pub(crate) mod search;
 pub(crate) mod similar;
 pub(crate) mod style;
+pub(crate) mod substance;
 pub(crate) mod substring;
 pub(crate) mod whole;
 
@@ -530,6 +534,10 @@ pub(crate) fn ops_for(
         }
     }
     ops.extend(pending);
+    substance::check_removed(doc, lines, p)?;
+    levels::relevel_ops(doc, lines, p, &mut ops)?;
     style::restyle_ops(doc, lines, p, reply_style, &mut ops)?;
+    fold::fold_ops(doc, lines, p, &mut ops)?;
+    order::check(doc, lines, p, &ops)?;
     Ok(ops)
 }
