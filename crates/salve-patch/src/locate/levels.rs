@@ -17,7 +17,7 @@ use super::reindent::Reindent;
 use super::{pre_image, Placement};
 use crate::edit::HunkLine;
 use crate::ops::Op;
-use crate::text::{is_blank, leading_ws, Doc};
+use crate::text::{canonical, is_blank, leading_ws, Doc};
 
 /// How the reply's indentation widths map onto the file's.
 #[derive(Debug, PartialEq)]
@@ -57,7 +57,10 @@ fn infer(pairs: &[(usize, usize)]) -> Option<Levels> {
     let mut seen: Vec<(usize, usize)> = pairs.to_vec();
     seen.sort_unstable();
     seen.dedup();
-    if seen.windows(2).any(|w| w[0].0 == w[1].0 || w[0].1 >= w[1].1) {
+    if seen
+        .windows(2)
+        .any(|w| w[0].0 == w[1].0 || w[0].1 >= w[1].1)
+    {
         return None;
     }
     if let [(r0, f0), (r1, f1), ..] = seen[..] {
@@ -83,8 +86,14 @@ pub(crate) fn relevel_ops(
     let (pre, _) = pre_image(lines);
     let mut pairs: Vec<(&str, &str)> = Vec::new();
     for (text, span) in pre.iter().zip(&p.fit.map) {
-        if span.end == span.start + 1 && !is_blank(text) && !is_blank(doc.line(span.start)) {
-            pairs.push((leading_ws(text), leading_ws(doc.line(span.start))));
+        let file = doc.line(span.start);
+        // Only lines that really match are a key: the similar rung keeps misremembered ones.
+        if span.end == span.start + 1
+            && !is_blank(text)
+            && !is_blank(file)
+            && canonical(text) == canonical(file)
+        {
+            pairs.push((leading_ws(text), leading_ws(file)));
         }
     }
     if pairs.iter().all(|(r, f)| r == f) {

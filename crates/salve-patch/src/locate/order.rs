@@ -23,7 +23,12 @@ use crate::text::{canonical, is_blank, strip_cr, Doc};
 
 /// Check the operations `ops` made for one placed hunk (`lines`, placed at `p`) against the
 /// invariant above. The error is a message for the report.
-pub(crate) fn check(doc: &Doc, lines: &[HunkLine], p: &Placement, ops: &[Op]) -> Result<(), String> {
+pub(crate) fn check(
+    doc: &Doc,
+    lines: &[HunkLine],
+    p: &Placement,
+    ops: &[Op],
+) -> Result<(), String> {
     let want = expected(doc, lines, p)?;
     let have = region(doc, p, ops)?;
     let mut at = 0;
@@ -48,7 +53,9 @@ fn expected(doc: &Doc, lines: &[HunkLine], p: &Placement) -> Result<Vec<String>,
     let map = &p.fit.map;
     let mut want = Vec::new();
     let mut pi = 0;
-    for l in lines {
+    let first_change = lines.iter().position(|l| l.kind != LineKind::Context);
+    let last_change = lines.iter().rposition(|l| l.kind != LineKind::Context);
+    for (li, l) in lines.iter().enumerate() {
         let text = strip_cr(&l.text);
         match l.kind {
             LineKind::Remove => pi += 1,
@@ -63,6 +70,18 @@ fn expected(doc: &Doc, lines: &[HunkLine], p: &Placement) -> Result<Vec<String>,
                 };
                 pi += 1;
                 if span.is_empty() {
+                    // A kept line the placement left out (a blank the file lacks, or outer
+                    // context dropped) is fine at the hunk's edges. Between changes it is a
+                    // line the result needs and does not have: the changes on its two sides
+                    // would close up.
+                    let outer =
+                        first_change.is_none_or(|f| li < f) || last_change.is_none_or(|e| li > e);
+                    if !outer && !is_blank(text) {
+                        return Err(format!(
+                            "the unchanged line {:?} between this hunk's changes was not found where the hunk places them; quote the lines around the change exactly",
+                            excerpt(text)
+                        ));
+                    }
                     continue;
                 }
                 let single = span.end == span.start + 1;
@@ -164,6 +183,29 @@ mod tests {
     }
 
     #[test]
+    fn a_kept_line_left_out_between_changes_is_refused() {
+        // The `}` between the two changes is not in the map: the `return` would land after
+        // the brace's place closes, next to the other change.
+        let doc = Doc::parse("    let x = 1;\n}\n");
+        let lines = vec![
+            HunkLine::new(LineKind::Remove, "    let x = 1;"),
+            HunkLine::new(LineKind::Add, "    let x = 2;"),
+            HunkLine::new(LineKind::Context, "}"),
+            HunkLine::new(LineKind::Add, "    return x;"),
+        ];
+        let p = placement(Rung::ContextRelax, vec![Span::line(0), Span::empty(1)]);
+        let ops = [op(0, 1, &["    let x = 2;", "    return x;"])];
+        assert!(check(&doc, &lines, &p, &ops).is_err());
+        // At the edge of the hunk, a left-out line is only context relaxed.
+        let lines = vec![
+            HunkLine::new(LineKind::Remove, "    let x = 1;"),
+            HunkLine::new(LineKind::Add, "    let x = 2;"),
+            HunkLine::new(LineKind::Context, "}"),
+        ];
+        assert!(check(&doc, &lines, &p, &[op(0, 1, &["    let x = 2;"])]).is_ok());
+    }
+
+    #[test]
     fn a_kept_line_tied_to_another_file_line_is_refused() {
         let doc = Doc::parse("a\nb\nc\n");
         let lines = vec![
@@ -171,9 +213,15 @@ mod tests {
             HunkLine::new(LineKind::Remove, "b"),
             HunkLine::new(LineKind::Context, "c"),
         ];
-        let good = placement(Rung::BlankLines, vec![Span::line(0), Span::line(1), Span::line(2)]);
+        let good = placement(
+            Rung::BlankLines,
+            vec![Span::line(0), Span::line(1), Span::line(2)],
+        );
         assert!(check(&doc, &lines, &good, &[op(1, 2, &[])]).is_ok());
-        let bad = placement(Rung::BlankLines, vec![Span::line(1), Span::line(1), Span::line(2)]);
+        let bad = placement(
+            Rung::BlankLines,
+            vec![Span::line(1), Span::line(1), Span::line(2)],
+        );
         assert!(check(&doc, &lines, &bad, &[op(1, 2, &[])]).is_err());
         // The similar rung may keep a misremembered context line.
         let lines = vec![
@@ -181,7 +229,10 @@ mod tests {
             HunkLine::new(LineKind::Remove, "b"),
             HunkLine::new(LineKind::Context, "c"),
         ];
-        let sim = placement(Rung::Similar, vec![Span::line(0), Span::line(1), Span::line(2)]);
+        let sim = placement(
+            Rung::Similar,
+            vec![Span::line(0), Span::line(1), Span::line(2)],
+        );
         assert!(check(&doc, &lines, &sim, &[op(1, 2, &[])]).is_ok());
     }
 }
