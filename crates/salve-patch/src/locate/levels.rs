@@ -39,10 +39,11 @@ impl Levels {
             Levels::Line { r0, f0, num, den } => {
                 let steps = w.checked_sub(*r0).map(|d| d * num);
                 match steps {
-                    Some(s) => (s % den == 0).then(|| f0 + s / den),
+                    Some(s) => s.is_multiple_of(*den).then(|| f0 + s / den),
                     None => {
                         let back = (r0 - w) * num;
-                        (back % den == 0).then(|| f0.checked_sub(back / den))?
+                        back.is_multiple_of(*den)
+                            .then(|| f0.checked_sub(back / den))?
                     }
                 }
             }
