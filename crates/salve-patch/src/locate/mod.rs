@@ -14,13 +14,17 @@
 pub(crate) mod count;
 pub(crate) mod elision;
 pub(crate) mod evidence;
+pub(crate) mod fold;
 pub(crate) mod index;
+pub(crate) mod levels;
+pub(crate) mod order;
 pub(crate) mod place;
 pub(crate) mod plan;
 pub(crate) mod reindent;
 pub(crate) mod search;
 pub(crate) mod similar;
 pub(crate) mod style;
+pub(crate) mod substance;
 pub(crate) mod substring;
 pub(crate) mod whole;
 
@@ -308,7 +312,7 @@ fn structural(
     if !fits.is_empty() {
         return Some((Rung::Elision, fits));
     }
-    let fits = context_relax(idx, pre, ctx);
+    let fits = context_relax(idx, pre, ctx, outer_context(lines));
     (!fits.is_empty()).then_some((Rung::ContextRelax, fits))
 }
 
@@ -416,13 +420,26 @@ pub(crate) fn elision_markers(lines: &[HunkLine]) -> Vec<bool> {
         .collect()
 }
 
-/// Context-relax: leave out up to two outer context lines per side, symmetrically where both
-/// sides have context, never more than a third of the context; removed lines stay.
-fn context_relax(idx: &FileIndex, pre: &[&str], ctx: &[bool]) -> Vec<Fit> {
-    let lead = ctx.iter().take_while(|&&c| c).count();
-    let trail = ctx.iter().rev().take_while(|&&c| c).count();
+/// How many context lines lead and trail the hunk itself, added lines included: only those are
+/// outer. A context line with an added line beyond it is inside the hunk even when it leads or
+/// trails the pre-image; dropping it would let the added lines on its two sides close up (or an
+/// added `return` land after the `}` it belongs before).
+fn outer_context(lines: &[HunkLine]) -> (usize, usize) {
+    let ctx = |l: &&HunkLine| l.kind == LineKind::Context;
+    (
+        lines.iter().take_while(ctx).count(),
+        lines.iter().rev().take_while(ctx).count(),
+    )
+}
+
+/// Context-relax: leave out up to two outer context lines per side (`outer` bounds them, see
+/// [`outer_context`]), symmetrically where both sides have context, never more than a third of
+/// the context; removed lines stay.
+fn context_relax(idx: &FileIndex, pre: &[&str], ctx: &[bool], outer: (usize, usize)) -> Vec<Fit> {
+    let lead = ctx.iter().take_while(|&&c| c).count().min(outer.0);
+    let trail = ctx.iter().rev().take_while(|&&c| c).count().min(outer.1);
     let total_ctx = ctx.iter().filter(|&&c| c).count();
-    if lead == pre.len() {
+    if ctx.iter().all(|&c| c) {
         // All context: nothing to keep the edit honest.
         return Vec::new();
     }
@@ -571,6 +588,10 @@ pub(crate) fn ops_for(
         }
     }
     ops.extend(pending);
+    substance::check_removed(doc, lines, p)?;
+    levels::relevel_ops(doc, lines, p, &mut ops)?;
     style::restyle_ops(doc, lines, p, reply_style, &mut ops)?;
+    fold::fold_ops(doc, lines, p, &mut ops)?;
+    order::check(doc, lines, p, &ops)?;
     Ok(ops)
 }

@@ -180,8 +180,8 @@ fn squeezed(line: &str) -> String {
 /// The verdict on scored windows for `pat` (`removed` are the indices of the lines the edit
 /// removes): the accepted window with its margin, or nothing. The best window must
 /// - cover every pattern line (not run past the end of the file);
-/// - hold every removed line, whitespace aside: an edit must not delete a line the model did not
-///   see, however similar;
+/// - hold every removed line in substance (whitespace, look-alikes and quote marks aside): an
+///   edit must not delete a line the model did not see, however similar;
 /// - match at least [`MIN_EVIDENCE_LINES`] non-blank lines with [`MIN_EVIDENCE_CHARS`]
 ///   characters between them, and more than half of all its lines;
 /// - score at least [`MIN_SCORE`], and [`MIN_MARGIN`] more than the best window not overlapping
@@ -211,10 +211,13 @@ pub(crate) fn accept(
         .enumerate()
         .map(|(k, p)| squeezed(p) == squeezed(doc.line(best.start + k)))
         .collect();
-    if removed
-        .iter()
-        .any(|&i| !same.get(i).copied().unwrap_or(false))
-    {
+    // A removed line must be the file's in substance: spacing, look-alikes and quote marks
+    // aside, the same words, numbers and operators (issue 14 §3 n).
+    let substance = |i: usize| {
+        pat.get(i)
+            .is_some_and(|p| super::substance::same(p, doc.line(best.start + i)))
+    };
+    if removed.iter().any(|&i| !substance(i)) {
         return None;
     }
     let (lines, chars) = pat

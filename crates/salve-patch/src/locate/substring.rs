@@ -111,9 +111,15 @@ pub(crate) fn find(doc: &Doc, flat: &Flat, pair: &TextPair, absent: bool) -> Tex
     if old.trim().is_empty() || old == new {
         return TextFound::Missing;
     }
-    let olds = occurrences(&flat.text, &old, MAX_HITS);
+    // An occurrence inside a longer word is not the text the model quoted (issue 14 §3 n).
+    let whole = |hits: Vec<usize>, len: usize| -> Vec<usize> {
+        hits.into_iter()
+            .filter(|&a| !super::substance::cuts_word(&flat.text, a, a + len))
+            .collect()
+    };
+    let olds = whole(occurrences(&flat.text, &old, MAX_HITS), old.len());
     if !new.trim().is_empty() && (!olds.is_empty() || absent) {
-        if let [n] = occurrences(&flat.text, &new, 2)[..] {
+        if let [n] = whole(occurrences(&flat.text, &new, MAX_HITS), new.len())[..] {
             let inside = olds
                 .iter()
                 .all(|&o| o >= n && o + old.len() <= n + new.len());
@@ -417,7 +423,24 @@ mod tests {
         // Removing whole lines.
         assert_eq!(applied("a\nb\nc\n", "b\n", ""), "a\nc\n");
         // The new text does not end its line, so it runs into the next one.
-        assert_eq!(applied("a\nxb\nc\n", "b\n", "B "), "a\nxB c\n");
+        assert_eq!(applied("a\nx.b\nc\n", "b\n", "B "), "a\nx.B c\n");
+    }
+
+    #[test]
+    fn text_inside_a_longer_word_is_not_an_occurrence() {
+        // `count = 1` is the tail of `max_count = 1`, not the line `count = 1` (issue 14 §3 n).
+        let doc = Doc::parse("max_count = 1\ncount = 1\n");
+        let flat = Flat::new(&doc);
+        let TextFound::One(op) = find(&doc, &flat, &pair("count = 1", "count = 2"), true) else {
+            panic!()
+        };
+        assert_eq!((op.start, op.end), (1, 2));
+        let doc = Doc::parse("max_count = 1\n");
+        let flat = Flat::new(&doc);
+        assert_eq!(
+            find(&doc, &flat, &pair("count = 1", "count = 2"), true),
+            TextFound::Missing
+        );
     }
 
     #[test]
@@ -430,10 +453,10 @@ mod tests {
         let ranges: Vec<(usize, usize)> = ops.iter().map(|o| (o.start, o.end)).collect();
         assert_eq!(ranges, vec![(0, 1), (1, 2), (2, 3)]);
         // Overlapping occurrences count too.
-        let doc = Doc::parse("aaa\n");
+        let doc = Doc::parse(":::\n");
         let flat = Flat::new(&doc);
         assert!(matches!(
-            find(&doc, &flat, &pair("aa", "b"), true),
+            find(&doc, &flat, &pair("::", "b"), true),
             TextFound::Many(v) if v.len() == 2
         ));
     }

@@ -122,7 +122,8 @@ pub(crate) fn read_body(
                 let goes_on = j < end
                     && !term(src, j, end)
                     && is_prefixed(next)
-                    && !(b.satisfies(counts) && next.starts_with('-'));
+                    && !(b.satisfies(counts) && next.starts_with('-'))
+                    && !bullets_past_counts(src, &b, counts, run, j, end);
                 let take = if goes_on {
                     run
                 } else {
@@ -181,6 +182,30 @@ pub(crate) fn read_body(
         }
     }
     b
+}
+
+/// Whether the `-` lines after a blank run at line `j` are prose (a Markdown list after an
+/// over-counted hunk) rather than removed lines: they run to the end of the region or to an
+/// unprefixed line, and reading them (with the blank run as context) would remove more lines
+/// than the header says. A header that over-counts leaves room for a few lines; a list that
+/// does not fit in that room is not the body going on.
+fn bullets_past_counts(
+    src: &Source,
+    b: &Body,
+    counts: Option<(usize, usize)>,
+    run: usize,
+    j: usize,
+    end: usize,
+) -> bool {
+    let Some((o, _)) = counts else {
+        return false;
+    };
+    let dashes = (j..end)
+        .take_while(|&k| src.line(k).starts_with('-'))
+        .count();
+    let after = j + dashes;
+    let stops = after >= end || !is_prefixed(src.line(after));
+    dashes > 0 && stops && b.old + run + dashes > o
 }
 
 /// The first `n` characters of `s`, for messages.

@@ -212,6 +212,25 @@ fn short_hunk_ending_on_context_is_not_truncated() {
 }
 
 #[test]
+fn over_counted_hunk_then_a_list_is_not_a_body() {
+    // The header over-counts; the Markdown list after the blank line would remove more lines
+    // than it says: prose, not removed lines, and no truncation.
+    let x =
+        extract("--- a/x\n+++ b/x\n@@ -1,5 +1,6 @@\n a\n-b\n+c\n+d\n e\n\n- keeps it\n- no more\n");
+    assert!(x.issues.is_empty(), "{:?}", x.issues);
+    let h = &hunks(&x.edits[0].change)[0];
+    assert!(
+        h.lines.iter().all(|l| !l.text.contains("keeps")),
+        "{:?}",
+        h.lines
+    );
+    // Removed lines that fit the header's count after a blank context line stay in the body.
+    let x = extract("--- a/x\n+++ b/x\n@@ -1,4 +1,2 @@\n a\n\n-b\n-c\n");
+    let h = &hunks(&x.edits[0].change)[0];
+    assert_eq!(h.lines.len(), 4, "{:?}", h.lines);
+}
+
+#[test]
 fn cut_line_with_one_short_side_is_truncated() {
     let x = extract("--- a/x\n+++ b/x\n@@ -1,2 +1,4 @@\n a\n-b\n+c\n+d is cu");
     assert_eq!(x.issues[0].kind, IssueKind::Truncated);

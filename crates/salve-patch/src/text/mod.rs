@@ -407,7 +407,7 @@ fn collapse_into(t: &str, out: &mut String) {
 }
 
 /// Typographic and invisible characters models substitute for ASCII.
-fn fold_char(c: char) -> Cow<'static, str> {
+pub(crate) fn fold_char(c: char) -> Cow<'static, str> {
     let s: &'static str = match c {
         '\u{2018}' | '\u{2019}' | '\u{201a}' | '\u{201b}' | '\u{2032}' | '\u{02bc}' => "'",
         '\u{201c}' | '\u{201d}' | '\u{201e}' | '\u{201f}' | '\u{2033}' | '\u{00ab}'

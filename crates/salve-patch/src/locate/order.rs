@@ -1,0 +1,238 @@
+//! The order guard (issue 14 §3 f): a relaxed rung must never reorder lines.
+//!
+//! Every rung ends in a map from the hunk's old-side lines to file lines, and [`super::ops_for`]
+//! turns that map into line operations. The looser rungs (blank lines, context-relax, elision,
+//! similar) build maps with gaps, empty spans and spans standing for several lines, where a slip
+//! could put an added line on the wrong side of a kept one: a closing `}` and the `return`
+//! before it swapped. Rather than trust each rung's bookkeeping, the result is checked after the
+//! fact, whatever the rung:
+//!
+//! - every kept (context) line the map ties to one file line is that line (canonically equal),
+//!   except at the similar rung, whose context may differ by design;
+//! - the placed region, with the hunk's operations applied, holds the hunk's new side in the
+//!   hunk's order: each kept line as the file lines it stands for, each added line as written
+//!   (compared canonically, since re-indentation and Unicode folding change its bytes).
+//!
+//! A hunk that fails is refused, never written.
+
+use super::{elision, Placement};
+use crate::edit::{HunkLine, LineKind};
+use crate::ops::Op;
+use crate::report::Rung;
+use crate::text::{canonical, is_blank, strip_cr, Doc};
+
+/// Check the operations `ops` made for one placed hunk (`lines`, placed at `p`) against the
+/// invariant above. The error is a message for the report.
+pub(crate) fn check(
+    doc: &Doc,
+    lines: &[HunkLine],
+    p: &Placement,
+    ops: &[Op],
+) -> Result<(), String> {
+    let want = expected(doc, lines, p)?;
+    let have = region(doc, p, ops)?;
+    let mut at = 0;
+    for w in &want {
+        match have[at..].iter().position(|h| h == w) {
+            Some(k) => at += k + 1,
+            None => {
+                return Err(format!(
+                    "placing this hunk would not keep its lines in order (line {:?} is not where the hunk puts it); quote the lines around the change exactly",
+                    excerpt(w)
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The hunk's new side as it must appear, in order, canonical: kept lines as the file lines
+/// their spans cover, added lines as written. Added elision markers at the elision rung stand
+/// for moved file lines and are left out (they are not in the result as written).
+fn expected(doc: &Doc, lines: &[HunkLine], p: &Placement) -> Result<Vec<String>, String> {
+    let map = &p.fit.map;
+    let mut want = Vec::new();
+    let mut pi = 0;
+    let first_change = lines.iter().position(|l| l.kind != LineKind::Context);
+    let last_change = lines.iter().rposition(|l| l.kind != LineKind::Context);
+    for (li, l) in lines.iter().enumerate() {
+        let text = strip_cr(&l.text);
+        match l.kind {
+            LineKind::Remove => pi += 1,
+            LineKind::Add => {
+                if !(p.rung == Rung::Elision && elision::is_marker(text)) {
+                    want.push(canonical(text).into_owned());
+                }
+            }
+            LineKind::Context => {
+                let Some(span) = map.get(pi) else {
+                    return Err("the hunk does not match its placement".into());
+                };
+                pi += 1;
+                if span.is_empty() {
+                    // A kept line the placement left out (a blank the file lacks, or outer
+                    // context dropped) is fine at the hunk's edges. Between changes it is a
+                    // line the result needs and does not have: the changes on its two sides
+                    // would close up.
+                    let outer =
+                        first_change.is_none_or(|f| li < f) || last_change.is_none_or(|e| li > e);
+                    if !outer && !is_blank(text) {
+                        return Err(format!(
+                            "the unchanged line {:?} between this hunk's changes was not found where the hunk places them; quote the lines around the change exactly",
+                            excerpt(text)
+                        ));
+                    }
+                    continue;
+                }
+                let single = span.end == span.start + 1;
+                let file = doc.line(span.start);
+                let loose_context = p.rung == Rung::Similar
+                    || (p.rung == Rung::Elision && elision::is_marker(text))
+                    || (is_blank(text) && is_blank(file));
+                if single && !loose_context && canonical(text) != canonical(file) {
+                    return Err(format!(
+                        "the placement ties the unchanged line {:?} to line {} of the file, which differs; quote the lines around the change exactly",
+                        excerpt(text),
+                        span.start + 1
+                    ));
+                }
+                want.extend((span.start..span.end).map(|k| canonical(doc.line(k)).into_owned()));
+            }
+        }
+    }
+    Ok(want)
+}
+
+/// The first 60 characters of a line, for messages.
+fn excerpt(s: &str) -> String {
+    s.trim().chars().take(60).collect()
+}
+
+/// The placed region (the placement's range widened to the operations) after the operations,
+/// line by line, canonical.
+fn region(doc: &Doc, p: &Placement, ops: &[Op]) -> Result<Vec<String>, String> {
+    let (s, e) = p.range();
+    let lo = ops.iter().map(|o| o.start).fold(s, usize::min);
+    let hi = ops.iter().map(|o| o.end).fold(e, usize::max).min(doc.len());
+    let mut sorted: Vec<&Op> = ops.iter().collect();
+    sorted.sort_by_key(|o| (o.start, o.end));
+    let mut out = Vec::with_capacity(hi.saturating_sub(lo) + 8);
+    let mut k = lo;
+    for op in sorted {
+        if op.start < k {
+            return Err("the hunk's changes overlap each other where it was placed".into());
+        }
+        out.extend((k..op.start).map(|f| canonical(doc.line(f)).into_owned()));
+        out.extend(op.insert.iter().map(|n| canonical(&n.text).into_owned()));
+        k = op.end;
+    }
+    out.extend((k..hi).map(|f| canonical(doc.line(f)).into_owned()));
+    Ok(out)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+    use crate::locate::search::{Fit, Span};
+    use crate::ops::NewLine;
+    use crate::text::Form;
+
+    fn placement(rung: Rung, map: Vec<Span>) -> Placement {
+        Placement::new(
+            rung,
+            Fit {
+                map,
+                reindent: Default::default(),
+                form: Form::Raw,
+            },
+            None,
+        )
+    }
+
+    fn op(start: usize, end: usize, insert: &[&str]) -> Op {
+        Op {
+            start,
+            end,
+            insert: insert
+                .iter()
+                .map(|t| NewLine {
+                    text: t.to_string(),
+                    eol: None,
+                })
+                .collect(),
+            hunk: 0,
+        }
+    }
+
+    #[test]
+    fn an_insertion_on_the_wrong_side_of_a_kept_line_is_refused() {
+        let doc = Doc::parse("fn f() {\n    let x = 1;\n}\n");
+        let lines = vec![
+            HunkLine::new(LineKind::Context, "    let x = 1;"),
+            HunkLine::new(LineKind::Add, "    return x;"),
+            HunkLine::new(LineKind::Context, "}"),
+        ];
+        let p = placement(Rung::ContextRelax, vec![Span::line(1), Span::line(2)]);
+        // In order: after `let`, before `}`.
+        assert!(check(&doc, &lines, &p, &[op(2, 2, &["    return x;"])]).is_ok());
+        // After the closing brace: the return and the brace swapped.
+        assert!(check(&doc, &lines, &p, &[op(3, 3, &["    return x;"])]).is_err());
+        // A removal that eats a kept line.
+        assert!(check(&doc, &lines, &p, &[op(2, 3, &["    return x;"])]).is_err());
+    }
+
+    #[test]
+    fn a_kept_line_left_out_between_changes_is_refused() {
+        // The `}` between the two changes is not in the map: the `return` would land after
+        // the brace's place closes, next to the other change.
+        let doc = Doc::parse("    let x = 1;\n}\n");
+        let lines = vec![
+            HunkLine::new(LineKind::Remove, "    let x = 1;"),
+            HunkLine::new(LineKind::Add, "    let x = 2;"),
+            HunkLine::new(LineKind::Context, "}"),
+            HunkLine::new(LineKind::Add, "    return x;"),
+        ];
+        let p = placement(Rung::ContextRelax, vec![Span::line(0), Span::empty(1)]);
+        let ops = [op(0, 1, &["    let x = 2;", "    return x;"])];
+        assert!(check(&doc, &lines, &p, &ops).is_err());
+        // At the edge of the hunk, a left-out line is only context relaxed.
+        let lines = vec![
+            HunkLine::new(LineKind::Remove, "    let x = 1;"),
+            HunkLine::new(LineKind::Add, "    let x = 2;"),
+            HunkLine::new(LineKind::Context, "}"),
+        ];
+        assert!(check(&doc, &lines, &p, &[op(0, 1, &["    let x = 2;"])]).is_ok());
+    }
+
+    #[test]
+    fn a_kept_line_tied_to_another_file_line_is_refused() {
+        let doc = Doc::parse("a\nb\nc\n");
+        let lines = vec![
+            HunkLine::new(LineKind::Context, "a"),
+            HunkLine::new(LineKind::Remove, "b"),
+            HunkLine::new(LineKind::Context, "c"),
+        ];
+        let good = placement(
+            Rung::BlankLines,
+            vec![Span::line(0), Span::line(1), Span::line(2)],
+        );
+        assert!(check(&doc, &lines, &good, &[op(1, 2, &[])]).is_ok());
+        let bad = placement(
+            Rung::BlankLines,
+            vec![Span::line(1), Span::line(1), Span::line(2)],
+        );
+        assert!(check(&doc, &lines, &bad, &[op(1, 2, &[])]).is_err());
+        // The similar rung may keep a misremembered context line.
+        let lines = vec![
+            HunkLine::new(LineKind::Context, "a2"),
+            HunkLine::new(LineKind::Remove, "b"),
+            HunkLine::new(LineKind::Context, "c"),
+        ];
+        let sim = placement(
+            Rung::Similar,
+            vec![Span::line(0), Span::line(1), Span::line(2)],
+        );
+        assert!(check(&doc, &lines, &sim, &[op(1, 2, &[])]).is_ok());
+    }
+}
