@@ -146,6 +146,20 @@ impl Repo {
         Ok(dir)
     }
 
+    /// The git directory shared by all worktrees (objects and refs live there): a linked
+    /// worktree's git directory names it in its `commondir` file, as git itself reads it.
+    pub fn common_dir(&self) -> Result<PathBuf, GitError> {
+        let git_dir = self.git_dir()?;
+        match std::fs::read(git_dir.join("commondir")) {
+            Ok(bytes) => Ok(git_dir.join(path_from_bytes(trim_newline(&bytes)))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(git_dir),
+            Err(e) => Err(GitError::io(
+                format!("reading {}/commondir", git_dir.display()),
+                e,
+            )),
+        }
+    }
+
     /// Where git keeps `name` (`index`, `MERGE_HEAD`, `hooks/pre-commit`, ...) for this work
     /// tree, absolute. Follows linked worktrees and `core.hooksPath` the way git does.
     pub fn git_path(&self, name: &str) -> Result<PathBuf, GitError> {

@@ -9,6 +9,7 @@
 
 mod apply_cli;
 mod ask;
+mod checkpoint_catalog;
 mod completions;
 mod fix;
 mod git_safety;
