@@ -29,6 +29,7 @@ mod lock;
 mod odb;
 pub mod oplog;
 mod path;
+mod refs;
 mod repo;
 pub mod restore;
 mod tempindex;

@@ -88,6 +88,44 @@ impl Odb {
     }
 }
 
+impl Odb {
+    /// The kind and content of a loose object, or `None` when it is not loose here (packed,
+    /// in an alternate, or a store salve does not write itself): the caller asks git then.
+    pub(crate) fn read_loose(&self, id: &str) -> Option<(String, Vec<u8>)> {
+        use std::io::Read as _;
+        let objects = self.loose.as_ref()?;
+        if id.len() < 3 {
+            return None;
+        }
+        let file = std::fs::File::open(objects.join(&id[..2]).join(&id[2..])).ok()?;
+        let mut raw = Vec::new();
+        flate2::read::ZlibDecoder::new(file)
+            .read_to_end(&mut raw)
+            .ok()?;
+        let nul = raw.iter().position(|b| *b == 0)?;
+        let header = String::from_utf8_lossy(&raw[..nul]).into_owned();
+        let (kind, size) = header.split_once(' ')?;
+        let content = raw.split_off(nul + 1);
+        (size.parse::<usize>().ok()? == content.len()).then(|| (kind.to_owned(), content))
+    }
+}
+
+/// The entries of a tree object's content: mode, name and id. `None` when it is malformed.
+pub(crate) fn parse_tree(content: &[u8], id_len: usize) -> Option<Vec<(String, Vec<u8>, String)>> {
+    let mut entries = Vec::new();
+    let mut rest = content;
+    while !rest.is_empty() {
+        let space = rest.iter().position(|b| *b == b' ')?;
+        let nul = rest.iter().position(|b| *b == 0)?;
+        let mode = String::from_utf8_lossy(&rest[..space]).into_owned();
+        let name = rest.get(space + 1..nul)?.to_vec();
+        let id = hex(rest.get(nul + 1..nul + 1 + id_len)?);
+        entries.push((mode, name, id));
+        rest = &rest[nul + 1 + id_len..];
+    }
+    Some(entries)
+}
+
 /// Write `bytes` to `path` through a temporary file in `dir`, read-only like git's objects.
 fn write_new(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), GitError> {
     let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);

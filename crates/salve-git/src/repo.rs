@@ -212,8 +212,41 @@ impl Repo {
         salve_dir_in(&self.git_dir()?)
     }
 
-    /// HEAD's commit and branch. Works on unborn branches and detached HEADs.
+    /// HEAD's commit and branch. Works on unborn branches and detached HEADs. Read from the
+    /// ref files when they are plain (no git process); git answers otherwise.
     pub fn head(&self) -> Result<Head, GitError> {
+        if let Some(head) = self.head_from_files()? {
+            return Ok(head);
+        }
+        self.head_from_git()
+    }
+
+    fn head_from_files(&self) -> Result<Option<Head>, GitError> {
+        use crate::refs::{read, Value};
+        let (git_dir, common) = (self.git_dir()?, self.common_dir()?);
+        Ok(match read(&git_dir, &common, "HEAD") {
+            Value::Id(commit) => Some(Head {
+                commit: Some(commit),
+                branch: None,
+            }),
+            Value::Symbolic(branch) if branch.starts_with("refs/heads/") => {
+                match read(&common, &common, &branch) {
+                    Value::Id(commit) => Some(Head {
+                        commit: Some(commit),
+                        branch: Some(branch),
+                    }),
+                    Value::Absent => Some(Head {
+                        commit: None,
+                        branch: Some(branch),
+                    }),
+                    Value::Symbolic(_) | Value::Unknown => None,
+                }
+            }
+            _ => None,
+        })
+    }
+
+    fn head_from_git(&self) -> Result<Head, GitError> {
         let (commit, out) = both(
             || self.resolve_commit("HEAD"),
             || self.git().args(["symbolic-ref", "-q", "HEAD"]).output(),

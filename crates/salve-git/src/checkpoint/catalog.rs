@@ -12,7 +12,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use crate::checkpoint::meta::Meta;
 use crate::checkpoint::{legacy, parse, Checkpoint, CATALOG_REF};
 use crate::cmd::{split_nul, GitError};
-use crate::odb::{commit_content, tree_content, Kind, Odb, TreeEntry};
+use crate::odb::{commit_content, parse_tree, tree_content, Kind, Odb, TreeEntry};
+use crate::refs;
 use crate::repo::Repo;
 
 /// Checkpoint commit id → the id of its entry's tree.
@@ -23,10 +24,11 @@ const ATTEMPTS: u32 = 64;
 
 /// The catalog's checkpoints, in no particular order.
 pub(super) fn list(repo: &Repo) -> Result<Vec<Checkpoint>, GitError> {
-    let Some(tip) = repo.resolve_commit(CATALOG_REF)? else {
+    let odb = Odb::open(repo)?;
+    let Some(tip) = tip(repo)? else {
         return Ok(Vec::new());
     };
-    let entries = read_entries(repo, &tip)?;
+    let entries = read_entries(repo, &odb, &tip)?;
     if entries.is_empty() {
         return Ok(Vec::new());
     }
@@ -123,8 +125,22 @@ fn write_tree(odb: &Odb, entries: &mut [TreeEntry]) -> Result<String, GitError> 
     odb.write(Kind::Tree, &content)
 }
 
-/// The entries of the catalog commit `tip`.
-fn read_entries(repo: &Repo, tip: &str) -> Result<Entries, GitError> {
+/// The catalog commit, from the ref files when they are plain.
+fn tip(repo: &Repo) -> Result<Option<String>, GitError> {
+    let common = repo.common_dir()?;
+    match refs::read(&common, &common, CATALOG_REF) {
+        refs::Value::Id(id) => Ok(Some(id)),
+        refs::Value::Absent => Ok(None),
+        refs::Value::Symbolic(_) | refs::Value::Unknown => repo.resolve_commit(CATALOG_REF),
+    }
+}
+
+/// The entries of the catalog commit `tip`: read in process while its objects are loose (as
+/// salve wrote them), else by `git ls-tree` (after `git gc` packed them).
+fn read_entries(repo: &Repo, odb: &Odb, tip: &str) -> Result<Entries, GitError> {
+    if let Some(entries) = read_loose_entries(odb, tip) {
+        return Ok(entries);
+    }
     let out = repo.git().args(["ls-tree", "-z", tip]).run_bytes()?;
     let mut entries = Entries::new();
     for record in split_nul(&out) {
@@ -140,14 +156,40 @@ fn read_entries(repo: &Repo, tip: &str) -> Result<Entries, GitError> {
     Ok(entries)
 }
 
+fn read_loose_entries(odb: &Odb, tip: &str) -> Option<Entries> {
+    let (kind, commit) = odb.read_loose(tip)?;
+    let tree = String::from_utf8_lossy(
+        commit
+            .strip_prefix(b"tree ")?
+            .split(|b| *b == b'\n')
+            .next()?,
+    )
+    .into_owned();
+    if kind != "commit" {
+        return None;
+    }
+    let (kind, content) = odb.read_loose(&tree)?;
+    if kind != "tree" {
+        return None;
+    }
+    let entries = parse_tree(&content, tip.len() / 2)?;
+    Some(
+        entries
+            .into_iter()
+            .filter(|(mode, _, _)| mode == "40000")
+            .map(|(_, name, id)| (String::from_utf8_lossy(&name).into_owned(), id))
+            .collect(),
+    )
+}
+
 /// Read the catalog, fold in old-style refs, apply `change`, and move the ref from the commit
 /// read to the one written; on a lost race, start over.
 fn update(repo: &Repo, odb: &Odb, mut change: impl FnMut(&mut Entries)) -> Result<(), GitError> {
     let mut attempt = 0;
     loop {
-        let tip = repo.resolve_commit(CATALOG_REF)?;
+        let tip = tip(repo)?;
         let mut entries = match &tip {
-            Some(tip) => read_entries(repo, tip)?,
+            Some(tip) => read_entries(repo, odb, tip)?,
             None => Entries::new(),
         };
         let old = legacy::list(repo)?;
@@ -165,20 +207,21 @@ fn update(repo: &Repo, odb: &Odb, mut change: impl FnMut(&mut Entries)) -> Resul
         } else {
             Some(write_catalog(repo, odb, &entries)?)
         };
-        match swap(repo, tip.as_deref(), new.as_deref()) {
-            Ok(()) => {
+        let lost = match swap(repo, tip.as_deref(), new.as_deref()) {
+            Ok(true) => {
                 legacy::delete(repo, &old);
                 return Ok(());
             }
-            Err(e) => {
-                attempt += 1;
-                // Only a ref that moved under us is a lost race; anything else is an error.
-                if attempt >= ATTEMPTS || repo.resolve_commit(CATALOG_REF)? == tip {
-                    return Err(e);
-                }
-                std::thread::sleep(backoff(attempt));
-            }
+            Ok(false) => refs::lost(CATALOG_REF),
+            // Only a ref that moved under us is a lost race; anything else is an error.
+            Err(e) if self::tip(repo)? == tip => return Err(e),
+            Err(e) => e,
+        };
+        attempt += 1;
+        if attempt >= ATTEMPTS {
+            return Err(lost);
         }
+        std::thread::sleep(backoff(attempt));
     }
 }
 
@@ -211,8 +254,17 @@ fn write_catalog(repo: &Repo, odb: &Odb, entries: &Entries) -> Result<String, Gi
     )
 }
 
-/// Move the catalog ref from `old` to `new` (`None`: absent) if it is still at `old`.
-fn swap(repo: &Repo, old: Option<&str>, new: Option<&str>) -> Result<(), GitError> {
+/// Move the catalog ref from `old` to `new` (`None`: absent) if it is still at `old`: in
+/// process by git's lock-file protocol where refs are plain files, else by `git update-ref`.
+/// `Ok(false)` when another writer got there first.
+fn swap(repo: &Repo, old: Option<&str>, new: Option<&str>) -> Result<bool, GitError> {
+    if let Some(new) = new {
+        match refs::swap(&repo.common_dir()?, CATALOG_REF, old, new) {
+            refs::Swap::Done => return Ok(true),
+            refs::Swap::Lost => return Ok(false),
+            refs::Swap::Unknown => {}
+        }
+    }
     let git = repo.git().args(["update-ref", "-m", "salve checkpoints"]);
     let git = match (old, new) {
         (_, Some(new)) => {
@@ -220,9 +272,9 @@ fn swap(repo: &Repo, old: Option<&str>, new: Option<&str>) -> Result<(), GitErro
             git.args([CATALOG_REF, new, old.unwrap_or(&zero)])
         }
         (Some(old), None) => git.args(["-d", CATALOG_REF, old]),
-        (None, None) => return Ok(()),
+        (None, None) => return Ok(true),
     };
-    git.run_bytes().map(|_| ())
+    git.run_bytes().map(|_| true)
 }
 
 /// Seconds since the Unix epoch: the clock's, or the time `GIT_COMMITTER_DATE` names when it
