@@ -25,6 +25,7 @@
 pub mod checkpoint;
 mod cmd;
 pub mod commit;
+mod index;
 mod lock;
 mod odb;
 pub mod oplog;

@@ -53,6 +53,11 @@ impl Odb {
         })
     }
 
+    /// True when objects are written here in process (SHA-1 repositories).
+    pub(crate) fn writes_loose(&self) -> bool {
+        self.loose.is_some()
+    }
+
     /// Store `content` as an object of `kind`; returns its id (lowercase hex).
     pub(crate) fn write(&self, kind: Kind, content: &[u8]) -> Result<String, GitError> {
         let Some(objects) = &self.loose else {

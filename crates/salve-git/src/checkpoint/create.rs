@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 use crate::checkpoint::meta::Meta;
 use crate::checkpoint::scan::{self, Scan};
-use crate::checkpoint::{catalog, short_id};
+use crate::checkpoint::{catalog, inproc, short_id};
 use crate::cmd::GitError;
 use crate::odb::{commit_content, Kind, Odb};
 use crate::oplog;
@@ -123,19 +123,20 @@ pub struct Snapshot {
 
 /// The objects of a checkpoint of `repo` as it is now; see [`Snapshot`].
 ///
-/// Each git call is mostly process start-up, so calls that do not need each other's answers
-/// run at once: HEAD, the untracked scan and the staged tree first, then the work tree.
-/// Results are checked in the order the steps would run one after another, so the same failure
-/// wins as in a sequential run.
+/// The untracked scan (a git process) runs beside the read of HEAD. The trees are built in
+/// process where that gives git's bytes (see `inproc`), else through a temporary index as the
+/// module docs say.
 pub fn snapshot(repo: &Repo, options: &Options) -> Result<Snapshot, Error> {
-    let (head, (scan, staged)) = both(
-        || repo.head(),
-        || both(|| scan::untracked(repo, &options.limits), || staged(repo)),
-    );
+    let (head, scan) = both(|| repo.head(), || scan::untracked(repo, &options.limits));
     let head = head?;
     let scan = scan?;
-    let (temp, index_tree) = staged?;
-    let tree = work_tree(&temp, &scan, options)?;
+    let (tree, index_tree) = match inproc::trees(repo, &scan, options)? {
+        Some(trees) => (trees.tree, Some(trees.index_tree)),
+        None => {
+            let (temp, index_tree) = staged(repo)?;
+            (work_tree(&temp, &scan, options)?, index_tree)
+        }
+    };
 
     let meta = Meta {
         message: options.message.clone().unwrap_or_default(),
@@ -158,6 +159,13 @@ pub fn snapshot(repo: &Repo, options: &Options) -> Result<Snapshot, Error> {
         head,
         skipped: scan.skipped,
     })
+}
+
+/// The work tree's and the staged state's trees as [`snapshot`] builds them in process, or
+/// `None` where it leaves them to git (see `inproc`). For comparing with git's own.
+pub fn in_process_trees(repo: &Repo, options: &Options) -> Result<Option<(String, String)>, Error> {
+    let scan = scan::untracked(repo, &options.limits)?;
+    Ok(inproc::trees(repo, &scan, options)?.map(|t| (t.tree, t.index_tree)))
 }
 
 /// The temporary index (a copy of the user's) and the staged state's tree, which is `None`

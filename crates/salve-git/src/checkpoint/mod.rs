@@ -41,9 +41,11 @@ use crate::repo::Repo;
 mod catalog;
 pub mod create;
 pub mod drop;
+mod inproc;
 mod legacy;
 pub mod list;
 pub(crate) mod meta;
+mod probe;
 mod scan;
 
 pub use create::create;

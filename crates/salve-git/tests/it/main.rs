@@ -7,5 +7,6 @@ mod catalog;
 mod checkpoint;
 mod commit;
 mod dataloss;
+mod inproc;
 mod restore;
 mod support;
