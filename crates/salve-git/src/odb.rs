@@ -4,8 +4,9 @@
 //! small objects per checkpoint. salve encodes them itself (the byte formats are git's:
 //! `<type> <size>\0<content>`, hashed, zlib-compressed into `objects/xx/yyyy...`). A loose
 //! object is written to a temporary file in its fan-out directory and renamed into place, so a
-//! reader never sees half an object, and an object that already exists loose is not rewritten.
-//! In a repository that does not use SHA-1 the same bytes go through `git hash-object -w`.
+//! reader never sees half an object, and an object that already exists loose is not rewritten
+//! (one that is only in a pack gets a loose copy, which git's next gc folds away). Loose objects
+//! are read back the same way. In a repository that does not use SHA-1 the same bytes go through `git hash-object -w`.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -81,8 +82,8 @@ impl Odb {
         }
         std::fs::create_dir_all(&dir)
             .map_err(|e| GitError::io(format!("creating {}", dir.display()), e))?;
-        let mut encoder =
-            flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+        // git's own level for loose objects (`core.looseCompression` defaults to 1): speed.
+        let mut encoder = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
         let compressed = encoder
             .write_all(header.as_bytes())
             .and_then(|()| encoder.write_all(content))

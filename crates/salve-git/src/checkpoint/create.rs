@@ -1,12 +1,13 @@
 //! Take a checkpoint: snapshot the work tree and the staged state into the catalog.
 //!
-//! The snapshot is built in a temporary index that starts as a copy of the user's index, so the
-//! stat cache spares re-hashing unchanged files: its `write-tree` before anything else is the
-//! staged state; `add -A` then brings in every change and untracked, non-ignored file (minus the
-//! skips the scan chose), and a second `write-tree` is the work tree. The checkpoint's commit
-//! (salve's own identity, HEAD as parent, the meta as message) is written in process, and
-//! publishing adds the checkpoint to the catalog. The user's index, HEAD and files are never
-//! written.
+//! Both trees are what git would build: `write-tree` of the user's index (the staged state),
+//! and `add -A` + `write-tree` on a copy of it (the work tree: every change and untracked,
+//! non-ignored file, minus the skips the scan chose). Where git would store every file's bytes
+//! unchanged they are built in process (`inproc`), reusing the index's stat cache; elsewhere
+//! through a temporary index that starts as a copy of the user's, so git's stat cache spares
+//! re-hashing unchanged files too. The checkpoint's commit (salve's own identity, HEAD as
+//! parent, the meta as message) is written in process, and publishing adds the checkpoint to
+//! the catalog. The user's index, HEAD and files are never written.
 
 use std::path::PathBuf;
 
