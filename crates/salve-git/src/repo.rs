@@ -46,12 +46,18 @@ impl Repo {
     fn ask(dir: &Path, rev: Option<&str>) -> Result<(Repo, String, Option<String>), GitError> {
         // Where a directory's repository is does not change while salve runs: one process
         // (a fix loop, the MCP server) asks once per directory, not once per operation.
-        let key = rev
-            .is_none()
-            .then(|| std::fs::canonicalize(dir).ok())
-            .flatten();
+        let key = std::fs::canonicalize(dir).ok();
         if let Some(found) = key.as_ref().and_then(|k| memo::get(&memo::DISCOVERED, k)) {
-            return Ok((found.0, found.1, None));
+            match rev {
+                None => return Ok((found.0, found.1, None)),
+                // HEAD, the revision salve asks for most, is read from the ref files.
+                Some("HEAD") => {
+                    if let Some(head) = found.0.head_from_files()? {
+                        return Ok((found.0, found.1, head.commit));
+                    }
+                }
+                Some(_) => {}
+            }
         }
         let asked = Self::ask_git(dir, rev)?;
         if let Some(key) = key {
@@ -377,6 +383,26 @@ mod tests {
         let (dir, index) = repo.git_dir_and_index_path().unwrap();
         assert_eq!(dir, repo.git_dir().unwrap());
         assert_eq!(index, repo.index_path().unwrap());
+    }
+
+    #[test]
+    fn head_from_the_ref_files_follows_new_commits_packed_refs_and_detached_heads() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        git(root, &["init", "-q", "-b", "main"]);
+        let head = |root: &Path| Repo::discover_at(root, "HEAD").unwrap().2;
+        let asked = |root: &Path| Repo::ask_git(root, Some("HEAD")).unwrap().2;
+        assert_eq!(head(root), None);
+        git(root, &["commit", "-q", "--allow-empty", "-m", "one"]);
+        assert_eq!(head(root), asked(root));
+        assert!(head(root).is_some());
+        git(root, &["commit", "-q", "--allow-empty", "-m", "two"]);
+        git(root, &["pack-refs", "--all"]);
+        assert_eq!(head(root), asked(root));
+        git(root, &["checkout", "-q", "--detach", "HEAD~1"]);
+        assert_eq!(head(root), asked(root));
+        let repo = Repo::discover(root).unwrap();
+        assert_eq!(repo.head().unwrap(), repo.head_from_git().unwrap());
     }
 
     #[test]
