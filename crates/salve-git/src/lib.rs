@@ -25,6 +25,7 @@
 pub mod checkpoint;
 mod cmd;
 pub mod commit;
+#[cfg(unix)]
 mod index;
 mod lock;
 mod odb;

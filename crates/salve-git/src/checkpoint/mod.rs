@@ -41,10 +41,28 @@ use crate::repo::Repo;
 mod catalog;
 pub mod create;
 pub mod drop;
+#[cfg(unix)]
 mod inproc;
+#[cfg(not(unix))]
+mod inproc {
+    //! Building trees in process reads Unix stat data; elsewhere git builds them.
+    pub(super) struct Trees {
+        pub tree: String,
+        pub index_tree: String,
+    }
+
+    pub(super) fn trees(
+        _: &crate::repo::Repo,
+        _: &super::scan::Scan,
+        _: &super::create::Options,
+    ) -> Result<Option<Trees>, crate::cmd::GitError> {
+        Ok(None)
+    }
+}
 mod legacy;
 pub mod list;
 pub(crate) mod meta;
+#[cfg(unix)]
 mod probe;
 mod scan;
 
