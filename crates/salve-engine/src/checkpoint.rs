@@ -1,4 +1,4 @@
-//! Checkpoints: [`create`] snapshots the work tree and the staged state into a private ref,
+//! Checkpoints: [`create`] snapshots the work tree and the staged state into salve's catalog,
 //! [`list`] shows them, [`drop`] prunes them. The user's index, HEAD and files are never
 //! touched.
 
@@ -133,15 +133,12 @@ pub enum Error {
     Git(#[from] GitError),
     #[error(transparent)]
     Find(#[from] git_checkpoint::FindError),
-    #[error("{0}")]
-    RefTaken(String),
 }
 
 impl From<git_create::Error> for Error {
     fn from(e: git_create::Error) -> Error {
         match e {
             git_create::Error::Git(e) => Error::Git(e),
-            other @ git_create::Error::RefTaken(_) => Error::RefTaken(other.to_string()),
         }
     }
 }
@@ -161,30 +158,23 @@ impl Classified for Error {
             Error::Git(e) => e.kind(),
             Error::Find(git_checkpoint::FindError::Git(e)) => e.kind(),
             Error::Find(_) => Kind::User,
-            Error::RefTaken(_) => Kind::Internal,
         }
     }
 
     fn code(&self) -> &'static str {
-        find_code(self).unwrap_or("ref_taken")
+        match self {
+            Error::Git(e) | Error::Find(git_checkpoint::FindError::Git(e)) => e.code(),
+            Error::Find(git_checkpoint::FindError::NotFound(_)) => "no_such_checkpoint",
+            Error::Find(git_checkpoint::FindError::Ambiguous { .. }) => "ambiguous_checkpoint",
+        }
     }
 
     fn hint(&self) -> Option<String> {
         match self {
             Error::Git(e) | Error::Find(git_checkpoint::FindError::Git(e)) => e.hint(),
             Error::Find(_) => Some("the checkpoint list shows the ids".to_owned()),
-            Error::RefTaken(_) => Some("take the checkpoint again".to_owned()),
         }
     }
-}
-
-fn find_code(e: &Error) -> Option<&'static str> {
-    Some(match e {
-        Error::Git(e) | Error::Find(git_checkpoint::FindError::Git(e)) => e.code(),
-        Error::Find(git_checkpoint::FindError::NotFound(_)) => "no_such_checkpoint",
-        Error::Find(git_checkpoint::FindError::Ambiguous { .. }) => "ambiguous_checkpoint",
-        Error::RefTaken(_) => return None,
-    })
 }
 
 /// Snapshot the work tree and staged state at `options.dir`.
@@ -221,7 +211,7 @@ pub struct Dropped {
     pub dropped: Vec<String>,
 }
 
-/// Delete the selected checkpoints' refs.
+/// Remove the selected checkpoints from the catalog.
 pub fn drop(options: &DropOptions) -> Result<Dropped, Error> {
     let repo = Repo::discover(&options.dir)?;
     let selection = match &options.selection {

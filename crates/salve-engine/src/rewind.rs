@@ -87,13 +87,8 @@ pub enum Error {
 
 impl From<git_create::Error> for Error {
     fn from(e: git_create::Error) -> Error {
-        match e {
-            git_create::Error::Git(e) => Error::Git(e),
-            other => Error::Git(GitError::io(
-                other.to_string(),
-                std::io::Error::other("ref"),
-            )),
-        }
+        let git_create::Error::Git(e) = e;
+        Error::Git(e)
     }
 }
 
@@ -170,7 +165,8 @@ pub fn preview(options: &Options) -> Result<Preview, Error> {
     let (store, id, checkpoint) = run_checkpoint(options)?;
     let repo = Repo::discover(&options.dir)?;
     let target = find(&repo, &checkpoint)?;
-    let target_tree = repo.tree_of(&target.commit)?;
+    // The catalog keeps the checkpoint's tree alive; its own commit may already be pruned.
+    let target_tree = target.tree.clone();
     let now = git_create::snapshot(
         &repo,
         &git_create::Options {

@@ -3,8 +3,9 @@
 //! and never lets git prompt.
 //!
 //! On top of it:
-//! - [`checkpoint`]: snapshots of the work tree and staged state under `refs/salve/checkpoints/`,
-//!   taken without touching the user's index, HEAD or files; listing and pruning them.
+//! - [`checkpoint`]: snapshots of the work tree and staged state in one catalog ref
+//!   (`refs/salve/catalog`), taken without touching the user's index, HEAD or files; listing
+//!   and pruning them.
 //! - [`restore()`]: bring a checkpoint back (after checkpointing the present, so it is undoable).
 //! - [`undo()`]: restore the state before the latest salve change; a second undo redoes.
 //! - [`commit`]: commit exactly the files of a fix, leaving the user's other work untouched.
@@ -24,9 +25,13 @@
 pub mod checkpoint;
 mod cmd;
 pub mod commit;
+#[cfg(unix)]
+mod index;
 mod lock;
+mod odb;
 pub mod oplog;
 mod path;
+mod refs;
 mod repo;
 pub mod restore;
 mod tempindex;

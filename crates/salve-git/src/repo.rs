@@ -46,12 +46,18 @@ impl Repo {
     fn ask(dir: &Path, rev: Option<&str>) -> Result<(Repo, String, Option<String>), GitError> {
         // Where a directory's repository is does not change while salve runs: one process
         // (a fix loop, the MCP server) asks once per directory, not once per operation.
-        let key = rev
-            .is_none()
-            .then(|| std::fs::canonicalize(dir).ok())
-            .flatten();
+        let key = std::fs::canonicalize(dir).ok();
         if let Some(found) = key.as_ref().and_then(|k| memo::get(&memo::DISCOVERED, k)) {
-            return Ok((found.0, found.1, None));
+            match rev {
+                None => return Ok((found.0, found.1, None)),
+                // HEAD, the revision salve asks for most, is read from the ref files.
+                Some("HEAD") => {
+                    if let Some(head) = found.0.head_from_files()? {
+                        return Ok((found.0, found.1, head.commit));
+                    }
+                }
+                Some(_) => {}
+            }
         }
         let asked = Self::ask_git(dir, rev)?;
         if let Some(key) = key {
@@ -146,6 +152,20 @@ impl Repo {
         Ok(dir)
     }
 
+    /// The git directory shared by all worktrees (objects and refs live there): a linked
+    /// worktree's git directory names it in its `commondir` file, as git itself reads it.
+    pub fn common_dir(&self) -> Result<PathBuf, GitError> {
+        let git_dir = self.git_dir()?;
+        match std::fs::read(git_dir.join("commondir")) {
+            Ok(bytes) => Ok(git_dir.join(path_from_bytes(trim_newline(&bytes)))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(git_dir),
+            Err(e) => Err(GitError::io(
+                format!("reading {}/commondir", git_dir.display()),
+                e,
+            )),
+        }
+    }
+
     /// Where git keeps `name` (`index`, `MERGE_HEAD`, `hooks/pre-commit`, ...) for this work
     /// tree, absolute. Follows linked worktrees and `core.hooksPath` the way git does.
     pub fn git_path(&self, name: &str) -> Result<PathBuf, GitError> {
@@ -198,8 +218,41 @@ impl Repo {
         salve_dir_in(&self.git_dir()?)
     }
 
-    /// HEAD's commit and branch. Works on unborn branches and detached HEADs.
+    /// HEAD's commit and branch. Works on unborn branches and detached HEADs. Read from the
+    /// ref files when they are plain (no git process); git answers otherwise.
     pub fn head(&self) -> Result<Head, GitError> {
+        if let Some(head) = self.head_from_files()? {
+            return Ok(head);
+        }
+        self.head_from_git()
+    }
+
+    fn head_from_files(&self) -> Result<Option<Head>, GitError> {
+        use crate::refs::{read, Value};
+        let (git_dir, common) = (self.git_dir()?, self.common_dir()?);
+        Ok(match read(&git_dir, &common, "HEAD") {
+            Value::Id(commit) => Some(Head {
+                commit: Some(commit),
+                branch: None,
+            }),
+            Value::Symbolic(branch) if branch.starts_with("refs/heads/") => {
+                match read(&common, &common, &branch) {
+                    Value::Id(commit) => Some(Head {
+                        commit: Some(commit),
+                        branch: Some(branch),
+                    }),
+                    Value::Absent => Some(Head {
+                        commit: None,
+                        branch: Some(branch),
+                    }),
+                    Value::Symbolic(_) | Value::Unknown => None,
+                }
+            }
+            _ => None,
+        })
+    }
+
+    fn head_from_git(&self) -> Result<Head, GitError> {
         let (commit, out) = both(
             || self.resolve_commit("HEAD"),
             || self.git().args(["symbolic-ref", "-q", "HEAD"]).output(),
@@ -330,6 +383,26 @@ mod tests {
         let (dir, index) = repo.git_dir_and_index_path().unwrap();
         assert_eq!(dir, repo.git_dir().unwrap());
         assert_eq!(index, repo.index_path().unwrap());
+    }
+
+    #[test]
+    fn head_from_the_ref_files_follows_new_commits_packed_refs_and_detached_heads() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        git(root, &["init", "-q", "-b", "main"]);
+        let head = |root: &Path| Repo::discover_at(root, "HEAD").unwrap().2;
+        let asked = |root: &Path| Repo::ask_git(root, Some("HEAD")).unwrap().2;
+        assert_eq!(head(root), None);
+        git(root, &["commit", "-q", "--allow-empty", "-m", "one"]);
+        assert_eq!(head(root), asked(root));
+        assert!(head(root).is_some());
+        git(root, &["commit", "-q", "--allow-empty", "-m", "two"]);
+        git(root, &["pack-refs", "--all"]);
+        assert_eq!(head(root), asked(root));
+        git(root, &["checkout", "-q", "--detach", "HEAD~1"]);
+        assert_eq!(head(root), asked(root));
+        let repo = Repo::discover(root).unwrap();
+        assert_eq!(repo.head().unwrap(), repo.head_from_git().unwrap());
     }
 
     #[test]

@@ -56,8 +56,7 @@ pub fn undo(repo: &Repo, options: &Options) -> Result<Outcome, Error> {
         kind: undone.kind.clone(),
         commit: undone.before.clone(),
     };
-    let commit = repo.resolve_commit(&undone.before)?.ok_or_else(gone)?;
-    let target = checkpoint::read_commit(repo, &commit)?.ok_or_else(gone)?;
+    let target = checkpoint::by_commit(repo, &undone.before)?.ok_or_else(gone)?;
     let mut restore_options = options.restore.clone();
     restore_options.operation = "undo".to_owned();
     let restore = restore::restore_checkpoint(repo, &target, &restore_options)?;

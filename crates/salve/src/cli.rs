@@ -73,7 +73,7 @@ pub enum Command {
     Rules(commands::rules::RulesArgs),
     /// Show what is installed and configured: git, config files, providers, chains, the record
     Doctor(commands::doctor::DoctorArgs),
-    /// Snapshot the work tree and staged state into a private ref (or `drop` old ones)
+    /// Snapshot the work tree and staged state into salve's checkpoint catalog (or `drop` old ones)
     Checkpoint(commands::checkpoint::CheckpointArgs),
     /// List checkpoints, newest first
     Checkpoints(commands::checkpoints::CheckpointsArgs),

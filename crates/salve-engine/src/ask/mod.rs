@@ -500,7 +500,7 @@ fn checkpoint_blob(root: &std::path::Path, id: Option<&str>, rel: &str) -> Optio
         Some(prefix) => format!("{prefix}/{rel}"),
         None => rel.to_owned(),
     };
-    let blob = repo.blob_at(&checkpoint.commit, &path).ok()?;
+    let blob = repo.blob_at(&checkpoint.tree, &path).ok()?;
     Some(blob.map(|b| String::from_utf8_lossy(&b).into_owned()))
 }
 

@@ -1,18 +1,21 @@
-//! Take a checkpoint: snapshot the work tree and the staged state into a private ref.
+//! Take a checkpoint: snapshot the work tree and the staged state into the catalog.
 //!
-//! The snapshot is built in a temporary index that starts as a copy of the user's index, so the
-//! stat cache spares re-hashing unchanged files: its `write-tree` before anything else is the
-//! staged state; `add -A` then brings in every change and untracked, non-ignored file (minus the
-//! skips the scan chose), and a second `write-tree` is the work tree. Both go into commits with
-//! salve's own identity, and `update-ref` creates `refs/salve/checkpoints/<id>` only if it does
-//! not exist yet. The user's index, HEAD and files are never written.
+//! Both trees are what git would build: `write-tree` of the user's index (the staged state),
+//! and `add -A` + `write-tree` on a copy of it (the work tree: every change and untracked,
+//! non-ignored file, minus the skips the scan chose). Where git would store every file's bytes
+//! unchanged they are built in process (`inproc`), reusing the index's stat cache; elsewhere
+//! through a temporary index that starts as a copy of the user's, so git's stat cache spares
+//! re-hashing unchanged files too. The checkpoint's commit (salve's own identity, HEAD as
+//! parent, the meta as message) is written in process, and publishing adds the checkpoint to
+//! the catalog. The user's index, HEAD and files are never written.
 
 use std::path::PathBuf;
 
 use crate::checkpoint::meta::Meta;
 use crate::checkpoint::scan::{self, Scan};
-use crate::checkpoint::{ref_name, short_id};
-use crate::cmd::{Git, GitError};
+use crate::checkpoint::{catalog, inproc, short_id};
+use crate::cmd::GitError;
+use crate::odb::{commit_content, Kind, Odb};
 use crate::oplog;
 use crate::path::{exclude_pathspec, literal_pathspec, nul_terminated};
 use crate::repo::{has_unmerged, Head, Repo};
@@ -83,7 +86,7 @@ pub struct Skipped {
 
 #[derive(Clone, Debug)]
 pub struct Outcome {
-    /// The short id users type: `refs/salve/checkpoints/<id>`.
+    /// The short id users type.
     pub id: String,
     pub commit: String,
     /// The work tree's tree.
@@ -98,8 +101,6 @@ pub struct Outcome {
 pub enum Error {
     #[error(transparent)]
     Git(#[from] GitError),
-    #[error("{0} already exists and points at another commit")]
-    RefTaken(String),
 }
 
 /// Snapshot the work tree and the staged state of `repo`; see the module docs.
@@ -114,6 +115,7 @@ pub fn create(repo: &Repo, options: &Options) -> Result<Outcome, Error> {
 #[derive(Clone, Debug)]
 pub struct Snapshot {
     commit: String,
+    meta: Meta,
     tree: String,
     index_tree: Option<String>,
     head: Head,
@@ -122,56 +124,49 @@ pub struct Snapshot {
 
 /// The objects of a checkpoint of `repo` as it is now; see [`Snapshot`].
 ///
-/// Each git call is mostly process start-up, so calls that do not need each other's answers
-/// run at once: HEAD, the untracked scan and the staged tree first, then the staged state's
-/// commit beside `add -A` and the work tree's `write-tree`. Results are checked in the order
-/// the steps would run one after another, so the same failure wins as in a sequential run.
+/// The untracked scan (a git process) runs beside the read of HEAD. The trees are built in
+/// process where that gives git's bytes (see `inproc`), else through a temporary index as the
+/// module docs say.
 pub fn snapshot(repo: &Repo, options: &Options) -> Result<Snapshot, Error> {
-    let (head, (scan, staged)) = both(
-        || repo.head(),
-        || both(|| scan::untracked(repo, &options.limits), || staged(repo)),
-    );
+    let (head, scan) = both(|| repo.head(), || scan::untracked(repo, &options.limits));
     let head = head?;
     let scan = scan?;
-    let (temp, index_tree) = staged?;
-
-    // The staged commit needs only HEAD and the staged tree, not the work tree.
-    let (index_commit, tree) = both(
-        || {
-            index_tree
-                .as_ref()
-                .map(|index_tree| {
-                    commit_tree(
-                        repo,
-                        index_tree,
-                        head.commit.iter(),
-                        "salve checkpoint: staged state\n",
-                    )
-                })
-                .transpose()
-        },
-        || work_tree(&temp, &scan, options),
-    );
-    let tree = tree?;
-    let index_commit = index_commit?;
+    let (tree, index_tree) = match inproc::trees(repo, &scan, options)? {
+        Some(trees) => (trees.tree, Some(trees.index_tree)),
+        None => {
+            let (temp, index_tree) = staged(repo)?;
+            (work_tree(&temp, &scan, options)?, index_tree)
+        }
+    };
 
     let meta = Meta {
         message: options.message.clone().unwrap_or_default(),
         head: head.commit.clone(),
         branch: head.branch.clone(),
-        index_commit: index_commit.clone(),
+        index: index_tree.clone(),
         worktree: Some(repo.root.to_string_lossy().into_owned()),
         skipped: scan.skipped.len(),
+        tree: Some(tree.clone()),
+        time: Some(catalog::now(repo)),
     };
-    let parents = head.commit.iter().chain(index_commit.iter());
-    let commit = commit_tree(repo, &tree, parents, &meta.render())?;
+    let parents: Vec<&str> = head.commit.iter().map(String::as_str).collect();
+    let content = commit_content(&tree, &parents, meta.time.unwrap_or(0), &meta.render());
+    let commit = Odb::open(repo)?.write(Kind::Commit, &content)?;
     Ok(Snapshot {
         commit,
+        meta,
         tree,
         index_tree,
         head,
         skipped: scan.skipped,
     })
+}
+
+/// The work tree's and the staged state's trees as [`snapshot`] builds them in process, or
+/// `None` where it leaves them to git (see `inproc`). For comparing with git's own.
+pub fn in_process_trees(repo: &Repo, options: &Options) -> Result<Option<(String, String)>, Error> {
+    let scan = scan::untracked(repo, &options.limits)?;
+    Ok(inproc::trees(repo, &scan, options)?.map(|t| (t.tree, t.index_tree)))
 }
 
 /// The temporary index (a copy of the user's) and the staged state's tree, which is `None`
@@ -236,44 +231,23 @@ impl Snapshot {
         &self.tree
     }
 
-    /// Make the snapshot a checkpoint: its ref, and the undo log entry when
+    /// Make the snapshot a checkpoint: its catalog entry, and the undo log entry when
     /// [`Options::operation`] is set.
     pub fn publish(self, repo: &Repo, options: &Options) -> Result<Outcome, Error> {
         let Snapshot {
             commit,
+            meta,
             tree,
             index_tree,
             head,
             skipped,
         } = self;
-        let id = short_id(&commit);
-        let reference = ref_name(&id);
-        let zero = "0".repeat(commit.len());
-        let created = repo
-            .git()
-            .args([
-                "update-ref",
-                "-m",
-                "salve checkpoint",
-                &reference,
-                &commit,
-                &zero,
-            ])
-            .run_bytes();
-        if let Err(e) = created {
-            // The same commit (same trees, parents, message and second) is the same checkpoint.
-            if repo.resolve_commit(&reference)?.as_deref() != Some(commit.as_str()) {
-                return match repo.resolve_commit(&reference)? {
-                    Some(_) => Err(Error::RefTaken(reference)),
-                    None => Err(e.into()),
-                };
-            }
-        }
+        catalog::add(repo, &commit, &meta)?;
         if let Some(operation) = &options.operation {
             oplog::record(repo, operation, &commit, None)?;
         }
         Ok(Outcome {
-            id,
+            id: short_id(&commit),
             commit,
             tree,
             index_tree,
@@ -281,28 +255,4 @@ impl Snapshot {
             skipped,
         })
     }
-}
-
-/// `commit-tree` with salve's identity and no signing (a pinentry prompt must never block a
-/// checkpoint).
-pub(crate) fn commit_tree<'a>(
-    repo: &Repo,
-    tree: &str,
-    parents: impl Iterator<Item = &'a String>,
-    message: &str,
-) -> Result<String, GitError> {
-    let mut git = salve_identity(repo.git()).args(["commit-tree", "--no-gpg-sign"]);
-    for parent in parents {
-        git = git.args(["-p", parent]);
-    }
-    git.args(["-F", "-", tree])
-        .stdin(message.as_bytes().to_vec())
-        .run()
-}
-
-fn salve_identity(git: Git) -> Git {
-    git.env("GIT_AUTHOR_NAME", IDENTITY_NAME)
-        .env("GIT_AUTHOR_EMAIL", IDENTITY_EMAIL)
-        .env("GIT_COMMITTER_NAME", IDENTITY_NAME)
-        .env("GIT_COMMITTER_EMAIL", IDENTITY_EMAIL)
 }

@@ -1,12 +1,12 @@
-//! Delete checkpoint refs, by id or by age.
+//! Remove checkpoints from the catalog, by id or by age.
 //!
-//! Deletion is one `update-ref --stdin` transaction with each ref's expected value, so a ref
-//! that changed meanwhile is not deleted. The commits stay in the object store until git's own
-//! garbage collection finds them unreachable.
+//! One catalog write removes them all (compare-and-swap, like every catalog write), so a
+//! checkpoint another process takes meanwhile is kept. The objects stay in the object store
+//! until git's own garbage collection finds them unreachable.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use crate::checkpoint::{find, list, ref_name, Checkpoint, FindError};
+use crate::checkpoint::{catalog, find, list, Checkpoint, FindError};
 use crate::cmd::GitError;
 use crate::repo::Repo;
 
@@ -32,7 +32,7 @@ pub enum Error {
     Find(#[from] FindError),
 }
 
-/// Delete the selected checkpoint refs.
+/// Delete the selected checkpoints.
 pub fn drop(repo: &Repo, selection: &Selection) -> Result<Outcome, Error> {
     let doomed: Vec<Checkpoint> = match selection {
         Selection::Id(spec) => {
@@ -56,17 +56,7 @@ pub fn drop(repo: &Repo, selection: &Selection) -> Result<Outcome, Error> {
     if doomed.is_empty() {
         return Ok(Outcome::default());
     }
-    let mut script = Vec::new();
-    for checkpoint in &doomed {
-        script.extend_from_slice(b"delete ");
-        script.extend_from_slice(ref_name(&checkpoint.id).as_bytes());
-        script.push(0);
-        script.extend_from_slice(checkpoint.commit.as_bytes());
-        script.push(0);
-    }
-    repo.git()
-        .args(["update-ref", "--stdin", "-z"])
-        .stdin(script)
-        .run_bytes()?;
+    let commits: Vec<String> = doomed.iter().map(|c| c.commit.clone()).collect();
+    catalog::remove(repo, &commits)?;
     Ok(Outcome { dropped: doomed })
 }

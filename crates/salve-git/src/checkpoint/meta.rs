@@ -1,9 +1,11 @@
-//! What a checkpoint commit says about itself, in trailers at the end of its message.
+//! What a checkpoint says about itself, in trailers after its message: the text of its
+//! catalog entry's `meta` blob, and the message of its commit.
 //!
-//! The commit's tree is the work tree. Its parents are HEAD at the time (when HEAD was born) and
-//! then an "index commit" whose tree is the staged state, so both trees stay reachable from the
-//! checkpoint ref and survive `git gc`. The trailers say which parent is which, so a checkpoint
-//! taken on an unborn branch (no HEAD parent) reads back correctly.
+//! Version 2 (this one) names the work tree's tree, the staged state's tree and the time in
+//! trailers, so the meta alone describes the checkpoint once its commit is gone. Version 1 (the
+//! old `refs/salve/checkpoints/<id>` commits) named an "index commit" whose tree was the staged
+//! state, and took the work tree and time from the commit; both read back through
+//! [`Meta::index`], which is a tree-ish either way.
 
 use std::fmt::Write as _;
 
@@ -14,6 +16,9 @@ const BRANCH: &str = "Salve-Branch";
 const INDEX: &str = "Salve-Index";
 const WORKTREE: &str = "Salve-Worktree";
 const SKIPPED: &str = "Salve-Skipped";
+const INDEX_TREE: &str = "Salve-Index-Tree";
+const TREE: &str = "Salve-Tree";
+const TIME: &str = "Salve-Time";
 
 /// The facts a checkpoint records besides its trees.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -21,9 +26,15 @@ pub(crate) struct Meta {
     pub message: String,
     pub head: Option<String>,
     pub branch: Option<String>,
-    pub index_commit: Option<String>,
+    /// The staged state: a tree (version 2) or a commit whose tree it is (version 1); `None`
+    /// when the index had unresolved conflicts.
+    pub index: Option<String>,
     pub worktree: Option<String>,
     pub skipped: usize,
+    /// The work tree's tree (version 2 only; version 1 took it from the commit).
+    pub tree: Option<String>,
+    /// Seconds since the Unix epoch (version 2 only).
+    pub time: Option<i64>,
 }
 
 impl Meta {
@@ -36,7 +47,7 @@ impl Meta {
             message
         });
         out.push_str("\n\n");
-        let _ = writeln!(out, "{MARKER}: 1");
+        let _ = writeln!(out, "{MARKER}: 2");
         let _ = writeln!(out, "{HEAD}: {}", self.head.as_deref().unwrap_or("unborn"));
         let _ = writeln!(
             out,
@@ -45,14 +56,20 @@ impl Meta {
         );
         let _ = writeln!(
             out,
-            "{INDEX}: {}",
-            self.index_commit.as_deref().unwrap_or("none")
+            "{INDEX_TREE}: {}",
+            self.index.as_deref().unwrap_or("none")
         );
         if let Some(worktree) = &self.worktree {
             // A newline in the path would end the trailer early; it is informational only.
             let _ = writeln!(out, "{WORKTREE}: {}", worktree.replace('\n', " "));
         }
         let _ = writeln!(out, "{SKIPPED}: {}", self.skipped);
+        if let Some(tree) = &self.tree {
+            let _ = writeln!(out, "{TREE}: {tree}");
+        }
+        if let Some(time) = self.time {
+            let _ = writeln!(out, "{TIME}: {time}");
+        }
         out
     }
 
@@ -71,7 +88,9 @@ impl Meta {
                 MARKER => is_checkpoint = true,
                 HEAD => meta.head = (value != "unborn").then(|| value.to_owned()),
                 BRANCH => meta.branch = (value != "detached").then(|| value.to_owned()),
-                INDEX => meta.index_commit = (value != "none").then(|| value.to_owned()),
+                INDEX | INDEX_TREE => meta.index = (value != "none").then(|| value.to_owned()),
+                TREE => meta.tree = Some(value.to_owned()),
+                TIME => meta.time = value.parse().ok(),
                 WORKTREE => meta.worktree = Some(value.to_owned()),
                 SKIPPED => meta.skipped = value.parse().unwrap_or(0),
                 _ => body.push(line),
@@ -95,9 +114,11 @@ mod tests {
             message: "before apply\n\nwith a body".into(),
             head: Some("a".repeat(40)),
             branch: Some("refs/heads/main".into()),
-            index_commit: Some("b".repeat(40)),
+            index: Some("b".repeat(40)),
             worktree: Some("/tmp/x".into()),
             skipped: 3,
+            tree: Some("c".repeat(40)),
+            time: Some(1_700_000_000),
         };
         assert_eq!(Meta::parse(&born.render()), Some(born));
         let unborn = Meta {
@@ -106,5 +127,9 @@ mod tests {
         };
         assert_eq!(Meta::parse(&unborn.render()), Some(unborn));
         assert_eq!(Meta::parse("fix: something\n\nSigned-off-by: x"), None);
+        // Version 1: the index commit reads back as the staged state's tree-ish.
+        let old = Meta::parse("before apply\n\nSalve-Checkpoint: 1\nSalve-Index: abc\n");
+        assert_eq!(old.as_ref().and_then(|m| m.index.as_deref()), Some("abc"));
+        assert_eq!(old.map(|m| (m.tree, m.time)), Some((None, None)));
     }
 }

@@ -1,34 +1,84 @@
 //! Checkpoints: snapshots of the whole work tree (tracked, modified and untracked files that are
-//! not ignored) plus the staged state, kept as commits under `refs/salve/checkpoints/<id>`.
+//! not ignored) plus the staged state, kept in one catalog out of the user's history views.
 //!
 //! - [`create()`] takes one without touching the user's index, HEAD or files.
 //! - [`list()`] reads them back, newest first; [`find()`] resolves what a user typed.
-//! - [`drop()`] deletes refs by id or by age.
+//! - [`drop()`] removes them by id or by age.
 //!
 //! [`crate::restore()`] brings one back; [`crate::undo()`] goes back to the one taken before the
 //! latest salve change.
+//!
+//! # Where they live
+//!
+//! One ref, [`CATALOG_REF`], points at one parentless commit whose tree holds a directory per
+//! checkpoint, named by the checkpoint's commit id: `tree` (the work tree), `index` (the staged
+//! state) and `meta` (a small blob: message, time, HEAD, branch; see `meta`). Taking or
+//! dropping a checkpoint writes a new parentless catalog commit and moves the ref with a
+//! compare-and-swap (`update-ref <ref> <new> <old>`, retried on a lost race), so concurrent
+//! writers never lose each other's checkpoints. `git log --all`, tig and gitk see one commit
+//! in all; `git branch -a` sees nothing; everything a checkpoint needs is reachable from the
+//! ref, so `git gc --prune=now` keeps it until it is dropped.
+//!
+//! The alternative, the reflog of one ref as `refs/stash` does it, was not taken: reflog
+//! entries expire on git's schedule (`gc.reflogExpireUnreachable`, 30 days by default, not
+//! salve's), dropping one means rewriting the log by position (racy with a concurrent writer),
+//! git writes no reflog for refs outside `refs/heads` and friends unless asked each time, and
+//! the tip commit with its parents would still show in `git log --all`.
+//!
+//! Each checkpoint also has a commit of its own (its work tree, HEAD as parent, the meta as
+//! message), written but not referenced: its id is the id users type and scripts read, and
+//! `git show` works on it until git prunes it. Nothing depends on it surviving.
+//!
+//! Checkpoints of older salve versions are commits under `refs/salve/checkpoints/<id>`. They
+//! are read as they are, and the next write of the catalog moves them into it and deletes
+//! their refs.
 
 use std::path::PathBuf;
 
 use crate::cmd::GitError;
 use crate::repo::Repo;
 
+mod catalog;
 pub mod create;
 pub mod drop;
+#[cfg(unix)]
+mod inproc;
+#[cfg(not(unix))]
+mod inproc {
+    //! Building trees in process reads Unix stat data; elsewhere git builds them.
+    pub(super) struct Trees {
+        pub tree: String,
+        pub index_tree: String,
+    }
+
+    pub(super) fn trees(
+        _: &crate::repo::Repo,
+        _: &super::scan::Scan,
+        _: &super::create::Options,
+    ) -> Result<Option<Trees>, crate::cmd::GitError> {
+        Ok(None)
+    }
+}
+mod legacy;
 pub mod list;
 pub(crate) mod meta;
+#[cfg(unix)]
+mod probe;
 mod scan;
 
 pub use create::create;
 pub use drop::drop;
 pub use list::list;
 
-/// Where checkpoint refs live. They are shared by all worktrees of a repository; each checkpoint
-/// records which work tree it came from.
-pub const REF_PREFIX: &str = "refs/salve/checkpoints/";
+/// The ref holding the catalog of checkpoints. It is shared by all worktrees of a repository;
+/// each checkpoint records which work tree it came from.
+pub const CATALOG_REF: &str = "refs/salve/catalog";
 
-pub(crate) fn ref_name(id: &str) -> String {
-    format!("{REF_PREFIX}{id}")
+/// Where older salve versions kept one ref per checkpoint (read, and migrated on write).
+pub const LEGACY_REF_PREFIX: &str = "refs/salve/checkpoints/";
+
+pub(crate) fn legacy_ref_name(id: &str) -> String {
+    format!("{LEGACY_REF_PREFIX}{id}")
 }
 
 /// The id users see: as many leading hex digits as keep it readable and collision-free in
@@ -49,15 +99,19 @@ pub struct Checkpoint {
     pub head: Option<String>,
     /// The branch HEAD was on, `None` when detached.
     pub branch: Option<String>,
-    /// The commit whose tree is the staged state, `None` when the index was conflicted.
-    pub index_commit: Option<String>,
+    /// The work tree's tree.
+    pub tree: String,
+    /// The staged state, `None` when the index was conflicted: a tree, or for checkpoints of
+    /// older salve versions a commit whose tree it is (`<rev>^{tree}` resolves both).
+    pub index: Option<String>,
     /// The work tree it was taken in.
     pub worktree: Option<PathBuf>,
     /// How many untracked paths it left out.
     pub skipped: usize,
     /// Files that differ from the HEAD of that time; filled in by [`list()`] on request.
     pub files_changed: Option<usize>,
-    /// False when the ref is gone and only the commit remains (for example an old undo target).
+    /// False when it is no longer listed (dropped) and only its commit remains, for example an
+    /// old undo target.
     pub has_ref: bool,
 }
 
@@ -107,7 +161,22 @@ pub fn find(repo: &Repo, spec: &str) -> Result<Checkpoint, FindError> {
     Err(FindError::NotFound(spec.to_owned()))
 }
 
-/// The checkpoint stored in `commit`, ref or not; `None` when the commit is not a checkpoint.
+/// The checkpoint whose commit is `commit` (a full id): listed, or else read from its commit
+/// while git still has it. `None` when neither knows it.
+pub fn by_commit(repo: &Repo, commit: &str) -> Result<Option<Checkpoint>, GitError> {
+    let commit = commit.trim().to_ascii_lowercase();
+    let all = list(repo, &list::Options::default())?;
+    if let Some(found) = all.into_iter().find(|c| c.commit == commit) {
+        return Ok(Some(found));
+    }
+    match repo.resolve_commit(&commit)? {
+        Some(resolved) => read_commit(repo, &resolved),
+        None => Ok(None),
+    }
+}
+
+/// The checkpoint stored in the commit object `commit`, whether or not it is still listed;
+/// `None` when the commit is not a checkpoint.
 pub fn read_commit(repo: &Repo, commit: &str) -> Result<Option<Checkpoint>, GitError> {
     let out = repo
         .git()
@@ -115,28 +184,39 @@ pub fn read_commit(repo: &Repo, commit: &str) -> Result<Option<Checkpoint>, GitE
             "log",
             "-1",
             "--no-walk",
-            "--format=%H%x00%ct%x00%B",
+            "--format=%H%x00%T%x00%ct%x00%B",
             commit,
             "--",
         ])
         .run_bytes()?;
-    let mut fields = out.splitn(3, |b| *b == 0);
-    let (Some(oid), Some(time), Some(body)) = (fields.next(), fields.next(), fields.next()) else {
+    let mut fields = out.splitn(4, |b| *b == 0);
+    let (Some(oid), Some(tree), Some(time), Some(body)) =
+        (fields.next(), fields.next(), fields.next(), fields.next())
+    else {
         return Ok(None);
     };
     let oid = String::from_utf8_lossy(oid).trim().to_owned();
-    let mut checkpoint = match parse(&oid, time, body) {
-        Some(c) => c,
-        None => return Ok(None),
+    let Some(mut checkpoint) = parse(&oid, tree, time, body) else {
+        return Ok(None);
     };
-    checkpoint.has_ref = repo.resolve_commit(&ref_name(&checkpoint.id))?.as_deref() == Some(&oid);
+    let listed = list(repo, &list::Options::default())?;
+    checkpoint.has_ref = listed.iter().any(|c| c.commit == oid);
     Ok(Some(checkpoint))
 }
 
-/// A checkpoint from its commit id, commit time (decimal seconds) and message.
-fn parse(commit: &str, time: &[u8], message: &[u8]) -> Option<Checkpoint> {
+/// A checkpoint from its commit id, the commit's tree and time (decimal seconds) and its
+/// message; or, for a catalog entry, empty tree and time and the entry's meta, which names
+/// them itself.
+fn parse(commit: &str, tree: &[u8], time: &[u8], message: &[u8]) -> Option<Checkpoint> {
     let meta = meta::Meta::parse(&String::from_utf8_lossy(message))?;
-    let time = String::from_utf8_lossy(time).trim().parse().unwrap_or(0);
+    let time = match String::from_utf8_lossy(time).trim().parse() {
+        Ok(time) => time,
+        Err(_) => meta.time.unwrap_or(0),
+    };
+    let tree = match String::from_utf8_lossy(tree).trim() {
+        "" => meta.tree?,
+        tree => tree.to_owned(),
+    };
     Some(Checkpoint {
         id: short_id(commit),
         commit: commit.to_owned(),
@@ -144,7 +224,8 @@ fn parse(commit: &str, time: &[u8], message: &[u8]) -> Option<Checkpoint> {
         message: meta.message,
         head: meta.head,
         branch: meta.branch,
-        index_commit: meta.index_commit,
+        tree,
+        index: meta.index,
         worktree: meta.worktree.map(PathBuf::from),
         skipped: meta.skipped,
         files_changed: None,

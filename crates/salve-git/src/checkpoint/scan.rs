@@ -17,14 +17,28 @@ use crate::repo::{is_nested_repository, Repo};
 
 use super::create::{Limits, SkipReason, Skipped};
 
-/// The result of a scan: what to exclude from `git add -A`, and the report for the user.
+/// The result of a scan: what to exclude from `git add -A`, the report for the user, and the
+/// untracked files that are not excluded (what `add -A` would bring in).
 #[derive(Debug, Default)]
 pub(super) struct Scan {
     pub excludes: Vec<PathBuf>,
     pub skipped: Vec<Skipped>,
+    /// Every untracked, non-ignored file seen, excluded ones included; see [`Scan::included`].
+    seen: Vec<PathBuf>,
 }
 
 impl Scan {
+    /// The untracked files a snapshot takes: those seen, minus the excluded paths and
+    /// everything under an excluded directory.
+    pub fn included(&self) -> Vec<&Path> {
+        let excluded: HashSet<&Path> = self.excludes.iter().map(PathBuf::as_path).collect();
+        self.seen
+            .iter()
+            .map(PathBuf::as_path)
+            .filter(|file| !file.ancestors().any(|a| excluded.contains(a)))
+            .collect()
+    }
+
     fn skip(&mut self, path: PathBuf, reason: SkipReason) {
         self.excludes.push(path.clone());
         self.skipped.push(Skipped { path, reason });
@@ -57,8 +71,9 @@ pub(super) fn untracked(repo: &Repo, limits: &Limits) -> Result<Scan, GitError> 
             let file = path_from_bytes(record);
             let bytes = size_of(&repo.root.join(&file));
             if bytes > limits.max_file_bytes {
-                scan.skip(file, SkipReason::TooLarge { bytes });
+                scan.skip(file.clone(), SkipReason::TooLarge { bytes });
             }
+            scan.seen.push(file);
         }
     }
     // Argument lists have a length limit; a few hundred roots per call stays far below it.
@@ -99,6 +114,7 @@ fn judge_directories(
             continue;
         }
         let file = path_from_bytes(record);
+        scan.seen.push(file.clone());
         let bytes = size_of(&repo.root.join(&file));
         if bytes > limits.max_file_bytes {
             scan.skip(file, SkipReason::TooLarge { bytes });

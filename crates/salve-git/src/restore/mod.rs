@@ -114,7 +114,7 @@ pub fn restore_checkpoint(
     if repo.has_unmerged_entries()? {
         return Err(Error::Unmerged);
     }
-    let target_tree = repo.tree_of(&target.commit)?;
+    let target_tree = target.tree.clone();
     let mut create = checkpoint::create::Options {
         message: Some(format!("before {} {}", options.operation, target.id)),
         limits: options.limits.clone(),
@@ -153,7 +153,7 @@ pub fn restore_checkpoint(
         return Err(Error::Blocked(conflicts));
     }
 
-    if target.index_commit.is_some() {
+    if target.index.is_some() {
         if let Err(e) = wait_until_unlocked(&repo.index_path()?, options.lock_wait) {
             discard(repo, &before.id);
             return Err(e.into());
@@ -169,9 +169,9 @@ pub fn restore_checkpoint(
     }
     write_paths(repo, &plan.writes)?;
 
-    let index_restored = match &target.index_commit {
-        Some(index_commit) => {
-            let index_tree = repo.tree_of(index_commit)?;
+    let index_restored = match &target.index {
+        Some(index) => {
+            let index_tree = repo.tree_of(index)?;
             restore_index(repo, &index_tree, options.lock_wait)?;
             true
         }

@@ -34,9 +34,11 @@ fn captures_worktree_and_staged_state_without_touching_anything() {
 
     assert_eq!(t.state(), before);
     assert_eq!(index_bytes_and_mtime(&t), index_before);
+    let entry = |name: &str| format!("refs/salve/catalog:{}/{name}", taken.commit);
+    assert_eq!(t.git(&["rev-parse", &entry("tree")]), taken.tree);
     assert_eq!(
-        t.git(&["rev-parse", &format!("refs/salve/checkpoints/{}", taken.id)]),
-        taken.commit
+        Some(t.git(&["rev-parse", &entry("index")])),
+        taken.index_tree
     );
     let at = |rev: &str, path: &str| t.git(&["show", &format!("{rev}:{path}")]);
     assert_eq!(at(&taken.commit, "a.txt"), "worktree");

@@ -112,11 +112,7 @@ fn the_bundled_example_is_applied_checkpointed_recorded_and_undone() {
         .contains("class FahrenheitTest"));
 
     // Checkpointed: a checkpoint ref exists and the run names it.
-    let refs = tree.git_cmd(&[
-        "for-each-ref",
-        "--format=%(refname)",
-        "refs/salve/checkpoints/",
-    ]);
+    let refs = tree.git_cmd(&["for-each-ref", "--format=%(refname)", "refs/salve/catalog"]);
     assert!(!refs.trim().is_empty(), "no checkpoint was taken");
 
     // Recorded, with every artifact.

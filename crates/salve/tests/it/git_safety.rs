@@ -123,10 +123,7 @@ fn checkpoint_drop_by_id_and_age() {
     let dropped = run(&tree, &["checkpoint", "drop", &id[..8], "--json"]);
     dropped.code(0);
     assert_eq!(dropped.json()["dropped"][0], id.as_str());
-    assert_eq!(
-        tree.git_cmd(&["for-each-ref", "refs/salve/checkpoints/"]),
-        ""
-    );
+    assert_eq!(tree.git_cmd(&["for-each-ref", "refs/salve/"]), "");
     run(&tree, &["checkpoint", "drop"]).code(2);
     run(&tree, &["checkpoint", "drop", "--older-than", "soon"]).code(2);
     let unknown = run(&tree, &["checkpoint", "drop", "abcdef"]);
@@ -359,12 +356,8 @@ fn apply_takes_a_checkpoint_that_undo_goes_back_to() {
     let notes = applied.json()["notes"].to_string();
     assert!(notes.contains("checkpoint "), "{notes}");
     assert_eq!(tree.read("src/lib.rs"), "pub fn b() {}\n");
-    let refs = tree.git_cmd(&[
-        "for-each-ref",
-        "--format=%(refname)",
-        "refs/salve/checkpoints/",
-    ]);
-    assert_eq!(refs.lines().count(), 1, "{refs}");
+    let kept = tree.git_cmd(&["ls-tree", "--name-only", "refs/salve/catalog"]);
+    assert_eq!(kept.lines().count(), 1, "{kept}");
     let human = tree.apply(RENAME_A_TO_B, &["-R"]);
     human.code(0);
     assert!(human.stderr.contains("salve undo"), "{}", human.stderr);
@@ -429,12 +422,7 @@ fn apply_checkpoints_leave_out_temp_files_and_refusals_publish_none() {
         .and_then(|rest| rest.split_whitespace().next())
         .unwrap_or_else(|| panic!("no checkpoint note in {note}"))
         .to_owned();
-    let files = tree.git_cmd(&[
-        "ls-tree",
-        "-r",
-        "--name-only",
-        &format!("refs/salve/checkpoints/{id}"),
-    ]);
+    let files = tree.git_cmd(&["ls-tree", "-r", "--name-only", &id]);
     assert!(files.contains("src/lib.rs"), "{files}");
     assert!(
         !files.contains(".salve-tmp-"),
