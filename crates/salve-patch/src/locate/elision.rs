@@ -34,10 +34,35 @@ pub(crate) fn marker_parts(line: &str) -> Option<(bool, String)> {
             t = rest.trim_end();
         }
     }
+    let (t, bracketed) = unbracket(t);
     let rest = t.strip_prefix("...")?;
+    if spread(rest, commented, bracketed) {
+        return None;
+    }
     rest.chars()
         .all(|ch| ch.is_alphanumeric() || " .,:;'()-_".contains(ch))
         .then(|| (commented, rest.to_string()))
+}
+
+/// The inside of an elision written in brackets, as quotations mark a cut (`[...]`, `[…]`,
+/// `[... existing code ...]`); other text as it is. Only a bracket pair around the whole line
+/// counts, so `f([...])` keeps its brackets and is no marker; the caller refuses words glued to
+/// the dots (`[...items]`, spread syntax). Also says whether brackets were taken off.
+fn unbracket(t: &str) -> (&str, bool) {
+    match t.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+        Some(inner) if !inner.contains(['[', ']']) => (inner.trim(), true),
+        _ => (t, false),
+    }
+}
+
+/// Whether dots glued to a name are spread syntax (`...options`, `...json,`, `[...items]`)
+/// rather than a cut: outside a comment, a marker's dots stand alone or before a space.
+fn spread(rest: &str, commented: bool, bracketed: bool) -> bool {
+    let glued = rest
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$');
+    glued && (!commented || bracketed)
 }
 
 /// Saturating count of in-order chains: 0, 1, or 2 for "more than one".
@@ -217,10 +242,23 @@ mod tests {
             "\u{2026}",
             "/* ... */",
             "<!-- ... -->",
+            "[...]",
+            "    [\u{2026}]",
+            "// [... existing code ...]",
         ] {
             assert!(is_marker(m), "{m}");
         }
-        for m in ["foo(...)", "let x = ...;", "// see ...foo()", "..=5"] {
+        for m in [
+            "foo(...)",
+            "let x = ...;",
+            "// see ...foo()",
+            "..=5",
+            "[...items]",
+            "[...a, ...b]",
+            "[[...]]",
+            "\t\t\t...options",
+            "    ...json,",
+        ] {
             assert!(!is_marker(m), "{m}");
         }
     }
