@@ -11,9 +11,11 @@ use super::search::{loose_fits, Fit, Span};
 use crate::text::{canonical, is_blank, Form};
 
 /// Whether a line is an elision marker: an optional comment leader, then `...` (or `…`),
-/// optionally with a few words such as `existing code` and closing dots.
+/// optionally with a few words such as `existing code` and closing dots; or a placeholder in
+/// words only (`# (unchanged)`, `// rest of the code unchanged`), which cuts a pattern the same
+/// way. Prose that merely mentions such words is no marker (see `parse::is_worded_placeholder`).
 pub(crate) fn is_marker(line: &str) -> bool {
-    marker_parts(line).is_some()
+    marker_parts(line).is_some() || crate::parse::is_worded_placeholder(line)
 }
 
 /// The parts of an elision marker: whether it sits in a comment, and the text after its opening
@@ -245,6 +247,8 @@ mod tests {
             "[...]",
             "    [\u{2026}]",
             "// [... existing code ...]",
+            "    # (unchanged)",
+            "// rest of the code unchanged",
         ] {
             assert!(is_marker(m), "{m}");
         }
@@ -258,6 +262,7 @@ mod tests {
             "[[...]]",
             "\t\t\t...options",
             "    ...json,",
+            "/* the value is left unchanged when parsing fails */",
         ] {
             assert!(!is_marker(m), "{m}");
         }
@@ -272,6 +277,16 @@ mod tests {
         assert_eq!(fits.len(), 1);
         assert_eq!(fits[0].map[1], Span { start: 1, end: 3 });
         assert_eq!(fits[0].map[2], Span::line(3));
+    }
+
+    #[test]
+    fn a_worded_marker_covers_the_gap() {
+        let doc = Doc::parse("def a():\n    x = 1\n    y = 2\n    return x\n");
+        let idx = FileIndex::new(&doc);
+        let pat = ["def a():", "    # (unchanged)", "    return x"];
+        let fits = fits(&idx, &pat, &[true; 3], &[false, true, false]);
+        assert_eq!(fits.len(), 1);
+        assert_eq!(fits[0].map[1], Span { start: 1, end: 3 });
     }
 
     #[test]
