@@ -262,9 +262,9 @@ pub fn replace_whole_3way(
             return refused(report);
         }
     };
-    let gaps = content
-        .lines()
-        .filter(|l| whole::is_gap(l, dots_are_code))
+    let content_lines: Vec<&str> = content.lines().collect();
+    let gaps = (0..content_lines.len())
+        .filter(|&i| whole::is_gap_at(&content_lines, i, dots_are_code))
         .count();
     if gaps > 0 {
         // Say so: the user should know the file supplied lines the reply left out.

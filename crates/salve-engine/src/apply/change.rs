@@ -317,6 +317,8 @@ fn missing_delete(
 /// keeps exactly.
 fn same_content(expected: &str, actual: &str) -> bool {
     let norm = |s: &str| -> Vec<String> {
+        // A byte-order mark is encoding, not content: a diff's `-` lines never show it.
+        let s = s.strip_prefix('\u{feff}').unwrap_or(s);
         let mut lines: Vec<String> = s.lines().map(|l| l.trim_end().to_owned()).collect();
         while lines.last().is_some_and(String::is_empty) {
             lines.pop();
@@ -335,5 +337,11 @@ mod tests {
         assert!(same_content("a\nb\n", "a  \r\nb\r\n"));
         assert!(same_content("a\nb", "a\nb\n\n"));
         assert!(!same_content("a\nb\n", "a\nc\n"));
+    }
+
+    #[test]
+    fn delete_content_comparison_ignores_a_byte_order_mark() {
+        assert!(same_content("a\nb\n", "\u{feff}a\r\nb\r\n"));
+        assert!(!same_content("a\nb\n", "\u{feff}a\nc\n"));
     }
 }

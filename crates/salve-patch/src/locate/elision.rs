@@ -11,9 +11,11 @@ use super::search::{loose_fits, Fit, Span};
 use crate::text::{canonical, is_blank, Form};
 
 /// Whether a line is an elision marker: an optional comment leader, then `...` (or `…`),
-/// optionally with a few words such as `existing code` and closing dots.
+/// optionally with a few words such as `existing code` and closing dots; or a placeholder in
+/// words only (`# (unchanged)`, `// rest of the code unchanged`), which cuts a pattern the same
+/// way. Prose that merely mentions such words is no marker (see `parse::is_worded_placeholder`).
 pub(crate) fn is_marker(line: &str) -> bool {
-    marker_parts(line).is_some()
+    marker_parts(line).is_some() || crate::parse::is_worded_placeholder(line)
 }
 
 /// The parts of an elision marker: whether it sits in a comment, and the text after its opening
@@ -34,10 +36,35 @@ pub(crate) fn marker_parts(line: &str) -> Option<(bool, String)> {
             t = rest.trim_end();
         }
     }
+    let (t, bracketed) = unbracket(t);
     let rest = t.strip_prefix("...")?;
+    if spread(rest, commented, bracketed) {
+        return None;
+    }
     rest.chars()
         .all(|ch| ch.is_alphanumeric() || " .,:;'()-_".contains(ch))
         .then(|| (commented, rest.to_string()))
+}
+
+/// The inside of an elision written in brackets, as quotations mark a cut (`[...]`, `[…]`,
+/// `[... existing code ...]`); other text as it is. Only a bracket pair around the whole line
+/// counts, so `f([...])` keeps its brackets and is no marker; the caller refuses words glued to
+/// the dots (`[...items]`, spread syntax). Also says whether brackets were taken off.
+fn unbracket(t: &str) -> (&str, bool) {
+    match t.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+        Some(inner) if !inner.contains(['[', ']']) => (inner.trim(), true),
+        _ => (t, false),
+    }
+}
+
+/// Whether dots glued to a name are spread syntax (`...options`, `...json,`, `[...items]`)
+/// rather than a cut: outside a comment, a marker's dots stand alone or before a space.
+fn spread(rest: &str, commented: bool, bracketed: bool) -> bool {
+    let glued = rest
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$');
+    glued && (!commented || bracketed)
 }
 
 /// Saturating count of in-order chains: 0, 1, or 2 for "more than one".
@@ -217,10 +244,26 @@ mod tests {
             "\u{2026}",
             "/* ... */",
             "<!-- ... -->",
+            "[...]",
+            "    [\u{2026}]",
+            "// [... existing code ...]",
+            "    # (unchanged)",
+            "// rest of the code unchanged",
         ] {
             assert!(is_marker(m), "{m}");
         }
-        for m in ["foo(...)", "let x = ...;", "// see ...foo()", "..=5"] {
+        for m in [
+            "foo(...)",
+            "let x = ...;",
+            "// see ...foo()",
+            "..=5",
+            "[...items]",
+            "[...a, ...b]",
+            "[[...]]",
+            "\t\t\t...options",
+            "    ...json,",
+            "/* the value is left unchanged when parsing fails */",
+        ] {
             assert!(!is_marker(m), "{m}");
         }
     }
@@ -234,6 +277,16 @@ mod tests {
         assert_eq!(fits.len(), 1);
         assert_eq!(fits[0].map[1], Span { start: 1, end: 3 });
         assert_eq!(fits[0].map[2], Span::line(3));
+    }
+
+    #[test]
+    fn a_worded_marker_covers_the_gap() {
+        let doc = Doc::parse("def a():\n    x = 1\n    y = 2\n    return x\n");
+        let idx = FileIndex::new(&doc);
+        let pat = ["def a():", "    # (unchanged)", "    return x"];
+        let fits = fits(&idx, &pat, &[true; 3], &[false, true, false]);
+        assert_eq!(fits.len(), 1);
+        assert_eq!(fits[0].map[1], Span { start: 1, end: 3 });
     }
 
     #[test]

@@ -33,6 +33,22 @@ pub(crate) fn is_gap(line: &str, dots_are_code: bool) -> bool {
     words.starts_with(' ')
 }
 
+/// Whether line `i` of whole-file content is a gap: [`is_gap`], or a placeholder in words
+/// (`// rest of the code remains unchanged`, `[rest of file unchanged]`) with content of its own
+/// on both sides. Between two kept stretches such a line can only stand for the file lines
+/// between them, and is filled by the same strict rules as `...`; at the head or the end of
+/// the content it says the file was cut short, which the parser refuses as lazy.
+pub(crate) fn is_gap_at(lines: &[&str], i: usize, dots_are_code: bool) -> bool {
+    let line = lines[i];
+    if is_gap(line, dots_are_code) {
+        return true;
+    }
+    let kept = |l: &&str| !is_blank(l) && !is_gap(l, dots_are_code);
+    crate::parse::is_worded_placeholder(line)
+        && lines[..i].iter().any(kept)
+        && lines[i + 1..].iter().any(kept)
+}
+
 /// Why a gap could not be filled: [`Status::NotFound`] or [`Status::Ambiguous`], and a message
 /// for the model.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,7 +70,7 @@ pub(crate) fn fill_placeholders(
         body.split('\n').map(strip_cr).collect()
     };
     let gaps: Vec<usize> = (0..lines.len())
-        .filter(|&i| is_gap(lines[i], dots_are_code))
+        .filter(|&i| is_gap_at(&lines, i, dots_are_code))
         .collect();
     if gaps.is_empty() {
         return Ok(lines.iter().map(|s| s.to_string()).collect());
@@ -341,12 +357,25 @@ mod tests {
         ] {
             assert!(is_gap(g, false), "{g}");
         }
-        for c in ["...rest,", "  ...defaults,", "// rest unchanged", "x = ..."] {
+        for c in ["...rest,", "  ...defaults,", "x = ...", "// rest unchanged"] {
             assert!(!is_gap(c, false), "{c}");
         }
         // Python's Ellipsis is code; a commented gap is still a gap there.
         assert!(!is_gap("    ...", true));
         assert!(is_gap("    # ...", true));
+    }
+
+    #[test]
+    fn a_worded_placeholder_between_unique_neighbours_is_filled() {
+        let src = Doc::parse("head\nx\ny\nmid\nz\n");
+        let lines = fill_placeholders(&src, "head\n// rest of the code unchanged\nmid\nZ\n", false)
+            .unwrap();
+        assert_eq!(lines, ["head", "x", "y", "mid", "Z"]);
+        // At the head or the end it says the file was cut short: no gap, the parser's to refuse.
+        let content = ["HEAD", "[rest of file unchanged]"];
+        assert!(!is_gap_at(&content, 1, false));
+        let content = ["// rest of the code unchanged", "HEAD"];
+        assert!(!is_gap_at(&content, 0, false));
     }
 
     #[test]

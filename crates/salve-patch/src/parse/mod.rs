@@ -209,6 +209,12 @@ pub fn is_placeholder(line: &str, path: &str) -> bool {
     sanitize::is_placeholder_content(line, dots) || crate::locate::whole::is_gap(line, dots)
 }
 
+/// Whether a line is a placeholder written in words (`// rest of the code remains unchanged`,
+/// `[rest of file unchanged]`), with or without dots: only an elision marker, never prose.
+pub(crate) fn is_worded_placeholder(line: &str) -> bool {
+    sanitize::is_lazy(line)
+}
+
 /// Whether a bare `...` line is code in the file at `path` (Python's Ellipsis), so neither a
 /// placeholder nor a gap there.
 pub(crate) fn dots_are_code(path: &str) -> bool {

@@ -2,9 +2,10 @@
 //! new content of the file.
 //!
 //! The content replaces the file. Gap lines (`...`, `// ...`, `# ... existing code ...`, see
-//! [`is_gap`]) are the applier's to fill from the file, strictly, so they raise no issue here.
-//! Any other placeholder (`# rest unchanged`, `/* rest of file */`, `// existing code here`)
-//! would delete the code it stands for: such a block is refused as lazy.
+//! [`is_gap`](crate::locate::whole::is_gap)) are the applier's to fill from the file, strictly, so they raise no issue here;
+//! so are placeholders in words between two kept stretches ([`is_gap_at`]). Any other
+//! placeholder (`# rest unchanged` that ends or opens the content, `/* rest of file */`) would
+//! delete the code it stands for: such a block is refused as lazy.
 
 use super::body::truncate;
 use super::cx::{Cx, Region, RegionState};
@@ -12,7 +13,7 @@ use super::diff::parse_hunk_header;
 use super::fence::{fence_open, is_fence_close, Fence};
 use super::{codex, sanitize, search_replace};
 use crate::edit::{FileChange, FileEdit, Format, IssueKind};
-use crate::locate::whole::is_gap;
+use crate::locate::whole::is_gap_at;
 
 /// Records the fenced content of `r` as the whole new content of `path`.
 pub(crate) fn take(cx: &mut Cx, r: &Region, path: String, lang: &str) {
@@ -94,9 +95,11 @@ pub(crate) fn take_lines(
         return;
     }
     let dots_ok = sanitize::dots_are_content(&path) || matches!(lang, "python" | "py");
-    if let Some(l) = lines
-        .iter()
-        .find(|l| sanitize::is_placeholder_content(l, dots_ok) && !is_gap(l, dots_ok))
+    if let Some(l) = (0..lines.len())
+        .find(|&i| {
+            sanitize::is_placeholder_content(lines[i], dots_ok) && !is_gap_at(&lines, i, dots_ok)
+        })
+        .map(|i| lines[i])
     {
         cx.issue(
             IssueKind::Lazy,
@@ -183,12 +186,14 @@ mod tests {
             "    // existing code here ...",
             "# rest of the code",
         ] {
-            let x = extract(&format!(
-                "src/lib.rs\n```rust\nfn a() {{\n{body}\n}}\n```\n"
-            ));
+            // Ending the content, it cuts the file short.
+            let x = extract(&format!("src/lib.rs\n```rust\nfn a() {{\n{body}\n```\n"));
             assert_eq!(x.issues.len(), 1, "{body}");
             assert_eq!(x.issues[0].kind, IssueKind::Lazy);
         }
+        // Between kept lines a worded placeholder is a gap the applier fills, or refuses.
+        let x = extract("src/lib.rs\n```rust\nfn a() {\n    // rest unchanged\n}\n```\n");
+        assert!(x.issues.is_empty(), "{:?}", x.issues);
         // Gaps are filled from the file by the applier, strictly, so they are not an issue.
         for body in [
             "    // ... existing code ...",
