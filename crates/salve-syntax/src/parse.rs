@@ -45,11 +45,13 @@ pub fn first_error(language: Language, text: &str) -> Result<Option<SyntaxError>
     }))
 }
 
-/// The first `ERROR` or `MISSING` node under `node` (which has an error), in text order.
+/// The first `ERROR` or `MISSING` node under `node` (which has an error), in text order, and
+/// the innermost one there: error recovery can wrap everything from the top of the file in one
+/// `ERROR` node, with the tokens it could not place in another inside it.
 fn first_error_node(node: Node<'_>) -> Node<'_> {
     let mut node = node;
     loop {
-        if node.is_error() || node.is_missing() {
+        if node.is_missing() {
             return node;
         }
         let mut cursor = node.walk();
@@ -62,14 +64,15 @@ fn first_error_node(node: Node<'_>) -> Node<'_> {
     }
 }
 
-/// The first leaf of `node` that has text (the token the parser stumbled on).
+/// The first leaf of `node` that has text and is not a comment (the token the parser stumbled
+/// on).
 fn first_leaf(node: Node<'_>) -> Node<'_> {
     let mut node = node;
     loop {
         let mut cursor = node.walk();
         let next = node
             .children(&mut cursor)
-            .find(|c| c.end_byte() > c.start_byte());
+            .find(|c| c.end_byte() > c.start_byte() && !c.is_extra());
         match next {
             Some(child) => node = child,
             None => return node,

@@ -17,6 +17,7 @@ mod mcp;
 mod mcp_clients;
 mod record;
 mod support;
+mod syntax_check;
 
 mod corpus;
 mod crash;
