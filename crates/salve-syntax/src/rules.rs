@@ -164,7 +164,9 @@ fn python_block<'t>(node: Node<'t>, text: &str) -> Option<(Node<'t>, ErrorKind)>
         match first {
             None => {
                 if is_module && differs(indent, (0, 0)) {
-                    return unexpected(statement, "unexpected indent");
+                    // The grammar closes blocks at any dedent, so this may be a line dedented
+                    // to a depth no enclosing block has, or one indented for no block.
+                    return unexpected(statement, "indentation matches no enclosing block");
                 }
                 if header.is_some_and(|h| not_deeper(indent, h)) {
                     return unexpected(statement, "expected an indented block before");

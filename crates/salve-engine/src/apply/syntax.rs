@@ -43,15 +43,17 @@ pub(super) fn judge(
         Some((index, new)) => {
             mark_hunks(report, *index, &error, new);
             format!(
-                " Hunk {} caused it (its new text is lines {}-{} of the file after the edit): \
-                 fix that hunk and send it again.",
+                " Hunk {} caused it (its new text is {} of the file after the edit): fix that \
+                 hunk and send it again.",
                 index + 1,
-                new.start + 1,
-                new.end.max(new.start + 1)
+                lines_label(new)
             )
         }
         None => " Fix the new content there and send it again.".to_owned(),
     };
+    // Nothing of a refused file counts as added or removed.
+    report.added = 0;
+    report.removed = 0;
     refuse(
         Status::Syntax,
         format!(
@@ -103,12 +105,21 @@ fn mark_hunks(report: &mut FileReport, index: usize, error: &SyntaxError, new: &
         if hunk.index == index {
             hunk.status = Status::Syntax;
             hunk.message = Some(format!(
-                "placed, but its new lines ({}-{}) do not parse: {error}",
-                new.start + 1,
-                new.end.max(new.start + 1)
+                "placed, but its new text ({}) does not parse: {error}",
+                lines_label(new)
             ));
         } else if hunk.status.is_success() {
             hunk.status = Status::Skipped;
         }
+    }
+}
+
+/// `line 3` or `lines 3-5`, 1-based, from 0-based half-open lines (an empty range names the
+/// line it sits before).
+fn lines_label(lines: &Range<usize>) -> String {
+    if lines.end <= lines.start + 1 {
+        format!("line {}", lines.start + 1)
+    } else {
+        format!("lines {}-{}", lines.start + 1, lines.end)
     }
 }
