@@ -14,6 +14,9 @@
 //!   ([`Verdict::Introduced`]). A file that already had errors (a grammar gap, a template, code
 //!   mid-refactor) is not judged: the parser's view of it cannot be trusted, and the edit did not
 //!   make it worse in a way this check can tell.
+//! - C and C++ errors that go away once the preprocessor's conditional lines are set aside
+//!   are not judged ([`Unchecked::Conditionals`]): braces split across `#ifdef` branches are
+//!   valid C that the grammar cannot follow.
 //! - Cost: the text after the edit is parsed first; the text before is parsed only when the
 //!   after text has errors, so an edit that keeps the file clean costs one parse.
 //! - Size cap: texts longer than [`MAX_CHECKED_BYTES`] (1 MiB) are not checked. tree-sitter
@@ -80,6 +83,11 @@ pub enum Unchecked {
     TooLarge,
     /// The parser gave no tree (it could not be set up for the grammar).
     ParserFailed,
+    /// C or C++ whose errors go away when the preprocessor's conditional lines (`#if`,
+    /// `#ifdef`, `#else`, `#endif`, ...) are set aside: the grammar cannot follow a brace opened
+    /// in one conditional and closed in another (`extern "C" {` under `#ifdef __cplusplus`), which
+    /// compilers accept, so such an error is not judged.
+    Conditionals,
 }
 
 /// What kind of syntax error was found.
@@ -124,6 +132,43 @@ impl fmt::Display for SyntaxError {
     }
 }
 
+/// For C and C++: whether `text` parses cleanly once its conditional directive lines are
+/// blanked (kept as empty lines, so nothing else moves).
+fn conditionals_explain(language: Language, text: &str) -> bool {
+    if !matches!(language, Language::C | Language::Cpp) {
+        return false;
+    }
+    let is_conditional = |line: &str| {
+        let Some(rest) = line.trim_start().strip_prefix('#') else {
+            return false;
+        };
+        let word: String = rest
+            .trim_start()
+            .chars()
+            .take_while(char::is_ascii_alphabetic)
+            .collect();
+        matches!(
+            word.as_str(),
+            "if" | "ifdef" | "ifndef" | "elif" | "elifdef" | "elifndef" | "else" | "endif"
+        )
+    };
+    let blanked: String = text
+        .split_inclusive('\n')
+        .map(|line| {
+            if is_conditional(line) {
+                if line.ends_with('\n') {
+                    "\n"
+                } else {
+                    ""
+                }
+            } else {
+                line
+            }
+        })
+        .collect();
+    matches!(first_error(language, &blanked), Ok(None))
+}
+
 /// Whether the edit of the file at `path` from `before` to `after` introduced a syntax error.
 /// See the module docs for the rules.
 pub fn check(path: &Path, before: &str, after: &str) -> Verdict {
@@ -139,6 +184,9 @@ pub fn check(path: &Path, before: &str, after: &str) -> Verdict {
         Ok(Some(error)) => error,
     };
     match first_error(language, before) {
+        Ok(None) if conditionals_explain(language, after) => {
+            Verdict::Unchecked(Unchecked::Conditionals)
+        }
         Ok(None) => Verdict::Introduced(error),
         Ok(Some(_)) => Verdict::AlreadyBroken,
         Err(NoTree) => Verdict::Unchecked(Unchecked::ParserFailed),

@@ -199,3 +199,22 @@ fn python_rules_leave_valid_code_alone() {
     let valid = "import os\n\n@dec\ndef f(x):\n  # a comment\n        # deeper comment\n    if x: return 1\n    y = call(1,\n             2) + \\\n        3\n    s = \"\"\"\n  text\n\"\"\"\n    return y\n\nclass A:\n\tdef g(self):\n\t\tpass\n";
     assert_eq!(check(Path::new("v.py"), "x = 1\n", valid), Verdict::Clean);
 }
+
+#[test]
+fn braces_split_across_preprocessor_conditionals_are_not_judged() {
+    let before = "#ifndef A_H\n#define A_H\n\nvoid *a_alloc(int n);\n\n#endif\n";
+    let after = "#ifndef A_H\n#define A_H\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\nvoid *a_alloc(int n);\n\n#ifdef __cplusplus\n}\n#endif\n\n#endif\n";
+    for path in ["a.h", "a.c"] {
+        assert_eq!(
+            check(Path::new(path), before, after),
+            Verdict::Unchecked(Unchecked::Conditionals),
+            "{path}"
+        );
+    }
+    // A real error next to conditionals is still caught.
+    let broken = after.replace("void *a_alloc(int n);", "void *a_alloc(int n;");
+    assert!(matches!(
+        check(Path::new("a.h"), before, &broken),
+        Verdict::Introduced(_)
+    ));
+}
