@@ -120,3 +120,27 @@ fn files_of_unknown_types_are_not_checked() {
     tree.apply(reply, &[]).code(0);
     assert_eq!(tree.read("notes.txt"), "a (\nb ))) {{\n");
 }
+
+#[test]
+fn the_record_keeps_the_syntax_refusal_and_its_reason() {
+    let tree = tree_with(&[("app.py", APP_PY)]);
+    tree.apply(BAD_INDENT, &[]).code(1);
+    let log = tree.salve().args(["--json", "log"]).output().unwrap();
+    let runs: serde_json::Value = serde_json::from_slice(&log.stdout).unwrap();
+    let last = &runs[0];
+    assert_eq!(last["status"], "refused", "{runs}");
+    let id = last["id"].as_str().unwrap();
+    let show = tree.salve().args(["--json", "show", id]).output().unwrap();
+    let rec: serde_json::Value = serde_json::from_slice(&show.stdout).unwrap();
+    let reason = rec["patch_sets"][0]["reason"].as_str().unwrap_or_default();
+    assert_eq!(
+        rec["decisions"][0]["chosen"],
+        "app.py hunk 1: refused (syntax)"
+    );
+    assert!(
+        reason.starts_with(
+            "app.py: syntax (the file would not parse after the edit: Python syntax error at line 3"
+        ),
+        "{rec}"
+    );
+}
