@@ -19,12 +19,13 @@
 //!   valid C that the grammar cannot follow.
 //! - Cost: the text after the edit is parsed first; the text before is parsed only when the
 //!   after text has errors, so an edit that keeps the file clean costs one parse.
-//! - Size cap: texts longer than [`MAX_CHECKED_BYTES`] (1 MiB) are not checked. tree-sitter
-//!   reads C or Rust at about 3 to 4 MB/s on a 2-core machine: a typical source file of 20 KB
-//!   costs about 5 ms, but the 9.6 MB `sqlite3.c` amalgamation takes about 3 s (twice that when
-//!   it has errors and the text before must be parsed too), against 35 ms for placing a
-//!   thousand hunks in it. Files that large are generated or amalgamated, rarely written by a
-//!   model. An incremental re-parse would not help: the first parse of the text is the cost.
+//! - Size cap: texts longer than [`MAX_CHECKED_BYTES`] (512 KiB) are not checked. tree-sitter
+//!   reads C or Rust at about 3 to 4 MB/s and Python at about 1 to 2 MB/s on a busy 2-core
+//!   machine: a typical source file of 20 KB costs 5 to 20 ms, a 944 KB Python file about
+//!   0.8 s, and the 9.6 MB `sqlite3.c` amalgamation about 3 s (twice that when it has errors and
+//!   the text before must be parsed too), against 35 ms for placing a thousand hunks in it.
+//!   Files that large are generated or amalgamated, rarely written by a model. An incremental
+//!   re-parse would not help: the first parse of the text is the cost.
 //!
 //! ```
 //! use std::path::Path;
@@ -57,8 +58,8 @@ use std::path::Path;
 pub use language::Language;
 pub use parse::{first_error, NoTree};
 
-/// Texts longer than this many bytes (1 MiB) are not checked: see the module docs.
-pub const MAX_CHECKED_BYTES: usize = 1024 * 1024;
+/// Texts longer than this many bytes (512 KiB) are not checked: see the module docs.
+pub const MAX_CHECKED_BYTES: usize = 512 * 1024;
 
 /// The answer of [`check`].
 #[derive(Clone, Debug, PartialEq, Eq)]
