@@ -233,6 +233,8 @@ fn revert(
             reverse: true,
             operation: "undo".to_owned(),
             record: false,
+            // Undo brings back what the files held, which may not have parsed.
+            syntax_check: false,
             ..crate::apply::Options::new(&repo.root)
         },
     )?;

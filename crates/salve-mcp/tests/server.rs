@@ -337,3 +337,26 @@ async fn run_check_runs_allowed_checks_only_and_reads_their_failures() {
     );
     client.cancel().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_edit_that_breaks_the_syntax_is_refused_with_its_line_and_nothing_written() {
+    let repo = repo();
+    let before = repo.read("src/lib.rs");
+    let client = connect(&repo.root, false).await;
+    // Curly quotes in code, as a chat renderer writes them: Rust cannot parse them.
+    let result = call(
+        &client,
+        "str_replace",
+        json!({ "path": "src/lib.rs", "old_str": "    a + b\n", "new_str": "    println!(\u{201c}sum\u{201d});\n    a + b\n" }),
+    )
+    .await;
+    assert!(is_error(&result));
+    let refused = body(&result);
+    let file = &refused["report"]["files"][0];
+    assert_eq!(file["status"], "syntax", "{refused}");
+    let message = file["message"].as_str().unwrap();
+    assert!(message.contains("Rust syntax error at line 7"), "{message}");
+    assert!(message.contains("Hunk 1 caused it"), "{message}");
+    assert_eq!(repo.read("src/lib.rs"), before);
+    client.cancel().await.unwrap();
+}

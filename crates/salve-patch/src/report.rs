@@ -79,6 +79,9 @@ pub enum Status {
     Truncated,
     /// Placed, but not written because another part of the reply was refused (all or nothing).
     Skipped,
+    /// Placed, but the file would not parse: it parsed cleanly before and the edit introduced
+    /// a syntax error (the error's line and the hunk that caused it are reported).
+    Syntax,
 }
 
 impl Status {
@@ -94,6 +97,7 @@ impl Status {
             Status::PathRejected => "path_rejected",
             Status::Truncated => "truncated",
             Status::Skipped => "skipped",
+            Status::Syntax => "syntax",
         }
     }
 

@@ -149,6 +149,16 @@ impl Splice {
             .collect()
     }
 
+    /// What the splice changes, line by line: each stretch of `original`'s lines (0-based,
+    /// half-open) that it replaces, with how many lines replace it, in order. A syntax check
+    /// uses it to tell which edit a line of the new text came from.
+    pub fn changed_lines(&self, original: &str) -> Vec<(Range<usize>, usize)> {
+        self.line_changes(original)
+            .into_iter()
+            .map(|c| (c.old_start..c.old_end, c.new_text.lines().count()))
+            .collect()
+    }
+
     /// A splice that is all new text.
     pub fn whole(text: String) -> Splice {
         let len = text.len();

@@ -31,7 +31,7 @@ pub(super) fn rename(
         report.path = to.path.to_string();
         let cur = read(ctx, to)?;
         let out = run_hunks(ctx, to, &cur, hunks, plan.mode);
-        finish(report, out, &cur, to, plan.mode, ops)?;
+        finish(ctx, report, out, &cur, to, plan.mode, ops)?;
         if report.status == Status::AlreadyApplied {
             report.message = Some(format!(
                 "{} was already renamed to {}",
@@ -50,7 +50,7 @@ pub(super) fn rename(
     let cur = read(ctx, &source)?;
     let out = run_hunks(ctx, &source, &cur, hunks, plan.mode);
     let mut writes = Vec::new();
-    finish(report, out, &cur, &source, plan.mode, &mut writes)?;
+    finish(ctx, report, out, &cur, &source, plan.mode, &mut writes)?;
     if !report.status.is_success() {
         return Ok(());
     }
@@ -194,6 +194,7 @@ pub(super) fn replace(
         ));
     }
     finish(
+        ctx,
         report,
         out.map_text(Splice::whole),
         &cur,

@@ -27,6 +27,8 @@ pub(crate) struct Ctx<'a, 'scope, 'env> {
     /// Asked only when needed: finding it may still be under way.
     pub repository: &'a Repository<'scope, 'env>,
     pub max_file_size: u64,
+    /// Refuse files the edit leaves unparsable (`syntax`).
+    pub syntax_check: bool,
     pub files: OnceCell<Vec<TreePath>>,
 }
 
@@ -163,7 +165,7 @@ fn place_change(
             let target = existing(ctx, plan, Reach::Name, report)?;
             let cur = read(ctx, &target)?;
             let out = run_hunks(ctx, &target, &cur, hunks, plan.mode);
-            finish(report, out, &cur, &target, plan.mode, ops)
+            finish(ctx, report, out, &cur, &target, plan.mode, ops)
         }
         Change::Rename { to, hunks } => rename(ctx, plan, to, hunks, report, ops),
         Change::Create {
@@ -330,8 +332,9 @@ pub(super) fn run_hunks(
     })
 }
 
-/// Turn an applier outcome into the report and, on success, a write.
+/// Turn an applier outcome into the report and, on success, a write (after the syntax check).
 pub(super) fn finish(
+    ctx: &Ctx<'_, '_, '_>,
     report: &mut FileReport,
     out: FileOutcome<Splice>,
     cur: &Current,
@@ -350,6 +353,9 @@ pub(super) fn finish(
         return Ok(());
     }
     let mode = next_mode(cur.mode, git_mode);
+    if let (true, Some(splice)) = (ctx.syntax_check, &out.new_text) {
+        super::syntax::judge(target.path.as_str(), &cur.text, splice, report)?;
+    }
     let content = match out.new_text {
         Some(splice) => Content::Spliced {
             original: Arc::clone(&cur.text),

@@ -8,7 +8,8 @@
 //! 3. Guard every path the reply names. One rejected path refuses the whole reply, even under
 //!    `partial`: a reply that reaches for `.git/hooks` or `../` is not trusted with anything.
 //! 4. Gather the edits per file (`plan`), then place each file in memory (`file`): resolve
-//!    the path, read the text, fetch the baseline blob when it differs, run the applier.
+//!    the path, read the text, fetch the baseline blob when it differs, run the applier, and
+//!    refuse a file the edit leaves unparsable (`syntax`).
 //! 5. Decide: any refusal (or a parse issue that names no file) writes nothing, unless
 //!    `partial`, which writes the files that placed. `check` writes nothing in any case.
 //! 6. Write through a [`Transaction`]: every file or none, after the checkpoint.
@@ -24,6 +25,7 @@ mod file;
 mod load;
 mod plan;
 mod repository;
+mod syntax;
 mod whole_target;
 
 use std::cell::OnceCell;
@@ -79,6 +81,9 @@ pub struct Options {
     /// Render the unified diff of the change into [`Outcome::diff`] even when the run is not
     /// recorded (to show what a check would write).
     pub show_diff: bool,
+    /// Refuse a file that parsed cleanly before and would not after the edit (status
+    /// `syntax`); see `salve_syntax` for the languages and rules. On by default.
+    pub syntax_check: bool,
 }
 
 impl Options {
@@ -97,6 +102,7 @@ impl Options {
             record: true,
             command: Vec::new(),
             show_diff: false,
+            syntax_check: true,
         }
     }
 }
@@ -380,6 +386,7 @@ fn place_all(
         root,
         repository,
         max_file_size: options.max_file_size,
+        syntax_check: options.syntax_check,
         files: OnceCell::new(),
     };
     plans.into_iter().map(|plan| place(&ctx, plan)).collect()

@@ -42,6 +42,10 @@ pub struct ApplyArgs {
     /// and the report on stderr; with --json, the report gains a `diff` field
     #[arg(long)]
     pub diff: bool,
+    /// Write a file even when the edit leaves it unparsable (by default a file that parsed
+    /// before and would not after is refused with status `syntax`)
+    #[arg(long)]
+    pub no_syntax_check: bool,
 }
 
 pub fn run(global: &Global, args: &ApplyArgs) -> Result<u8, CliError> {
@@ -59,6 +63,7 @@ pub fn run(global: &Global, args: &ApplyArgs) -> Result<u8, CliError> {
         record: !args.no_record,
         command: output::command_line(),
         show_diff: args.diff,
+        syntax_check: !args.no_syntax_check,
     };
     let progress = if reply.len() >= LARGE_APPLY {
         Progress::start(

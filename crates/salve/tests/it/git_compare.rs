@@ -72,8 +72,11 @@ fn assert_same_as_git_apply(name: &str, old: &Tree, new: &Tree) {
 
     let by_salve = tmp.path().join("salve");
     init_repo(&by_salve, old);
+    // The generated edits are about placement and do not keep the code valid (one replaces a
+    // closing brace), which git apply does not look at either.
     let out = salve(&by_salve)
         .arg("apply")
+        .arg("--no-syntax-check")
         .arg(&patch_path)
         .output()
         .unwrap();

@@ -568,6 +568,46 @@ fn apply_refused_not_found_with_candidates() {
 }
 
 #[test]
+fn apply_refused_syntax() {
+    let tree = Tree::git();
+    tree.write("calc.py", "def total(items):\n    s = 0\n    return s\n")
+        .commit("init");
+    let mut norm = Norm::new(&tree);
+    let reply = "```diff\n--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,3 @@\n def total(items):\n     s = 0\n+      n = 0\n```\n";
+    let out = tree.apply(reply, &["--json"]);
+    out.code(1);
+    insta::assert_json_snapshot!(norm.pretty(&out), @r#"
+    {
+      "outcome": "refused",
+      "check_only": false,
+      "files": [
+        {
+          "path": "calc.py",
+          "change": "modify",
+          "format": "unified",
+          "status": "syntax",
+          "hunks": [
+            {
+              "index": 0,
+              "status": "syntax",
+              "rung": "exact",
+              "lines": {
+                "start": 1,
+                "end": 2
+              },
+              "message": "placed, but its new text (line 3) does not parse: Python syntax error at line 3, column 7: unexpected indent: `n = 0`"
+            }
+          ],
+          "added": 0,
+          "removed": 0,
+          "message": "the file would not parse after the edit: Python syntax error at line 3, column 7: unexpected indent: `n = 0`. It parsed cleanly before, so nothing was written. Hunk 1 caused it (its new text is line 3 of the file after the edit): fix that hunk and send it again.\n  3 |       n = 0\n(--no-syntax-check writes it anyway)"
+        }
+      ]
+    }
+    "#);
+}
+
+#[test]
 fn apply_refused_ambiguous_hunk() {
     let tree = Tree::git();
     tree.write("twice.py", "def a():\n    x = 1\n\n\ndef b():\n    x = 1\n")

@@ -23,6 +23,7 @@ mod record;
 mod refusals;
 mod restore_to_run;
 mod support;
+mod syntax_check;
 mod ui_browser;
 
 mod corpus;
