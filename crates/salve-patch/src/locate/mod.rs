@@ -492,6 +492,7 @@ pub(crate) fn ops_for(
     p: &Placement,
     hunk: usize,
     reply_style: style::ReplyStyle,
+    shown: levels::Shown,
 ) -> Result<Vec<Op>, String> {
     let map = &p.fit.map;
     // Removed elision markers and the file lines they stand for, which a paired added marker
@@ -589,7 +590,7 @@ pub(crate) fn ops_for(
     }
     ops.extend(pending);
     substance::check_removed(doc, lines, p)?;
-    levels::relevel_ops(doc, lines, p, &mut ops)?;
+    levels::relevel_ops(doc, lines, p, shown, &mut ops)?;
     style::restyle_ops(doc, lines, p, reply_style, &mut ops)?;
     fold::fold_ops(doc, lines, p, &mut ops)?;
     order::check(doc, lines, p, &ops)?;
