@@ -16,6 +16,7 @@ pub(crate) mod elision;
 pub(crate) mod evidence;
 pub(crate) mod fold;
 pub(crate) mod index;
+pub(crate) mod kept;
 pub(crate) mod levels;
 pub(crate) mod order;
 pub(crate) mod place;
@@ -589,6 +590,7 @@ pub(crate) fn ops_for(
         }
     }
     ops.extend(pending);
+    kept::keep_file_lines(doc, lines, p, &mut ops);
     substance::check_removed(doc, lines, p)?;
     levels::relevel_ops(doc, lines, p, shown, &mut ops)?;
     style::restyle_ops(doc, lines, p, reply_style, &mut ops)?;
