@@ -126,6 +126,11 @@ fn gcd(a: usize, b: usize) -> usize {
     }
 }
 
+/// A step that tells one level's width: 8 may be one level of 8 or two of 4, so it tells none.
+fn level_width(step: Option<usize>) -> Option<usize> {
+    step.filter(|&w| w < 8)
+}
+
 /// The evidence all of one file's placed hunks give (see [`Shown`]).
 pub(crate) fn shown<'a>(
     doc: &Doc,
@@ -156,7 +161,7 @@ pub(crate) fn shown<'a>(
     }
     Shown {
         ratio,
-        unit: style::step(reply.into_iter().map(strip_cr)),
+        unit: level_width(style::step(reply.into_iter().map(strip_cr))),
     }
 }
 
@@ -211,7 +216,7 @@ pub(crate) fn relevel_ops(
             Levels::Table(vec![(r0, f0)])
         } else {
             one_level(r0, f0, shown, || {
-                style::space_unit(doc, p.range().0, p.range().1)
+                level_width(style::space_unit(doc, p.range().0, p.range().1))
             })?
         }
     } else if !same || pairs.iter().all(|(r, f)| r == f) {
@@ -243,8 +248,9 @@ fn single_level(pairs: &[(&str, &str)]) -> bool {
 }
 
 /// The mapping for a hunk quoting the single level `r0` → `f0` with added lines at other
-/// widths: the ratio the reply's other hunks show, else a shift when the reply's level width is
-/// the file's (or the file shows none), else nothing is certain.
+/// widths: the ratio the reply's other hunks show; else refused when a rescaling from column 0
+/// fits as well as a shift (`f0` twice or half `r0`, or both at column 0 with the reply's level
+/// width not the file's); else a shift.
 fn one_level(
     r0: usize,
     f0: usize,
@@ -265,9 +271,9 @@ fn one_level(
                 "its {r0} spaces for the file's {f0} fit a shift and a rescaling alike"
             )))
         }
-        // Quoted at the file's own nonzero width: no rescaling from column 0 fits, so the
-        // reply keeps the file's widths.
-        Ratio::Unseen if r0 == f0 && r0 > 0 => (1, 1),
+        // Quoted where no rescaling from column 0 fits (at the file's own nonzero width, or
+        // shifted by other than half or double): the reply shifts the file's widths.
+        Ratio::Unseen if r0 > 0 || f0 > 0 => (1, 1),
         Ratio::Unseen => match (shown.unit, file_unit()) {
             // The reply never steps one level deeper (its other widths are alignments such as
             // ` * ` comment lines), or the file shows no level width: nothing to rescale.
@@ -320,9 +326,12 @@ mod tests {
         // Another hunk showed 2-space levels at twice the width: the ratio decides.
         let l = one_level(0, 0, shown(Ratio::Seen(2, 1), Some(2)), || Some(4)).unwrap();
         assert_eq!(l.map(2), Some(4));
-        // No ratio, but the reply's level width is the file's: a shift.
-        let l = one_level(0, 4, shown(Ratio::Unseen, Some(4)), || Some(4)).unwrap();
-        assert_eq!(l.map(4), Some(8));
+        // No ratio, quoted at column 0 in both, and the reply's level width is the file's.
+        let l = one_level(0, 0, shown(Ratio::Unseen, Some(4)), || Some(4)).unwrap();
+        assert_eq!(l.map(4), Some(4));
+        // Shifted by 2 onto column 0: no rescaling from column 0 fits, a shift.
+        let l = one_level(2, 0, shown(Ratio::Unseen, Some(4)), || Some(2)).unwrap();
+        assert_eq!(l.map(6), Some(4));
         // Level widths differ, or nothing tells them: refused.
         assert!(one_level(0, 0, shown(Ratio::Unseen, Some(2)), || Some(4)).is_err());
         // No level step in the reply (a ` * ` comment line at 1): its widths stay.

@@ -118,12 +118,6 @@ pub(crate) fn find(doc: &Doc, flat: &Flat, pair: &TextPair, absent: bool) -> Tex
             .collect()
     };
     let mut olds = whole(occurrences(&flat.text, &old, MAX_HITS), old.len());
-    // Old text whose first line is indented less than the file's line (it starts inside the
-    // line's indentation) shows the reply indents differently; its other new lines would land
-    // at the reply's levels, so the line ladder, which maps levels or refuses, decides.
-    if old.starts_with([' ', '\t']) && new.trim_end_matches('\n').contains('\n') {
-        olds.retain(|&a| !inside_indentation(flat, a));
-    }
     if !new.trim().is_empty() && (!olds.is_empty() || absent) {
         if let [n] = whole(occurrences(&flat.text, &new, MAX_HITS), new.len())[..] {
             let inside = olds
@@ -134,6 +128,12 @@ pub(crate) fn find(doc: &Doc, flat: &Flat, pair: &TextPair, absent: bool) -> Tex
                 return TextFound::AlreadyApplied { start, end };
             }
         }
+    }
+    // Old text whose first line is indented less than the file's line (it starts inside the
+    // line's indentation) shows the reply indents differently; its other new lines would land
+    // at the reply's levels, so the line ladder, which maps levels or refuses, decides.
+    if old.starts_with([' ', '\t']) && new.trim_end_matches('\n').contains('\n') {
+        olds.retain(|&a| !inside_indentation(flat, a));
     }
     match olds[..] {
         [] => TextFound::Missing,
