@@ -250,7 +250,7 @@ fn single_level(pairs: &[(&str, &str)]) -> bool {
 /// The mapping for a hunk quoting the single level `r0` → `f0` with added lines at other
 /// widths: the ratio the reply's other hunks show; else refused when a rescaling from column 0
 /// fits as well as a shift (`f0` twice or half `r0`, or both at column 0 with the reply's level
-/// width not the file's); else a shift.
+/// width off the file's grid); else a shift.
 fn one_level(
     r0: usize,
     f0: usize,
@@ -278,7 +278,9 @@ fn one_level(
             // The reply never steps one level deeper (its other widths are alignments such as
             // ` * ` comment lines), or the file shows no level width: nothing to rescale.
             (None, _) | (_, None) => (1, 1),
-            (Some(u), Some(f)) if u == f => (1, 1),
+            // Whole levels of the file (a 4-space step in a 2-space Markdown file, whose code
+            // blocks sit two levels in): shifted, the lines stay on the file's grid.
+            (Some(u), Some(f)) if u % f == 0 => (1, 1),
             (Some(u), Some(f)) => {
                 return Err(one_level_unclear(&format!(
                     "the reply uses {u}-space levels, the file {f}-space ones"
@@ -334,6 +336,9 @@ mod tests {
         assert_eq!(l.map(6), Some(4));
         // Level widths differ, or nothing tells them: refused.
         assert!(one_level(0, 0, shown(Ratio::Unseen, Some(2)), || Some(4)).is_err());
+        assert!(one_level(0, 0, shown(Ratio::Unseen, Some(3)), || Some(2)).is_err());
+        let l = one_level(0, 0, shown(Ratio::Unseen, Some(4)), || Some(2)).unwrap();
+        assert_eq!(l.map(4), Some(4));
         // No level step in the reply (a ` * ` comment line at 1): its widths stay.
         let l = one_level(0, 0, shown(Ratio::Unseen, None), || Some(4)).unwrap();
         assert_eq!(l.map(1), Some(1));
