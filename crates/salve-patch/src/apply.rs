@@ -17,7 +17,7 @@ use crate::locate::index::FileIndex;
 use crate::locate::place::{eof_override, place_all};
 use crate::locate::plan::Edit;
 use crate::locate::style::reply_style;
-use crate::locate::{hunk_keys, ops_for, whole};
+use crate::locate::{hunk_keys, levels, ops_for, whole};
 use crate::merge::merge3;
 use crate::ops::{diff_ops, splice, Op};
 use crate::report::{HunkReport, Rung, Status};
@@ -97,23 +97,24 @@ pub fn apply_hunks_lazy(
     };
     let mut plans = place_all(&idx, hunks, &base);
     // What all of this file's placed hunks show of how the reply writes its indentation.
-    let shown = reply_style(
-        &doc,
+    let placed = || {
         plans
             .iter()
             .enumerate()
             .filter_map(|(i, plan)| match &plan.edit {
                 Edit::Place(p) => Some((p.lines.as_deref().unwrap_or(&hunks[i].lines), p)),
                 _ => None,
-            }),
-    );
+            })
+    };
+    let shown = reply_style(&doc, placed());
+    let levels = levels::shown(&doc, placed());
     let mut ops: Vec<Op> = Vec::new();
     let mut eof: Option<bool> = None;
     for (i, plan) in plans.iter_mut().enumerate() {
         match &plan.edit {
             Edit::Place(p) => {
                 let lines = p.lines.as_deref().unwrap_or(&hunks[i].lines);
-                match ops_for(&doc, lines, p, i, shown) {
+                match ops_for(&doc, lines, p, i, shown, levels) {
                     Ok(o) => {
                         if let Some(f) = eof_override(&doc, &hunks[i], p) {
                             eof = Some(f);

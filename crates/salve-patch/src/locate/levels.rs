@@ -14,10 +14,10 @@
 //! there is no straight line, tabs on either side) is not certain, and the hunk is refused.
 
 use super::reindent::Reindent;
-use super::{pre_image, Placement};
+use super::{pre_image, style, Placement};
 use crate::edit::HunkLine;
 use crate::ops::Op;
-use crate::text::{canonical, is_blank, leading_ws, Doc};
+use crate::text::{canonical, is_blank, leading_ws, strip_cr, Doc};
 
 /// How the reply's indentation widths map onto the file's.
 #[derive(Debug, PartialEq)]
@@ -73,31 +73,113 @@ fn infer(pairs: &[(usize, usize)]) -> Option<Levels> {
     Some(Levels::Table(seen))
 }
 
+/// What all placed hunks of one file show of how the reply's level widths relate to the file's:
+/// the ratio the hunks quoting two or more levels agree on, and the reply's own level width.
+/// A hunk that quotes a single level cannot tell a shift from a rescaling by itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Shown {
+    ratio: Ratio,
+    unit: Option<usize>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+enum Ratio {
+    /// No hunk quotes two levels.
+    #[default]
+    Unseen,
+    /// Every hunk quoting two levels shows `file step = reply step × num / den` (reduced).
+    Seen(usize, usize),
+    /// The hunks disagree, or one shows no straight line.
+    Unclear,
+}
+
+/// The (reply, file) indentation of every quoted line of a hunk that really matches its file
+/// line (the similar rung keeps misremembered ones, which are no key).
+fn matched_pairs<'a>(
+    doc: &'a Doc,
+    lines: &'a [HunkLine],
+    p: &Placement,
+) -> Vec<(&'a str, &'a str)> {
+    let (pre, _) = pre_image(lines);
+    let mut pairs = Vec::new();
+    for (text, span) in pre.iter().zip(&p.fit.map) {
+        if span.end != span.start + 1 || span.start >= doc.len() {
+            continue;
+        }
+        let file = doc.line(span.start);
+        if !is_blank(text) && !is_blank(file) && canonical(text) == canonical(file) {
+            pairs.push((leading_ws(text), leading_ws(file)));
+        }
+    }
+    pairs
+}
+
+fn tabs(s: &str) -> bool {
+    s.contains('\t')
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// A step that tells one level's width: 8 may be one level of 8 or two of 4, so it tells none.
+fn level_width(step: Option<usize>) -> Option<usize> {
+    step.filter(|&w| w < 8)
+}
+
+/// The evidence all of one file's placed hunks give (see [`Shown`]).
+pub(crate) fn shown<'a>(
+    doc: &Doc,
+    placed: impl Iterator<Item = (&'a [HunkLine], &'a Placement)>,
+) -> Shown {
+    let mut ratio = Ratio::Unseen;
+    let mut reply: Vec<&str> = Vec::new();
+    for (lines, p) in placed {
+        reply.extend(lines.iter().map(|l| l.text.as_str()));
+        let pairs = matched_pairs(doc, lines, p);
+        if pairs.iter().any(|(r, f)| tabs(r) || tabs(f)) {
+            continue;
+        }
+        let widths: Vec<(usize, usize)> = pairs.iter().map(|(r, f)| (r.len(), f.len())).collect();
+        let here = match infer(&widths) {
+            Some(Levels::Line { num, den, .. }) => {
+                let g = gcd(num, den).max(1);
+                Ratio::Seen(num / g, den / g)
+            }
+            Some(Levels::Table(t)) if t.len() < 2 => continue,
+            _ => Ratio::Unclear,
+        };
+        ratio = match ratio {
+            Ratio::Unseen => here,
+            r if r == here => r,
+            _ => Ratio::Unclear,
+        };
+    }
+    Shown {
+        ratio,
+        unit: level_width(style::step(reply.into_iter().map(strip_cr))),
+    }
+}
+
 /// Re-indent the model-written lines of `ops` (one placed hunk) by the levels its matched lines
-/// show, when no uniform delta explained them. An error says why the mapping is not certain.
+/// show, when no uniform delta explained them, or when its matched lines show a single level
+/// and an added line sits at another (then a shift and a rescaling differ, and only `shown`,
+/// the evidence of the reply's other hunks and of both level widths, can tell which is meant).
+/// An error says why the mapping is not certain.
 pub(crate) fn relevel_ops(
     doc: &Doc,
     lines: &[HunkLine],
     p: &Placement,
+    shown: Shown,
     ops: &mut [Op],
 ) -> Result<(), String> {
-    if p.fit.reindent != Reindent::Same {
-        return Ok(());
-    }
-    let (pre, _) = pre_image(lines);
-    let mut pairs: Vec<(&str, &str)> = Vec::new();
-    for (text, span) in pre.iter().zip(&p.fit.map) {
-        let file = doc.line(span.start);
-        // Only lines that really match are a key: the similar rung keeps misremembered ones.
-        if span.end == span.start + 1
-            && !is_blank(text)
-            && !is_blank(file)
-            && canonical(text) == canonical(file)
-        {
-            pairs.push((leading_ws(text), leading_ws(file)));
-        }
-    }
-    if pairs.iter().all(|(r, f)| r == f) {
+    let pairs = matched_pairs(doc, lines, p);
+    let same = p.fit.reindent == Reindent::Same;
+    if same && pairs.iter().all(|(r, f)| r == f) && !single_level(&pairs) {
         return Ok(());
     }
     let mut written: Vec<&mut String> = ops
@@ -110,19 +192,37 @@ pub(crate) fn relevel_ops(
     if written.is_empty() {
         return Ok(());
     }
-    let unclear = |why: &str| {
-        format!(
-            "the lines this hunk quotes are indented differently from the file, not by one uniform shift, and {why}; write the added lines at the file's indentation"
-        )
-    };
-    let tabs = |s: &str| s.contains('\t');
-    if pairs.iter().any(|(r, f)| tabs(r) || tabs(f)) || written.iter().any(|t| tabs(leading_ws(t)))
-    {
-        return Err(unclear("tabs make the width of a level unclear"));
+    let any_tabs = pairs.iter().any(|(r, f)| tabs(r) || tabs(f))
+        || written.iter().any(|t| tabs(leading_ws(t)));
+    if any_tabs {
+        if same && pairs.iter().any(|(r, f)| r != f) {
+            return Err(unclear("tabs make the width of a level unclear"));
+        }
+        return Ok(());
     }
     let widths: Vec<(usize, usize)> = pairs.iter().map(|(r, f)| (r.len(), f.len())).collect();
-    let Some(levels) = infer(&widths) else {
-        return Err(unclear("the quoted lines do not agree on how levels map"));
+    let levels = if single_level(&pairs) {
+        let (r0, f0) = widths[0];
+        // Undo the uniform delta the indent rung already applied: the reply's own widths.
+        let delta = if same { 0 } else { f0 as isize - r0 as isize };
+        for t in written.iter_mut() {
+            let w = leading_ws(t).len() as isize - delta;
+            let Ok(w) = usize::try_from(w) else {
+                return Err(unclear("an added line sits left of any column"));
+            };
+            **t = format!("{}{}", " ".repeat(w), t.trim_start_matches(' '));
+        }
+        if written.iter().all(|t| leading_ws(t).len() == r0) {
+            Levels::Table(vec![(r0, f0)])
+        } else {
+            one_level(r0, f0, shown, || {
+                level_width(style::space_unit(doc, p.range().0, p.range().1))
+            })?
+        }
+    } else if !same || pairs.iter().all(|(r, f)| r == f) {
+        return Ok(());
+    } else {
+        infer(&widths).ok_or_else(|| unclear("the quoted lines do not agree on how levels map"))?
     };
     let mut out = Vec::with_capacity(written.len());
     for t in &written {
@@ -138,6 +238,69 @@ pub(crate) fn relevel_ops(
         **t = new;
     }
     Ok(())
+}
+
+/// Whether the quoted lines show exactly one indentation width on each side.
+fn single_level(pairs: &[(&str, &str)]) -> bool {
+    pairs
+        .first()
+        .is_some_and(|first| pairs.iter().all(|p| p == first))
+}
+
+/// The mapping for a hunk quoting the single level `r0` → `f0` with added lines at other
+/// widths: the ratio the reply's other hunks show; else refused when a rescaling from column 0
+/// fits as well as a shift (`f0` twice or half `r0`, or both at column 0 with the reply's level
+/// width off the file's grid); else a shift.
+fn one_level(
+    r0: usize,
+    f0: usize,
+    shown: Shown,
+    file_unit: impl FnOnce() -> Option<usize>,
+) -> Result<Levels, String> {
+    let (num, den) = match shown.ratio {
+        Ratio::Seen(num, den) => (num, den),
+        Ratio::Unclear => {
+            return Err(one_level_unclear(
+                "the reply's other hunks do not agree on how its levels map to the file's",
+            ))
+        }
+        // A quoted level at half or twice the file's width fits a rescaling from column 0 as
+        // well as a shift: the two disagree on every other level.
+        Ratio::Unseen if r0 != f0 && (f0 == 2 * r0 || r0 == 2 * f0) => {
+            return Err(one_level_unclear(&format!(
+                "its {r0} spaces for the file's {f0} fit a shift and a rescaling alike"
+            )))
+        }
+        // Quoted where no rescaling from column 0 fits (at the file's own nonzero width, or
+        // shifted by other than half or double): the reply shifts the file's widths.
+        Ratio::Unseen if r0 > 0 || f0 > 0 => (1, 1),
+        Ratio::Unseen => match (shown.unit, file_unit()) {
+            // The reply never steps one level deeper (its other widths are alignments such as
+            // ` * ` comment lines), or the file shows no level width: nothing to rescale.
+            (None, _) | (_, None) => (1, 1),
+            // Whole levels of the file (a 4-space step in a 2-space Markdown file, whose code
+            // blocks sit two levels in): shifted, the lines stay on the file's grid.
+            (Some(u), Some(f)) if u % f == 0 => (1, 1),
+            (Some(u), Some(f)) => {
+                return Err(one_level_unclear(&format!(
+                    "the reply uses {u}-space levels, the file {f}-space ones"
+                )));
+            }
+        },
+    };
+    Ok(Levels::Line { r0, f0, num, den })
+}
+
+fn one_level_unclear(why: &str) -> String {
+    format!(
+        "the lines this hunk quotes show a single indentation level, so whether its added lines at other levels are shifted or rescaled into the file's levels cannot be told ({why}); write the added lines at the file's indentation, or quote lines at more levels"
+    )
+}
+
+fn unclear(why: &str) -> String {
+    format!(
+        "the lines this hunk quotes are indented differently from the file, not by one uniform shift, and {why}; write the added lines at the file's indentation"
+    )
 }
 
 #[cfg(test)]
@@ -157,6 +320,35 @@ mod tests {
         let l = infer(&[(0, 0), (4, 2)]).unwrap();
         assert_eq!(l.map(8), Some(4));
         assert_eq!(l.map(1), None);
+    }
+
+    #[test]
+    fn one_quoted_level_maps_only_with_evidence() {
+        let shown = |ratio, unit| Shown { ratio, unit };
+        // Another hunk showed 2-space levels at twice the width: the ratio decides.
+        let l = one_level(0, 0, shown(Ratio::Seen(2, 1), Some(2)), || Some(4)).unwrap();
+        assert_eq!(l.map(2), Some(4));
+        // No ratio, quoted at column 0 in both, and the reply's level width is the file's.
+        let l = one_level(0, 0, shown(Ratio::Unseen, Some(4)), || Some(4)).unwrap();
+        assert_eq!(l.map(4), Some(4));
+        // Shifted by 2 onto column 0: no rescaling from column 0 fits, a shift.
+        let l = one_level(2, 0, shown(Ratio::Unseen, Some(4)), || Some(2)).unwrap();
+        assert_eq!(l.map(6), Some(4));
+        // Level widths differ, or nothing tells them: refused.
+        assert!(one_level(0, 0, shown(Ratio::Unseen, Some(2)), || Some(4)).is_err());
+        assert!(one_level(0, 0, shown(Ratio::Unseen, Some(3)), || Some(2)).is_err());
+        let l = one_level(0, 0, shown(Ratio::Unseen, Some(4)), || Some(2)).unwrap();
+        assert_eq!(l.map(4), Some(4));
+        // No level step in the reply (a ` * ` comment line at 1): its widths stay.
+        let l = one_level(0, 0, shown(Ratio::Unseen, None), || Some(4)).unwrap();
+        assert_eq!(l.map(1), Some(1));
+        assert!(one_level(0, 0, shown(Ratio::Unclear, Some(4)), || Some(4)).is_err());
+        // Quoted at the file's own width 2: no rescaling from column 0 fits, the widths stay.
+        let l = one_level(2, 2, shown(Ratio::Unseen, Some(4)), || Some(2)).unwrap();
+        assert_eq!(l.map(6), Some(6));
+        // 2 for the file's 4 fits a shift by 2 and a doubling alike.
+        let err = one_level(2, 4, shown(Ratio::Unseen, Some(4)), || Some(4)).unwrap_err();
+        assert!(err.contains("shift and a rescaling"), "{err}");
     }
 
     #[test]

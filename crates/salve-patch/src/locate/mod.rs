@@ -16,6 +16,7 @@ pub(crate) mod elision;
 pub(crate) mod evidence;
 pub(crate) mod fold;
 pub(crate) mod index;
+pub(crate) mod kept;
 pub(crate) mod levels;
 pub(crate) mod order;
 pub(crate) mod place;
@@ -492,6 +493,7 @@ pub(crate) fn ops_for(
     p: &Placement,
     hunk: usize,
     reply_style: style::ReplyStyle,
+    shown: levels::Shown,
 ) -> Result<Vec<Op>, String> {
     let map = &p.fit.map;
     // Removed elision markers and the file lines they stand for, which a paired added marker
@@ -588,8 +590,9 @@ pub(crate) fn ops_for(
         }
     }
     ops.extend(pending);
+    kept::keep_file_lines(doc, lines, p, &mut ops);
     substance::check_removed(doc, lines, p)?;
-    levels::relevel_ops(doc, lines, p, &mut ops)?;
+    levels::relevel_ops(doc, lines, p, shown, &mut ops)?;
     style::restyle_ops(doc, lines, p, reply_style, &mut ops)?;
     fold::fold_ops(doc, lines, p, &mut ops)?;
     order::check(doc, lines, p, &ops)?;

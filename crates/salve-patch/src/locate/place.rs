@@ -443,7 +443,8 @@ fn changed_base(base: &Doc, hunk: &Hunk, i: usize) -> Option<String> {
     };
     let lines = p.lines.as_deref().unwrap_or(&hunk.lines);
     let shown = super::style::reply_style(base, std::iter::once((lines, p)));
-    let ops = ops_for(base, lines, p, i, shown).ok()?;
+    let levels = super::levels::shown(base, std::iter::once((lines, p)));
+    let ops = ops_for(base, lines, p, i, shown, levels).ok()?;
     let eof = eof_override(base, hunk, p);
     Some(assemble(base, &ops, eof, false))
 }

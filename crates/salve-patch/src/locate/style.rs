@@ -81,7 +81,7 @@ pub(crate) fn space_unit(doc: &Doc, s: usize, e: usize) -> Option<usize> {
 
 /// The most common width by which a space-indented line is deeper than the one before it, among
 /// the usual level widths: the file's level. `None` when no line steps deeper.
-fn step<'a>(lines: impl Iterator<Item = &'a str>) -> Option<usize> {
+pub(crate) fn step<'a>(lines: impl Iterator<Item = &'a str>) -> Option<usize> {
     let mut counts = [0usize; UNITS.len()];
     let mut prev: Option<usize> = None;
     for line in lines {

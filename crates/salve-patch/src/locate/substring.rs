@@ -117,7 +117,7 @@ pub(crate) fn find(doc: &Doc, flat: &Flat, pair: &TextPair, absent: bool) -> Tex
             .filter(|&a| !super::substance::cuts_word(&flat.text, a, a + len))
             .collect()
     };
-    let olds = whole(occurrences(&flat.text, &old, MAX_HITS), old.len());
+    let mut olds = whole(occurrences(&flat.text, &old, MAX_HITS), old.len());
     if !new.trim().is_empty() && (!olds.is_empty() || absent) {
         if let [n] = whole(occurrences(&flat.text, &new, MAX_HITS), new.len())[..] {
             let inside = olds
@@ -129,6 +129,12 @@ pub(crate) fn find(doc: &Doc, flat: &Flat, pair: &TextPair, absent: bool) -> Tex
             }
         }
     }
+    // Old text whose first line is indented less than the file's line (it starts inside the
+    // line's indentation) shows the reply indents differently; its other new lines would land
+    // at the reply's levels, so the line ladder, which maps levels or refuses, decides.
+    if old.starts_with([' ', '\t']) && new.trim_end_matches('\n').contains('\n') {
+        olds.retain(|&a| !inside_indentation(flat, a));
+    }
     match olds[..] {
         [] => TextFound::Missing,
         [a] => TextFound::One(replace_op(doc, flat, a, a + old.len(), &new)),
@@ -138,6 +144,12 @@ pub(crate) fn find(doc: &Doc, flat: &Flat, pair: &TextPair, absent: bool) -> Tex
                 .collect(),
         ),
     }
+}
+
+/// Whether byte `a` lies inside the leading whitespace of its line, past its first column.
+fn inside_indentation(flat: &Flat, a: usize) -> bool {
+    let start = flat.starts[flat.line_at(a)];
+    a > start && flat.text[start..a].chars().all(|c| c == ' ' || c == '\t')
 }
 
 /// The operation replacing the flat bytes `[a, b)` with `new`: the lines the span touches are

@@ -54,10 +54,7 @@ const DEFAULT_SEED: u64 = 0x5A1E_2026;
 /// `s4-safety` when this was written). Their wrong applies are listed but do not fail the run;
 /// once a run of 20 or more such cases shows none, it fails until the entry is removed here, so
 /// the list cannot outlive the bug.
-const KNOWN: &[(&str, &str)] = &[(
-    "indent-2-4",
-    "issue 14 §3 j: added lines keep the reply's indentation levels",
-)];
+const KNOWN: &[(&str, &str)] = &[];
 const DEFAULT_CASES: u64 = 2500;
 
 /// One generated case, ready to apply.
