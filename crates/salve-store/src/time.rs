@@ -50,6 +50,18 @@ impl Timestamp {
         )
     }
 
+    /// `2026-11-21 09:14:05`, for pages that show seconds.
+    pub fn to_seconds(self) -> String {
+        let (date, secs_of_day, _) = split(self.0);
+        let (y, m, d) = civil_from_days(date);
+        format!(
+            "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02}",
+            secs_of_day / 3600,
+            secs_of_day / 60 % 60,
+            secs_of_day % 60
+        )
+    }
+
     /// Parse what [`to_rfc3339`](Self::to_rfc3339) writes, and the shorter forms a person types:
     /// `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM`, `YYYY-MM-DD HH:MM:SS`, with optional fraction and `Z`.
     pub fn parse(text: &str) -> Option<Timestamp> {

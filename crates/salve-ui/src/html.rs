@@ -73,34 +73,12 @@ pub fn button_form_with(
 
 /// A time as `YYYY-MM-DD HH:MM:SS` UTC.
 pub fn time(t: Timestamp) -> String {
-    datetime(t.0.div_euclid(1000))
+    t.to_seconds()
 }
 
 /// Seconds since the epoch as `YYYY-MM-DD HH:MM:SS` UTC.
 pub fn datetime(secs: i64) -> String {
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    let (y, m, d) = civil(days);
-    format!(
-        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02}",
-        rem / 3600,
-        rem / 60 % 60,
-        rem % 60
-    )
-}
-
-/// Days since 1970-01-01 as a proleptic Gregorian date.
-fn civil(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
+    time(Timestamp(secs.saturating_mul(1000)))
 }
 
 /// A duration in milliseconds for people (`840 ms`, `3.2 s`, `2 min 5 s`).
