@@ -15,6 +15,8 @@
 //!
 //! A hunk that fails is refused, never written.
 
+use std::borrow::Cow;
+
 use super::{elision, Placement};
 use crate::edit::{HunkLine, LineKind};
 use crate::ops::Op;
@@ -49,7 +51,11 @@ pub(crate) fn check(
 /// The hunk's new side as it must appear, in order, canonical: kept lines as the file lines
 /// their spans cover, added lines as written. Added elision markers at the elision rung stand
 /// for moved file lines and are left out (they are not in the result as written).
-fn expected(doc: &Doc, lines: &[HunkLine], p: &Placement) -> Result<Vec<String>, String> {
+fn expected<'a>(
+    doc: &'a Doc,
+    lines: &'a [HunkLine],
+    p: &Placement,
+) -> Result<Vec<Cow<'a, str>>, String> {
     let map = &p.fit.map;
     let mut want = Vec::new();
     let mut pi = 0;
@@ -61,7 +67,7 @@ fn expected(doc: &Doc, lines: &[HunkLine], p: &Placement) -> Result<Vec<String>,
             LineKind::Remove => pi += 1,
             LineKind::Add => {
                 if !(p.rung == Rung::Elision && elision::is_marker(text)) {
-                    want.push(canonical(text).into_owned());
+                    want.push(canonical(text));
                 }
             }
             LineKind::Context => {
@@ -96,7 +102,7 @@ fn expected(doc: &Doc, lines: &[HunkLine], p: &Placement) -> Result<Vec<String>,
                         span.start + 1
                     ));
                 }
-                want.extend((span.start..span.end).map(|k| canonical(doc.line(k)).into_owned()));
+                want.extend((span.start..span.end).map(|k| canonical(doc.line(k))));
             }
         }
     }
@@ -110,7 +116,7 @@ fn excerpt(s: &str) -> String {
 
 /// The placed region (the placement's range widened to the operations) after the operations,
 /// line by line, canonical.
-fn region(doc: &Doc, p: &Placement, ops: &[Op]) -> Result<Vec<String>, String> {
+fn region<'a>(doc: &'a Doc, p: &Placement, ops: &'a [Op]) -> Result<Vec<Cow<'a, str>>, String> {
     let (s, e) = p.range();
     let lo = ops.iter().map(|o| o.start).fold(s, usize::min);
     let hi = ops.iter().map(|o| o.end).fold(e, usize::max).min(doc.len());
@@ -122,11 +128,11 @@ fn region(doc: &Doc, p: &Placement, ops: &[Op]) -> Result<Vec<String>, String> {
         if op.start < k {
             return Err("the hunk's changes overlap each other where it was placed".into());
         }
-        out.extend((k..op.start).map(|f| canonical(doc.line(f)).into_owned()));
-        out.extend(op.insert.iter().map(|n| canonical(&n.text).into_owned()));
+        out.extend((k..op.start).map(|f| canonical(doc.line(f))));
+        out.extend(op.insert.iter().map(|n| canonical(&n.text)));
         k = op.end;
     }
-    out.extend((k..hi).map(|f| canonical(doc.line(f)).into_owned()));
+    out.extend((k..hi).map(|f| canonical(doc.line(f))));
     Ok(out)
 }
 
