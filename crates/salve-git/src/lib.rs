@@ -25,6 +25,7 @@
 pub mod checkpoint;
 mod cmd;
 pub mod commit;
+mod discover;
 #[cfg(unix)]
 mod index;
 mod lock;

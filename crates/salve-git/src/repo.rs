@@ -47,7 +47,11 @@ impl Repo {
         // Where a directory's repository is does not change while salve runs: one process
         // (a fix loop, the MCP server) asks once per directory, not once per operation.
         let key = std::fs::canonicalize(dir).ok();
-        if let Some(found) = key.as_ref().and_then(|k| memo::get(&memo::DISCOVERED, k)) {
+        // Asked before, or readable from the file system without starting git.
+        let known = key
+            .as_ref()
+            .and_then(|k| memo::get(&memo::DISCOVERED, k).or_else(|| Self::ask_files(k)));
+        if let Some(found) = known {
             match rev {
                 None => return Ok((found.0, found.1, None)),
                 // HEAD, the revision salve asks for most, is read from the ref files.
@@ -64,6 +68,20 @@ impl Repo {
             memo::put(&memo::DISCOVERED, key, (asked.0.clone(), asked.1.clone()));
         }
         Ok(asked)
+    }
+
+    /// The repository around the canonical directory `dir` read from the file system, when
+    /// that gives git's answer for sure (see `discover`); remembered like git's answers.
+    fn ask_files(dir: &Path) -> Option<(Repo, String)> {
+        let found = crate::discover::in_process(dir)?;
+        let repo = Repo { root: found.root };
+        memo::put(&memo::GIT_DIRS, repo.root.clone(), found.git_dir);
+        memo::put(
+            &memo::DISCOVERED,
+            dir.to_path_buf(),
+            (repo.clone(), found.prefix.clone()),
+        );
+        Some((repo, found.prefix))
     }
 
     fn ask_git(dir: &Path, rev: Option<&str>) -> Result<(Repo, String, Option<String>), GitError> {

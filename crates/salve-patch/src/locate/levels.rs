@@ -17,7 +17,7 @@ use super::reindent::Reindent;
 use super::{pre_image, style, Placement};
 use crate::edit::HunkLine;
 use crate::ops::Op;
-use crate::text::{canonical, is_blank, leading_ws, strip_cr, Doc};
+use crate::text::{canonical_eq, is_blank, leading_ws, strip_cr, Doc};
 
 /// How the reply's indentation widths map onto the file's.
 #[derive(Debug, PartialEq)]
@@ -107,7 +107,7 @@ fn matched_pairs<'a>(
             continue;
         }
         let file = doc.line(span.start);
-        if !is_blank(text) && !is_blank(file) && canonical(text) == canonical(file) {
+        if !is_blank(text) && !is_blank(file) && canonical_eq(text, file) {
             pairs.push((leading_ws(text), leading_ws(file)));
         }
     }

@@ -15,13 +15,11 @@
 //!
 //! A hunk that fails is refused, never written.
 
-use std::borrow::Cow;
-
 use super::{elision, Placement};
 use crate::edit::{HunkLine, LineKind};
 use crate::ops::Op;
 use crate::report::Rung;
-use crate::text::{canonical, is_blank, strip_cr, Doc};
+use crate::text::{canonical_eq, is_blank, strip_cr, Doc};
 
 /// Check the operations `ops` made for one placed hunk (`lines`, placed at `p`) against the
 /// invariant above. The error is a message for the report.
@@ -35,12 +33,12 @@ pub(crate) fn check(
     let have = region(doc, p, ops)?;
     let mut at = 0;
     for w in &want {
-        match have[at..].iter().position(|h| h == w) {
+        match have[at..].iter().position(|h| h.same(doc, w)) {
             Some(k) => at += k + 1,
             None => {
                 return Err(format!(
                     "placing this hunk would not keep its lines in order (line {:?} is not where the hunk puts it); quote the lines around the change exactly",
-                    excerpt(w)
+                    excerpt(w.text(doc))
                 ))
             }
         }
@@ -48,14 +46,40 @@ pub(crate) fn check(
     Ok(())
 }
 
-/// The hunk's new side as it must appear, in order, canonical: kept lines as the file lines
+/// A line of the hunk's new side or of the placed region: a file line by its number, or text
+/// the hunk writes. Kept as such rather than as canonical text, since nearly every comparison
+/// is of a file line with itself or of an added line with its own copy.
+#[derive(Clone, Copy)]
+enum Item<'a> {
+    File(usize),
+    Text(&'a str),
+}
+
+impl<'a> Item<'a> {
+    fn text(self, doc: &'a Doc) -> &'a str {
+        match self {
+            Item::File(k) => doc.line(k),
+            Item::Text(t) => t,
+        }
+    }
+
+    /// Equal canonically.
+    fn same(&self, doc: &Doc, other: &Item) -> bool {
+        match (*self, *other) {
+            (Item::File(a), Item::File(b)) if a == b => true,
+            (a, b) => canonical_eq(a.text(doc), b.text(doc)),
+        }
+    }
+}
+
+/// The hunk's new side as it must appear, in order: kept lines as the file lines
 /// their spans cover, added lines as written. Added elision markers at the elision rung stand
 /// for moved file lines and are left out (they are not in the result as written).
 fn expected<'a>(
     doc: &'a Doc,
     lines: &'a [HunkLine],
     p: &Placement,
-) -> Result<Vec<Cow<'a, str>>, String> {
+) -> Result<Vec<Item<'a>>, String> {
     let map = &p.fit.map;
     let mut want = Vec::new();
     let mut pi = 0;
@@ -67,7 +91,7 @@ fn expected<'a>(
             LineKind::Remove => pi += 1,
             LineKind::Add => {
                 if !(p.rung == Rung::Elision && elision::is_marker(text)) {
-                    want.push(canonical(text));
+                    want.push(Item::Text(text));
                 }
             }
             LineKind::Context => {
@@ -95,14 +119,14 @@ fn expected<'a>(
                 let loose_context = p.rung == Rung::Similar
                     || (p.rung == Rung::Elision && elision::is_marker(text))
                     || (is_blank(text) && is_blank(file));
-                if single && !loose_context && canonical(text) != canonical(file) {
+                if single && !loose_context && !canonical_eq(text, file) {
                     return Err(format!(
                         "the placement ties the unchanged line {:?} to line {} of the file, which differs; quote the lines around the change exactly",
                         excerpt(text),
                         span.start + 1
                     ));
                 }
-                want.extend((span.start..span.end).map(|k| canonical(doc.line(k))));
+                want.extend((span.start..span.end).map(Item::File));
             }
         }
     }
@@ -115,8 +139,8 @@ fn excerpt(s: &str) -> String {
 }
 
 /// The placed region (the placement's range widened to the operations) after the operations,
-/// line by line, canonical.
-fn region<'a>(doc: &'a Doc, p: &Placement, ops: &'a [Op]) -> Result<Vec<Cow<'a, str>>, String> {
+/// line by line.
+fn region<'a>(doc: &Doc, p: &Placement, ops: &'a [Op]) -> Result<Vec<Item<'a>>, String> {
     let (s, e) = p.range();
     let lo = ops.iter().map(|o| o.start).fold(s, usize::min);
     let hi = ops.iter().map(|o| o.end).fold(e, usize::max).min(doc.len());
@@ -128,11 +152,11 @@ fn region<'a>(doc: &'a Doc, p: &Placement, ops: &'a [Op]) -> Result<Vec<Cow<'a, 
         if op.start < k {
             return Err("the hunk's changes overlap each other where it was placed".into());
         }
-        out.extend((k..op.start).map(|f| canonical(doc.line(f))));
-        out.extend(op.insert.iter().map(|n| canonical(&n.text)));
+        out.extend((k..op.start).map(Item::File));
+        out.extend(op.insert.iter().map(|n| Item::Text(strip_cr(&n.text))));
         k = op.end;
     }
-    out.extend((k..hi).map(|f| canonical(doc.line(f))));
+    out.extend((k..hi).map(Item::File));
     Ok(out)
 }
 

@@ -337,6 +337,13 @@ pub(crate) fn leading_ws(s: &str) -> &str {
     &s[..s.len() - s.trim_start().len()]
 }
 
+/// Whether two lines have the same [`canonical`] form. Most compared lines are byte-equal,
+/// which settles it without building either form.
+pub(crate) fn canonical_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (strip_cr(a), strip_cr(b));
+    a == b || canonical(a) == canonical(b)
+}
+
 /// The canonical form: NFC, typographic characters folded to ASCII, invisible characters
 /// removed, whitespace runs collapsed to one space, ends trimmed.
 pub(crate) fn canonical(s: &str) -> Cow<'_, str> {

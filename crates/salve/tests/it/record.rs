@@ -245,8 +245,8 @@ fn two_processes_recording_at_once_both_land() {
     assert_eq!(store.integrity_check().unwrap(), ["ok"]);
 }
 
-/// A `git` that hangs when salve's apply asks for the work-tree prefix, which happens after the
-/// run is recorded as started and before anything is written.
+/// A `git` that hangs when salve's apply lists the untracked files for its checkpoint, which
+/// happens after the run is recorded as started and before anything is written.
 fn hanging_git(dir: &Path) -> PathBuf {
     let real = Command::new("sh")
         .args(["-c", "command -v git"])
@@ -259,7 +259,7 @@ fn hanging_git(dir: &Path) -> PathBuf {
     std::fs::write(
         &shim,
         format!(
-            "#!/bin/sh\ncase \"$*\" in *--show-prefix*) sleep 30 ;; esac\nexec '{real}' \"$@\"\n"
+            "#!/bin/sh\ncase \"$*\" in *ls-files*) sleep 30 ;; esac\nexec '{real}' \"$@\"\n"
         ),
     )
     .unwrap();
