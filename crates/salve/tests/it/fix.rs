@@ -56,6 +56,25 @@ fn fix(tree: &Tree, args: &[&str]) -> Run {
     Run::from(cmd.output().unwrap())
 }
 
+/// `salve fix --proposed DIFF -- python3 -m unittest -q`, with the proposal `diff` written to
+/// `name` outside the work tree.
+fn fix_proposed(tree: &Tree, name: &str, diff: &str) -> Run {
+    let proposed = tree.outside().join(name);
+    std::fs::write(&proposed, diff).unwrap();
+    fix(
+        tree,
+        &[
+            "--proposed",
+            proposed.to_str().unwrap(),
+            "--",
+            "python3",
+            "-m",
+            "unittest",
+            "-q",
+        ],
+    )
+}
+
 const BROKEN_LIB: &str = "pub fn one() -> u32 {\n    \"1\"\n}\n";
 const FIXED_LIB: &str = "pub fn one() -> u32 {\n    1\n}\n";
 const LIB_FIX: &str = "The function returns a string where a u32 is expected.\n\n```diff\n--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -1,3 +1,3 @@\n pub fn one() -> u32 {\n-    \"1\"\n+    1\n }\n```\n\nConfidence: 0.9\n";
@@ -329,13 +348,7 @@ fn a_missing_check_command_is_an_environment_failure_without_any_model_call() {
 fn proposed_fixes_are_applied_enhanced_or_rejected() {
     // Passes as it is.
     let tree = python_project(&[PY_FIX]);
-    let proposed = tree.outside().join("proposed.diff");
-    std::fs::write(&proposed, PY_FIX).unwrap();
-    let p = proposed.to_str().unwrap();
-    let out = fix(
-        &tree,
-        &["--proposed", p, "--", "python3", "-m", "unittest", "-q"],
-    );
+    let out = fix_proposed(&tree, "proposed.diff", PY_FIX);
     out.code(0);
     assert_eq!(out.json()["status"], "proposed_applied", "{}", out.stdout);
     assert_eq!(calls(&tree), 0);
@@ -355,20 +368,7 @@ fn proposed_fixes_are_applied_enhanced_or_rejected() {
     )
     .commit("a second failing test");
     let partial = "```diff\n--- a/calc.py\n+++ b/calc.py\n@@ -4,2 +4,2 @@\n \n def double(a):\n-    return a\n+    return a * 2\n```\n";
-    let proposed = tree.outside().join("partial.diff");
-    std::fs::write(&proposed, partial).unwrap();
-    let out = fix(
-        &tree,
-        &[
-            "--proposed",
-            proposed.to_str().unwrap(),
-            "--",
-            "python3",
-            "-m",
-            "unittest",
-            "-q",
-        ],
-    );
+    let out = fix_proposed(&tree, "partial.diff", partial);
     out.code(0);
     assert_eq!(out.json()["status"], "proposed_enhanced", "{}", out.stdout);
     assert_eq!(calls(&tree), 1);
@@ -379,20 +379,7 @@ fn proposed_fixes_are_applied_enhanced_or_rejected() {
     // Does not apply: rejected, and the loop fixes it from scratch.
     let tree = python_project(&[PY_FIX]);
     let stale = "```diff\n--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n def subtract(a, b):\n-    return a + b\n+    return a - b\n```\n";
-    let proposed = tree.outside().join("stale.diff");
-    std::fs::write(&proposed, stale).unwrap();
-    let out = fix(
-        &tree,
-        &[
-            "--proposed",
-            proposed.to_str().unwrap(),
-            "--",
-            "python3",
-            "-m",
-            "unittest",
-            "-q",
-        ],
-    );
+    let out = fix_proposed(&tree, "stale.diff", stale);
     out.code(0);
     let json = out.json();
     assert_eq!(json["status"], "proposed_rejected", "{}", out.stdout);

@@ -258,9 +258,7 @@ fn hanging_git(dir: &Path) -> PathBuf {
     let shim = bin.join("git");
     std::fs::write(
         &shim,
-        format!(
-            "#!/bin/sh\ncase \"$*\" in *ls-files*) sleep 30 ;; esac\nexec '{real}' \"$@\"\n"
-        ),
+        format!("#!/bin/sh\ncase \"$*\" in *ls-files*) sleep 30 ;; esac\nexec '{real}' \"$@\"\n"),
     )
     .unwrap();
     use std::os::unix::fs::PermissionsExt as _;
