@@ -11,6 +11,7 @@
 //!
 //! The ladder never returns "the first" of several candidates: it returns them all.
 
+pub(crate) mod applied;
 pub(crate) mod count;
 pub(crate) mod elision;
 pub(crate) mod evidence;
@@ -157,12 +158,22 @@ pub(crate) fn maybe_added_variant(hunk: &Hunk) -> Option<Vec<HunkLine>> {
 /// Walk the ladder (exact to context-relax) for a hunk, trying a `maybe_added` variant only when
 /// the hunk as written places nowhere.
 pub(crate) fn locate(idx: &FileIndex, hunk: &Hunk) -> Found {
-    let found = locate_lines(idx, &hunk.lines, None);
+    locate_as(idx, hunk, true)
+}
+
+/// [`locate`] without the already-applied verdicts: where the hunk's old text stands, for a
+/// hunk found applied whose reading another hunk of the reply contradicts ([`applied`]).
+pub(crate) fn locate_fresh(idx: &FileIndex, hunk: &Hunk) -> Found {
+    locate_as(idx, hunk, false)
+}
+
+fn locate_as(idx: &FileIndex, hunk: &Hunk, applied: bool) -> Found {
+    let found = locate_lines(idx, &hunk.lines, None, applied);
     if found != Found::Nothing {
         return found;
     }
     match maybe_added_variant(hunk) {
-        Some(v) => locate_lines(idx, &v, Some(v.clone())),
+        Some(v) => locate_lines(idx, &v, Some(v.clone()), applied),
         None => Found::Nothing,
     }
 }
@@ -177,7 +188,12 @@ const LINE_RUNGS: [(Rung, Form); 4] = [
     (Rung::Canonical, Form::Canon),
 ];
 
-fn locate_lines(idx: &FileIndex, lines: &[HunkLine], variant: Option<Vec<HunkLine>>) -> Found {
+fn locate_lines(
+    idx: &FileIndex,
+    lines: &[HunkLine],
+    variant: Option<Vec<HunkLine>>,
+    applied: bool,
+) -> Found {
     let (pre, ctx) = pre_image(lines);
     if pre.is_empty() {
         return Found::Nothing;
@@ -220,6 +236,9 @@ fn locate_lines(idx: &FileIndex, lines: &[HunkLine], variant: Option<Vec<HunkLin
                 hits(form)
             }
         };
+        if !fits.is_empty() && !applied {
+            return wrap(rung, fits);
+        }
         if !fits.is_empty() {
             if let [(ps, pe)] = posts[..] {
                 // Pre-image only inside the post-image: the edit is already there (an edit
@@ -258,7 +277,7 @@ fn locate_lines(idx: &FileIndex, lines: &[HunkLine], variant: Option<Vec<HunkLin
         post_hits.push(posts);
     }
     let loose = structural(idx, &pre, &ctx, lines);
-    if let Some((start, end)) = settled(&post_hits) {
+    if let Some((start, end)) = settled(&post_hits).filter(|_| applied) {
         // A structural rung finding the pre-image across the post-image's place (a deletion
         // whose context lost a blank line reads as its own result) means the edit is not made.
         let across = |f: &Fit| {
