@@ -67,7 +67,7 @@ fn expected<'a>(
             LineKind::Remove => pi += 1,
             LineKind::Add => {
                 if !(p.rung == Rung::Elision && elision::is_marker(text)) {
-                    want.push(canonical(text));
+                    want.push(key(text));
                 }
             }
             LineKind::Context => {
@@ -102,11 +102,27 @@ fn expected<'a>(
                         span.start + 1
                     ));
                 }
-                want.extend((span.start..span.end).map(|k| canonical(doc.line(k))));
+                want.extend((span.start..span.end).map(|k| key(doc.line(k))));
             }
         }
     }
     Ok(want)
+}
+
+/// A line as this check compares it: canonical, with every run of hyphens made one, since a
+/// typographic dash the fold maps back ([`super::fold`]) stood for a run of unknown length.
+fn key(s: &str) -> Cow<'_, str> {
+    let c = canonical(s);
+    if !c.contains("--") {
+        return c;
+    }
+    let mut out = String::with_capacity(c.len());
+    for ch in c.chars() {
+        if !(ch == '-' && out.ends_with('-')) {
+            out.push(ch);
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// The first 60 characters of a line, for messages.
@@ -128,11 +144,11 @@ fn region<'a>(doc: &'a Doc, p: &Placement, ops: &'a [Op]) -> Result<Vec<Cow<'a, 
         if op.start < k {
             return Err("the hunk's changes overlap each other where it was placed".into());
         }
-        out.extend((k..op.start).map(|f| canonical(doc.line(f))));
-        out.extend(op.insert.iter().map(|n| canonical(&n.text)));
+        out.extend((k..op.start).map(|f| key(doc.line(f))));
+        out.extend(op.insert.iter().map(|n| key(&n.text)));
         k = op.end;
     }
-    out.extend((k..hi).map(|f| canonical(doc.line(f))));
+    out.extend((k..hi).map(|f| key(doc.line(f))));
     Ok(out)
 }
 
