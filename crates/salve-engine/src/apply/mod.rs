@@ -480,7 +480,9 @@ fn prepare(reply: &str, options: &Options, root: &Path) -> Ready {
     let mut issues = extraction.issues;
     if !options.reverse {
         for bare in extraction.bare_named {
-            if whole_target::bare_name_is_sure(root, &bare.edit) {
+            // Beside other edits of the file, the block may be the file quoted: not taken.
+            let alone = !edits.iter().any(|e| e.path == bare.edit.path);
+            if alone && whole_target::bare_name_is_sure(root, &bare.edit) {
                 issues.retain(|i| *i != bare.issue);
                 edits.push(bare.edit);
             }
