@@ -17,7 +17,7 @@ use crate::locate::index::FileIndex;
 use crate::locate::place::{eof_override, place_all};
 use crate::locate::plan::Edit;
 use crate::locate::style::reply_style;
-use crate::locate::{hunk_keys, levels, ops_for, whole};
+use crate::locate::{applied, hunk_keys, levels, ops_for, whole};
 use crate::merge::merge3;
 use crate::ops::{diff_ops, splice, Op};
 use crate::report::{HunkReport, Rung, Status};
@@ -136,6 +136,11 @@ pub fn apply_hunks_lazy(
             Edit::Nothing => {}
         }
     }
+    let settled = applied::settle(&idx, hunks, &mut plans, &mut ops, |lines, p, i| {
+        let o = ops_for(&doc, lines, p, i, shown, levels)?;
+        Ok((o, eof_override(&doc, &hunks[i], p)))
+    });
+    eof = settled.or(eof);
     ops.sort_by_key(|o| (o.start, o.end, o.hunk));
     for w in 1..ops.len() {
         let (a, b) = (&ops[w - 1], &ops[w]);

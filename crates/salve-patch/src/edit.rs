@@ -345,6 +345,21 @@ pub struct Extraction {
     /// Repairs the sanitizer made (recounted hunk, blank context restored, `+` recovered, ...),
     /// reported so the user can see them.
     pub notes: Vec<String>,
+    /// Whole-file blocks named only by a bare name (`AUTHORS`). Each one's issue is among
+    /// `issues`; a caller that can see the work tree may take the block instead, when the name
+    /// is a file there and the block is clearly that file's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bare_named: Vec<BareNamed>,
+}
+
+/// A whole-file block after a line holding only a bare name, and the issue that refuses it
+/// unless the work tree shows the name is sure.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BareNamed {
+    /// The whole-file replacement the block would be.
+    pub edit: FileEdit,
+    /// The issue (in [`Extraction::issues`]) it stands in for.
+    pub issue: ParseIssue,
 }
 
 impl Extraction {

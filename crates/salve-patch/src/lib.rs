@@ -47,8 +47,8 @@ pub use apply::{
     replace_whole_3way, FileOutcome,
 };
 pub use edit::{
-    Anchor, Extraction, FileChange, FileEdit, Format, Hunk, HunkLine, IssueKind, LineKind,
-    ParseIssue, TextPair,
+    Anchor, BareNamed, Extraction, FileChange, FileEdit, Format, Hunk, HunkLine, IssueKind,
+    LineKind, ParseIssue, TextPair,
 };
 pub use excerpt::{describe_candidates, numbered, ExcerptLine, Scope};
 pub use merge::{merge3, MergeConflict};

@@ -472,12 +472,22 @@ enum Ready {
 /// per file. Needs no git.
 fn prepare(reply: &str, options: &Options, root: &Path) -> Ready {
     let extraction = salve_patch::extract(reply);
-    let edits: Vec<FileEdit> = if options.reverse {
+    let mut edits: Vec<FileEdit> = if options.reverse {
         extraction.edits.iter().map(FileEdit::reversed).collect()
     } else {
         extraction.edits
     };
     let mut issues = extraction.issues;
+    if !options.reverse {
+        for bare in extraction.bare_named {
+            // Beside other edits of the file, the block may be the file quoted: not taken.
+            let alone = !edits.iter().any(|e| e.path == bare.edit.path);
+            if alone && whole_target::bare_name_is_sure(root, &bare.edit) {
+                issues.retain(|i| *i != bare.issue);
+                edits.push(bare.edit);
+            }
+        }
+    }
     if edits.is_empty() && issues.is_empty() {
         issues.push(ParseIssue {
             kind: IssueKind::NoEdit,

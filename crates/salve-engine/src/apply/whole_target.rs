@@ -9,8 +9,9 @@
 //! unrelated file nor a duplicate of a related one can be undone by the model.
 
 use std::collections::HashMap;
+use std::path::Path;
 
-use salve_patch::{FileReport, Status};
+use salve_patch::{FileChange, FileEdit, FileReport, Status};
 
 use super::file::{join, read, refuse, Ctx, Stop};
 use super::plan::FilePlan;
@@ -73,6 +74,30 @@ pub(super) fn whole_target(
     )
 }
 
+/// Both ways at least this share for a block named by a bare name only: the block is clearly
+/// that file's, most of the one's lines are the other's.
+const BARE_NAME_SURE: f64 = 0.8;
+
+/// Whether a whole-file block after a line holding only a bare name (`AUTHORS`) is surely that
+/// file: the name is a file at exactly that path, and at least [`BARE_NAME_SURE`] of the block's
+/// meaningful lines are the file's and of the file's the block's. A name that is no file, or
+/// content that is not clearly the file's (a snippet to add, an example), stays refused.
+pub(super) fn bare_name_is_sure(root: &Path, edit: &FileEdit) -> bool {
+    let FileChange::Replace { content, .. } = &edit.change else {
+        return false;
+    };
+    let Ok(g) = guard(root, &edit.path) else {
+        return false;
+    };
+    if !g.real.is_file() {
+        return false;
+    }
+    let Ok(current) = std::fs::read_to_string(&g.real) else {
+        return false;
+    };
+    kinship(content, &current) >= BARE_NAME_SURE && kinship(&current, content) >= BARE_NAME_SURE
+}
+
 /// The block's kinship with a candidate: the best of its kinship with the work tree's text and
 /// with the baseline's (the block may be written against the file as the model read it).
 fn kinship_with(ctx: &Ctx<'_, '_, '_>, g: &Guarded, content: &str) -> f64 {
@@ -107,8 +132,45 @@ pub(super) fn kinship(block: &str, file: &str) -> f64 {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
-    use super::kinship;
+    use super::{bare_name_is_sure, kinship};
+    use salve_patch::{FileChange, FileEdit, Format};
+
+    fn whole(path: &str, content: &str) -> FileEdit {
+        FileEdit {
+            path: path.into(),
+            change: FileChange::Replace {
+                content: content.into(),
+                final_newline: true,
+            },
+            format: Format::WholeFile,
+            mode: None,
+        }
+    }
+
+    #[test]
+    fn a_bare_name_is_sure_only_for_its_own_file_and_content() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = "Authors\n\n- Ann Lee\n- Bo Chen\n- Cy Diaz\n- Di Eng\n";
+        std::fs::write(dir.path().join("AUTHORS"), file).unwrap();
+        std::fs::create_dir(dir.path().join("docs")).unwrap();
+        std::fs::write(dir.path().join("docs/NOTES"), file).unwrap();
+        let root = dir.path();
+        assert!(bare_name_is_sure(
+            root,
+            &whole("AUTHORS", &format!("{file}- Ed Fox\n"))
+        ));
+        // A snippet to add, or other text: not that file's whole content.
+        assert!(!bare_name_is_sure(root, &whole("AUTHORS", "- Ed Fox\n")));
+        assert!(!bare_name_is_sure(
+            root,
+            &whole("AUTHORS", "Contributors\n- Gil Hu\n- Ida Jo\n")
+        ));
+        // No file at exactly that path: a bare name never moves or creates.
+        assert!(!bare_name_is_sure(root, &whole("NOTES", file)));
+        assert!(!bare_name_is_sure(root, &whole("MISSING", file)));
+    }
 
     #[test]
     fn kinship_counts_the_block_lines_the_file_has() {

@@ -58,7 +58,11 @@ fn folded(s: &str) -> Vec<(char, Option<char>)> {
 
 /// What one matched pair (reply line, file line) shows of the reply's folding.
 fn observe(map: &mut Mapping, reply: &str, file: &str) {
-    if reply.is_ascii() || canonical(reply) != canonical(file) {
+    if reply.is_ascii() {
+        return;
+    }
+    if canonical(reply) != canonical(file) {
+        observe_dashes(map, reply, file);
         return;
     }
     let (r, f) = (folded(reply), folded(file));
@@ -85,6 +89,37 @@ fn observe(map: &mut Mapping, reply: &str, file: &str) {
             };
             record(map, c, plain);
         }
+    }
+}
+
+/// Whether `c` is a typographic dash, which a writer may have made of one hyphen or several.
+fn dash(c: char) -> bool {
+    matches!(c, '\u{2012}'..='\u{2015}')
+}
+
+/// A matched pair that differs after folding only where a typographic dash of the reply stands
+/// on a run of hyphens in the file (`argc—` for `argc--`): each dash maps to the run it stood
+/// on. Anything else different gives no evidence.
+fn observe_dashes(map: &mut Mapping, reply: &str, file: &str) {
+    let (r, f) = (folded(reply), folded(file));
+    let mut seen: Vec<(char, String)> = Vec::new();
+    let mut j = 0;
+    for &(rx, rc) in &r {
+        match rc {
+            Some(c) if dash(c) && f.get(j).is_some_and(|x| x.0 == '-') => {
+                let run = f[j..].iter().take_while(|x| x.0 == '-').count();
+                seen.push((c, "-".repeat(run)));
+                j += run;
+            }
+            _ if f.get(j).is_some_and(|x| x.0 == rx) => j += 1,
+            _ => return,
+        }
+    }
+    if j != f.len() {
+        return;
+    }
+    for (c, to) in seen {
+        record(map, c, to);
     }
 }
 
@@ -156,6 +191,17 @@ mod tests {
         assert_eq!(m.get(&'\u{2019}'), Some(&Some("'".to_string())));
         // Not seen: not mapped.
         assert_eq!(m.get(&'\u{201c}'), None);
+    }
+
+    #[test]
+    fn a_dash_maps_to_the_run_of_hyphens_it_stood_on() {
+        let m = mapping(&[("while(argc\u{2014})", "while(argc--)")]);
+        assert_eq!(m.get(&'\u{2014}'), Some(&Some("--".to_string())));
+        // Two runs of different lengths: unclear.
+        let m = mapping(&[("a \u{2014} b", "a - b"), ("i\u{2014};", "i--;")]);
+        assert_eq!(m.get(&'\u{2014}'), Some(&None));
+        // Any other difference: no evidence.
+        assert!(mapping(&[("while(n\u{2014}) x", "while(n--) y")]).is_empty());
     }
 
     #[test]

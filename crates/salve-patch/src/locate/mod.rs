@@ -11,11 +11,13 @@
 //!
 //! The ladder never returns "the first" of several candidates: it returns them all.
 
+pub(crate) mod applied;
 pub(crate) mod count;
 pub(crate) mod elision;
 pub(crate) mod evidence;
 pub(crate) mod fold;
 pub(crate) mod index;
+mod insertion;
 pub(crate) mod kept;
 pub(crate) mod levels;
 pub(crate) mod order;
@@ -34,6 +36,7 @@ use crate::ops::{NewLine, Op};
 use crate::report::Rung;
 use crate::text::{canonical, strip_cr, Doc, Eol, Form};
 use index::FileIndex;
+use insertion::{changes_trailing_ws, slidable_insertion, substantial_insertion};
 use search::{contiguous_fits, loose_fits, Fit, Span};
 
 /// One candidate position of a hunk.
@@ -83,44 +86,6 @@ pub(crate) enum Found {
     Nothing,
 }
 
-/// Whether the hunk changes trailing whitespace: a removed line and an added line equal but for
-/// it. Then the added lines vouch for "already applied" only with their exact line ends, since
-/// the file's old lines equal them up to the whitespace the edit is about.
-fn changes_trailing_ws(lines: &[HunkLine]) -> bool {
-    let removed: std::collections::HashSet<&str> = lines
-        .iter()
-        .filter(|l| l.kind == LineKind::Remove)
-        .map(|l| strip_cr(&l.text).trim_end())
-        .collect();
-    lines.iter().any(|l| {
-        let t = strip_cr(&l.text);
-        l.kind == LineKind::Add
-            && removed.contains(t.trim_end())
-            && !lines
-                .iter()
-                .any(|r| r.kind == LineKind::Remove && strip_cr(&r.text) == t)
-    })
-}
-
-/// Whether the lines a hunk adds hold real code of their own: at least two lines with a letter
-/// or digit that are not copies of the hunk's other lines. Repeating such a run verbatim beside
-/// itself is not what an edit means; repeating a blank, a brace or lines already around it may
-/// be.
-fn substantial_insertion(lines: &[HunkLine]) -> bool {
-    let others: std::collections::HashSet<&str> = lines
-        .iter()
-        .filter(|l| l.kind != LineKind::Add)
-        .map(|l| strip_cr(&l.text).trim())
-        .collect();
-    let own: std::collections::HashSet<&str> = lines
-        .iter()
-        .filter(|l| l.kind == LineKind::Add)
-        .map(|l| strip_cr(&l.text).trim())
-        .filter(|t| t.chars().any(char::is_alphanumeric) && !others.contains(t))
-        .collect();
-    own.len() >= 2
-}
-
 /// The pre-image of a set of hunk lines: texts and whether each is context.
 pub(crate) fn pre_image(lines: &[HunkLine]) -> (Vec<&str>, Vec<bool>) {
     lines
@@ -157,12 +122,22 @@ pub(crate) fn maybe_added_variant(hunk: &Hunk) -> Option<Vec<HunkLine>> {
 /// Walk the ladder (exact to context-relax) for a hunk, trying a `maybe_added` variant only when
 /// the hunk as written places nowhere.
 pub(crate) fn locate(idx: &FileIndex, hunk: &Hunk) -> Found {
-    let found = locate_lines(idx, &hunk.lines, None);
+    locate_as(idx, hunk, true)
+}
+
+/// [`locate`] without the already-applied verdicts: where the hunk's old text stands, for a
+/// hunk found applied whose reading another hunk of the reply contradicts ([`applied`]).
+pub(crate) fn locate_fresh(idx: &FileIndex, hunk: &Hunk) -> Found {
+    locate_as(idx, hunk, false)
+}
+
+fn locate_as(idx: &FileIndex, hunk: &Hunk, applied: bool) -> Found {
+    let found = locate_lines(idx, &hunk.lines, None, applied);
     if found != Found::Nothing {
         return found;
     }
     match maybe_added_variant(hunk) {
-        Some(v) => locate_lines(idx, &v, Some(v.clone())),
+        Some(v) => locate_lines(idx, &v, Some(v.clone()), applied),
         None => Found::Nothing,
     }
 }
@@ -177,7 +152,12 @@ const LINE_RUNGS: [(Rung, Form); 4] = [
     (Rung::Canonical, Form::Canon),
 ];
 
-fn locate_lines(idx: &FileIndex, lines: &[HunkLine], variant: Option<Vec<HunkLine>>) -> Found {
+fn locate_lines(
+    idx: &FileIndex,
+    lines: &[HunkLine],
+    variant: Option<Vec<HunkLine>>,
+    applied: bool,
+) -> Found {
     let (pre, ctx) = pre_image(lines);
     if pre.is_empty() {
         return Found::Nothing;
@@ -220,6 +200,9 @@ fn locate_lines(idx: &FileIndex, lines: &[HunkLine], variant: Option<Vec<HunkLin
                 hits(form)
             }
         };
+        if !fits.is_empty() && !applied {
+            return wrap(rung, fits);
+        }
         if !fits.is_empty() {
             if let [(ps, pe)] = posts[..] {
                 // Pre-image only inside the post-image: the edit is already there (an edit
@@ -258,7 +241,7 @@ fn locate_lines(idx: &FileIndex, lines: &[HunkLine], variant: Option<Vec<HunkLin
         post_hits.push(posts);
     }
     let loose = structural(idx, &pre, &ctx, lines);
-    if let Some((start, end)) = settled(&post_hits) {
+    if let Some((start, end)) = settled(&post_hits).filter(|_| applied) {
         // A structural rung finding the pre-image across the post-image's place (a deletion
         // whose context lost a blank line reads as its own result) means the edit is not made.
         let across = |f: &Fit| {
@@ -315,38 +298,6 @@ fn structural(
     }
     let fits = context_relax(idx, pre, ctx, outer_context(lines));
     (!fits.is_empty()).then_some((Rung::ContextRelax, fits))
-}
-
-/// Whether a run of added lines (with no removal next to it) could slide over an equal
-/// neighbouring context line, as an insertion into a run of equal lines can.
-fn slidable_insertion(lines: &[HunkLine]) -> bool {
-    let text = |i: usize| strip_cr(&lines[i].text);
-    let mut i = 0;
-    while i < lines.len() {
-        if lines[i].kind != LineKind::Add {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < lines.len() && lines[i].kind == LineKind::Add {
-            i += 1;
-        }
-        let before = start
-            .checked_sub(1)
-            .filter(|&b| lines[b].kind == LineKind::Context);
-        let after = (i < lines.len() && lines[i].kind == LineKind::Context).then_some(i);
-        let prev_remove = start > 0 && lines[start - 1].kind == LineKind::Remove;
-        let next_remove = i < lines.len() && lines[i].kind == LineKind::Remove;
-        if prev_remove || next_remove {
-            continue;
-        }
-        if before.is_some_and(|b| text(b) == text(i - 1))
-            || after.is_some_and(|a| text(a) == text(start))
-        {
-            return true;
-        }
-    }
-    false
 }
 
 /// Where the post-image stands in the file, compared in `form`, as evidence that the edit is

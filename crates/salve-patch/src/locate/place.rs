@@ -199,7 +199,7 @@ fn unique_offsets(hunks: &[Hunk], found: &[Option<Found>]) -> Vec<isize> {
     out
 }
 
-fn placed(i: usize, p: Placement) -> Plan {
+pub(crate) fn placed(i: usize, p: Placement) -> Plan {
     let mut report = HunkReport::new(i, Status::Applied);
     let (s, e) = p.range();
     report.rung = Some(p.rung);

@@ -80,10 +80,14 @@ pub(crate) fn space_unit(doc: &Doc, s: usize, e: usize) -> Option<usize> {
 }
 
 /// The most common width by which a space-indented line is deeper than the one before it, among
-/// the usual level widths: the file's level. `None` when no line steps deeper.
+/// the usual level widths: the file's level. `None` when no line steps deeper. A line that
+/// continues a list item under the item's text (`- item` then two spaces, `10. item` then
+/// four) is aligned, not a level deeper: Markdown, reStructuredText and YAML write their
+/// continuations so whatever their level width.
 pub(crate) fn step<'a>(lines: impl Iterator<Item = &'a str>) -> Option<usize> {
     let mut counts = [0usize; UNITS.len()];
     let mut prev: Option<usize> = None;
+    let mut item: Option<usize> = None;
     for line in lines {
         if is_blank(line) {
             continue;
@@ -94,15 +98,35 @@ pub(crate) fn step<'a>(lines: impl Iterator<Item = &'a str>) -> Option<usize> {
             continue;
         }
         if let Some(p) = prev {
-            if let Some(k) = UNITS.iter().position(|&u| ws.len() == p + u) {
+            let aligned = item.is_some_and(|w| ws.len() == p + w);
+            if let Some(k) = UNITS.iter().position(|&u| ws.len() == p + u && !aligned) {
                 counts[k] += 1;
             }
         }
         prev = Some(ws.len());
+        item = list_marker(&line[ws.len()..]);
     }
     let best = counts.iter().copied().max().filter(|&c| c > 0)?;
     let k = counts.iter().position(|&c| c == best)?;
     Some(UNITS[k])
+}
+
+/// The width of a list item's marker and the space after it (`- `, `* `, `+ `, `1. `, `2) `)
+/// when `text` (a line without its indentation) starts a list item.
+fn list_marker(text: &str) -> Option<usize> {
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    let mark = match text.as_bytes().get(digits) {
+        Some(b'.' | b')') if (1..=9).contains(&digits) => digits + 1,
+        Some(b'-' | b'*' | b'+') if digits == 0 => 1,
+        _ => return None,
+    };
+    let rest = &text[mark..];
+    let after = rest.strip_prefix(' ')?;
+    after
+        .chars()
+        .next()
+        .is_some_and(|c| !c.is_whitespace())
+        .then_some(mark + 1)
 }
 
 /// How the reply writes the file's indentation, as its quoted lines (context and removed lines,
@@ -401,6 +425,32 @@ mod tests {
             restyled(file, 3, ReplyStyle::Faithful, &spaced).unwrap(),
             spaced
         );
+    }
+
+    #[test]
+    fn list_continuations_are_no_level() {
+        // Continuations aligned under a list item's text tell no level width.
+        let md = [
+            "- first item",
+            "  goes on here",
+            "",
+            "10. tenth",
+            "    goes on",
+            "* x",
+            "  y",
+        ];
+        assert_eq!(step(md.into_iter()), None);
+        // A real step after an item (deeper than its text) still counts, as does YAML nesting.
+        assert_eq!(step(["- a", "    b", "- c", "    d"].into_iter()), Some(4));
+        assert_eq!(
+            step(["key:", "  sub: 1", "  more:", "    x: 2"].into_iter()),
+            Some(2)
+        );
+        // Not list markers: no space after, or nothing after the space.
+        assert_eq!(list_marker("*args"), None);
+        assert_eq!(list_marker("- "), None);
+        assert_eq!(list_marker("-1"), None);
+        assert_eq!(list_marker("2) two"), Some(3));
     }
 
     #[test]

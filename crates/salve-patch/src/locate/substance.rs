@@ -41,9 +41,25 @@ pub(crate) fn tokens(line: &str) -> Vec<String> {
     out
 }
 
-/// Whether two lines are the same in substance.
+/// Whether two lines are the same in substance. A typographic dash stands for a run of
+/// hyphens of unknown length (a writer's `--` becomes `—`), so when either line holds one, runs
+/// of `-` compare as one.
 pub(crate) fn same(a: &str, b: &str) -> bool {
-    a == b || tokens(a) == tokens(b)
+    if a == b {
+        return true;
+    }
+    let (ta, tb) = (tokens(a), tokens(b));
+    if ta == tb {
+        return true;
+    }
+    let dash = |s: &str| s.contains(['\u{2012}', '\u{2013}', '\u{2014}', '\u{2015}']);
+    (dash(a) || dash(b)) && hyphen_runs(ta) == hyphen_runs(tb)
+}
+
+/// Tokens with every run of `-` tokens made one.
+fn hyphen_runs(mut t: Vec<String>) -> Vec<String> {
+    t.dedup_by(|x, y| x == "-" && y == "-");
+    t
 }
 
 /// Check every removed line of a placed hunk against the file line it stands on. Elision markers
@@ -102,6 +118,16 @@ mod tests {
         assert!(same("    f( a, b )", "f(a,b)"));
         assert!(same("x = \u{201c}hi\u{201d}  \u{2013} 1", "x = 'hi' - 1"));
         assert!(same("s = `a`", "s = \"a\""));
+    }
+
+    #[test]
+    fn a_typographic_dash_stands_for_a_run_of_hyphens() {
+        assert!(same("while(argc\u{2014})", "while(argc--)"));
+        assert!(same("x = a \u{2013} b", "x = a - b"));
+        // Without a typographic dash, hyphens count one by one.
+        assert!(!same("while(argc-)", "while(argc--)"));
+        // The dash stands for hyphens only: other operators still differ.
+        assert!(!same("while(argc\u{2014})", "while(argc++)"));
     }
 
     #[test]

@@ -209,7 +209,9 @@ pub(super) fn replace_op(doc: &Doc, flat: &Flat, a: usize, b: usize, new: &str) 
 /// The lines of an exact occurrence of the old text that lies apart from every range in
 /// `placed` (where the line ladder found the old text only up to whitespace), if any. Then the
 /// pair has two readings, the model's exact bytes at one place and its lines, re-spaced, at
-/// another, and neither may be taken silently.
+/// another, and neither may be taken silently. Old text of whole indented lines found inside a
+/// line's indentation is no exact reading: there its first line stands deeper than written,
+/// re-spaced as much as the ladder's place.
 pub(super) fn exact_apart(
     flat: &Flat,
     pair: &TextPair,
@@ -219,8 +221,10 @@ pub(super) fn exact_apart(
     if old.trim().is_empty() {
         return None;
     }
+    let whole_indented = old.ends_with('\n') && old.starts_with([' ', '\t']);
     occurrences(&flat.text, &old, MAX_HITS)
         .into_iter()
+        .filter(|&a| !(whole_indented && inside_indentation(flat, a)))
         .map(|a| flat.lines_of(a, a + old.len()))
         .find(|&(s, e)| placed.iter().all(|&(ps, pe)| e <= ps || s >= pe))
 }
@@ -389,6 +393,27 @@ mod tests {
             TextFound::One(op) => assemble(&doc, &[op], None, true),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn whole_lines_inside_deeper_indentation_are_no_exact_reading() {
+        let doc = Doc::parse("if a {\n        fail;\n}\n    fail;\n\nb\n");
+        let flat = Flat::new(&doc);
+        // Whole lines at 6 spaces: inside line 2's 8 they stand deeper than written.
+        assert_eq!(
+            exact_apart(&flat, &pair("      fail;\n", "x\n"), &[(3, 5)]),
+            None
+        );
+        // Text that ends mid-line stands there as written: a reading of its own.
+        assert_eq!(
+            exact_apart(&flat, &pair("      fail;", "x"), &[(3, 5)]),
+            Some((1, 2))
+        );
+        // At the line's start the bytes are the line's own.
+        assert_eq!(
+            exact_apart(&flat, &pair("        fail;\n", "x\n"), &[(3, 5)]),
+            Some((1, 2))
+        );
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //!
 //! Every format reader shares these, so they sit below all of them.
 
-use crate::edit::{Extraction, FileChange, FileEdit, IssueKind, ParseIssue};
+use crate::edit::{BareNamed, Extraction, FileChange, FileEdit, IssueKind, ParseIssue};
 use std::collections::{HashMap, HashSet};
 
 /// The reply split into lines, with byte offsets for the JSON reader.
@@ -115,6 +115,8 @@ pub(crate) struct Cx<'a> {
     pub edits: Vec<FileEdit>,
     pub issues: Vec<ParseIssue>,
     pub notes: Vec<String>,
+    /// Whole-file blocks named by a bare name only (see [`crate::edit::BareNamed`]).
+    pub bare_named: Vec<BareNamed>,
     /// The path of the last SEARCH/REPLACE block, inherited by a following block without one.
     pub last_sr_path: Option<String>,
     /// Bytes the JSON reader may still scan; keeps repeated failed attempts linear overall.
@@ -128,6 +130,7 @@ impl<'a> Cx<'a> {
             edits: Vec::new(),
             issues: Vec::new(),
             notes: Vec::new(),
+            bare_named: Vec::new(),
             last_sr_path: None,
             json_budget: reply.len().saturating_mul(4).saturating_add(4096),
         }
@@ -193,6 +196,7 @@ impl<'a> Cx<'a> {
             edits,
             issues,
             notes,
+            bare_named: self.bare_named,
         }
     }
 }

@@ -140,6 +140,22 @@ mod tests {
     }
 
     #[test]
+    fn bare_name_block_is_refused_and_kept_beside_its_issue() {
+        let x = extract("Updated:\n\nAUTHORS\n```\n- Ann\n- Bo\n```\n");
+        assert!(x.edits.is_empty(), "{:?}", x.edits);
+        assert_eq!(x.issues.len(), 1);
+        assert_eq!(x.issues[0].kind, IssueKind::Malformed);
+        assert_eq!(x.bare_named.len(), 1);
+        assert_eq!(x.bare_named[0].issue, x.issues[0]);
+        assert_eq!(x.bare_named[0].edit.path, "AUTHORS");
+        assert_eq!(x.bare_named[0].edit.change, replace("- Ann\n- Bo\n"));
+        // A block that would be refused as a whole file anyway (cut off) is not kept.
+        let x = extract("AUTHORS\n```\n- Ann\n- Bo\n");
+        assert!(x.bare_named.is_empty(), "{:?}", x.bare_named);
+        assert!(!x.issues.is_empty());
+    }
+
+    #[test]
     fn path_line_then_fence() {
         let x = extract("Here it is.\n\nsrc/lib.rs\n```rust\nfn a() {}\n```\n\nBye.\n");
         assert!(x.issues.is_empty(), "{:?}", x.issues);

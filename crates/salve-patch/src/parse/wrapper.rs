@@ -11,7 +11,7 @@
 use super::cx::{Cx, Region, RegionState};
 use super::fence::{fence_open, is_diff_lang, is_fence_close, lang_of, Fence};
 use super::{codex, diff, json, paths, search_replace, tool_xml, whole_file};
-use crate::edit::IssueKind;
+use crate::edit::{BareNamed, FileEdit, IssueKind, ParseIssue};
 
 const MARK_START: &str = "<<<AI_DIFF_START>>>";
 const MARK_END: &str = "<<<AI_DIFF_END>>>";
@@ -132,20 +132,40 @@ fn fence(cx: &mut Cx, r: &Region, i: usize, f: &Fence, pending: Option<paths::Pa
             scan_region(cx, &inner);
             // A block right after a line that is only a bare name (`CHANGES`) may be that whole
             // file; the name is not sure enough to write it, and ignoring the block could drop
-            // an edit, so the reply is refused with the reason.
+            // an edit, so the reply is refused with the reason. The block goes with the issue,
+            // for a caller that sees the work tree to take when the name is sure there.
             if let Some(name) = bare_name.filter(|_| cx.found() == before && !diff_lang) {
-                cx.issue(
-                    IssueKind::Malformed,
-                    Some(&name),
-                    format!(
-                        "line {}: the block after the line {name:?} may be the whole file {name}, but a bare name does not say so surely; name it with its directory or as `File: {name}`",
-                        i + 1
-                    ),
+                let message = format!(
+                    "line {}: the block after the line {name:?} may be the whole file {name}, but a bare name does not say so surely; name it with its directory or as `File: {name}`",
+                    i + 1
                 );
+                bare_named(cx, &inner, name, &lang, message);
             }
         }
     }
     next
+}
+
+/// Refuse the block after a bare name with `message`, and keep the whole-file edit it would be
+/// (when it reads as one without another issue) beside the issue.
+fn bare_named(cx: &mut Cx, inner: &Region, name: String, lang: &str, message: String) {
+    let (edits, issues) = (cx.edits.len(), cx.issues.len());
+    whole_file::take(cx, inner, name.clone(), lang);
+    let clean = cx.issues.len() == issues;
+    cx.issues.truncate(issues);
+    let taken: Vec<FileEdit> = cx.edits.drain(edits..).collect();
+    let issue = ParseIssue {
+        kind: IssueKind::Malformed,
+        path: Some(name),
+        message,
+    };
+    if let (true, [edit]) = (clean, &taken[..]) {
+        cx.bare_named.push(BareNamed {
+            edit: edit.clone(),
+            issue: issue.clone(),
+        });
+    }
+    cx.issues.push(issue);
 }
 
 /// Reads the tool calls in the fence whose first call opens at line `k`, then the fence's
