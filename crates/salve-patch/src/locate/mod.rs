@@ -24,6 +24,7 @@ pub(crate) mod order;
 pub(crate) mod place;
 pub(crate) mod plan;
 pub(crate) mod reindent;
+pub(crate) mod rest;
 pub(crate) mod search;
 pub(crate) mod similar;
 pub(crate) mod style;

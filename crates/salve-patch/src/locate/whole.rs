@@ -6,11 +6,15 @@
 //! between its neighbours, found by the same rules as the elision rung: the neighbours must place
 //! in exactly one way, and the gaps must fill in file order, else the file is refused
 //! ([`Status::NotFound`] or [`Status::Ambiguous`]) rather than lose the skipped code.
-//! Placeholders that do not have the gap shape (`# rest unchanged`, `/* rest of file */`) are
-//! the parser's to refuse as lazy.
+//! A placeholder that ends the content stands for the rest of the file only when it says so in
+//! words (`# ... rest of the file unchanged ...`), and only where the rest's first line is
+//! certain ([`rest`](super::rest)); a bare `...` there says the file was cut short, and is
+//! refused. Other placeholders (`/* rest of file */`, or any at the head of the content) are the
+//! parser's to refuse as lazy.
 
 use super::elision::{self, marker_parts};
 use super::index::FileIndex;
+use super::rest;
 use super::search::loose_fits;
 use crate::report::Status;
 use crate::text::{is_blank, strip_cr, Doc, Eol};
@@ -36,8 +40,10 @@ pub(crate) fn is_gap(line: &str, dots_are_code: bool) -> bool {
 /// Whether line `i` of whole-file content is a gap: [`is_gap`], or a placeholder in words
 /// (`// rest of the code remains unchanged`, `[rest of file unchanged]`) with content of its own
 /// on both sides. Between two kept stretches such a line can only stand for the file lines
-/// between them, and is filled by the same strict rules as `...`; at the head or the end of
-/// the content it says the file was cut short, which the parser refuses as lazy.
+/// between them, and is filled by the same strict rules as `...`. After the last kept stretch,
+/// one that says the rest is unchanged is a gap filled with the rest of the file; at the head,
+/// or ending the content in other words, it says the file was cut short, which the parser
+/// refuses as lazy.
 pub(crate) fn is_gap_at(lines: &[&str], i: usize, dots_are_code: bool) -> bool {
     let line = lines[i];
     if is_gap(line, dots_are_code) {
@@ -46,7 +52,13 @@ pub(crate) fn is_gap_at(lines: &[&str], i: usize, dots_are_code: bool) -> bool {
     let kept = |l: &&str| !is_blank(l) && !is_gap(l, dots_are_code);
     crate::parse::is_worded_placeholder(line)
         && lines[..i].iter().any(kept)
-        && lines[i + 1..].iter().any(kept)
+        && (lines[i + 1..].iter().any(kept) || says_rest(&lines[i + 1..], line))
+}
+
+/// Whether `line`, followed only by `after`, is a placeholder for the rest of the file: it
+/// says so in words and nothing but blank lines follows it.
+fn says_rest(after: &[&str], line: &str) -> bool {
+    after.iter().all(|l| is_blank(l)) && crate::parse::says_rest_unchanged(line)
 }
 
 /// Why a gap could not be filled: [`Status::NotFound`] or [`Status::Ambiguous`], and a message
@@ -79,6 +91,7 @@ pub(crate) fn fill_placeholders(
     let mut out: Vec<String> = Vec::with_capacity(lines.len());
     let mut prev_cut = 0;
     let mut filled_to = 0;
+    let mut rest_filled = false;
     for (gi, &m) in gaps.iter().enumerate() {
         let seg_start = if gi == 0 { 0 } else { gaps[gi - 1] + 1 };
         let seg_end = gaps.get(gi + 1).copied().unwrap_or(lines.len());
@@ -86,33 +99,16 @@ pub(crate) fn fill_placeholders(
             status,
             message: unfilled(lines[m], m, why),
         };
-        let gap = match fill_one(&idx, &lines, m, seg_start, seg_end) {
-            Ok(g) => g,
-            Err(Miss::NoNeighbours) => {
-                return Err(fail(
-                    Status::NotFound,
-                    "it has no lines of its own around it to place it by",
-                ))
-            }
-            Err(Miss::CutShort) => {
-                return Err(fail(
-                    Status::NotFound,
-                    "it ends the content, so the file is cut short and what the rest should be is unknown",
-                ))
-            }
-            Err(Miss::NotFound) => {
-                return Err(fail(
-                    Status::NotFound,
-                    "the lines around it are not in the file",
-                ))
-            }
-            Err(Miss::Ambiguous) => {
-                return Err(fail(
-                    Status::Ambiguous,
-                    "the lines around it match more than one place in the file",
-                ))
-            }
+        let filled = if says_rest(&lines[m + 1..], lines[m]) {
+            rest_filled = true;
+            rest::resume(&idx, &lines, m, seg_start, filled_to).map(|r| (r, source.len()))
+        } else {
+            fill_one(&idx, &lines, m, seg_start, seg_end)
         };
+        let gap = filled.map_err(|miss| {
+            let (status, why) = miss.reason();
+            fail(status, why)
+        })?;
         if gap.0 < filled_to {
             // Gaps out of order would repeat or reorder the file's lines.
             return Err(fail(
@@ -126,6 +122,16 @@ pub(crate) fn fill_placeholders(
         prev_cut = m + 1;
     }
     out.extend(lines[prev_cut..].iter().map(|s| s.to_string()));
+    let unchanged =
+        out.len() == source.len() && out.iter().enumerate().all(|(i, l)| l == source.line(i));
+    if rest_filled && unchanged {
+        // The kept lines are the file's own: whatever the reply meant to change lies in the
+        // lines the placeholders stand for, so filling them in would apply nothing of it.
+        return Err(FillError {
+            status: Status::NotFound,
+            message: "the whole-file content keeps only lines the file already has, and its placeholders stand for the rest: the change it was meant to make is not in it; write the changed lines out in full".into(),
+        });
+    }
     Ok(out)
 }
 
@@ -139,13 +145,48 @@ fn unfilled(line: &str, m: usize, why: &str) -> String {
 }
 
 /// Why one gap could not be filled.
-enum Miss {
+#[derive(Debug)]
+pub(super) enum Miss {
     /// Only other gaps or blank lines around it.
     NoNeighbours,
-    /// The last thing in the content: the file is cut short.
+    /// The last thing in the content, and not in words that say the rest is unchanged: the file
+    /// is cut short.
     CutShort,
     NotFound,
     Ambiguous,
+    /// A trailing "rest unchanged" whose content before it leaves out file lines.
+    Drops,
+    /// A trailing "rest unchanged" after the file's last line.
+    NoRest,
+}
+
+impl Miss {
+    /// The refusal's status and why, for the model.
+    fn reason(&self) -> (Status, &'static str) {
+        match self {
+            Miss::NoNeighbours => (
+                Status::NotFound,
+                "it has no lines of its own around it to place it by",
+            ),
+            Miss::CutShort => (
+                Status::NotFound,
+                "it ends the content, so the file is cut short and what the rest should be is unknown",
+            ),
+            Miss::NotFound => (Status::NotFound, "the lines around it are not in the file"),
+            Miss::Ambiguous => (
+                Status::Ambiguous,
+                "the lines around it match more than one place in the file",
+            ),
+            Miss::Drops => (
+                Status::NotFound,
+                "the lines before it leave out lines the file has there, so where the rest begins is not certain",
+            ),
+            Miss::NoRest => (
+                Status::NotFound,
+                "the lines before it are the end of the file, so it stands for nothing",
+            ),
+        }
+    }
 }
 
 /// Start of the slice holding the (up to) `k` non-blank lines before `m`, not before `lo`;
@@ -371,11 +412,15 @@ mod tests {
         let lines = fill_placeholders(&src, "head\n// rest of the code unchanged\nmid\nZ\n", false)
             .unwrap();
         assert_eq!(lines, ["head", "x", "y", "mid", "Z"]);
-        // At the head or the end it says the file was cut short: no gap, the parser's to refuse.
-        let content = ["HEAD", "[rest of file unchanged]"];
-        assert!(!is_gap_at(&content, 1, false));
+        // At the head it says the file was cut short: no gap, the parser's to refuse.
         let content = ["// rest of the code unchanged", "HEAD"];
         assert!(!is_gap_at(&content, 0, false));
+        // At the end, only words that say the rest is unchanged make it a gap (filled from the
+        // file by `rest`, or refused there); other words say the content stops.
+        let content = ["HEAD", "[rest of file unchanged]", ""];
+        assert!(is_gap_at(&content, 1, false));
+        let content = ["HEAD", "// rest of the code"];
+        assert!(!is_gap_at(&content, 1, false));
     }
 
     #[test]
@@ -415,6 +460,34 @@ mod tests {
         // (taken as "the rest of the file" it would repeat lines).
         let e = fill_placeholders(&src, "a\n...\n\n...\nd\n", false).unwrap_err();
         assert_eq!(e.status, Status::NotFound, "{e:?}");
+    }
+
+    #[test]
+    fn a_trailing_rest_unchanged_is_filled_when_where_it_begins_is_certain() {
+        let src = Doc::parse("a = 1\nb\nc\nd\n");
+        let text = "a = 2\nb\nc\n# ... rest unchanged ...\n";
+        let lines = fill_placeholders(&src, text, false).unwrap();
+        assert_eq!(lines, ["a = 2", "b", "c", "d"]);
+        // A bare `...` there says only that the content stops.
+        let e = fill_placeholders(&src, "a = 2\nb\nc\n...\n", false).unwrap_err();
+        assert!(e.message.contains("cut short"), "{e:?}");
+        // The line before it was changed: replaced or added, the rest's start is unknown.
+        let e = fill_placeholders(&src, "a = 1\nB\n# rest unchanged\n", false).unwrap_err();
+        assert_eq!(e.status, Status::NotFound, "{e:?}");
+        // Only the file's own lines are kept: the change would be in what it stands for.
+        let e = fill_placeholders(&src, "a = 1\nb\n# rest unchanged\n", false).unwrap_err();
+        assert!(e.message.contains("not in it"), "{e:?}");
+    }
+
+    #[test]
+    fn a_rest_after_a_middle_gap_begins_after_that_gap() {
+        let src = Doc::parse("a\nb\nc\nd\ne\nf\ng\n");
+        let text = "a\n...\nc\nd = 1\ne\nf\n# rest of the file unchanged\n";
+        let lines = fill_placeholders(&src, text, false).unwrap();
+        assert_eq!(lines, ["a", "b", "c", "d = 1", "e", "f", "g"]);
+        // The rest's anchor must lie after the middle gap's lines: `a` is only before them.
+        let text = "a\n...\nc\nd\n...\nf\nG\nx\na\n# rest unchanged\n";
+        assert!(fill_placeholders(&src, text, false).is_err());
     }
 
     #[test]

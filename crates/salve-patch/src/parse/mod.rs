@@ -215,6 +215,12 @@ pub(crate) fn is_worded_placeholder(line: &str) -> bool {
     sanitize::is_lazy(line)
 }
 
+/// Whether a placeholder says that the rest of the file is unchanged (see
+/// `sanitize::says_rest_unchanged`).
+pub(crate) fn says_rest_unchanged(line: &str) -> bool {
+    sanitize::says_rest_unchanged(line)
+}
+
 /// Whether a bare `...` line is code in the file at `path` (Python's Ellipsis), so neither a
 /// placeholder nor a gap there.
 pub(crate) fn dots_are_code(path: &str) -> bool {

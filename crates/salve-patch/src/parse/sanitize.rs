@@ -162,6 +162,28 @@ pub(crate) fn is_lazy(line: &str) -> bool {
     starts && words.len() >= 2 && words.iter().any(|w| CODE_NOUNS.contains(&w.as_str()))
 }
 
+/// Whether a placeholder says in words that everything after it is the file as it stands:
+/// `# ... rest of the file unchanged ...`, `... (rest unchanged) ...`, `[rest of file
+/// unchanged]`, `# ... remaining code stays the same ...`. Only such a line may end whole-file
+/// content and be filled with the rest of the file; a bare `...` or `// rest of file` says the
+/// content stops, not that the rest is kept.
+pub(crate) fn says_rest_unchanged(line: &str) -> bool {
+    if !is_lazy(line) {
+        return false;
+    }
+    let text = line.to_lowercase();
+    let words: Vec<&str> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let has = |w: &&str| words.contains(w);
+    let rest = ["rest", "remaining", "remainder"].iter().any(has);
+    let kept = ["unchanged", "same", "untouched"].iter().any(has)
+        || text.contains("as before")
+        || text.contains("as is");
+    rest && kept
+}
+
 /// `inner` without one pair of enclosing brackets (`[...]`, `(...)`, `{...}`, `<...>`), and
 /// whether there were any.
 fn strip_brackets(inner: &str) -> (&str, bool) {

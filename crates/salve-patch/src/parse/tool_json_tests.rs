@@ -63,7 +63,7 @@ fn string_arguments_and_single_values() {
 #[test]
 fn content_writes_are_checked() {
     let x =
-        extract("{\"file_path\": \"a.py\", \"content\": \"def f():\\n    # rest unchanged\\n\"}");
+        extract("{\"file_path\": \"a.py\", \"content\": \"def f():\\n    # rest of the code\\n\"}");
     assert_eq!(x.issues[0].kind, IssueKind::Lazy);
     let x = extract("{\"file_path\": \"a.py\", \"content\": \"<<<<<<< SEARCH\\nx\\n=======\\ny\\n>>>>>>> REPLACE\\n\"}");
     assert!(x.edits.is_empty());

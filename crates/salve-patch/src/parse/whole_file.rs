@@ -3,9 +3,11 @@
 //!
 //! The content replaces the file. Gap lines (`...`, `// ...`, `# ... existing code ...`, see
 //! [`is_gap`](crate::locate::whole::is_gap)) are the applier's to fill from the file, strictly, so they raise no issue here;
-//! so are placeholders in words between two kept stretches ([`is_gap_at`]). Any other
-//! placeholder (`# rest unchanged` that ends or opens the content, `/* rest of file */`) would
-//! delete the code it stands for: such a block is refused as lazy.
+//! so are placeholders in words between two kept stretches, and one that ends the content
+//! saying the rest is unchanged (`# ... rest of the file unchanged ...`, `[rest of file
+//! unchanged]`), see [`is_gap_at`]. Any other placeholder (`# rest of the code` that ends the
+//! content, one that opens it, `/* rest of file */`) would delete the code it stands for: such a
+//! block is refused as lazy.
 
 use super::body::truncate;
 use super::cx::{Cx, Region, RegionState};
@@ -197,7 +199,7 @@ mod tests {
     #[test]
     fn placeholders_are_lazy_and_gaps_are_not() {
         for body in [
-            "    // rest unchanged",
+            "    // rest of the code",
             "/* rest of file */",
             "    // existing code here ...",
             "# rest of the code",
@@ -207,6 +209,10 @@ mod tests {
             assert_eq!(x.issues.len(), 1, "{body}");
             assert_eq!(x.issues[0].kind, IssueKind::Lazy);
         }
+        // Saying that the rest is unchanged, it is the applier's to fill from the file, or
+        // refuse when where the rest begins is not certain.
+        let x = extract("src/lib.rs\n```rust\nfn a() {\n    // rest unchanged\n```\n");
+        assert!(x.issues.is_empty(), "{:?}", x.issues);
         // Between kept lines a worded placeholder is a gap the applier fills, or refuses.
         let x = extract("src/lib.rs\n```rust\nfn a() {\n    // rest unchanged\n}\n```\n");
         assert!(x.issues.is_empty(), "{:?}", x.issues);
