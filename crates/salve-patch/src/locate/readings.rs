@@ -1,0 +1,94 @@
+//! Two readings of the same lines: "the edit is already there" against "the old text is there,
+//! loosely".
+//!
+//! When the post-image stands in the file by a strict form and the pre-image only by a looser
+//! one, the ladder has to choose. A looser fit apart from the post-image is another block that
+//! merely looks alike (a retried edit of one of two similar blocks): the edit is applied. A fit
+//! overlapping the post-image is usually the edit's own text: a drifted deletion whose
+//! remaining lines happen to stand together inside what it deletes, where the fit is the truth.
+//!
+//! Except when the looser fit says nothing. A line with no letter or digit (a closing brace, a
+//! bracket, a blank) is known only by its indentation; folding that whitespace away matches it
+//! to any other brace. A run of closing braces matched at other indentations overlapping the
+//! exact post-image of a retried brace deletion is such a hollow fit: deleting again would take
+//! two more braces. A fit that needs its looser form only on such lines is set aside like one
+//! apart from the post-image; a fit that needs it on a line with words keeps the edit placed.
+
+use super::search::Fit;
+use crate::text::{hash_form, strip_cr, Doc, Form};
+
+/// The post-image's place that says "already applied", with the form that found it: the first
+/// form (of `forms`, in the ladder's order) that found the post-image found it once.
+pub(crate) fn settled(
+    post_hits: &[Vec<(usize, usize)>],
+    forms: &[Form],
+) -> Option<(Form, usize, usize)> {
+    let (k, hits) = post_hits.iter().enumerate().find(|(_, p)| !p.is_empty())?;
+    match hits[..] {
+        [(s, e)] => Some((*forms.get(k)?, s, e)),
+        _ => None,
+    }
+}
+
+/// Whether `f` covers no line of `[start, end)`.
+pub(crate) fn apart(f: &Fit, start: usize, end: usize) -> bool {
+    let (s, e) = f.range();
+    e <= start || s >= end
+}
+
+/// Whether fit `f` of the pre-image `pre` is no evidence against a post-image found by `strict`:
+/// every line where the fit differs from the pre-image in that form holds no letter or digit.
+pub(crate) fn hollow(doc: &Doc, pre: &[&str], f: &Fit, strict: Form) -> bool {
+    let mut looser = false;
+    for (p, span) in pre.iter().zip(&f.map) {
+        if span.is_empty() {
+            return false;
+        }
+        let have = strip_cr(doc.line(span.start));
+        if span.end - span.start != 1 || hash_form(strict, p) != hash_form(strict, have) {
+            if has_word(p) || has_word(have) {
+                return false;
+            }
+            looser = true;
+        }
+    }
+    looser
+}
+
+fn has_word(line: &str) -> bool {
+    line.chars().any(char::is_alphanumeric)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::locate::search::Span;
+
+    fn fit(start: usize, n: usize) -> Fit {
+        Fit {
+            map: (start..start + n).map(Span::line).collect(),
+            reindent: Default::default(),
+            form: Form::Canon,
+        }
+    }
+
+    #[test]
+    fn braces_at_other_indentations_are_hollow() {
+        let doc = Doc::parse("        }\n    }\n}\n");
+        let pre = ["        }", "            }", "        }"];
+        assert!(hollow(&doc, &pre, &fit(0, 3), Form::Raw));
+    }
+
+    #[test]
+    fn a_line_with_words_that_differs_keeps_the_fit() {
+        let doc = Doc::parse("    }\n    case \"$T\" in\n");
+        let pre = ["    }", "    case \u{201c}$T\u{201d} in"];
+        assert!(!hollow(&doc, &pre, &fit(0, 2), Form::Raw));
+    }
+
+    #[test]
+    fn a_fit_equal_in_the_strict_form_is_not_hollow() {
+        let doc = Doc::parse("    }\n}\n");
+        assert!(!hollow(&doc, &["    }", "}"], &fit(0, 2), Form::Raw));
+    }
+}
