@@ -138,10 +138,15 @@ pub fn quotes_elsewhere(view: &[String], hunks: &[Hunk]) -> bool {
 
 /// True when some hunk's old text still stands in `text` once the edit is made: retried, the
 /// edit could as well mean that other place, so "already applied" is not the one answer.
-pub fn old_survives(text: &[String], hunks: &[Hunk], sub: bool) -> bool {
+///
+/// `json`: the reply gives old text as a string (`old_string`), which may be written without
+/// its last newline: a quote ending in a blank line then reads as text that ends at a line end,
+/// and is looked for as a substring (seed 777, case 2979: `"    }\n}\n"` quoted a `}` before a
+/// blank line, and stood once more at the end of the file).
+pub fn old_survives(text: &[String], hunks: &[Hunk], sub: bool, json: bool) -> bool {
     let joined = crate::change::join(text);
     hunks.iter().any(|h| match (&h.sub, sub) {
         (Some((old, _)), true) => joined.contains(old.as_str()),
-        _ => !find(text, &h.pre()).is_empty(),
+        _ => !find(text, &h.pre()).is_empty() || (json && joined.contains(&h.pre().join("\n"))),
     })
 }
