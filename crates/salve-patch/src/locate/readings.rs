@@ -7,12 +7,12 @@
 //! overlapping the post-image is usually the edit's own text: a drifted deletion whose
 //! remaining lines happen to stand together inside what it deletes, where the fit is the truth.
 //!
-//! Except when the looser fit says nothing. A line with no letter or digit (a closing brace, a
-//! bracket, a blank) is known only by its indentation; folding that whitespace away matches it
-//! to any other brace. A run of closing braces matched at other indentations overlapping the
+//! Except when the looser fit says nothing. A line of brackets only (a closing brace, `});`) is
+//! known by its indentation alone; folding that whitespace away matches it to any other brace. A run of closing braces matched at other indentations overlapping the
 //! exact post-image of a retried brace deletion is such a hollow fit: deleting again would take
 //! two more braces. A fit that needs its looser form only on such lines is set aside like one
-//! apart from the post-image; a fit that needs it on a line with words keeps the edit placed.
+//! apart from the post-image; a fit that needs it on any other line (words, a comment, even
+//! `//-`) keeps the edit placed, and so does one that differs only in trailing whitespace.
 
 use super::search::Fit;
 use crate::text::{hash_form, strip_cr, Doc, Form};
@@ -37,26 +37,32 @@ pub(crate) fn apart(f: &Fit, start: usize, end: usize) -> bool {
 }
 
 /// Whether fit `f` of the pre-image `pre` is no evidence against a post-image found by `strict`:
-/// every line where the fit differs from the pre-image in that form holds no letter or digit.
+/// it needs its looser form only on bracket lines (see [`bracket_only`]), and on at least one.
+/// A line that differs only in trailing whitespace is drift every reading allows: neutral.
 pub(crate) fn hollow(doc: &Doc, pre: &[&str], f: &Fit, strict: Form) -> bool {
     let mut looser = false;
     for (p, span) in pre.iter().zip(&f.map) {
-        if span.is_empty() {
+        if span.is_empty() || span.end - span.start != 1 {
             return false;
         }
         let have = strip_cr(doc.line(span.start));
-        if span.end - span.start != 1 || hash_form(strict, p) != hash_form(strict, have) {
-            if has_word(p) || has_word(have) {
-                return false;
-            }
-            looser = true;
+        if hash_form(strict, p) == hash_form(strict, have) || p.trim_end() == have.trim_end() {
+            continue;
         }
+        if !(bracket_only(p) && bracket_only(have)) {
+            return false;
+        }
+        looser = true;
     }
     looser
 }
 
-fn has_word(line: &str) -> bool {
-    line.chars().any(char::is_alphanumeric)
+/// A line of brackets and separators only (`}`, `});`, `],`): known by its indentation alone.
+fn bracket_only(line: &str) -> bool {
+    let t = line.trim();
+    !t.is_empty()
+        && t.chars()
+            .all(|c| "{}[]();,".contains(c) || c.is_whitespace())
 }
 
 #[cfg(test)]
@@ -84,6 +90,19 @@ mod tests {
         let doc = Doc::parse("    }\n    case \"$T\" in\n");
         let pre = ["    }", "    case \u{201c}$T\u{201d} in"];
         assert!(!hollow(&doc, &pre, &fit(0, 2), Form::Raw));
+    }
+
+    #[test]
+    fn trailing_whitespace_and_wordless_comments_keep_the_fit() {
+        let doc = Doc::parse("//-\n// Copyright\n");
+        assert!(!hollow(
+            &doc,
+            &["//-   ", "// Copyright"],
+            &fit(0, 2),
+            Form::Raw
+        ));
+        let doc = Doc::parse("    //-\n}\n");
+        assert!(!hollow(&doc, &["//-", "}"], &fit(0, 2), Form::Raw));
     }
 
     #[test]
