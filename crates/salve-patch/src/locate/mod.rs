@@ -12,6 +12,7 @@
 //! The ladder never returns "the first" of several candidates: it returns them all.
 
 pub(crate) mod count;
+pub(crate) mod dropped;
 pub(crate) mod elision;
 pub(crate) mod evidence;
 pub(crate) mod fold;
@@ -576,6 +577,7 @@ pub(crate) fn ops_for(
         }
     }
     ops.extend(pending);
+    dropped::check(lines, p)?;
     kept::keep_file_lines(doc, lines, p, &mut ops);
     substance::check_removed(doc, lines, p)?;
     levels::relevel_ops(doc, lines, p, shown, &mut ops)?;

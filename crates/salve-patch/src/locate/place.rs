@@ -68,13 +68,9 @@ pub(crate) fn place_all<'b>(
             plans.push(super::count::by_count(doc, flat, pair, want, i));
             continue;
         }
-        if let (Some(pair), Some(Found::Candidates(c))) = (&hunk.substring, &found[i]) {
-            let respaced = c
-                .first()
-                .is_some_and(|p| matches!(p.rung, Rung::TrailingWs | Rung::Indent));
+        if let Some(Found::Candidates(c)) = &found[i] {
             let flat = flat.get_or_insert_with(|| Flat::new(doc));
-            let ranges: Vec<(usize, usize)> = c.iter().map(Placement::range).collect();
-            if let Some(at) = respaced.then(|| exact_apart(flat, pair, &ranges)).flatten() {
+            if let Some(at) = exact_elsewhere(flat, hunk, c) {
                 plans.push(two_readings(doc, hunk, i, c, at));
                 continue;
             }
@@ -151,6 +147,17 @@ pub(crate) fn place_all<'b>(
         }
     }
     plans
+}
+
+/// For a text replacement the line ladder found only re-spaced (trailing whitespace or
+/// indentation), an exact occurrence of its old text apart from every candidate: two readings.
+fn exact_elsewhere(flat: &Flat, hunk: &Hunk, cands: &[Placement]) -> Option<(usize, usize)> {
+    let pair = hunk.substring.as_ref()?;
+    let respaced = cands
+        .first()
+        .is_some_and(|p| matches!(p.rung, Rung::TrailingWs | Rung::Indent));
+    let ranges: Vec<(usize, usize)> = cands.iter().map(Placement::range).collect();
+    respaced.then(|| exact_apart(flat, pair, &ranges)).flatten()
 }
 
 /// True when the hunk adds a non-blank line that is none of its old lines (trimmed).
@@ -408,8 +415,15 @@ fn three_way(doc: &Doc, base: &Doc, hunk: &Hunk, i: usize) -> Option<Plan> {
 fn changed_base(base: &Doc, hunk: &Hunk, i: usize) -> Option<String> {
     let bidx = FileIndex::with_keys(base, hunk_keys(std::slice::from_ref(hunk)));
     let found = (!hunk.is_pure_insertion()).then(|| locate(&bidx, hunk));
+    let flat = Flat::new(base);
+    if let Some(Found::Candidates(c)) = &found {
+        // The reply's two readings stand in the baseline too: the baseline cannot choose.
+        if exact_elsewhere(&flat, hunk, c).is_some() {
+            return None;
+        }
+    }
     if let (Some(pair), false) = (&hunk.substring, placed_by_lines(&found)) {
-        let plan = by_substring(&bidx, &Flat::new(base), hunk, pair, &found, i, &[0]);
+        let plan = by_substring(&bidx, &flat, hunk, pair, &found, i, &[0]);
         if let Some(Plan {
             edit: Edit::Ops { ops, .. },
             ..

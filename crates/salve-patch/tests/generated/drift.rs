@@ -238,6 +238,21 @@ fn tabs_spaces(hunks: &mut [Hunk]) -> bool {
         .iter()
         .flat_map(|h| h.lines.iter())
         .any(|(_, l)| l.starts_with('\t'));
+    // As for the 2-4 style: only when a quoted line shows the conversion (seed 3, cases 584
+    // and 4925, in a file with no indented line at all).
+    let shows = hunks.iter().flat_map(|h| h.lines.iter()).any(|(k, l)| {
+        let w = lead(l);
+        *k != K::Add
+            && !l.trim().is_empty()
+            && if tabs {
+                w.contains('\t')
+            } else {
+                !w.is_empty() && w.len().is_multiple_of(4) && !w.contains('\t')
+            }
+    });
+    if !shows {
+        return false;
+    }
     each(hunks, |_, l| {
         let w = lead(l);
         let new = if tabs {
