@@ -114,18 +114,8 @@ pub(crate) fn place_all<'b>(
             }
             Some(Found::Candidates(c)) if c.len() == 1 => placed(i, c[0].clone()),
             Some(Found::Candidates(c)) => {
-                let ranges: Vec<(usize, usize)> = c.iter().map(Placement::range).collect();
-                match evidence::choose(
-                    idx,
-                    &hunk.scopes,
-                    hunk.anchor,
-                    hunk.old_start,
-                    &offsets,
-                    &ranges,
-                ) {
-                    Some(k) => placed(i, c[k].clone()),
-                    None => ambiguous(doc, hunk, i, c),
-                }
+                let by_hint = measured.is_empty().then_some(baseline);
+                by_evidence(idx, hunk, i, c, &offsets, by_hint)
             }
             Some(Found::Nothing) => not_found(i),
         };
@@ -158,6 +148,32 @@ fn exact_elsewhere(flat: &Flat, hunk: &Hunk, cands: &[Placement]) -> Option<(usi
         .is_some_and(|p| matches!(p.rung, Rung::TrailingWs | Rung::Indent));
     let ranges: Vec<(usize, usize)> = cands.iter().map(Placement::range).collect();
     respaced.then(|| exact_apart(flat, pair, &ranges)).flatten()
+}
+
+/// A hunk found in several places, narrowed by evidence. `unmeasured_base` is given when no hunk
+/// of the file measured an offset: then a choice that only the line hint makes reads the hint
+/// as it stands, which is right in the text the model read. When that is a baseline other than
+/// the file, the hint is the baseline's, and the hunk takes the 3-way rung instead (placed
+/// there and merged), or is refused as ambiguous.
+fn by_evidence<'b>(
+    idx: &FileIndex,
+    hunk: &Hunk,
+    i: usize,
+    c: &[Placement],
+    offsets: &[isize],
+    unmeasured_base: Option<&dyn Fn() -> Option<&'b Doc<'b>>>,
+) -> Plan {
+    let doc = idx.doc;
+    let ranges: Vec<(usize, usize)> = c.iter().map(Placement::range).collect();
+    let choose = |hint| evidence::choose(idx, &hunk.scopes, hunk.anchor, hint, offsets, &ranges);
+    let Some(k) = choose(hunk.old_start) else {
+        return ambiguous(doc, hunk, i, c);
+    };
+    let hinted = hunk.old_start.is_some() && choose(None) != Some(k);
+    if let Some(base) = unmeasured_base.filter(|_| hinted).and_then(|b| b()) {
+        return three_way(doc, base, hunk, i).unwrap_or_else(|| ambiguous(doc, hunk, i, c));
+    }
+    placed(i, c[k].clone())
 }
 
 /// True when the hunk adds a non-blank line that is none of its old lines (trimmed).
