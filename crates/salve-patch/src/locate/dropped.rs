@@ -65,7 +65,7 @@ fn settled(run: &[Blank]) -> Result<(), String> {
     let kept = run.iter().any(|b| b.kind == LineKind::Context);
     let removed = run.iter().any(|b| b.kind == LineKind::Remove);
     let split = run.iter().any(|b| b.segment != run[0].segment);
-    if (kept && removed) || (kept && split) {
+    if kept && (removed || split) {
         return Err("the edit quotes more blank lines here than the file has, and which of them is the file's blank line decides where its lines go; quote the blank lines as the file has them".into());
     }
     Ok(())

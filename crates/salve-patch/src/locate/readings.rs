@@ -14,8 +14,9 @@
 //! apart from the post-image; a fit that needs it on any other line (words, a comment, even
 //! `//-`) keeps the edit placed, and so does one that differs only in trailing whitespace.
 
+use super::levels::straight;
 use super::search::Fit;
-use crate::text::{hash_form, strip_cr, Doc, Form};
+use crate::text::{hash_form, leading_ws, strip_cr, Doc, Form};
 
 /// The post-image's place that says "already applied", with the form that found it: the first
 /// form (of `forms`, in the ladder's order) that found the post-image found it once.
@@ -54,7 +55,27 @@ pub(crate) fn hollow(doc: &Doc, pre: &[&str], f: &Fit, strict: Form) -> bool {
         }
         looser = true;
     }
-    looser
+    // Braces re-indented consistently (a 2-space reply for a 4-space file: 4, 2, 0 for 8, 4, 0)
+    // are the drifted old text itself, not another reading.
+    looser && !consistent(doc, pre, f)
+}
+
+/// Whether the fit's non-blank lines map the pre-image's indentation widths onto the file's
+/// along one straight line (tabs on either side count as consistent: not judged here).
+fn consistent(doc: &Doc, pre: &[&str], f: &Fit) -> bool {
+    let mut pairs = Vec::new();
+    for (p, span) in pre.iter().zip(&f.map) {
+        let have = strip_cr(doc.line(span.start));
+        if p.trim().is_empty() || have.trim().is_empty() {
+            continue;
+        }
+        let (a, b) = (leading_ws(p), leading_ws(have));
+        if a.contains('\t') || b.contains('\t') {
+            return true;
+        }
+        pairs.push((a.len(), b.len()));
+    }
+    straight(&pairs)
 }
 
 /// A line of brackets and separators only (`}`, `});`, `],`): known by its indentation alone.
@@ -83,6 +104,14 @@ mod tests {
         let doc = Doc::parse("        }\n    }\n}\n");
         let pre = ["        }", "            }", "        }"];
         assert!(hollow(&doc, &pre, &fit(0, 3), Form::Raw));
+    }
+
+    #[test]
+    fn braces_rescaled_consistently_keep_the_fit() {
+        // A 2-space reply's 4, 2, 0 for the file's 8, 4, 0: the old text, halved.
+        let doc = Doc::parse("        }\n    }\n}\n");
+        let pre = ["    }", "  }", "}"];
+        assert!(!hollow(&doc, &pre, &fit(0, 3), Form::Raw));
     }
 
     #[test]
