@@ -84,6 +84,9 @@ pub(crate) enum Found {
     Candidates(Vec<Placement>),
     /// The post-image is in the file and the pre-image is not: lines `[start, end)`.
     AlreadyApplied { start: usize, end: usize },
+    /// The post-image stands at lines `[start, end)`, and context-relax finds the pre-image
+    /// across that place: applied already, or not yet, cannot be told.
+    Unclear { start: usize, end: usize },
     /// No rung found anything.
     Nothing,
 }
@@ -267,7 +270,12 @@ fn locate_lines(idx: &FileIndex, lines: &[HunkLine], variant: Option<Vec<HunkLin
             let (s, e) = f.range();
             !apart(f, start, end) && (s < start || e > end)
         };
+        // Only a lost blank line, though: context-relax, which leaves outer context out, also
+        // finds a retried deletion in a run of equal lines across its own result.
         return match loose {
+            Some((Rung::ContextRelax, fits)) if fits.iter().any(across) => {
+                Found::Unclear { start, end }
+            }
             Some((rung, fits)) if fits.iter().any(across) => wrap(rung, fits),
             _ => Found::AlreadyApplied { start, end },
         };

@@ -117,6 +117,7 @@ pub(crate) fn place_all<'b>(
                 let by_hint = measured.is_empty().then_some(baseline);
                 by_evidence(idx, hunk, i, c, &offsets, by_hint)
             }
+            Some(Found::Unclear { start, end }) => applied_or_not(i, *start, *end),
             Some(Found::Nothing) => not_found(i),
         };
         plans.push(plan);
@@ -232,6 +233,22 @@ fn placed(i: usize, p: Placement) -> Plan {
     Plan {
         report,
         edit: Edit::Place(p),
+    }
+}
+
+/// Refused: the edit's result stands at lines `[start, end)`, and its old text fits across them
+/// only with outer context left out.
+fn applied_or_not(i: usize, start: usize, end: usize) -> Plan {
+    let mut report = HunkReport::new(i, Status::Ambiguous);
+    let r = range(start, end);
+    report.lines = Some(r);
+    report.message = Some(format!(
+        "the edit's result already stands at lines {}-{}, and its old text fits across them only with outer context left out: whether it is applied already cannot be told; re-read the file",
+        r.start, r.end
+    ));
+    Plan {
+        report,
+        edit: Edit::Nothing,
     }
 }
 
@@ -466,7 +483,7 @@ fn changed_base(base: &Doc, hunk: &Hunk, i: usize) -> Option<String> {
             )?;
             placed(i, c[k].clone())
         }
-        Some(Found::AlreadyApplied { .. } | Found::Nothing) => return None,
+        Some(Found::AlreadyApplied { .. } | Found::Unclear { .. } | Found::Nothing) => return None,
     };
     let Edit::Place(p) = &plan.edit else {
         return None;

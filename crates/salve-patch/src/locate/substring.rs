@@ -232,7 +232,7 @@ pub(super) fn exact_apart(
 /// exact bytes of a substring.
 pub(super) fn placed_by_lines(found: &Option<Found>) -> bool {
     match found {
-        Some(Found::AlreadyApplied { .. }) => true,
+        Some(Found::AlreadyApplied { .. } | Found::Unclear { .. }) => true,
         Some(Found::Candidates(c)) => c
             .first()
             .is_some_and(|p| matches!(p.rung, Rung::Exact | Rung::TrailingWs | Rung::Indent)),
