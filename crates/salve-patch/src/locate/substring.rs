@@ -117,7 +117,11 @@ pub(crate) fn find(doc: &Doc, flat: &Flat, pair: &TextPair, absent: bool) -> Tex
             .filter(|&a| !super::substance::cuts_word(&flat.text, a, a + len))
             .collect()
     };
-    let mut olds = whole(occurrences(&flat.text, &old, MAX_HITS), old.len());
+    let raw = occurrences(&flat.text, &old, MAX_HITS);
+    let mut olds = whole(raw.clone(), old.len());
+    // Byte for byte in several places, the quote is ambiguous to the tool that wrote it (its
+    // count of one fails): the one whole-word place is not the only reading.
+    let many_bytes = raw.len() > 1 && olds.len() == 1;
     if !new.trim().is_empty() && (!olds.is_empty() || absent) {
         if let [n] = whole(occurrences(&flat.text, &new, MAX_HITS), new.len())[..] {
             let inside = olds
@@ -134,6 +138,9 @@ pub(crate) fn find(doc: &Doc, flat: &Flat, pair: &TextPair, absent: bool) -> Tex
     // at the reply's levels, so the line ladder, which maps levels or refuses, decides.
     if old.starts_with([' ', '\t']) && new.trim_end_matches('\n').contains('\n') {
         olds.retain(|&a| !inside_indentation(flat, a));
+    }
+    if many_bytes {
+        olds = raw;
     }
     match olds[..] {
         [] => TextFound::Missing,
