@@ -269,9 +269,7 @@ pub fn replace_whole_3way(
         }
     };
     let content_lines: Vec<&str> = content.lines().collect();
-    let gaps = (0..content_lines.len())
-        .filter(|&i| whole::is_gap_at(&content_lines, i, dots_are_code))
-        .count();
+    let gaps = whole::gaps(source, &content_lines, dots_are_code).len();
     if gaps > 0 {
         // Say so: the user should know the file supplied lines the reply left out.
         report.message = Some(format!(

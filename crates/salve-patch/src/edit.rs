@@ -116,6 +116,12 @@ pub struct Hunk {
     /// first and, only when that places nowhere, as added lines whose text is `" " + text`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub maybe_added: Vec<usize>,
+    /// How many of the last lines are blank context lines read from blank reply lines only
+    /// because the header counts asked for more lines. A header that over-counts makes the
+    /// blank line between a diff and the prose after it look like such a line, so the applier
+    /// also tries the hunk without them when it places no better with them.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub padded_tail: usize,
     /// The old and new text, for a hunk lowered from a text replacement (old/new JSON,
     /// SEARCH/REPLACE). Such an edit means "replace this text", which may start or end in the
     /// middle of a line: when the pre-image does not match whole lines exactly, the applier
@@ -128,6 +134,10 @@ pub struct Hunk {
     /// found by the ladder.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub occurrences: Option<Occurrences>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// The occurrence count a text replacement asks for.
@@ -209,6 +219,7 @@ impl Hunk {
             old_no_newline: self.new_no_newline,
             new_no_newline: self.old_no_newline,
             maybe_added: self.maybe_added.clone(),
+            padded_tail: self.padded_tail,
             substring: self.substring.as_ref().map(TextPair::reversed),
             occurrences: self.occurrences,
         }

@@ -55,6 +55,20 @@ impl Levels {
 /// The mapping the matched pairs (reply indentation, file indentation) show, or `None` when they
 /// contradict each other (one reply width at two file widths, or an order reversed).
 fn infer(pairs: &[(usize, usize)]) -> Option<Levels> {
+    infer_levels(pairs)
+}
+
+/// Whether the (reply width, file width) pairs map along one straight line: a consistent
+/// re-indentation (a shift, or a rescaling such as a 2-space reply for a 4-space file).
+pub(crate) fn straight(pairs: &[(usize, usize)]) -> bool {
+    match infer_levels(pairs) {
+        Some(Levels::Line { .. }) => true,
+        Some(Levels::Table(t)) => t.len() < 2,
+        None => false,
+    }
+}
+
+fn infer_levels(pairs: &[(usize, usize)]) -> Option<Levels> {
     let mut seen: Vec<(usize, usize)> = pairs.to_vec();
     seen.sort_unstable();
     seen.dedup();
@@ -80,6 +94,9 @@ fn infer(pairs: &[(usize, usize)]) -> Option<Levels> {
 pub(crate) struct Shown {
     ratio: Ratio,
     unit: Option<usize>,
+    /// Some hunk quotes a line at another width than the file's: the reply does not keep the
+    /// file's widths throughout.
+    respaced: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -137,6 +154,7 @@ pub(crate) fn shown<'a>(
     placed: impl Iterator<Item = (&'a [HunkLine], &'a Placement)>,
 ) -> Shown {
     let mut ratio = Ratio::Unseen;
+    let mut respaced = false;
     let mut reply: Vec<&str> = Vec::new();
     for (lines, p) in placed {
         reply.extend(lines.iter().map(|l| l.text.as_str()));
@@ -145,6 +163,7 @@ pub(crate) fn shown<'a>(
             continue;
         }
         let widths: Vec<(usize, usize)> = pairs.iter().map(|(r, f)| (r.len(), f.len())).collect();
+        respaced |= widths.iter().any(|(r, f)| r != f);
         let here = match infer(&widths) {
             Some(Levels::Line { num, den, .. }) => {
                 let g = gcd(num, den).max(1);
@@ -162,6 +181,7 @@ pub(crate) fn shown<'a>(
     Shown {
         ratio,
         unit: level_width(style::step(reply.into_iter().map(strip_cr))),
+        respaced,
     }
 }
 
@@ -264,6 +284,14 @@ fn one_level(
                 "the reply's other hunks do not agree on how its levels map to the file's",
             ))
         }
+        // Quoted at the file's own width while another hunk quotes the file at other widths:
+        // "the reply keeps the file's widths" holds for this hunk only, and whether its other
+        // levels follow the file or the rest of the reply cannot be told.
+        Ratio::Unseen if r0 == f0 && shown.respaced => {
+            return Err(one_level_unclear(
+                "the reply's other hunks quote the file at other widths",
+            ))
+        }
         // A quoted level at half or twice the file's width fits a rescaling from column 0 as
         // well as a shift: the two disagree on every other level.
         Ratio::Unseen if r0 != f0 && (f0 == 2 * r0 || r0 == 2 * f0) => {
@@ -324,7 +352,11 @@ mod tests {
 
     #[test]
     fn one_quoted_level_maps_only_with_evidence() {
-        let shown = |ratio, unit| Shown { ratio, unit };
+        let shown = |ratio, unit| Shown {
+            ratio,
+            unit,
+            respaced: false,
+        };
         // Another hunk showed 2-space levels at twice the width: the ratio decides.
         let l = one_level(0, 0, shown(Ratio::Seen(2, 1), Some(2)), || Some(4)).unwrap();
         assert_eq!(l.map(2), Some(4));
@@ -349,6 +381,17 @@ mod tests {
         // 2 for the file's 4 fits a shift by 2 and a doubling alike.
         let err = one_level(2, 4, shown(Ratio::Unseen, Some(4)), || Some(4)).unwrap_err();
         assert!(err.contains("shift and a rescaling"), "{err}");
+        // Quoted at the file's widths here, at other widths in another hunk: refused.
+        let respaced = Shown {
+            ratio: Ratio::Unseen,
+            unit: Some(4),
+            respaced: true,
+        };
+        let err = one_level(0, 0, respaced, || Some(2)).unwrap_err();
+        assert!(
+            err.contains("other hunks quote the file at other widths"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -13,6 +13,7 @@
 
 pub(crate) mod applied;
 pub(crate) mod count;
+pub(crate) mod dropped;
 pub(crate) mod elision;
 pub(crate) mod evidence;
 pub(crate) mod fold;
@@ -23,6 +24,7 @@ pub(crate) mod levels;
 pub(crate) mod order;
 pub(crate) mod place;
 pub(crate) mod plan;
+pub(crate) mod readings;
 pub(crate) mod reindent;
 pub(crate) mod rest;
 pub(crate) mod search;
@@ -30,6 +32,7 @@ pub(crate) mod similar;
 pub(crate) mod style;
 pub(crate) mod substance;
 pub(crate) mod substring;
+pub(crate) mod variant;
 pub(crate) mod whole;
 
 use crate::edit::{Hunk, HunkLine, LineKind};
@@ -38,7 +41,9 @@ use crate::report::Rung;
 use crate::text::{canonical, strip_cr, Doc, Eol, Form};
 use index::FileIndex;
 use insertion::{changes_trailing_ws, slidable_insertion, substantial_insertion};
+use readings::{apart, hollow, settled};
 use search::{contiguous_fits, loose_fits, Fit, Span};
+use variant::{by_line_form, maybe_added_variant, unpadded};
 
 /// One candidate position of a hunk.
 #[derive(Clone, Debug, PartialEq)]
@@ -83,6 +88,9 @@ pub(crate) enum Found {
     Candidates(Vec<Placement>),
     /// The post-image is in the file and the pre-image is not: lines `[start, end)`.
     AlreadyApplied { start: usize, end: usize },
+    /// The post-image stands at lines `[start, end)`, and context-relax finds the pre-image
+    /// across that place: applied already, or not yet, cannot be told.
+    Unclear { start: usize, end: usize },
     /// No rung found anything.
     Nothing,
 }
@@ -104,24 +112,10 @@ pub(crate) fn post_image(lines: &[HunkLine]) -> Vec<&str> {
         .collect()
 }
 
-/// The hunk with its `maybe_added` context lines turned into added lines (`" " + text`).
-pub(crate) fn maybe_added_variant(hunk: &Hunk) -> Option<Vec<HunkLine>> {
-    if hunk.maybe_added.is_empty() {
-        return None;
-    }
-    let mut lines = hunk.lines.clone();
-    for &i in &hunk.maybe_added {
-        if let Some(l) = lines.get_mut(i) {
-            if l.kind == LineKind::Context {
-                *l = HunkLine::new(LineKind::Add, format!(" {}", l.text));
-            }
-        }
-    }
-    (lines != hunk.lines).then_some(lines)
-}
-
 /// Walk the ladder (exact to context-relax) for a hunk, trying a `maybe_added` variant only when
-/// the hunk as written places nowhere.
+/// the hunk as written places nowhere, and the hunk without its padded tail (blank lines the
+/// header counts pulled in, [`Hunk::padded_tail`]) when that finds the pre-image by a line form
+/// and the hunk as written does not.
 pub(crate) fn locate(idx: &FileIndex, hunk: &Hunk) -> Found {
     locate_as(idx, hunk, true)
 }
@@ -133,7 +127,13 @@ pub(crate) fn locate_fresh(idx: &FileIndex, hunk: &Hunk) -> Found {
 }
 
 fn locate_as(idx: &FileIndex, hunk: &Hunk, applied: bool) -> Found {
-    let found = locate_lines(idx, &hunk.lines, None, applied);
+    let mut found = locate_lines(idx, &hunk.lines, None, applied);
+    if let Some(lines) = unpadded(hunk).filter(|_| !by_line_form(&found)) {
+        let alt = locate_lines(idx, &lines, Some(lines.clone()), applied);
+        if by_line_form(&alt) {
+            found = alt;
+        }
+    }
     if found != Found::Nothing {
         return found;
     }
@@ -172,6 +172,7 @@ fn locate_lines(
     let repeats_context = slidable_insertion(lines);
     let exact_ends = changes_trailing_ws(lines);
     let mut post_hits: Vec<Vec<(usize, usize)>> = Vec::new();
+    let forms = LINE_RUNGS.map(|(_, f)| f);
     let wrap = |rung: Rung, fits: Vec<Fit>| {
         Found::Candidates(
             fits.into_iter()
@@ -232,8 +233,12 @@ fn locate_lines(
             // every place this looser form finds the pre-image: the edit was made there, and
             // its old text merely looks like other lines (a retried edit of one of two
             // similar blocks). Placing it again would write it a second time.
-            if let Some((ps, pe)) = settled(&post_hits) {
-                if fits.iter().all(|f| apart(f, ps, pe)) {
+            // So is a hollow fit over the post-image (see [`readings`]).
+            if let Some((strict, ps, pe)) = settled(&post_hits, &forms) {
+                if fits
+                    .iter()
+                    .all(|f| apart(f, ps, pe) || hollow(idx.doc, &pre, f, strict))
+                {
                     return Found::AlreadyApplied { start: ps, end: pe };
                 }
             }
@@ -242,14 +247,19 @@ fn locate_lines(
         post_hits.push(posts);
     }
     let loose = structural(idx, &pre, &ctx, lines);
-    if let Some((start, end)) = settled(&post_hits).filter(|_| applied) {
+    if let Some((_, start, end)) = settled(&post_hits, &forms).filter(|_| applied) {
         // A structural rung finding the pre-image across the post-image's place (a deletion
         // whose context lost a blank line reads as its own result) means the edit is not made.
         let across = |f: &Fit| {
             let (s, e) = f.range();
             !apart(f, start, end) && (s < start || e > end)
         };
+        // Only a lost blank line, though: context-relax, which leaves outer context out, also
+        // finds a retried deletion in a run of equal lines across its own result.
         return match loose {
+            Some((Rung::ContextRelax, fits)) if fits.iter().any(across) => {
+                Found::Unclear { start, end }
+            }
             Some((rung, fits)) if fits.iter().any(across) => wrap(rung, fits),
             _ => Found::AlreadyApplied { start, end },
         };
@@ -258,21 +268,6 @@ fn locate_lines(
         Some((rung, fits)) => wrap(rung, fits),
         None => Found::Nothing,
     }
-}
-
-/// The post-image's place that says "already applied": the first form that found the post-image
-/// found it once.
-fn settled(post_hits: &[Vec<(usize, usize)>]) -> Option<(usize, usize)> {
-    match post_hits.iter().find(|p| !p.is_empty())?[..] {
-        [one] => Some(one),
-        _ => None,
-    }
-}
-
-/// Whether `f` covers no line of `[start, end)`.
-fn apart(f: &Fit, start: usize, end: usize) -> bool {
-    let (s, e) = f.range();
-    e <= start || s >= end
 }
 
 /// The structural rungs (blank-lines, elision, context-relax): the first that finds the
@@ -542,6 +537,7 @@ pub(crate) fn ops_for(
         }
     }
     ops.extend(pending);
+    dropped::check(lines, p)?;
     kept::keep_file_lines(doc, lines, p, &mut ops);
     substance::check_removed(doc, lines, p)?;
     levels::relevel_ops(doc, lines, p, shown, &mut ops)?;

@@ -68,13 +68,9 @@ pub(crate) fn place_all<'b>(
             plans.push(super::count::by_count(doc, flat, pair, want, i));
             continue;
         }
-        if let (Some(pair), Some(Found::Candidates(c))) = (&hunk.substring, &found[i]) {
-            let respaced = c
-                .first()
-                .is_some_and(|p| matches!(p.rung, Rung::TrailingWs | Rung::Indent));
+        if let Some(Found::Candidates(c)) = &found[i] {
             let flat = flat.get_or_insert_with(|| Flat::new(doc));
-            let ranges: Vec<(usize, usize)> = c.iter().map(Placement::range).collect();
-            if let Some(at) = respaced.then(|| exact_apart(flat, pair, &ranges)).flatten() {
+            if let Some(at) = exact_elsewhere(flat, hunk, c) {
                 plans.push(two_readings(doc, hunk, i, c, at));
                 continue;
             }
@@ -118,19 +114,10 @@ pub(crate) fn place_all<'b>(
             }
             Some(Found::Candidates(c)) if c.len() == 1 => placed(i, c[0].clone()),
             Some(Found::Candidates(c)) => {
-                let ranges: Vec<(usize, usize)> = c.iter().map(Placement::range).collect();
-                match evidence::choose(
-                    idx,
-                    &hunk.scopes,
-                    hunk.anchor,
-                    hunk.old_start,
-                    &offsets,
-                    &ranges,
-                ) {
-                    Some(k) => placed(i, c[k].clone()),
-                    None => ambiguous(doc, hunk, i, c),
-                }
+                let by_hint = measured.is_empty().then_some(baseline);
+                by_evidence(idx, hunk, i, c, &offsets, by_hint)
             }
+            Some(Found::Unclear { start, end }) => applied_or_not(i, *start, *end),
             Some(Found::Nothing) => not_found(i),
         };
         plans.push(plan);
@@ -151,6 +138,43 @@ pub(crate) fn place_all<'b>(
         }
     }
     plans
+}
+
+/// For a text replacement the line ladder found only re-spaced (trailing whitespace or
+/// indentation), an exact occurrence of its old text apart from every candidate: two readings.
+fn exact_elsewhere(flat: &Flat, hunk: &Hunk, cands: &[Placement]) -> Option<(usize, usize)> {
+    let pair = hunk.substring.as_ref()?;
+    let respaced = cands
+        .first()
+        .is_some_and(|p| matches!(p.rung, Rung::TrailingWs | Rung::Indent));
+    let ranges: Vec<(usize, usize)> = cands.iter().map(Placement::range).collect();
+    respaced.then(|| exact_apart(flat, pair, &ranges)).flatten()
+}
+
+/// A hunk found in several places, narrowed by evidence. `unmeasured_base` is given when no hunk
+/// of the file measured an offset: then a choice that only the line hint makes reads the hint
+/// as it stands, which is right in the text the model read. When that is a baseline other than
+/// the file, the hint is the baseline's, and the hunk takes the 3-way rung instead (placed
+/// there and merged), or is refused as ambiguous.
+fn by_evidence<'b>(
+    idx: &FileIndex,
+    hunk: &Hunk,
+    i: usize,
+    c: &[Placement],
+    offsets: &[isize],
+    unmeasured_base: Option<&dyn Fn() -> Option<&'b Doc<'b>>>,
+) -> Plan {
+    let doc = idx.doc;
+    let ranges: Vec<(usize, usize)> = c.iter().map(Placement::range).collect();
+    let choose = |hint| evidence::choose(idx, &hunk.scopes, hunk.anchor, hint, offsets, &ranges);
+    let Some(k) = choose(hunk.old_start) else {
+        return ambiguous(doc, hunk, i, c);
+    };
+    let hinted = hunk.old_start.is_some() && choose(None) != Some(k);
+    if let Some(base) = unmeasured_base.filter(|_| hinted).and_then(|b| b()) {
+        return three_way(doc, base, hunk, i).unwrap_or_else(|| ambiguous(doc, hunk, i, c));
+    }
+    placed(i, c[k].clone())
 }
 
 /// True when the hunk adds a non-blank line that is none of its old lines (trimmed).
@@ -209,6 +233,22 @@ pub(crate) fn placed(i: usize, p: Placement) -> Plan {
     Plan {
         report,
         edit: Edit::Place(p),
+    }
+}
+
+/// Refused: the edit's result stands at lines `[start, end)`, and its old text fits across them
+/// only with outer context left out.
+fn applied_or_not(i: usize, start: usize, end: usize) -> Plan {
+    let mut report = HunkReport::new(i, Status::Ambiguous);
+    let r = range(start, end);
+    report.lines = Some(r);
+    report.message = Some(format!(
+        "the edit's result already stands at lines {}-{}, and its old text fits across them only with outer context left out: whether it is applied already cannot be told; re-read the file",
+        r.start, r.end
+    ));
+    Plan {
+        report,
+        edit: Edit::Nothing,
     }
 }
 
@@ -408,8 +448,15 @@ fn three_way(doc: &Doc, base: &Doc, hunk: &Hunk, i: usize) -> Option<Plan> {
 fn changed_base(base: &Doc, hunk: &Hunk, i: usize) -> Option<String> {
     let bidx = FileIndex::with_keys(base, hunk_keys(std::slice::from_ref(hunk)));
     let found = (!hunk.is_pure_insertion()).then(|| locate(&bidx, hunk));
+    let flat = Flat::new(base);
+    if let Some(Found::Candidates(c)) = &found {
+        // The reply's two readings stand in the baseline too: the baseline cannot choose.
+        if exact_elsewhere(&flat, hunk, c).is_some() {
+            return None;
+        }
+    }
     if let (Some(pair), false) = (&hunk.substring, placed_by_lines(&found)) {
-        let plan = by_substring(&bidx, &Flat::new(base), hunk, pair, &found, i, &[0]);
+        let plan = by_substring(&bidx, &flat, hunk, pair, &found, i, &[0]);
         if let Some(Plan {
             edit: Edit::Ops { ops, .. },
             ..
@@ -436,7 +483,7 @@ fn changed_base(base: &Doc, hunk: &Hunk, i: usize) -> Option<String> {
             )?;
             placed(i, c[k].clone())
         }
-        Some(Found::AlreadyApplied { .. } | Found::Nothing) => return None,
+        Some(Found::AlreadyApplied { .. } | Found::Unclear { .. } | Found::Nothing) => return None,
     };
     let Edit::Place(p) = &plan.edit else {
         return None;

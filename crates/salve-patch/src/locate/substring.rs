@@ -117,7 +117,19 @@ pub(crate) fn find(doc: &Doc, flat: &Flat, pair: &TextPair, absent: bool) -> Tex
             .filter(|&a| !super::substance::cuts_word(&flat.text, a, a + len))
             .collect()
     };
-    let mut olds = whole(occurrences(&flat.text, &old, MAX_HITS), old.len());
+    let raw = occurrences(&flat.text, &old, MAX_HITS);
+    let mut olds = whole(raw.clone(), old.len());
+    // A quote that begins where a word begins may end inside a longer one: a model quotes the
+    // start of a line (`use rand` of `use rand_pcg::Pcg`). Standing so in several places, the
+    // quote is ambiguous to the tool that wrote it, whose count of one fails: the one
+    // whole-word place is not the only reading. One that begins mid-word (`count = 1` inside
+    // `max_count = 1`) is no reading.
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let starts_mid_word = |a: usize| {
+        flat.text[..a].chars().next_back().is_some_and(word) && old.chars().next().is_some_and(word)
+    };
+    let readings: Vec<usize> = raw.into_iter().filter(|&a| !starts_mid_word(a)).collect();
+    let many_bytes = readings.len() > 1 && olds.len() == 1;
     if !new.trim().is_empty() && (!olds.is_empty() || absent) {
         if let [n] = whole(occurrences(&flat.text, &new, MAX_HITS), new.len())[..] {
             let inside = olds
@@ -134,6 +146,9 @@ pub(crate) fn find(doc: &Doc, flat: &Flat, pair: &TextPair, absent: bool) -> Tex
     // at the reply's levels, so the line ladder, which maps levels or refuses, decides.
     if old.starts_with([' ', '\t']) && new.trim_end_matches('\n').contains('\n') {
         olds.retain(|&a| !inside_indentation(flat, a));
+    }
+    if many_bytes {
+        olds = readings;
     }
     match olds[..] {
         [] => TextFound::Missing,
@@ -236,7 +251,7 @@ pub(super) fn exact_apart(
 /// exact bytes of a substring.
 pub(super) fn placed_by_lines(found: &Option<Found>) -> bool {
     match found {
-        Some(Found::AlreadyApplied { .. }) => true,
+        Some(Found::AlreadyApplied { .. } | Found::Unclear { .. }) => true,
         Some(Found::Candidates(c)) => c
             .first()
             .is_some_and(|p| matches!(p.rung, Rung::Exact | Rung::TrailingWs | Rung::Indent)),
@@ -461,6 +476,17 @@ mod tests {
         assert_eq!(applied("a\nb\nc\n", "b\n", ""), "a\nc\n");
         // The new text does not end its line, so it runs into the next one.
         assert_eq!(applied("a\nx.b\nc\n", "b\n", "B "), "a\nx.B c\n");
+    }
+
+    #[test]
+    fn the_start_of_longer_words_is_another_reading() {
+        let doc = Doc::parse("use rand::Rng;\nuse rand_core::RngCore;\n");
+        let flat = Flat::new(&doc);
+        let found = find(&doc, &flat, &pair("use rand", "use fastrand"), true);
+        assert!(
+            matches!(found, TextFound::Many(ref ops) if ops.len() == 2),
+            "{found:?}"
+        );
     }
 
     #[test]

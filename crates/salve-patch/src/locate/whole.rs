@@ -61,6 +61,35 @@ fn says_rest(after: &[&str], line: &str) -> bool {
     after.iter().all(|l| is_blank(l)) && crate::parse::says_rest_unchanged(line)
 }
 
+/// The gaps of whole-file content `lines` ([`is_gap_at`]), except a worded placeholder that is
+/// the file's own line in its place: a sentence that reads like one (`(works as before.)` in a
+/// changelog) standing in `source` right after the same line as in the content. Filled as a
+/// gap, it would stand for whatever lies up to the next line the content shares with the file.
+pub(crate) fn gaps(source: &Doc, lines: &[&str], dots_are_code: bool) -> Vec<usize> {
+    (0..lines.len())
+        .filter(|&i| {
+            is_gap_at(lines, i, dots_are_code)
+                && (is_gap(lines[i], dots_are_code) || !in_place(source, lines, i))
+        })
+        .collect()
+}
+
+/// Whether line `m` of `lines` stands in `source` after the same non-blank line (trimmed).
+fn in_place(source: &Doc, lines: &[&str], m: usize) -> bool {
+    let Some(prev) = lines[..m].iter().rev().find(|l| !is_blank(l)) else {
+        return false;
+    };
+    let want = lines[m].trim();
+    (0..source.len()).any(|k| {
+        source.line(k).trim() == want
+            && (0..k)
+                .rev()
+                .map(|j| source.line(j))
+                .find(|l| !is_blank(l))
+                .is_some_and(|l| l.trim() == prev.trim())
+    })
+}
+
 /// Why a gap could not be filled: [`Status::NotFound`] or [`Status::Ambiguous`], and a message
 /// for the model.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,9 +110,7 @@ pub(crate) fn fill_placeholders(
     } else {
         body.split('\n').map(strip_cr).collect()
     };
-    let gaps: Vec<usize> = (0..lines.len())
-        .filter(|&i| is_gap_at(&lines, i, dots_are_code))
-        .collect();
+    let gaps = gaps(source, &lines, dots_are_code);
     if gaps.is_empty() {
         return Ok(lines.iter().map(|s| s.to_string()).collect());
     }
@@ -384,6 +411,19 @@ mod tests {
         assert!(e.message.contains("`...` at line 2"), "{e:?}");
         let e = fill_placeholders(&src, "a\n// ...\nzz\n", false).unwrap_err();
         assert_eq!(e.status, Status::NotFound, "{e:?}");
+    }
+
+    #[test]
+    fn a_sentence_that_reads_like_a_placeholder_in_its_place_is_content() {
+        let src =
+            Doc::parse("# Log\n\n- Moved to clap 3.\n  (works as before.)\n\n## 1.0\n\n- First.\n");
+        let content =
+            "# Log\n\n- Moved to clap 3.\n  (works as before.)\n\n## 1.1\n\n## 1.0\n\n- First.\n";
+        let out = fill_placeholders(&src, content, false).unwrap();
+        assert_eq!(out.join("\n") + "\n", content);
+        // The same words between lines that do not stand around them in the file: a gap.
+        let lines = ["# Log", "(rest as before.)", "- First."];
+        assert_eq!(gaps(&src, &lines, false), vec![1]);
     }
 
     #[test]

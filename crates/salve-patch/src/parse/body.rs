@@ -28,6 +28,9 @@ pub(crate) struct Body {
     pub new: usize,
     pub malformed: Option<String>,
     pub blanks_restored: usize,
+    /// How many of the last lines are blank lines taken as context only because the header
+    /// counts asked for more lines (see [`crate::edit::Hunk::padded_tail`]).
+    pub padded: usize,
     pub plus_recovered: usize,
     pub elisions: usize,
 }
@@ -143,6 +146,7 @@ pub(crate) fn read_body(
                 if goes_on {
                     continue;
                 }
+                b.padded = take;
                 break;
             }
             _ => {
@@ -253,6 +257,21 @@ mod tests {
         assert_eq!(b.next, 3);
         let b = read(" a\n+b\n\n@@ -9 +9 @@\n", Some((2, 3)));
         assert_eq!(kinds(&b), vec![(Context, "a"), (Add, "b"), (Context, "")]);
+        assert_eq!(b.padded, 1);
+    }
+
+    #[test]
+    fn only_blanks_taken_for_the_counts_are_padding() {
+        // An over-counted last hunk, then the blank line before prose.
+        let b = read(" a\n-b\n\nThat is all.\n", Some((3, 2)));
+        assert_eq!(
+            kinds(&b),
+            vec![(Context, "a"), (Remove, "b"), (Context, "")]
+        );
+        assert_eq!(b.padded, 1);
+        // A blank run that the body goes on after is context of its own.
+        let b = read(" a\n\n-b\n", Some((3, 2)));
+        assert_eq!(b.padded, 0);
     }
 
     #[test]

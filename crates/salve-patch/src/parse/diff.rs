@@ -207,6 +207,7 @@ pub(crate) fn finish_hunk(
         old_no_newline: b.old_no_newline,
         new_no_newline: b.new_no_newline,
         maybe_added: b.maybe_added,
+        padded_tail: b.padded,
         substring: None,
         occurrences: None,
     })

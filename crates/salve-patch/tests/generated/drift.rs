@@ -207,7 +207,14 @@ fn indent_style(hunks: &mut [Hunk]) -> bool {
         .iter()
         .flat_map(|h| h.lines.iter())
         .all(|(_, l)| !lead(l).contains('\t'));
-    if !spaces_only || leads.iter().all(|&n| n == 0) {
+    // The quoted lines must show the style: when only added lines are indented, the reply
+    // reads as the file's own style and means lines at the reply's width (no applier could
+    // tell, as generated case 3448 of seed 777 showed).
+    let quoted_indented = hunks
+        .iter()
+        .flat_map(|h| h.lines.iter())
+        .any(|(k, l)| *k != K::Add && !l.trim().is_empty() && !lead(l).is_empty());
+    if !spaces_only || !quoted_indented {
         return false;
     }
     let halve = leads.iter().all(|n| n.is_multiple_of(4));
@@ -231,6 +238,21 @@ fn tabs_spaces(hunks: &mut [Hunk]) -> bool {
         .iter()
         .flat_map(|h| h.lines.iter())
         .any(|(_, l)| l.starts_with('\t'));
+    // As for the 2-4 style: only when a quoted line shows the conversion (seed 3, cases 584
+    // and 4925, in a file with no indented line at all).
+    let shows = hunks.iter().flat_map(|h| h.lines.iter()).any(|(k, l)| {
+        let w = lead(l);
+        *k != K::Add
+            && !l.trim().is_empty()
+            && if tabs {
+                w.contains('\t')
+            } else {
+                !w.is_empty() && w.len().is_multiple_of(4) && !w.contains('\t')
+            }
+    });
+    if !shows {
+        return false;
+    }
     each(hunks, |_, l| {
         let w = lead(l);
         let new = if tabs {

@@ -138,10 +138,16 @@ pub fn quotes_elsewhere(view: &[String], hunks: &[Hunk]) -> bool {
 
 /// True when some hunk's old text still stands in `text` once the edit is made: retried, the
 /// edit could as well mean that other place, so "already applied" is not the one answer.
-pub fn old_survives(text: &[String], hunks: &[Hunk], sub: bool) -> bool {
-    let joined = crate::change::join(text);
+///
+/// `text`: the reply gives old text as a string (SEARCH/REPLACE, `old_string`), which the agents'
+/// tools find as a substring: a quote that starts or ends with a blank line then also fits
+/// text that starts or ends mid-line (seed 777, case 2979: `"    }\n}\n"` quoted a `}` before a
+/// blank line and stood once more at the end of the file; seed 9, case 5872: a SEARCH opening
+/// with a blank line fit the end of the line before).
+pub fn old_survives(lines: &[String], hunks: &[Hunk], sub: bool, text: bool) -> bool {
+    let joined = crate::change::join(lines);
     hunks.iter().any(|h| match (&h.sub, sub) {
         (Some((old, _)), true) => joined.contains(old.as_str()),
-        _ => !find(text, &h.pre()).is_empty(),
+        _ => !find(lines, &h.pre()).is_empty() || (text && joined.contains(&h.pre().join("\n"))),
     })
 }

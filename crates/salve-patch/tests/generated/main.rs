@@ -123,7 +123,7 @@ fn trial(pool: &Pool, seed: u64, index: u64) -> Option<Trial> {
     let (mut d, hunks) = drifted(&mut rng, fmt, &mut case);
     let intended = change::apply(&case.view, &case.changes);
     let sub = fmt.is_json() && !d.is_line() && rng.chance(1, 2);
-    if d == Drift::AlreadyApplied && hunk::old_survives(&intended, &hunks, sub) {
+    if d == Drift::AlreadyApplied && hunk::old_survives(&intended, &hunks, sub, fmt.is_text()) {
         d = Drift::None;
     }
     let mut numbers = Numbers::default();

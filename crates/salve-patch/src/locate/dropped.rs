@@ -1,0 +1,130 @@
+//! Blank lines the file lacks: which of the hunk's blanks stand for the file's is sometimes open.
+//!
+//! The blank-lines rung places a hunk whose old side has more blank lines in a row than the file
+//! by giving the file's blanks to some of the hunk's and leaving the rest out (empty spans), the
+//! first ones first. When the hunk's new lines sit between two blanks of such a run, the choice
+//! decides on which side of the file's blank line they land: a model that quoted one blank too
+//! many gives no clue which. Nor when the run mixes kept and removed blanks: whether the file's
+//! blank is removed depends on the choice. Such a placement is refused, never guessed; a run
+//! whose choices all give the same file (only blanks between, all kept) is placed as before.
+
+use super::Placement;
+use crate::edit::{HunkLine, LineKind};
+use crate::report::Rung;
+use crate::text::is_blank;
+
+/// One blank old-side line of a run: its kind, whether it was left out, and how many non-blank
+/// added lines stand before it within the run.
+struct Blank {
+    kind: LineKind,
+    out: bool,
+    segment: usize,
+}
+
+/// Refuse a blank-lines placement whose left-out blank lines could as well have been others of
+/// their run, with a different file as the result.
+pub(crate) fn check(lines: &[HunkLine], p: &Placement) -> Result<(), String> {
+    if p.rung != Rung::BlankLines {
+        return Ok(());
+    }
+    let mut run: Vec<Blank> = Vec::new();
+    let mut segment = 0;
+    let mut pi = 0;
+    for l in lines {
+        if l.kind == LineKind::Add {
+            if !run.is_empty() && !is_blank(&l.text) {
+                segment += 1;
+            }
+            continue;
+        }
+        let Some(span) = p.fit.map.get(pi) else {
+            return Ok(());
+        };
+        pi += 1;
+        if is_blank(&l.text) {
+            run.push(Blank {
+                kind: l.kind,
+                out: span.is_empty(),
+                segment,
+            });
+            continue;
+        }
+        settled(&run)?;
+        run.clear();
+        segment = 0;
+    }
+    settled(&run)
+}
+
+/// Whether every choice of which blanks of `run` the file lacks gives the same file.
+fn settled(run: &[Blank]) -> Result<(), String> {
+    let out = run.iter().filter(|b| b.out).count();
+    if out == 0 || out == run.len() {
+        return Ok(());
+    }
+    let kept = run.iter().any(|b| b.kind == LineKind::Context);
+    let removed = run.iter().any(|b| b.kind == LineKind::Remove);
+    let split = run.iter().any(|b| b.segment != run[0].segment);
+    if kept && (removed || split) {
+        return Err("the edit quotes more blank lines here than the file has, and which of them is the file's blank line decides where its lines go; quote the blank lines as the file has them".into());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::locate::search::{Fit, Span};
+    use crate::text::Form;
+    use LineKind::{Add, Context, Remove};
+
+    fn lines(ls: &[(LineKind, &str)]) -> Vec<HunkLine> {
+        ls.iter().map(|(k, t)| HunkLine::new(*k, *t)).collect()
+    }
+
+    /// A blank-lines placement whose old-side lines map to `spans` (`None`: left out).
+    fn placed(spans: &[Option<usize>]) -> Placement {
+        let map = spans
+            .iter()
+            .map(|s| s.map_or(Span::empty(0), Span::line))
+            .collect();
+        let fit = Fit {
+            map,
+            reindent: Default::default(),
+            form: Form::Raw,
+        };
+        Placement::new(Rung::BlankLines, fit, None)
+    }
+
+    #[test]
+    fn new_lines_between_a_kept_and_a_left_out_blank_are_refused() {
+        let h = lines(&[
+            (Context, "}"),
+            (Context, ""),
+            (Add, "fn f() {}"),
+            (Context, ""),
+            (Context, "x"),
+        ]);
+        assert!(check(&h, &placed(&[Some(0), Some(1), None, Some(2)])).is_err());
+    }
+
+    #[test]
+    fn a_run_of_kept_blanks_with_nothing_between_is_placed() {
+        let h = lines(&[
+            (Context, "}"),
+            (Context, ""),
+            (Context, ""),
+            (Add, "fn f() {}"),
+            (Context, "x"),
+        ]);
+        assert!(check(&h, &placed(&[Some(0), Some(1), None, Some(2)])).is_ok());
+    }
+
+    #[test]
+    fn kept_and_removed_blanks_with_one_left_out_are_refused() {
+        let h = lines(&[(Context, "}"), (Context, ""), (Remove, ""), (Context, "x")]);
+        assert!(check(&h, &placed(&[Some(0), Some(1), None, Some(2)])).is_err());
+        // Every blank there: nothing to choose.
+        assert!(check(&h, &placed(&[Some(0), Some(1), Some(2), Some(3)])).is_ok());
+    }
+}

@@ -1,0 +1,65 @@
+//! Other readings of a hunk's lines, for what the parser could not decide from the reply
+//! alone: context lines that may be added lines whose `+` was lost (`maybe_added`), and blank
+//! lines at the end that the header counts pulled in (`padded_tail`). The ladder tries the
+//! hunk as written first and a variant only when that places worse.
+
+use super::{Found, LINE_RUNGS};
+use crate::edit::{Hunk, HunkLine, LineKind};
+
+/// The hunk with its `maybe_added` context lines turned into added lines (`" " + text`).
+pub(crate) fn maybe_added_variant(hunk: &Hunk) -> Option<Vec<HunkLine>> {
+    if hunk.maybe_added.is_empty() {
+        return None;
+    }
+    let mut lines = hunk.lines.clone();
+    for &i in &hunk.maybe_added {
+        if let Some(l) = lines.get_mut(i) {
+            if l.kind == LineKind::Context {
+                *l = HunkLine::new(LineKind::Add, format!(" {}", l.text));
+            }
+        }
+    }
+    (lines != hunk.lines).then_some(lines)
+}
+
+/// The hunk's lines without its padded tail, when it has one and keeps a change.
+pub(crate) fn unpadded(hunk: &Hunk) -> Option<Vec<HunkLine>> {
+    let keep = hunk.lines.len().checked_sub(hunk.padded_tail)?;
+    let lines = &hunk.lines[..keep];
+    (hunk.padded_tail > 0 && lines.iter().any(|l| l.kind != LineKind::Context))
+        .then(|| lines.to_vec())
+}
+
+/// Whether the ladder found candidates by a line form (exact to canonical).
+pub(crate) fn by_line_form(found: &Found) -> bool {
+    matches!(found, Found::Candidates(c) if c.first().is_some_and(|p| LINE_RUNGS.iter().any(|(r, _)| *r == p.rung)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hunk(lines: &[(LineKind, &str)], padded_tail: usize) -> Hunk {
+        Hunk {
+            lines: lines.iter().map(|(k, t)| HunkLine::new(*k, *t)).collect(),
+            padded_tail,
+            ..Hunk::default()
+        }
+    }
+
+    #[test]
+    fn the_padded_tail_is_left_out() {
+        use LineKind::{Context, Remove};
+        let h = hunk(&[(Context, "a"), (Remove, "b"), (Context, "")], 1);
+        let lines = unpadded(&h).unwrap_or_default();
+        assert_eq!(lines, h.lines[..2].to_vec());
+    }
+
+    #[test]
+    fn no_variant_without_padding_or_without_a_change_left() {
+        use LineKind::{Add, Context};
+        assert_eq!(unpadded(&hunk(&[(Context, "a"), (Add, "b")], 0)), None);
+        assert_eq!(unpadded(&hunk(&[(Add, "b"), (Context, "")], 2)), None);
+        assert_eq!(unpadded(&hunk(&[(Context, "a"), (Context, "")], 1)), None);
+    }
+}
