@@ -69,8 +69,7 @@ pub(crate) fn place_all<'b>(
             continue;
         }
         if let Some(Found::Candidates(c)) = &found[i] {
-            let flat = flat.get_or_insert_with(|| Flat::new(doc));
-            if let Some(at) = exact_elsewhere(flat, hunk, c) {
+            if let Some(at) = exact_elsewhere(&mut flat, doc, hunk, c) {
                 plans.push(two_readings(doc, hunk, i, c, at));
                 continue;
             }
@@ -142,13 +141,23 @@ pub(crate) fn place_all<'b>(
 
 /// For a text replacement the line ladder found only re-spaced (trailing whitespace or
 /// indentation), an exact occurrence of its old text apart from every candidate: two readings.
-fn exact_elsewhere(flat: &Flat, hunk: &Hunk, cands: &[Placement]) -> Option<(usize, usize)> {
+/// `flat` (of `doc`) is built only then: flattening a large file costs more than placing a clean
+/// hunk.
+fn exact_elsewhere(
+    flat: &mut Option<Flat>,
+    doc: &Doc,
+    hunk: &Hunk,
+    cands: &[Placement],
+) -> Option<(usize, usize)> {
     let pair = hunk.substring.as_ref()?;
     let respaced = cands
         .first()
         .is_some_and(|p| matches!(p.rung, Rung::TrailingWs | Rung::Indent));
+    if !respaced {
+        return None;
+    }
     let ranges: Vec<(usize, usize)> = cands.iter().map(Placement::range).collect();
-    respaced.then(|| exact_apart(flat, pair, &ranges)).flatten()
+    exact_apart(flat.get_or_insert_with(|| Flat::new(doc)), pair, &ranges)
 }
 
 /// A hunk found in several places, narrowed by evidence. `unmeasured_base` is given when no hunk
@@ -170,8 +179,9 @@ fn by_evidence<'b>(
     let Some(k) = choose(hunk.old_start) else {
         return ambiguous(doc, hunk, i, c);
     };
-    let hinted = hunk.old_start.is_some() && choose(None) != Some(k);
-    if let Some(base) = unmeasured_base.filter(|_| hinted).and_then(|b| b()) {
+    // Asked only when it matters: choosing without the hint may build the scope table.
+    let hinted = || hunk.old_start.is_some() && choose(None) != Some(k);
+    if let Some(base) = unmeasured_base.filter(|_| hinted()).and_then(|b| b()) {
         return three_way(doc, base, hunk, i).unwrap_or_else(|| ambiguous(doc, hunk, i, c));
     }
     placed(i, c[k].clone())
@@ -448,15 +458,16 @@ fn three_way(doc: &Doc, base: &Doc, hunk: &Hunk, i: usize) -> Option<Plan> {
 fn changed_base(base: &Doc, hunk: &Hunk, i: usize) -> Option<String> {
     let bidx = FileIndex::with_keys(base, hunk_keys(std::slice::from_ref(hunk)));
     let found = (!hunk.is_pure_insertion()).then(|| locate(&bidx, hunk));
-    let flat = Flat::new(base);
+    let mut flat = None;
     if let Some(Found::Candidates(c)) = &found {
         // The reply's two readings stand in the baseline too: the baseline cannot choose.
-        if exact_elsewhere(&flat, hunk, c).is_some() {
+        if exact_elsewhere(&mut flat, base, hunk, c).is_some() {
             return None;
         }
     }
     if let (Some(pair), false) = (&hunk.substring, placed_by_lines(&found)) {
-        let plan = by_substring(&bidx, &flat, hunk, pair, &found, i, &[0]);
+        let flat = flat.get_or_insert_with(|| Flat::new(base));
+        let plan = by_substring(&bidx, flat, hunk, pair, &found, i, &[0]);
         if let Some(Plan {
             edit: Edit::Ops { ops, .. },
             ..
