@@ -159,7 +159,21 @@ pub(crate) fn is_lazy(line: &str) -> bool {
     let starts = LAZY_STARTS
         .iter()
         .any(|p| text == *p || text.starts_with(&format!("{p} ")));
-    starts && words.len() >= 2 && words.iter().any(|w| CODE_NOUNS.contains(&w.as_str()))
+    starts
+        && opens_a_phrase(body)
+        && words.len() >= 2
+        && words.iter().any(|w| CODE_NOUNS.contains(&w.as_str()))
+}
+
+/// Whether the comment `body` opens with one of [`LAZY_STARTS`] as a phrase of its own: the start
+/// is followed by a space, not by the punctuation that ends a sentence (`other. This module
+/// ...` is prose that wrapped, not a placeholder).
+fn opens_a_phrase(body: &str) -> bool {
+    let raw: Vec<String> = body.split_whitespace().map(str::to_lowercase).collect();
+    LAZY_STARTS.iter().any(|p| {
+        let start: Vec<&str> = p.split(' ').collect();
+        raw.len() >= start.len() && raw.iter().zip(&start).all(|(r, s)| r == s)
+    })
 }
 
 /// Whether a placeholder says in words that everything after it is the file as it stands:
@@ -325,6 +339,8 @@ mod tests {
             "# Continue to return the rest of the raw data",
             "...rest,",
             "...existing,",
+            "//! other. This module contains two basic abstractions for doing so:",
+            "# Rest: the module keeps its code",
         ] {
             assert!(!is_lazy(l), "{l}");
         }
