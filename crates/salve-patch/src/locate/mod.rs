@@ -15,9 +15,11 @@ pub(crate) mod count;
 pub(crate) mod elision;
 pub(crate) mod evidence;
 pub(crate) mod fold;
+pub(crate) mod gaps;
 pub(crate) mod index;
 pub(crate) mod kept;
 pub(crate) mod levels;
+pub(crate) mod lost_plus;
 pub(crate) mod order;
 pub(crate) mod place;
 pub(crate) mod plan;
@@ -138,33 +140,16 @@ pub(crate) fn post_image(lines: &[HunkLine]) -> Vec<&str> {
         .collect()
 }
 
-/// The hunk with its `maybe_added` context lines turned into added lines (`" " + text`).
-pub(crate) fn maybe_added_variant(hunk: &Hunk) -> Option<Vec<HunkLine>> {
-    if hunk.maybe_added.is_empty() {
-        return None;
-    }
-    let mut lines = hunk.lines.clone();
-    for &i in &hunk.maybe_added {
-        if let Some(l) = lines.get_mut(i) {
-            if l.kind == LineKind::Context {
-                *l = HunkLine::new(LineKind::Add, format!(" {}", l.text));
-            }
-        }
-    }
-    (lines != hunk.lines).then_some(lines)
-}
-
-/// Walk the ladder (exact to context-relax) for a hunk, trying a `maybe_added` variant only when
-/// the hunk as written places nowhere.
+/// Walk the ladder (exact to context-relax) for a hunk, trying readings with some of its
+/// `maybe_added` lines as added lines ([`lost_plus`]) only when the hunk as written places
+/// nowhere. Inner context gaps ([`gaps`]) are looked for only in line-based formats.
 pub(crate) fn locate(idx: &FileIndex, hunk: &Hunk) -> Found {
-    let found = locate_lines(idx, &hunk.lines, None);
-    if found != Found::Nothing {
+    let gaps = hunk.substring.is_none();
+    let found = locate_lines(idx, &hunk.lines, None, gaps);
+    if found != Found::Nothing || hunk.maybe_added.is_empty() {
         return found;
     }
-    match maybe_added_variant(hunk) {
-        Some(v) => locate_lines(idx, &v, Some(v.clone())),
-        None => Found::Nothing,
-    }
+    lost_plus::locate_readings(idx, hunk, gaps)
 }
 
 /// What one line form finds for a hunk: fits of the pre-image, and places of the post-image.
@@ -177,7 +162,12 @@ const LINE_RUNGS: [(Rung, Form); 4] = [
     (Rung::Canonical, Form::Canon),
 ];
 
-fn locate_lines(idx: &FileIndex, lines: &[HunkLine], variant: Option<Vec<HunkLine>>) -> Found {
+pub(crate) fn locate_lines(
+    idx: &FileIndex,
+    lines: &[HunkLine],
+    variant: Option<Vec<HunkLine>>,
+    gaps: bool,
+) -> Found {
     let (pre, ctx) = pre_image(lines);
     if pre.is_empty() {
         return Found::Nothing;
@@ -257,7 +247,7 @@ fn locate_lines(idx: &FileIndex, lines: &[HunkLine], variant: Option<Vec<HunkLin
         }
         post_hits.push(posts);
     }
-    let loose = structural(idx, &pre, &ctx, lines);
+    let loose = structural(idx, &pre, &ctx, lines, gaps);
     if let Some((start, end)) = settled(&post_hits) {
         // A structural rung finding the pre-image across the post-image's place (a deletion
         // whose context lost a blank line reads as its own result) means the edit is not made.
@@ -298,6 +288,7 @@ fn structural(
     pre: &[&str],
     ctx: &[bool],
     lines: &[HunkLine],
+    gaps: bool,
 ) -> Option<(Rung, Vec<Fit>)> {
     let fits = search::strictest(
         Form::TrimEnd,
@@ -314,6 +305,14 @@ fn structural(
         return Some((Rung::Elision, fits));
     }
     let fits = context_relax(idx, pre, ctx, outer_context(lines));
+    if !fits.is_empty() {
+        return Some((Rung::ContextRelax, fits));
+    }
+    let fits = if gaps {
+        gaps::fits(idx, pre, ctx)
+    } else {
+        Vec::new()
+    };
     (!fits.is_empty()).then_some((Rung::ContextRelax, fits))
 }
 
@@ -479,7 +478,10 @@ pub(crate) fn hunk_keys(hunks: &[Hunk]) -> Vec<String> {
             h.maybe_added
                 .iter()
                 .filter_map(|&i| h.lines.get(i))
-                .map(|l| format!(" {}", strip_cr(&l.text))),
+                .map(|l| {
+                    let prefix = if l.kind == LineKind::Remove { '-' } else { ' ' };
+                    format!("{prefix}{}", strip_cr(&l.text))
+                }),
         );
     }
     keys
