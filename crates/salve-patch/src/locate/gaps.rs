@@ -17,8 +17,11 @@
 //! - Every pattern line matches its file line in the form searched (trailing whitespace,
 //!   indentation or canonical; the strictest that finds anything wins), and the indentation
 //!   delta is uniform as on the other rungs.
-//! - A gap next to an added line leaves that line's place unclear; [`super::ops_for`] refuses
-//!   that case, and the order guard checks every result.
+//! - No added line stands between the two pattern lines around a gap, unless the first of them
+//!   is a removed line: added lines after a removed one replace it and stand where it stood,
+//!   before the gap. Anywhere else an added line beside a gap could go on either side of the
+//!   file lines the hunk left out, and that is a guess. ([`super::ops_for`] refuses such a place
+//!   too, and the order guard checks every result.)
 //!
 //! All fits are returned; several are narrowed by evidence or refused as ambiguous, as at every
 //! rung.
@@ -26,6 +29,7 @@
 use super::index::{FileIndex, FormIndex};
 use super::reindent::Reindent;
 use super::search::{rarest, strictest, Fit, Span};
+use crate::edit::{HunkLine, LineKind};
 use crate::text::{hash_form, is_blank, Form};
 
 /// Most gaps in one hunk.
@@ -37,30 +41,57 @@ pub(crate) const MIN_LINES: usize = 4;
 
 /// Fits of the pre-image `pre` (`ctx[i]`: line `i` is context) with inner gaps, as described in
 /// the module docs.
-pub(crate) fn fits(idx: &FileIndex, pre: &[&str], ctx: &[bool]) -> Vec<Fit> {
+pub(crate) fn fits(idx: &FileIndex, pre: &[&str], ctx: &[bool], lines: &[HunkLine]) -> Vec<Fit> {
     let nonblank = pre.iter().filter(|l| !is_blank(l)).count();
     if nonblank < MIN_LINES || ctx.iter().all(|&c| c) || ctx.iter().all(|&c| !c) {
+        return Vec::new();
+    }
+    let allowed = gap_allowed(lines);
+    if allowed.len() != pre.len() || !allowed.contains(&true) {
         return Vec::new();
     }
     strictest(
         Form::TrimEnd,
         &[Form::Trim],
         Form::Canon,
-        |f| fits_in(idx, f, pre, ctx),
+        |f| fits_in(idx, f, pre, &allowed),
         Vec::is_empty,
     )
 }
 
+/// For each pre-image line `i`, whether a gap may stand between pre-image lines `i - 1` and `i`
+/// (never before line 0), by the rules in the module docs.
+fn gap_allowed(lines: &[HunkLine]) -> Vec<bool> {
+    let mut out = Vec::new();
+    let mut prev: Option<LineKind> = None;
+    let mut adds_between = false;
+    for l in lines {
+        if l.kind == LineKind::Add {
+            adds_between = true;
+            continue;
+        }
+        out.push(match prev {
+            None => false,
+            Some(p) => {
+                (p == LineKind::Context || l.kind == LineKind::Context)
+                    && (!adds_between || p == LineKind::Remove)
+            }
+        });
+        prev = Some(l.kind);
+        adds_between = false;
+    }
+    out
+}
+
 /// One search in `form`: seed at every occurrence of the pattern's rarest line, walk out both
 /// ways, matching line by line and skipping a few file lines where a gap is allowed.
-fn fits_in(idx: &FileIndex, form: Form, pre: &[&str], ctx: &[bool]) -> Vec<Fit> {
+fn fits_in(idx: &FileIndex, form: Form, pre: &[&str], allowed: &[bool]) -> Vec<Fit> {
     let fi = idx.form(form);
     let hs: Vec<u64> = pre.iter().map(|l| hash_form(form, l)).collect();
     let Some(k) = rarest(&fi, &hs) else {
         return Vec::new();
     };
-    // A gap may sit between pattern lines i-1 and i when one of them is context.
-    let may_gap = |i: usize| ctx[i - 1] || ctx[i];
+    let may_gap = |i: usize| allowed[i];
     let doc = idx.doc;
     let tabs = || idx.indents_with_tabs();
     let mut out: Vec<Fit> = Vec::new();
@@ -133,9 +164,26 @@ mod tests {
     use crate::text::Doc;
 
     fn find(file: &str, pat: &[&str], ctx: &[bool]) -> Vec<Vec<usize>> {
+        let lines: Vec<HunkLine> = pat
+            .iter()
+            .zip(ctx)
+            .map(|(t, &c)| {
+                let kind = if c {
+                    LineKind::Context
+                } else {
+                    LineKind::Remove
+                };
+                HunkLine::new(kind, *t)
+            })
+            .collect();
+        find_lines(file, &lines)
+    }
+
+    fn find_lines(file: &str, lines: &[HunkLine]) -> Vec<Vec<usize>> {
         let doc = Doc::parse(file);
         let idx = FileIndex::new(&doc);
-        fits(&idx, pat, ctx)
+        let (pre, ctx) = super::super::pre_image(lines);
+        fits(&idx, &pre, &ctx, lines)
             .into_iter()
             .map(|f| f.map.iter().map(|s| s.start).collect())
             .collect()
@@ -190,5 +238,37 @@ mod tests {
             &[true, true, true, false, true],
         );
         assert!(got.is_empty(), "three gaps: {got:?}");
+    }
+
+    #[test]
+    fn added_lines_beside_a_gap_only_after_a_removed_line() {
+        let l = |k: LineKind, t: &str| HunkLine::new(k, t);
+        use LineKind::{Add, Context, Remove};
+        // `- x` `+ x2` replace x; the left-out y stays after the replacement.
+        let after_remove = [
+            l(Context, "struct P {"),
+            l(Remove, "    x: i32,"),
+            l(Add, "    x: i64,"),
+            l(Context, "    z: i32,"),
+            l(Context, "}"),
+        ];
+        assert_eq!(find_lines(FILE, &after_remove), vec![vec![0, 1, 3, 4]]);
+        // An insertion beside the left-out line could go on either side of it.
+        let beside_insert = [
+            l(Context, "struct P {"),
+            l(Context, "    x: i32,"),
+            l(Add, "    w: i32,"),
+            l(Remove, "    z: i32,"),
+            l(Context, "}"),
+        ];
+        assert!(find_lines(FILE, &beside_insert).is_empty());
+        assert_eq!(
+            gap_allowed(&after_remove),
+            vec![false, true, true, true]
+        );
+        assert_eq!(
+            gap_allowed(&beside_insert),
+            vec![false, true, false, true]
+        );
     }
 }

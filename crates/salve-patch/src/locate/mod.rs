@@ -11,6 +11,7 @@
 //!
 //! The ladder never returns "the first" of several candidates: it returns them all.
 
+pub(crate) mod applied;
 pub(crate) mod count;
 pub(crate) mod elision;
 pub(crate) mod evidence;
@@ -36,6 +37,7 @@ use crate::ops::{NewLine, Op};
 use crate::report::Rung;
 use crate::text::{canonical, strip_cr, Doc, Eol, Form};
 use index::FileIndex;
+use applied::{changes_trailing_ws, post_hits_in, slidable_insertion, substantial_insertion};
 use search::{contiguous_fits, loose_fits, Fit, Span};
 
 /// One candidate position of a hunk.
@@ -85,44 +87,6 @@ pub(crate) enum Found {
     Nothing,
 }
 
-/// Whether the hunk changes trailing whitespace: a removed line and an added line equal but for
-/// it. Then the added lines vouch for "already applied" only with their exact line ends, since
-/// the file's old lines equal them up to the whitespace the edit is about.
-fn changes_trailing_ws(lines: &[HunkLine]) -> bool {
-    let removed: std::collections::HashSet<&str> = lines
-        .iter()
-        .filter(|l| l.kind == LineKind::Remove)
-        .map(|l| strip_cr(&l.text).trim_end())
-        .collect();
-    lines.iter().any(|l| {
-        let t = strip_cr(&l.text);
-        l.kind == LineKind::Add
-            && removed.contains(t.trim_end())
-            && !lines
-                .iter()
-                .any(|r| r.kind == LineKind::Remove && strip_cr(&r.text) == t)
-    })
-}
-
-/// Whether the lines a hunk adds hold real code of their own: at least two lines with a letter
-/// or digit that are not copies of the hunk's other lines. Repeating such a run verbatim beside
-/// itself is not what an edit means; repeating a blank, a brace or lines already around it may
-/// be.
-fn substantial_insertion(lines: &[HunkLine]) -> bool {
-    let others: std::collections::HashSet<&str> = lines
-        .iter()
-        .filter(|l| l.kind != LineKind::Add)
-        .map(|l| strip_cr(&l.text).trim())
-        .collect();
-    let own: std::collections::HashSet<&str> = lines
-        .iter()
-        .filter(|l| l.kind == LineKind::Add)
-        .map(|l| strip_cr(&l.text).trim())
-        .filter(|t| t.chars().any(char::is_alphanumeric) && !others.contains(t))
-        .collect();
-    own.len() >= 2
-}
-
 /// The pre-image of a set of hunk lines: texts and whether each is context.
 pub(crate) fn pre_image(lines: &[HunkLine]) -> (Vec<&str>, Vec<bool>) {
     lines
@@ -144,7 +108,7 @@ pub(crate) fn post_image(lines: &[HunkLine]) -> Vec<&str> {
 /// `maybe_added` lines as added lines ([`lost_plus`]) only when the hunk as written places
 /// nowhere. Inner context gaps ([`gaps`]) are looked for only in line-based formats.
 pub(crate) fn locate(idx: &FileIndex, hunk: &Hunk) -> Found {
-    let gaps = hunk.substring.is_none();
+    let gaps = hunk.substring.is_none() && std::env::var("NOGAPS").is_err();
     let found = locate_lines(idx, &hunk.lines, None, gaps);
     if found != Found::Nothing || hunk.maybe_added.is_empty() {
         return found;
@@ -191,7 +155,11 @@ pub(crate) fn locate_lines(
     let hits = |form: Form| {
         (
             contiguous_fits(idx, form, &pre),
-            post_hits_in(idx, form, &pre, &post, &added, exact_ends),
+            if applied::post_image_vouches(lines, form) {
+                post_hits_in(idx, form, &pre, &post, &added, exact_ends)
+            } else {
+                Vec::new()
+            },
         )
     };
     // Lines equal in one form are equal in every looser one: when the canonical form finds
@@ -309,83 +277,11 @@ fn structural(
         return Some((Rung::ContextRelax, fits));
     }
     let fits = if gaps {
-        gaps::fits(idx, pre, ctx)
+        gaps::fits(idx, pre, ctx, lines)
     } else {
         Vec::new()
     };
     (!fits.is_empty()).then_some((Rung::ContextRelax, fits))
-}
-
-/// Whether a run of added lines (with no removal next to it) could slide over an equal
-/// neighbouring context line, as an insertion into a run of equal lines can.
-fn slidable_insertion(lines: &[HunkLine]) -> bool {
-    let text = |i: usize| strip_cr(&lines[i].text);
-    let mut i = 0;
-    while i < lines.len() {
-        if lines[i].kind != LineKind::Add {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < lines.len() && lines[i].kind == LineKind::Add {
-            i += 1;
-        }
-        let before = start
-            .checked_sub(1)
-            .filter(|&b| lines[b].kind == LineKind::Context);
-        let after = (i < lines.len() && lines[i].kind == LineKind::Context).then_some(i);
-        let prev_remove = start > 0 && lines[start - 1].kind == LineKind::Remove;
-        let next_remove = i < lines.len() && lines[i].kind == LineKind::Remove;
-        if prev_remove || next_remove {
-            continue;
-        }
-        if before.is_some_and(|b| text(b) == text(i - 1))
-            || after.is_some_and(|a| text(a) == text(start))
-        {
-            return true;
-        }
-    }
-    false
-}
-
-/// Where the post-image stands in the file, compared in `form`, as evidence that the edit is
-/// already applied. Nothing when the edit is invisible in this form (pre- and post-image compare
-/// equal, e.g. an indentation-only change under the canonical form), and only places where every
-/// added line is really there (up to trailing whitespace and the indentation delta), since a
-/// loose form must not vouch for the lines the edit writes.
-fn post_hits_in(
-    idx: &FileIndex,
-    form: Form,
-    pre: &[&str],
-    post: &[&str],
-    added: &[bool],
-    exact_ends: bool,
-) -> Vec<(usize, usize)> {
-    let same = |a: &[&str], b: &[&str]| {
-        a.len() == b.len()
-            && a.iter()
-                .zip(b)
-                .all(|(x, y)| crate::text::hash_form(form, x) == crate::text::hash_form(form, y))
-    };
-    if post.is_empty() || same(pre, post) {
-        return Vec::new();
-    }
-    let doc = idx.doc;
-    contiguous_fits(idx, form, post)
-        .into_iter()
-        .filter(|f| {
-            post.iter().zip(&f.map).zip(added).all(|((p, span), &add)| {
-                let want = f.reindent.apply(p);
-                let have = strip_cr(doc.line(span.start));
-                !add || if exact_ends {
-                    want == have
-                } else {
-                    want.trim_end() == have.trim_end()
-                }
-            })
-        })
-        .map(|f| f.range())
-        .collect()
 }
 
 /// For each pre-image line, whether the elision rung may treat it as a marker: a context marker,

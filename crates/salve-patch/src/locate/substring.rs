@@ -118,7 +118,10 @@ pub(crate) fn find(doc: &Doc, flat: &Flat, pair: &TextPair, absent: bool) -> Tex
             .collect()
     };
     let mut olds = whole(occurrences(&flat.text, &old, MAX_HITS), old.len());
-    if !new.trim().is_empty() && (!olds.is_empty() || absent) {
+    // A deletion at the start or end of the old text leaves new text that stood in the file
+    // before the edit too: finding it proves nothing (see `applied::post_image_vouches`).
+    let edge_deletion = old.starts_with(new.as_str()) || old.ends_with(new.as_str());
+    if !new.trim().is_empty() && !edge_deletion && (!olds.is_empty() || absent) {
         if let [n] = whole(occurrences(&flat.text, &new, MAX_HITS), new.len())[..] {
             let inside = olds
                 .iter()
@@ -471,6 +474,16 @@ mod tests {
             find(&doc, &flat, &pair("::", "b"), true),
             TextFound::Many(v) if v.len() == 2
         ));
+    }
+
+    #[test]
+    fn the_leftover_of_an_edge_deletion_is_no_proof() {
+        // The old text (a line left out of it) is not in the file; its new text is its own
+        // last lines, which stood there before: not found, not "already applied".
+        let doc = Doc::parse("//! Head.\n//!\n//! # Safety\n//!\n");
+        let flat = Flat::new(&doc);
+        let p = pair("//! Head.\n//! # Safety\n//!\n", "//! # Safety\n//!\n");
+        assert_eq!(find(&doc, &flat, &p, true), TextFound::Missing);
     }
 
     #[test]
