@@ -10,26 +10,76 @@ use super::index::FileIndex;
 use super::search::contiguous_fits;
 use super::{post_image, pre_image};
 use crate::edit::{HunkLine, LineKind};
-use crate::text::{strip_cr, Form};
+use crate::text::{strip_cr, Doc, Form};
 
-/// Whether the post-image, found in `form`, can vouch for "already applied".
-///
-/// An edit that only removes lines leaves a post-image made of lines that stood in the file
-/// before the edit too, so finding it is weaker evidence than finding added lines:
-/// - when the post-image is the pre-image's first or last lines (nothing kept on one side of
-///   the removal, in some alignment of repeated lines), it proves nothing at all: a pre-image
-///   that is not found (a quoted line left out, a stale quote) is then not found, never
-///   "already applied";
-/// - otherwise only a form that keeps the lines' words and inner spacing counts (not the
-///   canonical form): a loosely equal run of short lines is no proof that lines were removed
-///   between them.
+/// File lines beyond the removed lines' own count that [`removal_stands`] looks through, for
+/// context lines the reply left out between them and the post-image.
+const SLACK: usize = 2;
+
+/// Whether the post-image, found in `form`, can vouch for "already applied". An edit that only
+/// removes lines leaves a post-image made of lines that stood in the file before the edit too,
+/// so finding it is weaker evidence than finding added lines. Found with its lines' exact
+/// indentation it counts; found at another indentation (the indent form) only when two of its
+/// lines hold words or numbers, since a run of closing braces at other levels is no proof that
+/// lines were removed next to it; the canonical form, which folds inner spacing, never counts.
 pub(crate) fn post_image_vouches(lines: &[HunkLine], form: Form) -> bool {
     if lines.iter().any(|l| l.kind == LineKind::Add) {
         return true;
     }
+    let worded = || {
+        post_image(lines)
+            .iter()
+            .filter(|l| l.chars().any(char::is_alphanumeric))
+            .count()
+            >= 2
+    };
+    match form {
+        Form::Raw | Form::TrimEnd => true,
+        Form::Trim => worded(),
+        Form::Canon => false,
+    }
+}
+
+/// Whether a deletion at the edge of its hunk has not happened at the post-image's place
+/// `[start, end)`: when the post-image is the pre-image's last (or first) lines, nothing kept
+/// lies beyond the removed lines to show they are gone, so the file is asked directly. When
+/// most of the removed lines (those with text, each file line counted once) still stand within
+/// their own count (plus [`SLACK`]) before (or after) the place, the pre-image merely did not
+/// match (a quoted line left out), and the edit is not applied.
+pub(crate) fn removal_stands(doc: &Doc, lines: &[HunkLine], start: usize, end: usize) -> bool {
+    if lines.iter().any(|l| l.kind == LineKind::Add) {
+        return false;
+    }
     let (pre, _) = pre_image(lines);
     let post = post_image(lines);
-    form != Form::Canon && !pre.starts_with(&post) && !pre.ends_with(&post)
+    let n = pre.len() - post.len();
+    let before = pre.ends_with(&post) && mostly_in(doc, &pre[..n], start.saturating_sub(n + SLACK), start);
+    let after = pre.starts_with(&post) && mostly_in(doc, &pre[post.len()..], end, end + n + SLACK);
+    before || after
+}
+
+/// Whether most of the non-blank `removed` lines stand among file lines `[from, to)`, compared
+/// up to trailing whitespace, each file line matching once.
+fn mostly_in(doc: &Doc, removed: &[&str], from: usize, to: usize) -> bool {
+    let mut window: Vec<&str> = (from..to.min(doc.len()))
+        .map(|f| strip_cr(doc.line(f)).trim_end())
+        .collect();
+    let wanted: Vec<&str> = removed
+        .iter()
+        .map(|l| strip_cr(l).trim_end())
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    let found = wanted
+        .iter()
+        .filter(|w| match window.iter().position(|f| f == *w) {
+            Some(k) => {
+                window.remove(k);
+                true
+            }
+            None => false,
+        })
+        .count();
+    !wanted.is_empty() && found * 2 > wanted.len()
 }
 
 /// Whether the hunk changes trailing whitespace: a removed line and an added line equal but for
@@ -151,24 +201,45 @@ mod tests {
     }
 
     #[test]
-    fn edge_deletions_do_not_vouch() {
+    fn deletions_vouch_only_in_strict_forms() {
         use LineKind::{Add, Context, Remove};
-        let raw = Form::Raw;
-        assert!(!post_image_vouches(&lines(&[(Context, "a"), (Remove, "b")]), raw));
-        assert!(!post_image_vouches(&lines(&[(Remove, "a"), (Context, "b")]), raw));
         let inner = lines(&[(Context, "a"), (Remove, "b"), (Context, "c")]);
-        assert!(post_image_vouches(&inner, raw));
+        assert!(post_image_vouches(&inner, Form::TrimEnd));
+        assert!(post_image_vouches(&inner, Form::Trim));
         assert!(!post_image_vouches(&inner, Form::Canon));
-        assert!(post_image_vouches(&lines(&[(Remove, "a"), (Add, "b")]), Form::Canon));
-        // Repeated lines: `x` `y` `x` kept around `z` `x` are also the last three lines of
-        // `x` `z` `x` `y` `x`, with the removal at the start.
-        let repeated = lines(&[
-            (Context, "x"),
-            (Remove, "z"),
-            (Remove, "x"),
-            (Context, "y"),
-            (Context, "x"),
+        let braces = lines(&[(Context, "    }"), (Remove, "x();"), (Context, "}")]);
+        assert!(post_image_vouches(&braces, Form::Raw));
+        assert!(!post_image_vouches(&braces, Form::Trim));
+        let replace = lines(&[(Remove, "a"), (Add, "b")]);
+        assert!(post_image_vouches(&replace, Form::Canon));
+    }
+
+    #[test]
+    fn an_edge_removal_still_in_the_file_is_not_applied() {
+        use LineKind::{Context, Remove};
+        // Remove `head` before `a` `b`: the file still has it, one left-out line away.
+        let hunk = lines(&[(Remove, "head"), (Context, "a"), (Context, "b")]);
+        let doc = Doc::parse("head\nskipped\na\nb\n");
+        assert!(removal_stands(&doc, &hunk, 2, 4));
+        // Gone from there: the retried edit is applied.
+        let doc = Doc::parse("x\na\nb\nhead\n");
+        assert!(!removal_stands(&doc, &hunk, 1, 3));
+        // The same at the end, blank removed lines aside.
+        let hunk = lines(&[(Context, "a"), (Remove, "tail"), (Remove, "")]);
+        let doc = Doc::parse("a\nmid\ntail\n\n");
+        assert!(removal_stands(&doc, &hunk, 0, 1));
+        // A brace or two like the removed ones nearby is not the removed block.
+        let hunk = lines(&[
+            (Remove, "if x {"),
+            (Remove, "    y();"),
+            (Remove, "}"),
+            (Context, "z();"),
         ]);
-        assert!(!post_image_vouches(&repeated, raw));
+        let doc = Doc::parse("if w {\n    v();\n}\nz();\n");
+        assert!(!removal_stands(&doc, &hunk, 3, 4));
+        // An inner removal is proven by its kept lines standing together.
+        let inner = lines(&[(Context, "a"), (Remove, "b"), (Context, "c")]);
+        let doc = Doc::parse("b\na\nc\n");
+        assert!(!removal_stands(&doc, &inner, 1, 3));
     }
 }

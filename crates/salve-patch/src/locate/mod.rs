@@ -155,11 +155,7 @@ pub(crate) fn locate_lines(
     let hits = |form: Form| {
         (
             contiguous_fits(idx, form, &pre),
-            if applied::post_image_vouches(lines, form) {
-                post_hits_in(idx, form, &pre, &post, &added, exact_ends)
-            } else {
-                Vec::new()
-            },
+            post_hits_in(idx, form, &pre, &post, &added, exact_ends),
         )
     };
     // Lines equal in one form are equal in every looser one: when the canonical form finds
@@ -177,6 +173,15 @@ pub(crate) fn locate_lines(
                 }
                 hits(form)
             }
+        };
+        // Found, but not every place of the post-image is evidence (see `applied`).
+        let posts: Vec<(usize, usize)> = if applied::post_image_vouches(lines, form) {
+            posts
+                .into_iter()
+                .filter(|&(s, e)| !applied::removal_stands(idx.doc, lines, s, e))
+                .collect()
+        } else {
+            Vec::new()
         };
         if !fits.is_empty() {
             if let [(ps, pe)] = posts[..] {
