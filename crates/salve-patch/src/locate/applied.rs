@@ -53,7 +53,8 @@ pub(crate) fn removal_stands(doc: &Doc, lines: &[HunkLine], start: usize, end: u
     let (pre, _) = pre_image(lines);
     let post = post_image(lines);
     let n = pre.len() - post.len();
-    let before = pre.ends_with(&post) && mostly_in(doc, &pre[..n], start.saturating_sub(n + SLACK), start);
+    let before =
+        pre.ends_with(&post) && mostly_in(doc, &pre[..n], start.saturating_sub(n + SLACK), start);
     let after = pre.starts_with(&post) && mostly_in(doc, &pre[post.len()..], end, end + n + SLACK);
     before || after
 }

@@ -148,7 +148,8 @@ fn walk(
     // Backward: pattern line i before file line files[i + 1].
     for i in (0..k).rev() {
         let skips = if may_gap(i + 1) { MAX_GAP_LINES } else { 0 };
-        let s = (0..=skips).find(|&s| files[i + 1] > s && fi.hash(files[i + 1] - 1 - s) == hs[i])?;
+        let s =
+            (0..=skips).find(|&s| files[i + 1] > s && fi.hash(files[i + 1] - 1 - s) == hs[i])?;
         if s > 0 {
             gaps += 1;
         }
@@ -219,7 +220,11 @@ mod tests {
             &[true, true, false, false],
         );
         assert!(got.is_empty(), "{got:?}");
-        let got = find(FILE, &["    x: i32,", "    z: i32,", "}"], &[true, false, true]);
+        let got = find(
+            FILE,
+            &["    x: i32,", "    z: i32,", "}"],
+            &[true, false, true],
+        );
         assert!(got.is_empty());
     }
 
@@ -262,13 +267,7 @@ mod tests {
             l(Context, "}"),
         ];
         assert!(find_lines(FILE, &beside_insert).is_empty());
-        assert_eq!(
-            gap_allowed(&after_remove),
-            vec![false, true, true, true]
-        );
-        assert_eq!(
-            gap_allowed(&beside_insert),
-            vec![false, true, false, true]
-        );
+        assert_eq!(gap_allowed(&after_remove), vec![false, true, true, true]);
+        assert_eq!(gap_allowed(&beside_insert), vec![false, true, false, true]);
     }
 }

@@ -36,8 +36,8 @@ use crate::edit::{Hunk, HunkLine, LineKind};
 use crate::ops::{NewLine, Op};
 use crate::report::Rung;
 use crate::text::{canonical, strip_cr, Doc, Eol, Form};
-use index::FileIndex;
 use applied::{changes_trailing_ws, post_hits_in, slidable_insertion, substantial_insertion};
+use index::FileIndex;
 use search::{contiguous_fits, loose_fits, Fit, Span};
 
 /// One candidate position of a hunk.
@@ -174,15 +174,14 @@ pub(crate) fn locate_lines(
                 hits(form)
             }
         };
-        // Found, but not every place of the post-image is evidence (see `applied`).
-        let posts: Vec<(usize, usize)> = if applied::post_image_vouches(lines, form) {
-            posts
-                .into_iter()
-                .filter(|&(s, e)| !applied::removal_stands(idx.doc, lines, s, e))
-                .collect()
-        } else {
-            Vec::new()
-        };
+        // Where the post-image stands is evidence only as `applied` allows. A place where the
+        // removed lines still stand voids the form's evidence as a whole: dropping that place
+        // alone would make another occurrence look like the one place.
+        let vouches = applied::post_image_vouches(lines, form)
+            && !posts
+                .iter()
+                .any(|&(s, e)| applied::removal_stands(idx.doc, lines, s, e));
+        let posts = if vouches { posts } else { Vec::new() };
         if !fits.is_empty() {
             if let [(ps, pe)] = posts[..] {
                 // Pre-image only inside the post-image: the edit is already there (an edit

@@ -524,6 +524,14 @@ mod tests {
         let flat = Flat::new(&doc);
         let p = pair("a: 1\nb: 2\n\u{2013} c", "a: 1\nb: 2");
         assert_eq!(find(&doc, &flat, &p, false), TextFound::Missing);
+        // Nor when it is absent: the new text is the old text's first lines, which stand
+        // whether or not the last was removed (the line ladder asks the file about that).
+        assert_eq!(find(&doc, &flat, &p, true), TextFound::Missing);
+        // A deletion inside the old text keeps lines on both sides: those standing together
+        // are the proof.
+        let doc = Doc::parse("a: 1\nb: 2\n");
+        let flat = Flat::new(&doc);
+        let p = pair("a: 1\n\u{2013} c\nb: 2", "a: 1\nb: 2");
         assert_eq!(
             find(&doc, &flat, &p, true),
             TextFound::AlreadyApplied { start: 0, end: 2 }
