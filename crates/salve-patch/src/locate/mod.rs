@@ -108,7 +108,7 @@ pub(crate) fn post_image(lines: &[HunkLine]) -> Vec<&str> {
 /// `maybe_added` lines as added lines ([`lost_plus`]) only when the hunk as written places
 /// nowhere. Inner context gaps ([`gaps`]) are looked for only in line-based formats.
 pub(crate) fn locate(idx: &FileIndex, hunk: &Hunk) -> Found {
-    let gaps = hunk.substring.is_none() && std::env::var("NOGAPS").is_err();
+    let gaps = hunk.substring.is_none();
     let found = locate_lines(idx, &hunk.lines, None, gaps);
     if found != Found::Nothing || hunk.maybe_added.is_empty() {
         return found;
