@@ -111,9 +111,10 @@ pub struct Hunk {
     pub old_no_newline: bool,
     /// `\ No newline at end of file` followed the new side.
     pub new_no_newline: bool,
-    /// Indices into `lines` of context lines that may really be added lines whose `+` the model
-    /// forgot (a line with a leading space amid added lines). The applier tries them as context
-    /// first and, only when that places nowhere, as added lines whose text is `" " + text`.
+    /// Indices into `lines` of context or removed lines that may really be added lines whose
+    /// `+` the model forgot (a line with a leading space or a `-` amid added lines). The applier
+    /// tries the hunk as written first and, only when that places nowhere, reads some of them
+    /// as added lines whose text is their prefix (`" "` or `"-"`) and text.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub maybe_added: Vec<usize>,
     /// How many of the last lines are blank context lines read from blank reply lines only

@@ -72,13 +72,18 @@ fn contains_seq(hay: &[String], needle: &[&str]) -> bool {
             .any(|w| w.iter().zip(needle).all(|(a, b)| a == b))
 }
 
-/// The hunk with its `maybe_added` context lines read as added lines (`" " + text`).
+/// The hunk with its `maybe_added` lines read as added lines (prefix + text).
 fn with_maybe_added(h: &Hunk) -> Hunk {
     let mut h = h.clone();
     for &k in &h.maybe_added.clone() {
         if let Some(l) = h.lines.get_mut(k) {
+            let prefix = if l.kind == salve_patch::LineKind::Remove {
+                '-'
+            } else {
+                ' '
+            };
             l.kind = salve_patch::LineKind::Add;
-            l.text = format!(" {}", l.text);
+            l.text = format!("{prefix}{}", l.text);
         }
     }
     h

@@ -12,15 +12,18 @@
 //! The ladder never returns "the first" of several candidates: it returns them all.
 
 pub(crate) mod applied;
+pub(crate) mod applied_evidence;
 pub(crate) mod count;
 pub(crate) mod dropped;
 pub(crate) mod elision;
 pub(crate) mod evidence;
 pub(crate) mod fold;
+pub(crate) mod gaps;
 pub(crate) mod index;
 mod insertion;
 pub(crate) mod kept;
 pub(crate) mod levels;
+pub(crate) mod lost_plus;
 pub(crate) mod order;
 pub(crate) mod place;
 pub(crate) mod plan;
@@ -39,11 +42,12 @@ use crate::edit::{Hunk, HunkLine, LineKind};
 use crate::ops::{NewLine, Op};
 use crate::report::Rung;
 use crate::text::{canonical, strip_cr, Doc, Eol, Form};
+use applied_evidence::post_hits_in;
 use index::FileIndex;
 use insertion::{changes_trailing_ws, slidable_insertion, substantial_insertion};
 use readings::{apart, hollow, settled};
 use search::{contiguous_fits, loose_fits, Fit, Span};
-use variant::{by_line_form, maybe_added_variant, unpadded};
+use variant::{by_line_form, unpadded};
 
 /// One candidate position of a hunk.
 #[derive(Clone, Debug, PartialEq)]
@@ -112,10 +116,11 @@ pub(crate) fn post_image(lines: &[HunkLine]) -> Vec<&str> {
         .collect()
 }
 
-/// Walk the ladder (exact to context-relax) for a hunk, trying a `maybe_added` variant only when
-/// the hunk as written places nowhere, and the hunk without its padded tail (blank lines the
-/// header counts pulled in, [`Hunk::padded_tail`]) when that finds the pre-image by a line form
-/// and the hunk as written does not.
+/// Walk the ladder (exact to context-relax) for a hunk. The hunk without its padded tail (blank
+/// lines the header counts pulled in, [`Hunk::padded_tail`]) is tried when that finds the
+/// pre-image by a line form and the hunk as written does not; readings with some of its
+/// `maybe_added` lines as added lines ([`lost_plus`]) only when the hunk places nowhere. Inner
+/// context gaps ([`gaps`]) are looked for only in line-based formats.
 pub(crate) fn locate(idx: &FileIndex, hunk: &Hunk) -> Found {
     locate_as(idx, hunk, true)
 }
@@ -127,20 +132,18 @@ pub(crate) fn locate_fresh(idx: &FileIndex, hunk: &Hunk) -> Found {
 }
 
 fn locate_as(idx: &FileIndex, hunk: &Hunk, applied: bool) -> Found {
-    let mut found = locate_lines(idx, &hunk.lines, None, applied);
+    let gaps = hunk.substring.is_none();
+    let mut found = locate_lines(idx, &hunk.lines, None, applied, gaps);
     if let Some(lines) = unpadded(hunk).filter(|_| !by_line_form(&found)) {
-        let alt = locate_lines(idx, &lines, Some(lines.clone()), applied);
+        let alt = locate_lines(idx, &lines, Some(lines.clone()), applied, gaps);
         if by_line_form(&alt) {
             found = alt;
         }
     }
-    if found != Found::Nothing {
+    if found != Found::Nothing || hunk.maybe_added.is_empty() {
         return found;
     }
-    match maybe_added_variant(hunk) {
-        Some(v) => locate_lines(idx, &v, Some(v.clone()), applied),
-        None => Found::Nothing,
-    }
+    lost_plus::locate_readings(idx, hunk, applied, gaps)
 }
 
 /// What one line form finds for a hunk: fits of the pre-image, and places of the post-image.
@@ -153,11 +156,12 @@ const LINE_RUNGS: [(Rung, Form); 4] = [
     (Rung::Canonical, Form::Canon),
 ];
 
-fn locate_lines(
+pub(crate) fn locate_lines(
     idx: &FileIndex,
     lines: &[HunkLine],
     variant: Option<Vec<HunkLine>>,
     applied: bool,
+    gaps: bool,
 ) -> Found {
     let (pre, ctx) = pre_image(lines);
     if pre.is_empty() {
@@ -205,6 +209,14 @@ fn locate_lines(
         if !fits.is_empty() && !applied {
             return wrap(rung, fits);
         }
+        // Where the post-image stands is evidence only as `applied` allows. A place where the
+        // removed lines still stand voids the form's evidence as a whole: dropping that place
+        // alone would make another occurrence look like the one place.
+        let vouches = applied_evidence::post_image_vouches(lines, form)
+            && !posts
+                .iter()
+                .any(|&(s, e)| applied_evidence::removal_stands(idx.doc, lines, s, e));
+        let posts = if vouches { posts } else { Vec::new() };
         if !fits.is_empty() {
             if let [(ps, pe)] = posts[..] {
                 // Pre-image only inside the post-image: the edit is already there (an edit
@@ -246,7 +258,7 @@ fn locate_lines(
         }
         post_hits.push(posts);
     }
-    let loose = structural(idx, &pre, &ctx, lines);
+    let loose = structural(idx, &pre, &ctx, lines, gaps);
     if let Some((_, start, end)) = settled(&post_hits, &forms).filter(|_| applied) {
         // A structural rung finding the pre-image across the post-image's place (a deletion
         // whose context lost a blank line reads as its own result) means the edit is not made.
@@ -277,6 +289,7 @@ fn structural(
     pre: &[&str],
     ctx: &[bool],
     lines: &[HunkLine],
+    gaps: bool,
 ) -> Option<(Rung, Vec<Fit>)> {
     let fits = search::strictest(
         Form::TrimEnd,
@@ -293,47 +306,15 @@ fn structural(
         return Some((Rung::Elision, fits));
     }
     let fits = context_relax(idx, pre, ctx, outer_context(lines));
-    (!fits.is_empty()).then_some((Rung::ContextRelax, fits))
-}
-
-/// Where the post-image stands in the file, compared in `form`, as evidence that the edit is
-/// already applied. Nothing when the edit is invisible in this form (pre- and post-image compare
-/// equal, e.g. an indentation-only change under the canonical form), and only places where every
-/// added line is really there (up to trailing whitespace and the indentation delta), since a
-/// loose form must not vouch for the lines the edit writes.
-fn post_hits_in(
-    idx: &FileIndex,
-    form: Form,
-    pre: &[&str],
-    post: &[&str],
-    added: &[bool],
-    exact_ends: bool,
-) -> Vec<(usize, usize)> {
-    let same = |a: &[&str], b: &[&str]| {
-        a.len() == b.len()
-            && a.iter()
-                .zip(b)
-                .all(|(x, y)| crate::text::hash_form(form, x) == crate::text::hash_form(form, y))
-    };
-    if post.is_empty() || same(pre, post) {
-        return Vec::new();
+    if !fits.is_empty() {
+        return Some((Rung::ContextRelax, fits));
     }
-    let doc = idx.doc;
-    contiguous_fits(idx, form, post)
-        .into_iter()
-        .filter(|f| {
-            post.iter().zip(&f.map).zip(added).all(|((p, span), &add)| {
-                let want = f.reindent.apply(p);
-                let have = strip_cr(doc.line(span.start));
-                !add || if exact_ends {
-                    want == have
-                } else {
-                    want.trim_end() == have.trim_end()
-                }
-            })
-        })
-        .map(|f| f.range())
-        .collect()
+    let fits = if gaps {
+        gaps::fits(idx, pre, ctx, lines)
+    } else {
+        Vec::new()
+    };
+    (!fits.is_empty()).then_some((Rung::ContextRelax, fits))
 }
 
 /// For each pre-image line, whether the elision rung may treat it as a marker: a context marker,
@@ -426,7 +407,10 @@ pub(crate) fn hunk_keys(hunks: &[Hunk]) -> Vec<String> {
             h.maybe_added
                 .iter()
                 .filter_map(|&i| h.lines.get(i))
-                .map(|l| format!(" {}", strip_cr(&l.text))),
+                .map(|l| {
+                    let prefix = if l.kind == LineKind::Remove { '-' } else { ' ' };
+                    format!("{prefix}{}", strip_cr(&l.text))
+                }),
         );
     }
     keys

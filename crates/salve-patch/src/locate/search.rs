@@ -97,7 +97,7 @@ pub(crate) fn contiguous(idx: &FileIndex, form: Form, pat: &[&str]) -> Vec<usize
 }
 
 /// Index of the pattern hash with the fewest occurrences, or `None` when one never occurs.
-fn rarest(fi: &super::index::FormIndex<'_>, hs: &[u64]) -> Option<usize> {
+pub(crate) fn rarest(fi: &super::index::FormIndex<'_>, hs: &[u64]) -> Option<usize> {
     let mut best = (usize::MAX, 0);
     for (k, &h) in hs.iter().enumerate() {
         let c = fi.count(h, best.0);

@@ -130,7 +130,10 @@ pub(crate) fn find(doc: &Doc, flat: &Flat, pair: &TextPair, absent: bool) -> Tex
     };
     let readings: Vec<usize> = raw.into_iter().filter(|&a| !starts_mid_word(a)).collect();
     let many_bytes = readings.len() > 1 && olds.len() == 1;
-    if !new.trim().is_empty() && (!olds.is_empty() || absent) {
+    // A deletion at the start or end of the old text leaves new text that stood in the file
+    // before the edit too: finding it proves nothing (see `applied_evidence::post_image_vouches`).
+    let edge_deletion = old.starts_with(new.as_str()) || old.ends_with(new.as_str());
+    if !new.trim().is_empty() && !edge_deletion && (!olds.is_empty() || absent) {
         if let [n] = whole(occurrences(&flat.text, &new, MAX_HITS), new.len())[..] {
             let inside = olds
                 .iter()
@@ -525,6 +528,16 @@ mod tests {
     }
 
     #[test]
+    fn the_leftover_of_an_edge_deletion_is_no_proof() {
+        // The old text (a line left out of it) is not in the file; its new text is its own
+        // last lines, which stood there before: not found, not "already applied".
+        let doc = Doc::parse("//! Head.\n//!\n//! # Safety\n//!\n");
+        let flat = Flat::new(&doc);
+        let p = pair("//! Head.\n//! # Safety\n//!\n", "//! # Safety\n//!\n");
+        assert_eq!(find(&doc, &flat, &p, true), TextFound::Missing);
+    }
+
+    #[test]
     fn the_new_text_alone_means_already_applied() {
         let doc = Doc::parse("a\n    x = compute(2)  # note\n");
         let flat = Flat::new(&doc);
@@ -562,6 +575,14 @@ mod tests {
         let flat = Flat::new(&doc);
         let p = pair("a: 1\nb: 2\n\u{2013} c", "a: 1\nb: 2");
         assert_eq!(find(&doc, &flat, &p, false), TextFound::Missing);
+        // Nor when it is absent: the new text is the old text's first lines, which stand
+        // whether or not the last was removed (the line ladder asks the file about that).
+        assert_eq!(find(&doc, &flat, &p, true), TextFound::Missing);
+        // A deletion inside the old text keeps lines on both sides: those standing together
+        // are the proof.
+        let doc = Doc::parse("a: 1\nb: 2\n");
+        let flat = Flat::new(&doc);
+        let p = pair("a: 1\n\u{2013} c\nb: 2", "a: 1\nb: 2");
         assert_eq!(
             find(&doc, &flat, &p, true),
             TextFound::AlreadyApplied { start: 0, end: 2 }

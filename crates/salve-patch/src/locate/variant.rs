@@ -1,26 +1,10 @@
-//! Other readings of a hunk's lines, for what the parser could not decide from the reply
-//! alone: context lines that may be added lines whose `+` was lost (`maybe_added`), and blank
-//! lines at the end that the header counts pulled in (`padded_tail`). The ladder tries the
-//! hunk as written first and a variant only when that places worse.
+//! Another reading of a hunk's lines, for what the parser could not decide from the reply
+//! alone: blank lines at the end that the header counts pulled in (`padded_tail`). The ladder
+//! tries the hunk as written first and the variant only when that places worse. (Context lines
+//! that may be added lines whose `+` was lost have their readings in `lost_plus`.)
 
 use super::{Found, LINE_RUNGS};
 use crate::edit::{Hunk, HunkLine, LineKind};
-
-/// The hunk with its `maybe_added` context lines turned into added lines (`" " + text`).
-pub(crate) fn maybe_added_variant(hunk: &Hunk) -> Option<Vec<HunkLine>> {
-    if hunk.maybe_added.is_empty() {
-        return None;
-    }
-    let mut lines = hunk.lines.clone();
-    for &i in &hunk.maybe_added {
-        if let Some(l) = lines.get_mut(i) {
-            if l.kind == LineKind::Context {
-                *l = HunkLine::new(LineKind::Add, format!(" {}", l.text));
-            }
-        }
-    }
-    (lines != hunk.lines).then_some(lines)
-}
 
 /// The hunk's lines without its padded tail, when it has one and keeps a change.
 pub(crate) fn unpadded(hunk: &Hunk) -> Option<Vec<HunkLine>> {

@@ -177,11 +177,15 @@ pub(crate) fn read_body(
     b.next = i;
     b.reached_end = (i..end).all(|k| src.line(k).trim().is_empty());
     for k in 1..b.lines.len().saturating_sub(1) {
-        if spaced.get(k) == Some(&true)
-            && !b.lines[k].text.is_empty()
-            && b.lines[k - 1].kind == LineKind::Add
-            && b.lines[k + 1].kind == LineKind::Add
-        {
+        let l = &b.lines[k];
+        let lost = match l.kind {
+            LineKind::Context => spaced.get(k) == Some(&true) && !l.text.is_empty(),
+            // A `-` line among added lines: an added line that starts with `-` (a Markdown
+            // bullet, a negative number) and lost its `+`.
+            LineKind::Remove => !l.text.trim().is_empty(),
+            LineKind::Add => false,
+        };
+        if lost && b.lines[k - 1].kind == LineKind::Add && b.lines[k + 1].kind == LineKind::Add {
             b.maybe_added.push(k);
         }
     }
@@ -295,6 +299,23 @@ mod tests {
         let b = read("+a\n    b\n+c\n", None);
         assert_eq!(kinds(&b), vec![(Add, "a"), (Context, "   b"), (Add, "c")]);
         assert_eq!(b.maybe_added, vec![1]);
+    }
+
+    #[test]
+    fn removed_line_between_adds_is_maybe_added() {
+        let b = read(" a\n+b\n- item\n+c\n-d\n d\n", None);
+        assert_eq!(
+            kinds(&b),
+            vec![
+                (Context, "a"),
+                (Add, "b"),
+                (Remove, " item"),
+                (Add, "c"),
+                (Remove, "d"),
+                (Context, "d")
+            ]
+        );
+        assert_eq!(b.maybe_added, vec![2]);
     }
 
     #[test]

@@ -127,7 +127,7 @@
 //!   model lost the leading space); trailing blank lines are taken only as far as the header
 //!   counts ask for them.
 //! - A line without a prefix between two added lines is an added line (a forgotten `+`). A
-//!   context line between two added lines is listed in `maybe_added`.
+//!   context or removed line between two added lines is listed in `maybe_added`.
 //! - An elision line (`...`, `// ...`, `# ... existing code ...`) in a context position is kept as
 //!   a context line for the applier's elision rung. Any other unprefixed line with the hunk going
 //!   on after it (and the header counts not yet met) is `Malformed`: context that lost its space

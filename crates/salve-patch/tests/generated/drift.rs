@@ -29,6 +29,8 @@ pub enum Drift {
     ChangedElsewhereBase,
     Duplicated,
     AlreadyApplied,
+    DroppedContext,
+    LostPlus,
 }
 
 pub const ALL: &[Drift] = &[
@@ -51,6 +53,8 @@ pub const ALL: &[Drift] = &[
     Drift::ChangedElsewhereBase,
     Drift::Duplicated,
     Drift::AlreadyApplied,
+    Drift::DroppedContext,
+    Drift::LostPlus,
 ];
 
 impl Drift {
@@ -75,6 +79,8 @@ impl Drift {
             Drift::ChangedElsewhereBase => "changed-elsewhere-base",
             Drift::Duplicated => "duplicated-region",
             Drift::AlreadyApplied => "already-applied",
+            Drift::DroppedContext => "dropped-context",
+            Drift::LostPlus => "lost-plus",
         }
     }
 
@@ -92,14 +98,17 @@ impl Drift {
                 | Drift::BlankLines
                 | Drift::TrimContext
                 | Drift::ExtraContext
+                | Drift::DroppedContext
         )
     }
 
-    /// Whether a reply in a format of this kind can show the drift.
-    pub fn fits(self, whole: bool, has_lines: bool, diff: bool) -> bool {
+    /// Whether a reply in a format of this kind can show the drift (`prefixed`: its lines carry
+    /// ` `, `+` and `-` prefixes).
+    pub fn fits(self, whole: bool, has_lines: bool, diff: bool, prefixed: bool) -> bool {
         match self {
             Drift::LineNumbers => has_lines,
             Drift::Counts => diff,
+            Drift::LostPlus => prefixed,
             // A whole file from a stale view can only be merged with the baseline; without
             // one, nothing could tell its reverted lines from intended ones.
             Drift::ChangedElsewhere | Drift::Duplicated => !whole,
@@ -132,6 +141,7 @@ pub fn lines(d: Drift, hunks: &mut [Hunk], rng: &mut Rng) -> bool {
         Drift::TabsSpaces => tabs_spaces(hunks),
         Drift::Unicode | Drift::UnicodeAdded => unicode(d, hunks),
         Drift::BlankLines => blank_lines(hunks, rng),
+        Drift::DroppedContext => dropped_context(hunks, rng),
         _ => true,
     }
 }
@@ -319,6 +329,59 @@ fn blank_lines(hunks: &mut [Hunk], rng: &mut Rng) -> bool {
         }
     }
     false
+}
+
+/// A non-blank context line inside a hunk (a kept or removed line of the hunk on each side)
+/// left out, as a model writing context from memory does. The intended text keeps it. Not next
+/// to an added line: there the reply says "insert here" as well (in a text replacement the
+/// shorter old text is found as it stands), and no applier could tell the two edits apart.
+fn dropped_context(hunks: &mut [Hunk], rng: &mut Rng) -> bool {
+    let inner: Vec<(usize, usize)> = hunks
+        .iter()
+        .enumerate()
+        .flat_map(|(h, hunk)| {
+            let n = hunk.lines.len();
+            let l = &hunk.lines;
+            (1..n.saturating_sub(1))
+                .filter(move |&i| {
+                    l[i].0 == K::Ctx
+                        && !l[i].1.trim().is_empty()
+                        && l[i - 1].0 != K::Add
+                        && l[i + 1].0 != K::Add
+                })
+                .map(move |i| (h, i))
+        })
+        .collect();
+    if inner.is_empty() {
+        return false;
+    }
+    let (h, i) = *rng.pick(&inner);
+    hunks[h].lines.remove(i);
+    true
+}
+
+/// The `+` of one added line lost, where the line's text starts with a space or a `-` (so that
+/// it reads as a context or a removed line) and added lines stand on both sides of it.
+pub fn lose_plus(reply: &str, rng: &mut Rng) -> Option<String> {
+    let lines: Vec<&str> = reply.split('\n').collect();
+    let added = |l: &str| l.starts_with('+') && !l.starts_with("+++");
+    let spots: Vec<usize> = (1..lines.len().saturating_sub(1))
+        .filter(|&i| {
+            let l = lines[i];
+            added(l)
+                && added(lines[i - 1])
+                && added(lines[i + 1])
+                && (l[1..].starts_with(' ') || l[1..].starts_with('-'))
+                && !l[1..].trim().is_empty()
+        })
+        .collect();
+    if spots.is_empty() {
+        return None;
+    }
+    let at = *rng.pick(&spots);
+    let mut out: Vec<&str> = lines.clone();
+    out[at] = &lines[at][1..];
+    Some(out.join("\n"))
 }
 
 /// The substitutions of a writer that sets type: curly double and single quotes, en dashes.

@@ -104,6 +104,17 @@ pub fn find(lines: &[String], pat: &[&str]) -> Vec<usize> {
 /// drift can as well make the quote fit another place better than its own by the ladder's
 /// order (a dropped blank line making it another block's lines, re-indented).
 pub fn quotes_elsewhere(view: &[String], hunks: &[Hunk]) -> bool {
+    quotes(view, hunks, false)
+}
+
+/// True when some hunk's quote fits the view anywhere, its own place included, compared as in
+/// [`quotes_elsewhere`]. A drift that leaves out a quoted line makes a quote that fits nowhere
+/// as written; one that still fits (loosely) reads as another edit of those lines.
+pub fn quotes_anywhere(view: &[String], hunks: &[Hunk]) -> bool {
+    quotes(view, hunks, true)
+}
+
+fn quotes(view: &[String], hunks: &[Hunk], own_too: bool) -> bool {
     let loose = |l: &str| -> String {
         l.chars()
             .filter(|c| !c.is_whitespace())
@@ -132,7 +143,7 @@ pub fn quotes_elsewhere(view: &[String], hunks: &[Hunk]) -> bool {
             .collect();
         let pat: Vec<&str> = pat.iter().map(String::as_str).collect();
         let own = lines.iter().position(|(i, _)| *i >= h.old_at);
-        find(&keys, &pat).iter().any(|&k| Some(k) != own)
+        find(&keys, &pat).iter().any(|&k| own_too || Some(k) != own)
     })
 }
 

@@ -89,10 +89,11 @@ fn case(pool: &Pool, rng: &mut Rng) -> Option<Case> {
 /// are drawn again.
 fn drifted(rng: &mut Rng, fmt: Format, case: &mut Case) -> (Drift, Vec<hunk::Hunk>) {
     let diff = matches!(fmt, Format::Git | Format::Unified);
+    let prefixed = diff || fmt == Format::Codex;
     let fits: Vec<Drift> = drift::ALL
         .iter()
         .copied()
-        .filter(|d| d.fits(fmt.is_whole(), fmt.has_lines(), diff))
+        .filter(|d| d.fits(fmt.is_whole(), fmt.has_lines(), diff, prefixed))
         .collect();
     for _ in 0..4 {
         let d = *rng.pick(&fits);
@@ -108,7 +109,9 @@ fn drifted(rng: &mut Rng, fmt: Format, case: &mut Case) -> (Drift, Vec<hunk::Hun
         }
         let mut hunks = hunk::hunks(&case.view, &case.changes, ctx);
         if !d.is_line()
-            || (drift::lines(d, &mut hunks, rng) && !hunk::quotes_elsewhere(&case.view, &hunks))
+            || (drift::lines(d, &mut hunks, rng)
+                && !hunk::quotes_elsewhere(&case.view, &hunks)
+                && !(d == Drift::DroppedContext && hunk::quotes_anywhere(&case.view, &hunks)))
         {
             return (d, hunks);
         }
@@ -172,6 +175,10 @@ fn trial(pool: &Pool, seed: u64, index: u64) -> Option<Trial> {
             }
         }
         Drift::AlreadyApplied => current.clone_from(&expected),
+        Drift::LostPlus => match drift::lose_plus(&reply, &mut rng) {
+            Some(r) => reply = r,
+            None => d = Drift::None,
+        },
         _ => {}
     }
     Some(Trial {

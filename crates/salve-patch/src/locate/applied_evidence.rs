@@ -1,0 +1,177 @@
+//! Evidence that an edit is already applied: where its post-image stands, and when that counts.
+//!
+//! The ladder ([`super::locate_lines`]) asks these while it looks for the pre-image: the
+//! post-image found once while the pre-image is absent means the edit was made (a retried
+//! edit). These helpers say where the post-image stands, and when it proves less than it seems:
+//! a deletion, whose post-image is only context that stood in the file before the edit too, and
+//! a deletion at the edge of its hunk whose removed lines still stand beside the match. (An
+//! insertion that could slide and a trailing-whitespace change are judged in `insertion`.)
+
+use super::index::FileIndex;
+use super::search::contiguous_fits;
+use super::{post_image, pre_image};
+use crate::edit::{HunkLine, LineKind};
+use crate::text::{strip_cr, Doc, Form};
+
+/// File lines beyond the removed lines' own count that [`removal_stands`] looks through, for
+/// context lines the reply left out between them and the post-image.
+const SLACK: usize = 2;
+
+/// Whether the post-image, found in `form`, can vouch for "already applied". An edit that only
+/// removes lines leaves a post-image made of lines that stood in the file before the edit too,
+/// so finding it is weaker evidence than finding added lines. Found with its lines' exact
+/// indentation it counts; found at another indentation (the indent form) only when two of its
+/// lines hold words or numbers, since a run of closing braces at other levels is no proof that
+/// lines were removed next to it; the canonical form, which folds inner spacing, never counts.
+pub(crate) fn post_image_vouches(lines: &[HunkLine], form: Form) -> bool {
+    if lines.iter().any(|l| l.kind == LineKind::Add) {
+        return true;
+    }
+    let worded = || {
+        post_image(lines)
+            .iter()
+            .filter(|l| l.chars().any(char::is_alphanumeric))
+            .count()
+            >= 2
+    };
+    match form {
+        Form::Raw | Form::TrimEnd => true,
+        Form::Trim => worded(),
+        Form::Canon => false,
+    }
+}
+
+/// Whether a deletion at the edge of its hunk has not happened at the post-image's place
+/// `[start, end)`: when the post-image is the pre-image's last (or first) lines, nothing kept
+/// lies beyond the removed lines to show they are gone, so the file is asked directly. When
+/// most of the removed lines (those with text, each file line counted once) still stand within
+/// their own count (plus [`SLACK`]) before (or after) the place, the pre-image merely did not
+/// match (a quoted line left out), and the edit is not applied.
+pub(crate) fn removal_stands(doc: &Doc, lines: &[HunkLine], start: usize, end: usize) -> bool {
+    if lines.iter().any(|l| l.kind == LineKind::Add) {
+        return false;
+    }
+    let (pre, _) = pre_image(lines);
+    let post = post_image(lines);
+    let n = pre.len() - post.len();
+    let before =
+        pre.ends_with(&post) && mostly_in(doc, &pre[..n], start.saturating_sub(n + SLACK), start);
+    let after = pre.starts_with(&post) && mostly_in(doc, &pre[post.len()..], end, end + n + SLACK);
+    before || after
+}
+
+/// Whether most of the non-blank `removed` lines stand among file lines `[from, to)`, compared
+/// up to trailing whitespace, each file line matching once.
+fn mostly_in(doc: &Doc, removed: &[&str], from: usize, to: usize) -> bool {
+    let mut window: Vec<&str> = (from..to.min(doc.len()))
+        .map(|f| strip_cr(doc.line(f)).trim_end())
+        .collect();
+    let wanted: Vec<&str> = removed
+        .iter()
+        .map(|l| strip_cr(l).trim_end())
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    let found = wanted
+        .iter()
+        .filter(|w| match window.iter().position(|f| f == *w) {
+            Some(k) => {
+                window.remove(k);
+                true
+            }
+            None => false,
+        })
+        .count();
+    !wanted.is_empty() && found * 2 > wanted.len()
+}
+
+/// Where the post-image stands in the file, compared in `form`, as evidence that the edit is
+/// already applied. Nothing when the edit is invisible in this form (pre- and post-image compare
+/// equal, e.g. an indentation-only change under the canonical form), and only places where every
+/// added line is really there (up to trailing whitespace and the indentation delta), since a
+/// loose form must not vouch for the lines the edit writes.
+pub(crate) fn post_hits_in(
+    idx: &FileIndex,
+    form: Form,
+    pre: &[&str],
+    post: &[&str],
+    added: &[bool],
+    exact_ends: bool,
+) -> Vec<(usize, usize)> {
+    let same = |a: &[&str], b: &[&str]| {
+        a.len() == b.len()
+            && a.iter()
+                .zip(b)
+                .all(|(x, y)| crate::text::hash_form(form, x) == crate::text::hash_form(form, y))
+    };
+    if post.is_empty() || same(pre, post) {
+        return Vec::new();
+    }
+    let doc = idx.doc;
+    contiguous_fits(idx, form, post)
+        .into_iter()
+        .filter(|f| {
+            post.iter().zip(&f.map).zip(added).all(|((p, span), &add)| {
+                let want = f.reindent.apply(p);
+                let have = strip_cr(doc.line(span.start));
+                !add || if exact_ends {
+                    want == have
+                } else {
+                    want.trim_end() == have.trim_end()
+                }
+            })
+        })
+        .map(|f| f.range())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(spec: &[(LineKind, &str)]) -> Vec<HunkLine> {
+        spec.iter().map(|(k, t)| HunkLine::new(*k, *t)).collect()
+    }
+
+    #[test]
+    fn deletions_vouch_only_in_strict_forms() {
+        use LineKind::{Add, Context, Remove};
+        let inner = lines(&[(Context, "a"), (Remove, "b"), (Context, "c")]);
+        assert!(post_image_vouches(&inner, Form::TrimEnd));
+        assert!(post_image_vouches(&inner, Form::Trim));
+        assert!(!post_image_vouches(&inner, Form::Canon));
+        let braces = lines(&[(Context, "    }"), (Remove, "x();"), (Context, "}")]);
+        assert!(post_image_vouches(&braces, Form::Raw));
+        assert!(!post_image_vouches(&braces, Form::Trim));
+        let replace = lines(&[(Remove, "a"), (Add, "b")]);
+        assert!(post_image_vouches(&replace, Form::Canon));
+    }
+
+    #[test]
+    fn an_edge_removal_still_in_the_file_is_not_applied() {
+        use LineKind::{Context, Remove};
+        // Remove `head` before `a` `b`: the file still has it, one left-out line away.
+        let hunk = lines(&[(Remove, "head"), (Context, "a"), (Context, "b")]);
+        let doc = Doc::parse("head\nskipped\na\nb\n");
+        assert!(removal_stands(&doc, &hunk, 2, 4));
+        // Gone from there: the retried edit is applied.
+        let doc = Doc::parse("x\na\nb\nhead\n");
+        assert!(!removal_stands(&doc, &hunk, 1, 3));
+        // The same at the end, blank removed lines aside.
+        let hunk = lines(&[(Context, "a"), (Remove, "tail"), (Remove, "")]);
+        let doc = Doc::parse("a\nmid\ntail\n\n");
+        assert!(removal_stands(&doc, &hunk, 0, 1));
+        // A brace or two like the removed ones nearby is not the removed block.
+        let hunk = lines(&[
+            (Remove, "if x {"),
+            (Remove, "    y();"),
+            (Remove, "}"),
+            (Context, "z();"),
+        ]);
+        let doc = Doc::parse("if w {\n    v();\n}\nz();\n");
+        assert!(!removal_stands(&doc, &hunk, 3, 4));
+        // An inner removal is proven by its kept lines standing together.
+        let inner = lines(&[(Context, "a"), (Remove, "b"), (Context, "c")]);
+        let doc = Doc::parse("b\na\nc\n");
+        assert!(!removal_stands(&doc, &inner, 1, 3));
+    }
+}
