@@ -25,7 +25,8 @@ pub struct Head {
 }
 
 impl Repo {
-    /// The repository containing `dir`, or [`GitError::NotARepository`]. Also checks that git is
+    /// The repository containing `dir`, or [`GitError::NotARepository`]. When git has to be
+    /// asked (anything but the ordinary layout, see `discover`), also checks that it is
     /// installed and new enough (once per process).
     pub fn discover(dir: &Path) -> Result<Repo, GitError> {
         Self::discover_with_prefix(dir).map(|(repo, _)| repo)
