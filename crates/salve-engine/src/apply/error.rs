@@ -85,6 +85,10 @@ impl Classified for Error {
                 "compare the files with `git status` / `git diff`; undo restores the checkpoint \
                  taken before writing"
             }
+            Error::Checkpoint(_) => {
+                "fix the cause above (install git if it is missing), or write without a \
+                 checkpoint (`--no-checkpoint`) only if the change can be undone another way"
+            }
             Error::Baseline(BaselineError::Git(e)) | Error::Git(e) => return e.hint(),
             Error::Lock(e) => return e.hint(),
             _ => return None,

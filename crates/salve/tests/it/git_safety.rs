@@ -577,3 +577,39 @@ fn a_large_untracked_file_an_apply_writes_can_be_undone() {
     );
     assert_eq!(tree.read("big.log"), big);
 }
+
+/// A repository is found without git (from the file system), but the checkpoint needs git: with
+/// git missing from PATH, apply writes nothing and says how to go on; `--no-checkpoint` writes.
+#[test]
+fn apply_in_a_repository_without_git_refuses_to_write_unchecked() {
+    let tree = repo();
+    let reply = "```diff\n--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -1 +1 @@\n-pub fn a() {}\n+pub fn b() {}\n```\n";
+    let path = tree.outside().join("reply.md");
+    std::fs::write(&path, reply).unwrap();
+    let no_git = tree.outside().join("empty-bin");
+    std::fs::create_dir_all(&no_git).unwrap();
+    let apply = |extra: &[&str]| {
+        let mut cmd = tree.salve();
+        cmd.env("PATH", &no_git).arg("apply").args(extra).arg(&path);
+        Run::from(cmd.output().unwrap())
+    };
+    let refused = apply(&[]);
+    refused.code(2);
+    assert!(
+        refused.stderr.contains("git was not found"),
+        "{}",
+        refused.stderr
+    );
+    assert!(
+        refused.stderr.contains("--no-checkpoint"),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(
+        tree.read("src/lib.rs"),
+        "pub fn a() {}\n",
+        "nothing was written"
+    );
+    apply(&["--no-checkpoint", "--no-record"]).code(0);
+    assert_eq!(tree.read("src/lib.rs"), "pub fn b() {}\n");
+}
