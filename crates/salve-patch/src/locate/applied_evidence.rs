@@ -23,9 +23,15 @@ const SLACK: usize = 2;
 /// indentation it counts; found at another indentation (the indent form) only when two of its
 /// lines hold words or numbers, since a run of closing braces at other levels is no proof that
 /// lines were removed next to it; the canonical form, which folds inner spacing, never counts.
+/// A post-image of blank lines only never counts: blank lines stand all over a file, before the
+/// edit as after it (a deletion between two blank lines is not made wherever two blank lines
+/// meet).
 pub(crate) fn post_image_vouches(lines: &[HunkLine], form: Form) -> bool {
     if lines.iter().any(|l| l.kind == LineKind::Add) {
         return true;
+    }
+    if post_image(lines).iter().all(|l| l.trim().is_empty()) {
+        return false;
     }
     let worded = || {
         post_image(lines)
@@ -144,6 +150,10 @@ mod tests {
         assert!(!post_image_vouches(&braces, Form::Trim));
         let replace = lines(&[(Remove, "a"), (Add, "b")]);
         assert!(post_image_vouches(&replace, Form::Canon));
+        // Blank lines around a removed line are no evidence in any form.
+        let blanks = lines(&[(Context, ""), (Remove, "- item"), (Context, "  ")]);
+        assert!(!post_image_vouches(&blanks, Form::Raw));
+        assert!(!post_image_vouches(&blanks, Form::Trim));
     }
 
     #[test]
