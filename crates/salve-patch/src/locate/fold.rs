@@ -10,7 +10,8 @@
 //! quoted line held it where the file line it matched holds its plain counterpart. Where the
 //! quoted lines show one character both folded and kept as it is (a curly quote in a string the
 //! file really has, and a straight one in code), the added lines' use of it is ambiguous and the
-//! hunk is refused. ASCII is never mapped to anything, so a reply with straight quotes against a
+//! hunk is refused, and so it is when the file itself holds the character elsewhere (a curly
+//! apostrophe in its doc comments while its code has straight ones). ASCII is never mapped to anything, so a reply with straight quotes against a
 //! file with curly ones is left as written. Characters the quoted lines never show folded are
 //! left as written too.
 
@@ -149,6 +150,13 @@ pub(crate) fn fold_ops(
     if map.is_empty() {
         return Ok(());
     }
+    // A character the file itself uses elsewhere may be meant as it is in the added lines (a
+    // curly apostrophe in a doc comment of a file whose code has straight ones): unclear.
+    for (c, to) in map.iter_mut() {
+        if to.as_deref().is_some_and(|t| t != c.to_string()) && doc.body.contains(*c) {
+            *to = None;
+        }
+    }
     for n in ops
         .iter_mut()
         .flat_map(|o| o.insert.iter_mut())
@@ -160,7 +168,7 @@ pub(crate) fn fold_ops(
                 Some(Some(to)) => out.push_str(to),
                 Some(None) => {
                     return Err(format!(
-                        "the lines this hunk quotes show {c:?} both as it is and as a plain character in the file, so which one the added lines mean is unclear; write the added lines with the file's characters"
+                        "the lines this hunk quotes show {c:?} both as it is and as a plain character in the file (here or elsewhere in it), so which one the added lines mean is unclear; write the added lines with the file's characters"
                     ))
                 }
                 None => out.push(c),
