@@ -18,6 +18,7 @@
 //! The outcome is one [`Plan`] per hunk: a placement or ready-made line operations, or a refusal
 //! with candidates and a message a model can act on.
 
+use super::applied_evidence::new_text_settled;
 use super::index::FileIndex;
 use super::plan::{range, window_text, Edit, Plan, SHOWN};
 use super::search::Fit;
@@ -71,6 +72,21 @@ pub(crate) fn place_all<'b>(
         if let Some(Found::Candidates(c)) = &found[i] {
             if let Some(at) = exact_elsewhere(&mut flat, doc, hunk, c) {
                 plans.push(two_readings(doc, hunk, i, c, at));
+                continue;
+            }
+        }
+        if let (Some(pair), Some(Found::Candidates(c))) = (&hunk.substring, &found[i]) {
+            // The old text nowhere byte for byte, only re-spaced or looser; its new text
+            // byte for byte apart from those places: a retried edit, made already.
+            let flat = flat.get_or_insert_with(|| Flat::new(doc));
+            let places: Vec<(usize, usize)> = c.iter().map(Placement::range).collect();
+            if let Some((start, end)) = new_text_settled(flat, pair, &places) {
+                report.status = Status::AlreadyApplied;
+                report.lines = Some(range(start, end));
+                plans.push(Plan {
+                    report,
+                    edit: Edit::Nothing,
+                });
                 continue;
             }
         }
