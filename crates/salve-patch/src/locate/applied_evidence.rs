@@ -127,12 +127,12 @@ pub(crate) fn post_hits_in(
 }
 
 /// A text replacement whose old text stands nowhere byte for byte, while its new text stands
-/// once, byte for byte and as whole words, on lines apart from every place the line ladder
-/// found the old text only in a looser form (`places`, each `[start, end)`): the lines where
-/// the new text stands, `[start, end)`. The byte-exact new text is stricter evidence than a
-/// re-spaced line: a retried edit whose old text was part of a line (`   where` inside
-/// `    where`) finds its old words on another line at another indentation, and must not
-/// rewrite them there. The old text's own words inside the new text (`where` in
+/// once, byte for byte, as whole words and with only whitespace beside it on its lines, apart
+/// from every place the line ladder found the old text only in a looser form (`places`, each
+/// `[start, end)`): the lines where the new text stands, `[start, end)`. The byte-exact new text
+/// is stricter evidence than a re-spaced line: a retried edit whose old text was part of a line
+/// (`   where` inside `    where`) finds its old words on another line at another indentation,
+/// and must not rewrite them there. The old text's own words inside the new text (`where` in
 /// `new_where`) do not count as the old text standing; a deletion at the edge of the old text
 /// leaves new text that stood before the edit too, and proves nothing.
 pub(crate) fn new_text_settled(
@@ -158,6 +158,13 @@ pub(crate) fn new_text_settled(
     let [n] = news[..] else {
         return None;
     };
+    // Only whitespace beside it on its lines: the new text is those lines, as a line rung's
+    // post-image would be, not a fragment of a longer line that happens to read the same.
+    let head = flat.text[..n].rsplit('\n').next().unwrap_or("");
+    let tail = flat.text[n + new.len()..].split('\n').next().unwrap_or("");
+    if !head.trim().is_empty() || !tail.trim().is_empty() {
+        return None;
+    }
     let (start, end) = flat.lines_of(n, n + new.len());
     places
         .iter()
@@ -235,6 +242,10 @@ mod tests {
         // New text inside a longer word is not the new text.
         let cut = pair("   wher", "   new_wher");
         assert_eq!(new_text_settled(&flat, &cut, &[(1, 2)]), None);
+        // The new text as a fragment of a longer line is not those lines.
+        let doc = Doc::parse("where\nlet x =    new_where;\n");
+        let flat = Flat::new(&doc);
+        assert_eq!(new_text_settled(&flat, &retried, &[(0, 1)]), None);
         // A deletion at the edge of the old text leaves text that stood before: no proof.
         let doc = Doc::parse("a\nkeep();\n  keep();\n");
         let flat = Flat::new(&doc);
