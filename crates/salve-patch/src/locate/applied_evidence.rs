@@ -9,8 +9,10 @@
 
 use super::index::FileIndex;
 use super::search::contiguous_fits;
+use super::substance::cuts_word;
+use super::substring::{occurrences, Flat, MAX_HITS};
 use super::{post_image, pre_image};
-use crate::edit::{HunkLine, LineKind};
+use crate::edit::{HunkLine, LineKind, TextPair};
 use crate::text::{strip_cr, Doc, Form};
 
 /// File lines beyond the removed lines' own count that [`removal_stands`] looks through, for
@@ -130,6 +132,52 @@ pub(crate) fn post_hits_in(
         .collect()
 }
 
+/// A text replacement whose old text stands nowhere byte for byte, while its new text stands
+/// once, byte for byte, as whole words and with only whitespace beside it on its lines, apart
+/// from every place the line ladder found the old text only in a looser form (`places`, each
+/// `[start, end)`): the lines where the new text stands, `[start, end)`. The byte-exact new text
+/// is stricter evidence than a re-spaced line: a retried edit whose old text was part of a line
+/// (`   where` inside `    where`) finds its old words on another line at another indentation,
+/// and must not rewrite them there. The old text's own words inside the new text (`where` in
+/// `new_where`) do not count as the old text standing; a deletion at the edge of the old text
+/// leaves new text that stood before the edit too, and proves nothing.
+pub(crate) fn new_text_settled(
+    flat: &Flat,
+    pair: &TextPair,
+    places: &[(usize, usize)],
+) -> Option<(usize, usize)> {
+    let old = pair.old.replace("\r\n", "\n");
+    let new = pair.new.replace("\r\n", "\n");
+    if old.trim().is_empty() || new.trim().is_empty() || old == new {
+        return None;
+    }
+    if old.starts_with(new.as_str()) || old.ends_with(new.as_str()) {
+        return None;
+    }
+    if !occurrences(&flat.text, &old, 1).is_empty() {
+        return None;
+    }
+    let news: Vec<usize> = occurrences(&flat.text, &new, MAX_HITS)
+        .into_iter()
+        .filter(|&a| !cuts_word(&flat.text, a, a + new.len()))
+        .collect();
+    let [n] = news[..] else {
+        return None;
+    };
+    // Only whitespace beside it on its lines: the new text is those lines, as a line rung's
+    // post-image would be, not a fragment of a longer line that happens to read the same.
+    let head = flat.text[..n].rsplit('\n').next().unwrap_or("");
+    let tail = flat.text[n + new.len()..].split('\n').next().unwrap_or("");
+    if !head.trim().is_empty() || !tail.trim().is_empty() {
+        return None;
+    }
+    let (start, end) = flat.lines_of(n, n + new.len());
+    places
+        .iter()
+        .all(|&(s, e)| e <= start || s >= end)
+        .then_some((start, end))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -183,5 +231,35 @@ mod tests {
         let inner = lines(&[(Context, "a"), (Remove, "b"), (Context, "c")]);
         let doc = Doc::parse("b\na\nc\n");
         assert!(!removal_stands(&doc, &inner, 1, 3));
+    }
+
+    #[test]
+    fn a_retried_sub_line_edit_is_settled_by_its_new_text() {
+        let pair = |old: &str, new: &str| TextPair {
+            old: old.into(),
+            new: new.into(),
+        };
+        let doc = Doc::parse("impl X\nwhere\n{\n    new_where\n}\n");
+        let flat = Flat::new(&doc);
+        let retried = pair("   where", "   new_where");
+        // `   where` stands nowhere; `where` re-spaced at line 1 is apart from the new text.
+        assert_eq!(new_text_settled(&flat, &retried, &[(1, 2)]), Some((3, 4)));
+        // A place overlapping the new text's line settles nothing.
+        assert_eq!(new_text_settled(&flat, &retried, &[(3, 4)]), None);
+        // The old text standing byte for byte: the edit is not made yet.
+        let fresh = pair("where", "new_where");
+        assert_eq!(new_text_settled(&flat, &fresh, &[(1, 2)]), None);
+        // New text inside a longer word is not the new text.
+        let cut = pair("   wher", "   new_wher");
+        assert_eq!(new_text_settled(&flat, &cut, &[(1, 2)]), None);
+        // The new text as a fragment of a longer line is not those lines.
+        let doc = Doc::parse("where\nlet x =    new_where;\n");
+        let flat = Flat::new(&doc);
+        assert_eq!(new_text_settled(&flat, &retried, &[(0, 1)]), None);
+        // A deletion at the edge of the old text leaves text that stood before: no proof.
+        let doc = Doc::parse("a\nkeep();\n  keep();\n");
+        let flat = Flat::new(&doc);
+        let edge = pair("  keep();\n  drop();", "  keep();");
+        assert_eq!(new_text_settled(&flat, &edge, &[(1, 2)]), None);
     }
 }

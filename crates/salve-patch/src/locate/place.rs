@@ -18,6 +18,7 @@
 //! The outcome is one [`Plan`] per hunk: a placement or ready-made line operations, or a refusal
 //! with candidates and a message a model can act on.
 
+use super::applied_evidence::new_text_settled;
 use super::index::FileIndex;
 use super::plan::{range, window_text, Edit, Plan, SHOWN};
 use super::search::Fit;
@@ -74,6 +75,21 @@ pub(crate) fn place_all<'b>(
                 continue;
             }
         }
+        if let (Some(pair), Some(Found::Candidates(c))) = (&hunk.substring, &found[i]) {
+            // The old text nowhere byte for byte, only re-spaced or looser; its new text
+            // byte for byte apart from those places: a retried edit, made already.
+            let flat = flat.get_or_insert_with(|| Flat::new(doc));
+            let places: Vec<(usize, usize)> = c.iter().map(Placement::range).collect();
+            if let Some((start, end)) = new_text_settled(flat, pair, &places) {
+                report.status = Status::AlreadyApplied;
+                report.lines = Some(range(start, end));
+                plans.push(Plan {
+                    report,
+                    edit: Edit::Nothing,
+                });
+                continue;
+            }
+        }
         if let (Some(pair), true, true) = (
             &hunk.substring,
             placed_by_lines(&found[i]),
@@ -113,8 +129,7 @@ pub(crate) fn place_all<'b>(
             }
             Some(Found::Candidates(c)) if c.len() == 1 => placed(i, c[0].clone()),
             Some(Found::Candidates(c)) => {
-                let by_hint = measured.is_empty().then_some(baseline);
-                by_evidence(idx, hunk, i, c, &offsets, by_hint)
+                by_evidence(idx, hunk, i, c, &offsets, baseline, measured.is_empty())
             }
             Some(Found::Unclear { start, end }) => applied_or_not(i, *start, *end),
             Some(Found::Nothing) => not_found(i),
@@ -160,18 +175,21 @@ fn exact_elsewhere(
     exact_apart(flat.get_or_insert_with(|| Flat::new(doc)), pair, &ranges)
 }
 
-/// A hunk found in several places, narrowed by evidence. `unmeasured_base` is given when no hunk
-/// of the file measured an offset: then a choice that only the line hint makes reads the hint
-/// as it stands, which is right in the text the model read. When that is a baseline other than
-/// the file, the hint is the baseline's, and the hunk takes the 3-way rung instead (placed
-/// there and merged), or is refused as ambiguous.
+/// A hunk found in several places, narrowed by evidence. A choice that only the line hint makes
+/// reads the hint in the text the model read. When that is a baseline other than the file, the
+/// hint is the baseline's, and the hunk takes the 3-way rung instead (placed there and merged):
+/// offsets measured on other hunks say how far the file moved where those hunks stand, not
+/// where this one does (a line added between two hunks moves only the later one). When the
+/// 3-way rung cannot place the hunk, the hint with the measured offsets chooses, or with no
+/// offset measured the hunk is refused as ambiguous.
 fn by_evidence<'b>(
     idx: &FileIndex,
     hunk: &Hunk,
     i: usize,
     c: &[Placement],
     offsets: &[isize],
-    unmeasured_base: Option<&dyn Fn() -> Option<&'b Doc<'b>>>,
+    baseline: &dyn Fn() -> Option<&'b Doc<'b>>,
+    unmeasured: bool,
 ) -> Plan {
     let doc = idx.doc;
     let ranges: Vec<(usize, usize)> = c.iter().map(Placement::range).collect();
@@ -181,8 +199,12 @@ fn by_evidence<'b>(
     };
     // Asked only when it matters: choosing without the hint may build the scope table.
     let hinted = || hunk.old_start.is_some() && choose(None) != Some(k);
-    if let Some(base) = unmeasured_base.filter(|_| hinted()).and_then(|b| b()) {
-        return three_way(doc, base, hunk, i).unwrap_or_else(|| ambiguous(doc, hunk, i, c));
+    if let Some(base) = Some(baseline).filter(|_| hinted()).and_then(|b| b()) {
+        match three_way(doc, base, hunk, i) {
+            Some(plan) => return plan,
+            None if unmeasured => return ambiguous(doc, hunk, i, c),
+            None => {}
+        }
     }
     placed(i, c[k].clone())
 }

@@ -84,7 +84,7 @@ impl Flat {
 
 /// Start offsets of every occurrence of `needle` in `hay`, overlapping ones included, at most
 /// `cap`.
-fn occurrences(hay: &str, needle: &str, cap: usize) -> Vec<usize> {
+pub(crate) fn occurrences(hay: &str, needle: &str, cap: usize) -> Vec<usize> {
     let mut out = Vec::new();
     if needle.is_empty() {
         return out;

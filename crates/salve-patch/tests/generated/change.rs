@@ -184,12 +184,12 @@ fn one(rng: &mut Rng, view: &[String], at: usize, kind: usize) -> Option<Change>
         1 => {
             let from = rng.below(n);
             let new = view[from..(from + rng.range(1, 3)).min(n)].to_vec();
-            // A copy of the lines right beside the insertion point reads as well as "already
-            // there" (a retried edit), which salve takes it for by design: not made here.
+            // A copy of lines that touch or straddle the insertion point (right beside it, or
+            // a rotation of them: `}`, blank, `fn main() {}` inserted after the first `}` of
+            // `}`, `}`, blank, `fn main() {}`) reads as well as "already there" (a retried
+            // edit), which salve takes it for by design: not made here.
             let k = new.len();
-            if view.get(at.saturating_sub(k)..at) == Some(&new[..])
-                || view.get(at..at + k) == Some(&new[..])
-            {
+            if (at.saturating_sub(k)..=at).any(|j| view.get(j..j + k) == Some(&new[..])) {
                 return None;
             }
             Some(Change {
