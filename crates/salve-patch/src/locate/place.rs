@@ -197,8 +197,13 @@ fn by_evidence<'b>(
     let Some(k) = choose(hunk.old_start) else {
         return ambiguous(doc, hunk, i, c);
     };
-    // Asked only when it matters: choosing without the hint may build the scope table.
-    let hinted = || hunk.old_start.is_some() && choose(None) != Some(k);
+    // Asked only when it matters: choosing without the hint may build the scope table, and
+    // telling whether the baseline differs from the file hashes the whole file. When every hunk
+    // found in one place stood exactly at its hinted line, the hints hold in the file as it is
+    // (the usual clean patch of a large file) and the baseline is not consulted; a change below
+    // every such hunk is the case this leaves to the hint, as before.
+    let hints_hold = !unmeasured && offsets.iter().all(|&o| o == 0);
+    let hinted = || !hints_hold && hunk.old_start.is_some() && choose(None) != Some(k);
     if let Some(base) = Some(baseline).filter(|_| hinted()).and_then(|b| b()) {
         match three_way(doc, base, hunk, i) {
             Some(plan) => return plan,
