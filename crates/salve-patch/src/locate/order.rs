@@ -131,11 +131,31 @@ fn expected<'a>(
                         span.start + 1
                     ));
                 }
+                if single && p.rung == Rung::Similar && stands_elsewhere(doc, text, span.start) {
+                    return Err(format!(
+                        "the placement ties the unchanged line {:?} to line {} of the file, which differs, while the line as quoted stands elsewhere in the file; quote the lines around the change exactly",
+                        excerpt(text),
+                        span.start + 1
+                    ));
+                }
                 want.extend((span.start..span.end).map(Item::File));
             }
         }
     }
     Ok(want)
+}
+
+/// Whether the quoted line `text`, tied by the similar rung to file line `at` that it differs
+/// from, stands exactly once in the file at another line: then the quote names that line, and
+/// the fit is another place that looks alike (a sibling function with the same body). Lines
+/// without a letter or digit (braces, blanks) say nothing of where they are.
+fn stands_elsewhere(doc: &Doc, text: &str, at: usize) -> bool {
+    let text = strip_cr(text);
+    if canonical_eq(text, doc.line(at)) || !text.chars().any(char::is_alphanumeric) {
+        return false;
+    }
+    let mut hits = (0..doc.len()).filter(|&k| canonical_eq(doc.line(k), text));
+    matches!((hits.next(), hits.next()), (Some(k), None) if k != at)
 }
 
 /// A line as this check compares it: canonical, with every run of hyphens made one, since a
@@ -285,5 +305,31 @@ mod tests {
             vec![Span::line(0), Span::line(1), Span::line(2)],
         );
         assert!(check(&doc, &lines, &sim, &[op(1, 2, &[])]).is_ok());
+    }
+
+    #[test]
+    fn a_similar_fit_whose_quoted_line_stands_elsewhere_is_refused() {
+        let doc = Doc::parse("fn a(\n    x: u8,\n    y: u8,\n) {}\nfn b(\n    y: u8,\n) {}\n");
+        // The quote names `fn a(` but left out `x: u8,`; the similar rung tied it to `fn b(`.
+        let lines = vec![
+            HunkLine::new(LineKind::Context, "fn a("),
+            HunkLine::new(LineKind::Remove, "    y: u8,"),
+            HunkLine::new(LineKind::Add, "    y: u16,"),
+            HunkLine::new(LineKind::Context, ") {}"),
+        ];
+        let sim = placement(
+            Rung::Similar,
+            vec![Span::line(4), Span::line(5), Span::line(6)],
+        );
+        let err = check(&doc, &lines, &sim, &[op(5, 6, &["    y: u16,"])]).unwrap_err();
+        assert!(err.contains("stands elsewhere"), "{err}");
+        // A misremembered line that stands nowhere else is the similar rung's to keep.
+        let lines = vec![
+            HunkLine::new(LineKind::Context, "fn bee("),
+            HunkLine::new(LineKind::Remove, "    y: u8,"),
+            HunkLine::new(LineKind::Add, "    y: u16,"),
+            HunkLine::new(LineKind::Context, ") {}"),
+        ];
+        assert!(check(&doc, &lines, &sim, &[op(5, 6, &["    y: u16,"])]).is_ok());
     }
 }
