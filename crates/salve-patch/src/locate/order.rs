@@ -154,7 +154,17 @@ fn stands_elsewhere(doc: &Doc, text: &str, at: usize) -> bool {
     if canonical_eq(text, doc.line(at)) || !text.chars().any(char::is_alphanumeric) {
         return false;
     }
-    let mut hits = (0..doc.len()).filter(|&k| canonical_eq(doc.line(k), text));
+    // An ASCII line is canonically equal only if it holds the quote's longest ASCII word (the
+    // canonical form of ASCII only trims and collapses whitespace): a cheap test before the
+    // comparison, since this looks at every line of the file.
+    let word = text
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .max_by_key(|w| w.len())
+        .unwrap_or_default();
+    let mut hits = (0..doc.len()).filter(|&k| {
+        let line = doc.line(k);
+        (!line.is_ascii() || line.contains(word)) && canonical_eq(line, text)
+    });
     matches!((hits.next(), hits.next()), (Some(k), None) if k != at)
 }
 
