@@ -115,25 +115,13 @@ fn lock_path(root: &Path) -> PathBuf {
         }
         if dot_git.is_file() {
             // A linked worktree: `.git` names its private git directory.
-            if let Some(git_dir) = linked_git_dir(&dot_git) {
+            if let Some(git_dir) = salve_git::linked_git_dir(&dot_git) {
                 return git_dir.join("salve-write.lock");
             }
         }
     }
     let key = sha1_hex(root.to_string_lossy().as_bytes());
     std::env::temp_dir().join(format!("salve-write-{}.lock", &key[..16]))
-}
-
-fn linked_git_dir(dot_git: &Path) -> Option<PathBuf> {
-    let text = std::fs::read_to_string(dot_git).ok()?;
-    let named = text.strip_prefix("gitdir:")?.trim();
-    let path = PathBuf::from(named);
-    let path = if path.is_relative() {
-        dot_git.parent()?.join(path)
-    } else {
-        path
-    };
-    path.is_dir().then_some(path)
 }
 
 fn sha1_hex(bytes: &[u8]) -> String {

@@ -89,7 +89,7 @@ fn nearest(dir: &Path) -> Option<(PathBuf, PathBuf)> {
         let git_dir = if meta.is_dir() {
             dot_git
         } else if meta.is_file() {
-            linked(&dot_git)?
+            linked_git_dir(&dot_git)?
         } else {
             return None;
         };
@@ -101,8 +101,10 @@ fn nearest(dir: &Path) -> Option<(PathBuf, PathBuf)> {
     None
 }
 
-/// The git directory a `.git` file names (`gitdir: <path>`, relative to the file).
-fn linked(dot_git: &Path) -> Option<PathBuf> {
+/// The git directory a `.git` file names (`gitdir: <path>`, relative to the file), as linked
+/// worktrees and submodules have it; `None` when the file says nothing readable or names no
+/// directory.
+pub fn linked_git_dir(dot_git: &Path) -> Option<PathBuf> {
     let text = std::fs::read_to_string(dot_git).ok()?;
     let named = text.strip_prefix("gitdir:")?.trim();
     let path = dot_git.parent()?.join(named);

@@ -39,6 +39,7 @@ mod tempindex;
 pub mod undo;
 
 pub use cmd::{ensure_supported_version, git_version, split_nul, Git, GitError, MIN_GIT_VERSION};
+pub use discover::linked_git_dir;
 pub use lock::DEFAULT_LOCK_WAIT;
 pub use path::{path_from_bytes, path_to_bytes};
 pub use repo::{Head, Repo};
