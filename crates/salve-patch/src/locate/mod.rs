@@ -247,9 +247,12 @@ pub(crate) fn locate_lines(
             // similar blocks). Placing it again would write it a second time.
             // So is a hollow fit over the post-image (see [`readings`]).
             if let Some((strict, ps, pe)) = settled(&post_hits, &forms) {
+                let adds_words = lines
+                    .iter()
+                    .any(|l| l.kind == LineKind::Add && l.text.chars().any(char::is_alphanumeric));
                 if fits
                     .iter()
-                    .all(|f| apart(f, ps, pe) || hollow(idx.doc, &pre, f, strict))
+                    .all(|f| apart(f, ps, pe) || hollow(idx.doc, &pre, f, strict, adds_words))
                 {
                     return Found::AlreadyApplied { start: ps, end: pe };
                 }

@@ -586,7 +586,20 @@ fn similar(idx: &FileIndex, hunk: &Hunk, i: usize) -> Plan {
             )
         })
         .collect();
-    if let Some(best) = plan.report.candidates.first() {
+    let rival = wins
+        .first()
+        .filter(|w| w.score >= super::similar::MIN_SCORE)
+        .and_then(|_| super::similar::gapped_rival(idx, &pre, &wins));
+    if let (Some(best), Some(rival)) = (wins.first(), rival) {
+        plan.report.status = Status::Ambiguous;
+        plan.report.message = Some(format!(
+            "the lines this hunk changes were not found as quoted; lines {}-{} and lines {}-{} each read as them with one line changed or left out, so the place is unclear; quote the lines around the change exactly as the file has them",
+            best.start + 1,
+            best.start + best.len,
+            rival.start + 1,
+            rival.start + rival.len + 1
+        ));
+    } else if let Some(best) = plan.report.candidates.first() {
         plan.report.message = Some(format!(
             "the lines this hunk changes were not found; the closest match is lines {}-{} (similarity {:.2}), which differ: {}",
             best.lines.start, best.lines.end, best.score, best.diff

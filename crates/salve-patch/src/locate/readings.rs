@@ -13,6 +13,12 @@
 //! two more braces. A fit that needs its looser form only on such lines is set aside like one
 //! apart from the post-image; a fit that needs it on any other line (words, a comment, even
 //! `//-`) keeps the edit placed, and so does one that differs only in trailing whitespace.
+//!
+//! Braces re-indented along one straight line (a 2-space reply's 4, 2, 0 for the file's 8, 4,
+//! 0) are usually the drifted old text itself, and keep the edit placed: a deletion of braces
+//! leaves a post-image of braces, which proves nothing. Not when the edit adds a line with words
+//! and the post-image, added lines and all, stands by the strict form: those words were written
+//! by the edit, so the braces beside them at another indentation are another block.
 
 use super::levels::straight;
 use super::search::Fit;
@@ -40,7 +46,8 @@ pub(crate) fn apart(f: &Fit, start: usize, end: usize) -> bool {
 /// Whether fit `f` of the pre-image `pre` is no evidence against a post-image found by `strict`:
 /// it needs its looser form only on bracket lines (see [`bracket_only`]), and on at least one.
 /// A line that differs only in trailing whitespace is drift every reading allows: neutral.
-pub(crate) fn hollow(doc: &Doc, pre: &[&str], f: &Fit, strict: Form) -> bool {
+/// `adds_words`: whether the edit adds a line holding a letter or digit.
+pub(crate) fn hollow(doc: &Doc, pre: &[&str], f: &Fit, strict: Form, adds_words: bool) -> bool {
     let mut looser = false;
     for (p, span) in pre.iter().zip(&f.map) {
         if span.is_empty() || span.end - span.start != 1 {
@@ -55,9 +62,7 @@ pub(crate) fn hollow(doc: &Doc, pre: &[&str], f: &Fit, strict: Form) -> bool {
         }
         looser = true;
     }
-    // Braces re-indented consistently (a 2-space reply for a 4-space file: 4, 2, 0 for 8, 4, 0)
-    // are the drifted old text itself, not another reading.
-    looser && !consistent(doc, pre, f)
+    looser && (adds_words || !consistent(doc, pre, f))
 }
 
 /// Whether the fit's non-blank lines map the pre-image's indentation widths onto the file's
@@ -103,7 +108,7 @@ mod tests {
     fn braces_at_other_indentations_are_hollow() {
         let doc = Doc::parse("        }\n    }\n}\n");
         let pre = ["        }", "            }", "        }"];
-        assert!(hollow(&doc, &pre, &fit(0, 3), Form::Raw));
+        assert!(hollow(&doc, &pre, &fit(0, 3), Form::Raw, false));
     }
 
     #[test]
@@ -111,14 +116,23 @@ mod tests {
         // A 2-space reply's 4, 2, 0 for the file's 8, 4, 0: the old text, halved.
         let doc = Doc::parse("        }\n    }\n}\n");
         let pre = ["    }", "  }", "}"];
-        assert!(!hollow(&doc, &pre, &fit(0, 3), Form::Raw));
+        assert!(!hollow(&doc, &pre, &fit(0, 3), Form::Raw, false));
+    }
+
+    #[test]
+    fn braces_shifted_consistently_beside_added_words_are_hollow() {
+        // A retried insertion after `        }` / `    }`: the same braces one level deeper.
+        let doc = Doc::parse("            }\n        }\n    }\n");
+        let pre = ["        }", "    }", "}"];
+        assert!(hollow(&doc, &pre, &fit(0, 3), Form::Raw, true));
+        assert!(!hollow(&doc, &pre, &fit(0, 3), Form::Raw, false));
     }
 
     #[test]
     fn a_line_with_words_that_differs_keeps_the_fit() {
         let doc = Doc::parse("    }\n    case \"$T\" in\n");
         let pre = ["    }", "    case \u{201c}$T\u{201d} in"];
-        assert!(!hollow(&doc, &pre, &fit(0, 2), Form::Raw));
+        assert!(!hollow(&doc, &pre, &fit(0, 2), Form::Raw, false));
     }
 
     #[test]
@@ -128,15 +142,16 @@ mod tests {
             &doc,
             &["//-   ", "// Copyright"],
             &fit(0, 2),
-            Form::Raw
+            Form::Raw,
+            false
         ));
         let doc = Doc::parse("    //-\n}\n");
-        assert!(!hollow(&doc, &["//-", "}"], &fit(0, 2), Form::Raw));
+        assert!(!hollow(&doc, &["//-", "}"], &fit(0, 2), Form::Raw, false));
     }
 
     #[test]
     fn a_fit_equal_in_the_strict_form_is_not_hollow() {
         let doc = Doc::parse("    }\n}\n");
-        assert!(!hollow(&doc, &["    }", "}"], &fit(0, 2), Form::Raw));
+        assert!(!hollow(&doc, &["    }", "}"], &fit(0, 2), Form::Raw, false));
     }
 }

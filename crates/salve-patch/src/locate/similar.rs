@@ -7,6 +7,11 @@
 //! aside), enough other content matches too, and it has a high absolute score **and** a clear
 //! margin over the best window that does not overlap it. Otherwise the best windows are only
 //! reported, so the model can see what it missed.
+//!
+//! The margin is measured against the other windows read both straight and with one file line
+//! left out ([`gapped_score`]): a quote that dropped a line matches every block it was taken from
+//! with a gap, and two such blocks are two equal readings however differently their dropped
+//! lines score when a window ties them to a quoted line.
 
 use std::collections::HashMap;
 
@@ -116,6 +121,60 @@ fn score_window(idx: &FileIndex, pats: &[Vec<char>], start: usize) -> Window {
     }
 }
 
+/// A window apart from the best one (`wins[0]`) that reads as well as it, or nearly (within
+/// [`MIN_MARGIN`]), once one of its lines is left out, while read straight it does not: the
+/// quote dropped a line of one of two blocks alike, and its straight score tells nothing of
+/// which. (A window close read straight is a plain twin, refused by the margin itself.)
+pub(crate) fn gapped_rival<'w>(
+    idx: &FileIndex,
+    pat: &[&str],
+    wins: &'w [Window],
+) -> Option<&'w Window> {
+    let best = wins.first()?;
+    let pats: Vec<Vec<char>> = pat.iter().map(|l| canonical(l).chars().collect()).collect();
+    wins.iter()
+        .skip(1)
+        .filter(|w| !w.overlaps(best))
+        .map(|w| (w, gapped_score(idx, &pats, w)))
+        .filter(|(w, g)| best.score - g < MIN_MARGIN && best.score - w.score >= MIN_MARGIN)
+        .max_by(|a, b| a.1.partial_cmp(&b.1).unwrap_or(std::cmp::Ordering::Equal))
+        .map(|(w, _)| w)
+}
+
+/// The score of window `w` read with one file line left out: pattern lines before the gap
+/// against the window's lines, the rest against the lines one further on. The best over every
+/// place of the gap inside the window (a gap at either end is just another window), or the
+/// window's own score when that is higher.
+fn gapped_score(idx: &FileIndex, pats: &[Vec<char>], w: &Window) -> f64 {
+    let doc = idx.doc;
+    let n = pats.len();
+    if w.len != n || n < 2 || w.start + n >= doc.len() {
+        return w.score;
+    }
+    let weight = |p: &[char], k: usize| p.len().max(doc.line(k).chars().count()).max(1) as f64;
+    // Weighted similarities of each pattern line against its straight and its shifted line.
+    let mut straight = Vec::with_capacity(n);
+    let mut shifted = Vec::with_capacity(n);
+    for (i, p) in pats.iter().enumerate() {
+        let (a, b) = (w.start + i, w.start + i + 1);
+        let fa: Vec<char> = canonical(doc.line(a)).chars().collect();
+        let fb: Vec<char> = canonical(doc.line(b)).chars().collect();
+        straight.push((similarity(p, &fa) * weight(p, a), weight(p, a)));
+        shifted.push((similarity(p, &fb) * weight(p, b), weight(p, b)));
+    }
+    let mut best = w.score;
+    for gap in 1..n {
+        let (num, den) = straight[..gap]
+            .iter()
+            .chain(&shifted[gap..])
+            .fold((0.0, 0.0), |(n, d), (x, y)| (n + x, d + y));
+        if den > 0.0 {
+            best = f64::max(best, num / den);
+        }
+    }
+    best
+}
+
 /// 1 - distance / longer length, 1.0 for two empty lines.
 pub(crate) fn similarity(a: &[char], b: &[char]) -> f64 {
     let m = a.len().max(b.len());
@@ -206,6 +265,9 @@ pub(crate) fn accept(
         return None;
     }
     let doc = idx.doc;
+    if gapped_rival(idx, pat, wins).is_some() {
+        return None;
+    }
     let same: Vec<bool> = pat
         .iter()
         .enumerate()
@@ -288,6 +350,34 @@ mod tests {
         let pat = ["fn a() {", "    let x = 2;", "}"];
         let wins = windows(&idx, &pat, None);
         assert!(accept(&idx, &pat, &wins, &[]).is_none());
+    }
+
+    #[test]
+    fn a_quote_that_dropped_a_line_of_two_blocks_is_refused() {
+        // Two blocks alike but for one line; the quote left that line out, so it reads as
+        // either block with a gap, although the straight windows, which tie the quote's last
+        // line to the left-out one, score the two blocks apart.
+        let block = |odd: &str| {
+            format!("    let value = build_the_value();\n    check_the_value(value);\n    store_the_value(value);\n    {odd}\n    report_the_value(value);\n")
+        };
+        let one = block("report_value(v);");
+        let two = block("emit_every_metric_for_the_dashboard_now();");
+        let pat = [
+            "    let value = build_the_value();",
+            "    check_the_value(value);",
+            "    store_the_value(value);",
+            "    report_the_value(value);",
+        ];
+        let both = format!("{one}\n{two}");
+        let doc = Doc::parse(&both);
+        let idx = FileIndex::new(&doc);
+        let wins = windows(&idx, &pat, None);
+        assert!(wins[0].start == 0 && accept(&idx, &pat, &wins, &[2]).is_none());
+        // One block alone: the straight window is a fine reading.
+        let doc = Doc::parse(&one);
+        let idx = FileIndex::new(&doc);
+        let wins = windows(&idx, &pat, None);
+        assert!(accept(&idx, &pat, &wins, &[2]).is_some());
     }
 
     #[test]

@@ -9,6 +9,7 @@
 //! the reply (a tab, or its own width of spaces) becomes one level of the file. When the width
 //! of a level on either side is not clear, the hunk is refused rather than guessed.
 
+use super::reindent::Reindent;
 use super::{pre_image, Placement};
 use crate::edit::HunkLine;
 use crate::ops::Op;
@@ -139,8 +140,9 @@ pub(crate) enum ReplyStyle {
     /// Quoted lines keep the file's tabs or spaces. Added lines in the other style are then the
     /// model's slip or the file's own mix (real commits mix on purpose): unclear, refused.
     Faithful,
-    /// The reply writes the file's tabs as spaces.
-    TabsAsSpaces,
+    /// The reply writes the file's tabs as spaces; with the spaces one tab stands for, when the
+    /// quoted lines agree on it (eight spaces quoting two tabs: four).
+    TabsAsSpaces(Option<usize>),
     /// The reply writes the file's spaces as tabs.
     SpacesAsTabs,
     /// Both, or faithful and converted lines: unclear.
@@ -153,6 +155,8 @@ pub(crate) fn reply_style<'a>(
     placed: impl Iterator<Item = (&'a [HunkLine], &'a Placement)>,
 ) -> ReplyStyle {
     let (mut same, mut t2s, mut s2t) = (false, false, false);
+    // Spaces per tab each quoted line shows: `None` once two disagree.
+    let mut per_tab: Option<Option<usize>> = None;
     for (lines, p) in placed {
         let (pre, _) = pre_image(lines);
         for (text, span) in pre.iter().zip(&p.fit.map) {
@@ -161,7 +165,22 @@ pub(crate) fn reply_style<'a>(
             }
             match (uses_tabs(text), uses_tabs(doc.line(span.start))) {
                 (Some(a), Some(b)) if a == b => same = true,
-                (Some(false), Some(true)) => t2s = true,
+                (Some(false), Some(true)) => {
+                    t2s = true;
+                    // A fit that shifts the reply's indentation says nothing of a tab's width.
+                    let unshifted = matches!(
+                        p.fit.reindent,
+                        Reindent::Same | Reindent::Columns { delta: 0, .. }
+                    );
+                    let seen = unshifted
+                        .then(|| spaces_per_tab(text, doc.line(span.start)))
+                        .flatten();
+                    per_tab = match per_tab {
+                        None => Some(seen),
+                        Some(w) if w == seen => Some(w),
+                        Some(_) => Some(None),
+                    };
+                }
                 (Some(true), Some(false)) => s2t = true,
                 _ => {}
             }
@@ -170,10 +189,21 @@ pub(crate) fn reply_style<'a>(
     match (same, t2s, s2t) {
         (false, false, false) => ReplyStyle::Unknown,
         (true, false, false) => ReplyStyle::Faithful,
-        (false, true, false) => ReplyStyle::TabsAsSpaces,
+        (false, true, false) => ReplyStyle::TabsAsSpaces(per_tab.flatten()),
         (false, false, true) => ReplyStyle::SpacesAsTabs,
         _ => ReplyStyle::Mixed,
     }
+}
+
+/// The spaces one tab stands for when the reply's `text` quotes the tab-indented file line
+/// `file` (indented with tabs only) at a whole multiple.
+fn spaces_per_tab(text: &str, file: &str) -> Option<usize> {
+    let (spaces, tabs) = (leading_ws(text), leading_ws(file));
+    if spaces.contains('\t') || tabs.contains(' ') || tabs.is_empty() {
+        return None;
+    }
+    let unit = spaces.len() / tabs.len();
+    (spaces.len() % tabs.len() == 0 && UNITS.contains(&unit)).then_some(unit)
 }
 
 /// The inserted lines `lines` (a hunk's, after re-indentation) where they land, in a place of
@@ -194,8 +224,8 @@ pub(crate) fn restyle(
 ) -> Result<(), String> {
     let (odd, converts) = match style {
         Style::Unknown => return Ok(()),
-        Style::Spaces => (true, ReplyStyle::SpacesAsTabs),
-        Style::Tabs => (false, ReplyStyle::TabsAsSpaces),
+        Style::Spaces => (true, matches!(reply_style, ReplyStyle::SpacesAsTabs)),
+        Style::Tabs => (false, matches!(reply_style, ReplyStyle::TabsAsSpaces(_))),
     };
     if !lines.iter().any(|l| uses_tabs(l) == Some(odd)) {
         return Ok(());
@@ -205,7 +235,7 @@ pub(crate) fn restyle(
     } else {
         ("spaces", "tabs")
     };
-    if reply_style != converts {
+    if !converts {
         return Err(format!(
             "the added lines are indented with {have} where the lines around use {want}, and the lines the edit quotes do not show which is meant; write them in the file's style, or quote indented lines around them"
         ));
@@ -228,7 +258,11 @@ pub(crate) fn restyle(
             }
         }
         _ => {
-            let Some(unit) = reply_unit(reply, lines, depth_before) else {
+            let shown = match reply_style {
+                ReplyStyle::TabsAsSpaces(shown) => shown,
+                _ => None,
+            };
+            let Some(unit) = tab_unit(shown, reply, lines, depth_before) else {
                 return Err(unclear(have, want));
             };
             for l in lines.iter_mut().filter(|l| uses_tabs(l) == Some(false)) {
@@ -239,6 +273,26 @@ pub(crate) fn restyle(
         }
     }
     Ok(())
+}
+
+/// The spaces one tab of the file stands for in the added `lines`: what the quoted lines show
+/// (`shown`), when every added line's spaces are a whole number of it, else what the reply's
+/// own widths tell ([`reply_unit`]). Quoted lines that show one width while the added lines
+/// need another are unclear.
+fn tab_unit(
+    shown: Option<usize>,
+    reply: &[&str],
+    lines: &[String],
+    depth_before: usize,
+) -> Option<usize> {
+    let Some(unit) = shown else {
+        return reply_unit(reply, lines, depth_before);
+    };
+    lines
+        .iter()
+        .filter(|l| uses_tabs(l) == Some(false))
+        .all(|l| leading_ws(l).len() % unit == 0)
+        .then_some(unit)
 }
 
 /// The width of one level of the reply's space indentation: the narrowest indentation among its
@@ -362,10 +416,36 @@ mod tests {
         let out = restyled(
             file,
             4,
-            ReplyStyle::TabsAsSpaces,
+            ReplyStyle::TabsAsSpaces(None),
             &["d {", "    e", "        f", "     * g", "}"],
         );
         assert_eq!(out.unwrap(), ["d {", "\te", "\t\tf", "\t * g", "}"]);
+    }
+
+    #[test]
+    fn quoted_lines_tell_how_many_spaces_a_tab_is() {
+        // Eight spaces after a line at depth 0 read as one level of eight by themselves; the
+        // reply's quoted lines show eight spaces for two tabs, so they are two levels of four.
+        let file = "use std::{\n\t\tio,\n};\n\nmod a;\n";
+        let lines = ["        fs,"];
+        assert_eq!(
+            restyled(file, 4, ReplyStyle::TabsAsSpaces(None), &lines).unwrap(),
+            ["\tfs,"]
+        );
+        assert_eq!(
+            restyled(file, 4, ReplyStyle::TabsAsSpaces(Some(4)), &lines).unwrap(),
+            ["\t\tfs,"]
+        );
+        // A width the shown tab does not divide is unclear.
+        assert!(restyled(file, 4, ReplyStyle::TabsAsSpaces(Some(4)), &["      fs,"]).is_err());
+    }
+
+    #[test]
+    fn spaces_per_tab_come_from_whole_multiples() {
+        assert_eq!(spaces_per_tab("        x", "\t\tx"), Some(4));
+        assert_eq!(spaces_per_tab("    x", "\tx"), Some(4));
+        assert_eq!(spaces_per_tab("     x", "\t\tx"), None);
+        assert_eq!(spaces_per_tab("    x", "\t x"), None);
     }
 
     #[test]
@@ -394,7 +474,7 @@ mod tests {
         let r = restyle(
             &mut v,
             around(&doc, 3, 3),
-            ReplyStyle::TabsAsSpaces,
+            ReplyStyle::TabsAsSpaces(None),
             &["        c"],
             1,
             || None,
@@ -414,7 +494,7 @@ mod tests {
         for how in [
             ReplyStyle::Unknown,
             ReplyStyle::Mixed,
-            ReplyStyle::TabsAsSpaces,
+            ReplyStyle::TabsAsSpaces(None),
             ReplyStyle::Faithful,
         ] {
             assert!(restyled(file, 3, how, &tabbed).is_err(), "{how:?}");
