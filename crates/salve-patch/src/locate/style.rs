@@ -203,7 +203,7 @@ fn spaces_per_tab(text: &str, file: &str) -> Option<usize> {
         return None;
     }
     let unit = spaces.len() / tabs.len();
-    (spaces.len() % tabs.len() == 0 && UNITS.contains(&unit)).then_some(unit)
+    (spaces.len().is_multiple_of(tabs.len()) && UNITS.contains(&unit)).then_some(unit)
 }
 
 /// The inserted lines `lines` (a hunk's, after re-indentation) where they land, in a place of
@@ -291,7 +291,7 @@ fn tab_unit(
     lines
         .iter()
         .filter(|l| uses_tabs(l) == Some(false))
-        .all(|l| leading_ws(l).len() % unit == 0)
+        .all(|l| leading_ws(l).len().is_multiple_of(unit))
         .then_some(unit)
 }
 
