@@ -150,6 +150,7 @@ pub(crate) fn fold_ops(
     if map.is_empty() {
         return Ok(());
     }
+    add_sibling_quotes(&mut map, ops);
     // A character the file itself uses elsewhere may be meant as it is in the added lines (a
     // curly apostrophe in a doc comment of a file whose code has straight ones): unclear.
     for (c, to) in map.iter_mut() {
@@ -179,6 +180,35 @@ pub(crate) fn fold_ops(
     Ok(())
 }
 
+/// A writer that curls quotes curls them by their place in the text, opening or closing: a
+/// quoted line with one `"` shows it only as `“`, and the added lines' `”` is the same straight
+/// quote. So a curly quote the quoted lines never show is mapped as its sibling is, when one of
+/// the same family (folding to the same straight quote) was seen mapped to it.
+fn add_sibling_quotes(map: &mut Mapping, ops: &[Op]) {
+    let seen: Vec<String> = map
+        .iter()
+        .filter_map(|(c, to)| {
+            let to = to.as_deref()?;
+            (matches!(to, "\"" | "'") && fold_char(*c) == to).then(|| to.to_string())
+        })
+        .collect();
+    let written = ops
+        .iter()
+        .flat_map(|o| o.insert.iter())
+        .filter(|n| n.eol.is_none())
+        .flat_map(|n| n.text.chars());
+    let mut siblings = Vec::new();
+    for c in written.filter(|c| !c.is_ascii() && !map.contains_key(c)) {
+        let to = fold_char(c);
+        if seen.iter().any(|s| *s == to) {
+            siblings.push((c, to.into_owned()));
+        }
+    }
+    for (c, to) in siblings {
+        map.insert(c, Some(to));
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
@@ -199,6 +229,25 @@ mod tests {
         assert_eq!(m.get(&'\u{2019}'), Some(&Some("'".to_string())));
         // Not seen: not mapped.
         assert_eq!(m.get(&'\u{201c}'), None);
+    }
+
+    #[test]
+    fn a_closing_quote_follows_its_opening_sibling() {
+        use crate::ops::NewLine;
+        let mut map = mapping(&[("// reads as \u{201c}already", "// reads as \"already")]);
+        let op = Op {
+            start: 0,
+            end: 0,
+            insert: vec![NewLine {
+                text: "// \u{201c}already there\u{201d} \u{2019}x".to_string(),
+                eol: None,
+            }],
+            hunk: 0,
+        };
+        add_sibling_quotes(&mut map, std::slice::from_ref(&op));
+        assert_eq!(map.get(&'\u{201d}'), Some(&Some("\"".to_string())));
+        // Another family was not shown curled: left alone.
+        assert_eq!(map.get(&'\u{2019}'), None);
     }
 
     #[test]

@@ -10,6 +10,26 @@
 //! [`substring`] rung, which places text replacements whose old text starts or ends mid-line.
 //!
 //! The ladder never returns "the first" of several candidates: it returns them all.
+//!
+//! # Module map
+//!
+//! - Finding places: [`index`] (per-file hashes of each line form), [`search`] (runs of lines in
+//!   one form), [`elision`], [`gaps`] (inner context left out), [`similar`], [`substring`] (text
+//!   replacements that start or end mid-line), [`count`] (`replace_all`, `expected_replacements`).
+//! - Choosing among places: [`place`] (every hunk of a file, 3-way, hints), [`evidence`] (scope
+//!   lines and anchors), [`plan`] (one hunk's decision).
+//! - Already applied: [`applied_evidence`] (where the post-image stands and when that counts),
+//!   [`readings`] (applied against a loose fit of the old text), [`insertion`] (what an inserted
+//!   run's own lines allow), [`applied`] (two hunks that disagree about an applied place).
+//! - Other readings of the hunk itself: [`variant`] (padding blanks), [`lost_plus`] (a lost `+`),
+//!   [`dropped`] (blank lines the file lacks).
+//! - Writing the placed lines: [`reindent`] (a uniform shift), [`levels`] (level widths mapped),
+//!   [`style`] (tabs or spaces where the lines land), [`fold`] (Unicode folded back), [`kept`]
+//!   (lines removed and added back unchanged).
+//! - Guards that refuse rather than write a third text: [`order`] (no reordering),
+//!   [`substance`] (removed lines must be the file's in substance).
+//! - Whole files: [`whole`] (elision gaps filled, content in the file's style), [`rest`] (a
+//!   trailing "rest unchanged").
 
 pub(crate) mod applied;
 pub(crate) mod applied_evidence;

@@ -61,17 +61,24 @@ fn says_rest(after: &[&str], line: &str) -> bool {
     after.iter().all(|l| is_blank(l)) && crate::parse::says_rest_unchanged(line)
 }
 
-/// The gaps of whole-file content `lines` ([`is_gap_at`]), except a worded placeholder that is
-/// the file's own line in its place: a sentence that reads like one (`(works as before.)` in a
-/// changelog) standing in `source` right after the same line as in the content. Filled as a
-/// gap, it would stand for whatever lies up to the next line the content shares with the file.
+/// The gaps of whole-file content `lines` ([`is_gap_at`]), except a line with words that is
+/// the file's own line in its place: a sentence that reads like a placeholder (`(works as
+/// before.)` in a changelog, `// ... unless this impl also applies, then inference fails.`)
+/// standing in `source` right after the same line as in the content. Filled as a gap, it would
+/// stand for whatever lies up to the next line the content shares with the file. A marker of
+/// dots alone carries no words to tell it from a gap, and stays one.
 pub(crate) fn gaps(source: &Doc, lines: &[&str], dots_are_code: bool) -> Vec<usize> {
     (0..lines.len())
         .filter(|&i| {
             is_gap_at(lines, i, dots_are_code)
-                && (is_gap(lines[i], dots_are_code) || !in_place(source, lines, i))
+                && (!has_words(lines[i]) || !in_place(source, lines, i))
         })
         .collect()
+}
+
+/// Whether a line holds a word beyond its markers: a letter or a digit.
+fn has_words(line: &str) -> bool {
+    line.chars().any(char::is_alphanumeric)
 }
 
 /// Whether line `m` of `lines` stands in `source` after the same non-blank line (trimmed).
@@ -424,6 +431,19 @@ mod tests {
         // The same words between lines that do not stand around them in the file: a gap.
         let lines = ["# Log", "(rest as before.)", "- First."];
         assert_eq!(gaps(&src, &lines, false), vec![1]);
+    }
+
+    #[test]
+    fn a_dotted_comment_with_words_in_its_place_is_content() {
+        // The file's own `// ... unless ...` comment, with the lines after it deleted: content,
+        // not a gap that would bring them back.
+        let src = Doc::parse("impl A for T {}\n\n// ... unless this impl also applies.\nstruct B;\nimpl A for B {}\n\nmod tests {}\n");
+        let content = "impl A for T {}\n\n// ... unless this impl also applies.\n\nmod tests {}\n";
+        let out = fill_placeholders(&src, content, false).unwrap();
+        assert_eq!(out.join("\n") + "\n", content);
+        // Bare dots in the same place stay a gap.
+        let lines = ["impl A for T {}", "", "// ...", "", "mod tests {}"];
+        assert_eq!(gaps(&src, &lines, false), vec![2]);
     }
 
     #[test]

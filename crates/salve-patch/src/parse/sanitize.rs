@@ -76,6 +76,32 @@ const CODE_NOUNS: &[&str] = &[
 /// A placeholder is short: a sentence of prose is a comment, whatever words it uses.
 const MAX_PLACEHOLDER_WORDS: usize = 10;
 
+/// An unmarked placeholder longer than a noun phrase (`// rest of the code`) says what became
+/// of the code it stands for: it stays the same, goes here, was omitted. Without such a word a
+/// longer comment is a sentence about the code (`// The rest of this function executes in the
+/// child process.`).
+const KEEP_WORDS: &[&str] = &[
+    "unchanged",
+    "same",
+    "before",
+    "omitted",
+    "brevity",
+    "untouched",
+    "unmodified",
+    "here",
+    "elided",
+    "skipped",
+    "identical",
+    "remains",
+    "remain",
+    "stays",
+    "stay",
+    "kept",
+];
+
+/// Words an unmarked placeholder without a [`KEEP_WORDS`] word may have.
+const MAX_BARE_PLACEHOLDER_WORDS: usize = 5;
+
 /// The text of a comment-only line without its comment markers, or `None` when the line is not
 /// a comment.
 fn comment_body(trimmed: &str) -> Option<&str> {
@@ -159,10 +185,12 @@ pub(crate) fn is_lazy(line: &str) -> bool {
     let starts = LAZY_STARTS
         .iter()
         .any(|p| text == *p || text.starts_with(&format!("{p} ")));
+    let says_kept = || words.iter().any(|w| KEEP_WORDS.contains(&w.as_str()));
     starts
         && opens_a_phrase(body)
         && words.len() >= 2
         && words.iter().any(|w| CODE_NOUNS.contains(&w.as_str()))
+        && (words.len() <= MAX_BARE_PLACEHOLDER_WORDS || says_kept())
 }
 
 /// Whether the comment `body` opens with one of [`LAZY_STARTS`] as a phrase of its own: the start
@@ -319,6 +347,8 @@ mod tests {
             "# existing code",
             "(unchanged)",
             "// ... existing methods ...",
+            "// the rest of the implementation goes here",
+            "// rest of the methods stay the same as before",
         ] {
             assert!(is_lazy(l), "{l}");
         }
@@ -341,6 +371,7 @@ mod tests {
             "...existing,",
             "//! other. This module contains two basic abstractions for doing so:",
             "# Rest: the module keeps its code",
+            "    // The rest of this function executes in the child process.",
         ] {
             assert!(!is_lazy(l), "{l}");
         }
