@@ -8,7 +8,11 @@
 //! results are equal line for line still merges cleanly (git's "zealous" level). Lines are compared
 //! with their endings, so CRLF and a missing final newline are merged byte for byte.
 
+mod slide;
+
 use thiserror::Error;
+
+use slide::{any_slides, slid, Way};
 
 use crate::report::LineRange;
 use crate::text::Doc;
@@ -47,6 +51,10 @@ fn records(text: &str) -> Vec<&str> {
 }
 
 /// Merge the change from `base` to `theirs` into `ours`.
+///
+/// Stricter than git in one way: a change that could be aligned at several places in a run of
+/// equal lines is merged at both ends of the run too (diffed from the end, and slid; see
+/// [`slide`]), and a merge whose text depends on the place is a conflict.
 pub fn merge3(base: &str, ours: &str, theirs: &str) -> Result<String, MergeConflict> {
     let b = records(base);
     let o = records(ours);
@@ -59,6 +67,75 @@ pub fn merge3(base: &str, ours: &str, theirs: &str) -> Result<String, MergeConfl
     if ct.is_empty() {
         return Ok(ours.to_string());
     }
+    let merged = combine(&b, &o, &t, &co, &ct)?;
+    // The same changes aligned the other way where lines repeat: diffed from the end (which
+    // aligns a replacement's extra or missing lines at its other end), and slid to either end
+    // of their runs. Each pairing must merge to the same text.
+    let co_rev = reversed_changes(&b, &o);
+    let ct_rev = reversed_changes(&b, &t);
+    let mut pairings: Vec<(Vec<Change>, Vec<Change>)> = Vec::new();
+    if co_rev != co || ct_rev != ct {
+        pairings.push((co_rev.clone(), ct.clone()));
+        pairings.push((co.clone(), ct_rev.clone()));
+        pairings.push((co_rev, ct_rev));
+    }
+    if any_slides(&co, &b, &o) || any_slides(&ct, &b, &t) {
+        for (wo, wt) in [
+            (Way::Up, Way::Up),
+            (Way::Down, Way::Down),
+            (Way::Up, Way::Down),
+            (Way::Down, Way::Up),
+        ] {
+            pairings.push((slid(&co, &b, &o, wo), slid(&ct, &b, &t, wt)));
+        }
+    }
+    for (po, pt) in pairings {
+        let other = combine(&b, &o, &t, &po, &pt);
+        if other.as_deref() != Ok(merged.as_str()) {
+            let line = merged
+                .lines()
+                .zip(other.as_deref().unwrap_or("").lines())
+                .take_while(|(x, y)| x == y)
+                .count()
+                + 1;
+            return Err(MergeConflict {
+                ranges: vec![LineRange {
+                    start: line,
+                    end: line,
+                }],
+            });
+        }
+    }
+    Ok(merged)
+}
+
+/// The changes turning `a` into `b` as a diff from the last lines to the first aligns them.
+fn reversed_changes(a: &[&str], b: &[&str]) -> Vec<Change> {
+    let ra: Vec<&str> = a.iter().rev().copied().collect();
+    let rb: Vec<&str> = b.iter().rev().copied().collect();
+    let (n, m) = (a.len(), b.len());
+    changes(&ra, &rb)
+        .into_iter()
+        .rev()
+        .map(|c| Change {
+            b0: n - c.b1,
+            b1: n - c.b0,
+            s0: m - c.s1,
+            s1: m - c.s0,
+        })
+        .collect()
+}
+
+/// The merge of the changes `co` (base to ours) and `ct` (base to theirs), as git's merge does.
+fn combine(
+    b: &[&str],
+    o: &[&str],
+    t: &[&str],
+    co: &[Change],
+    ct: &[Change],
+) -> Result<String, MergeConflict> {
+    let ours_len: usize = o.iter().map(|l| l.len()).sum();
+    let theirs_len: usize = t.iter().map(|l| l.len()).sum();
     // All changes in base order, tagged with their side (0 ours, 1 theirs).
     let mut all: Vec<(usize, Change)> = co
         .iter()
@@ -79,7 +156,7 @@ pub fn merge3(base: &str, ours: &str, theirs: &str) -> Result<String, MergeConfl
             _ => clusters.push(vec![(side, c)]),
         }
     }
-    let mut out = String::with_capacity(ours.len().max(theirs.len()));
+    let mut out = String::with_capacity(ours_len.max(theirs_len));
     let mut conflicts = Vec::new();
     let mut at = 0; // next base line to copy
     let mut ours_at = 0; // the matching line of ours, for reporting
@@ -91,7 +168,7 @@ pub fn merge3(base: &str, ours: &str, theirs: &str) -> Result<String, MergeConfl
         }
         ours_at += b0 - at;
         let side_of = |side: usize| -> Vec<&str> {
-            let src = if side == 0 { &o } else { &t };
+            let src = if side == 0 { o } else { t };
             let mut v = Vec::new();
             let mut k = b0;
             let mut mine: Vec<&Change> = cl
@@ -119,7 +196,7 @@ pub fn merge3(base: &str, ours: &str, theirs: &str) -> Result<String, MergeConfl
             // Both sides changed here. Equal results merge once, unless a change sits in a run
             // of equal lines: then "the same change" may be two changes aligned onto one line
             // (two deletions of one of three equal lines), and keeping one would lose the other.
-            let slides = cl.iter().any(|(_, c)| slidable(&b, c));
+            let slides = cl.iter().any(|(_, c)| slidable(b, c));
             if theirs_v != mine || slides {
                 conflicts.push(LineRange {
                     start: ours_at + 1,
@@ -281,6 +358,32 @@ fn compact(recs: &[&str], c: &mut [bool], other: &[bool]) {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_deletion_that_could_fall_on_either_side_of_the_other_change_conflicts() {
+        let zeros = |n: usize| "0,\n".repeat(n);
+        let base = format!("[\n{}]\n", zeros(10));
+        // Ours marks a line in the middle of the run; theirs deletes three of its lines, which
+        // could be the three before the mark or the three after it.
+        let ours = format!("[\n{}// mark\n{}]\n", zeros(6), zeros(4));
+        let theirs = format!("[\n{}]\n", zeros(7));
+        assert!(merge3(&base, &ours, &theirs).is_err());
+        // The mark outside the run: every alignment gives the same text.
+        let ours = format!("// mark\n[\n{}]\n", zeros(10));
+        let merged = merge3(&base, &ours, &theirs).unwrap();
+        assert_eq!(merged, format!("// mark\n[\n{}]\n", zeros(7)));
+    }
+
+    #[test]
+    fn a_replacement_that_drops_lines_of_a_run_on_either_side_of_the_other_change_conflicts() {
+        let zeros = |n: usize| "0,\n".repeat(n);
+        let base = format!("[\n{}]\n", zeros(12));
+        // Theirs adds a line near the top and turns four lines near the bottom into two: the two
+        // lines dropped may be any of the run's, before ours' mark or after it.
+        let ours = format!("[\n{}// mark\n{}]\n", zeros(6), zeros(5));
+        let theirs = format!("[\n0,\nnew,\n{}1,\n1,\n]\n", zeros(7));
+        assert!(merge3(&base, &ours, &theirs).is_err());
+    }
 
     #[test]
     fn merges_separate_changes() {

@@ -28,7 +28,8 @@
 //!   (lines removed and added back unchanged).
 //! - Guards that refuse rather than write a third text: [`order`] (no reordering),
 //!   [`substance`] (removed lines must be the file's in substance).
-//! - Whole files: [`whole`] (elision gaps filled, content in the file's style), [`rest`] (a
+//! - Whole files: [`whole`] (elision gaps filled, content in the file's style), [`fill_guard`]
+//!   (gap-shaped lines that are the file's own, fills that repeat content), [`rest`] (a
 //!   trailing "rest unchanged").
 
 pub(crate) mod applied;
@@ -37,6 +38,7 @@ pub(crate) mod count;
 pub(crate) mod dropped;
 pub(crate) mod elision;
 pub(crate) mod evidence;
+pub(crate) mod fill_guard;
 pub(crate) mod fold;
 pub(crate) mod gaps;
 pub(crate) mod index;

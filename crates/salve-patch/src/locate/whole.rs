@@ -13,6 +13,7 @@
 //! parser's to refuse as lazy.
 
 use super::elision::{self, marker_parts};
+use super::fill_guard::{in_place, repeats};
 use super::index::FileIndex;
 use super::rest;
 use super::search::loose_fits;
@@ -61,40 +62,14 @@ fn says_rest(after: &[&str], line: &str) -> bool {
     after.iter().all(|l| is_blank(l)) && crate::parse::says_rest_unchanged(line)
 }
 
-/// The gaps of whole-file content `lines` ([`is_gap_at`]), except a line with words that is
-/// the file's own line in its place: a sentence that reads like a placeholder (`(works as
-/// before.)` in a changelog, `// ... unless this impl also applies, then inference fails.`)
-/// standing in `source` right after the same line as in the content. Filled as a gap, it would
-/// stand for whatever lies up to the next line the content shares with the file. A marker of
-/// dots alone carries no words to tell it from a gap, and stays one.
+/// The gaps of whole-file content `lines` ([`is_gap_at`]), except a line that is the file's own
+/// line in its place ([`in_place`]): a sentence that reads like a placeholder (`(works as
+/// before.)` in a changelog, `// ... unless this impl also applies, then inference fails.`), or
+/// a grammar comment `// ...`, standing in `source` beside the same line as in the content.
 pub(crate) fn gaps(source: &Doc, lines: &[&str], dots_are_code: bool) -> Vec<usize> {
     (0..lines.len())
-        .filter(|&i| {
-            is_gap_at(lines, i, dots_are_code)
-                && (!has_words(lines[i]) || !in_place(source, lines, i))
-        })
+        .filter(|&i| is_gap_at(lines, i, dots_are_code) && !in_place(source, lines, i))
         .collect()
-}
-
-/// Whether a line holds a word beyond its markers: a letter or a digit.
-fn has_words(line: &str) -> bool {
-    line.chars().any(char::is_alphanumeric)
-}
-
-/// Whether line `m` of `lines` stands in `source` after the same non-blank line (trimmed).
-fn in_place(source: &Doc, lines: &[&str], m: usize) -> bool {
-    let Some(prev) = lines[..m].iter().rev().find(|l| !is_blank(l)) else {
-        return false;
-    };
-    let want = lines[m].trim();
-    (0..source.len()).any(|k| {
-        source.line(k).trim() == want
-            && (0..k)
-                .rev()
-                .map(|j| source.line(j))
-                .find(|l| !is_blank(l))
-                .is_some_and(|l| l.trim() == prev.trim())
-    })
 }
 
 /// Why a gap could not be filled: [`Status::NotFound`] or [`Status::Ambiguous`], and a message
@@ -148,6 +123,12 @@ pub(crate) fn fill_placeholders(
             return Err(fail(
                 Status::Ambiguous,
                 "it stands for lines before those of an earlier placeholder",
+            ));
+        }
+        if repeats(source, gap.0, gap.1, &lines, &gaps) {
+            return Err(fail(
+                Status::Ambiguous,
+                "the file lines it would stand for include lines the content already has around it",
             ));
         }
         filled_to = gap.1;
@@ -441,9 +422,13 @@ mod tests {
         let content = "impl A for T {}\n\n// ... unless this impl also applies.\n\nmod tests {}\n";
         let out = fill_placeholders(&src, content, false).unwrap();
         assert_eq!(out.join("\n") + "\n", content);
-        // Bare dots in the same place stay a gap.
+        // Bare dots where the file has none stay a gap.
         let lines = ["impl A for T {}", "", "// ...", "", "mod tests {}"];
         assert_eq!(gaps(&src, &lines, false), vec![2]);
+        // Bare dots the file has in that place are its own line.
+        let src = Doc::parse("/* grammar:\n// a = b\n// ...\n// c = d\n*/\n");
+        let lines = ["/* grammar:", "// a = b", "// ...", "// c = d", "*/"];
+        assert!(gaps(&src, &lines, false).is_empty());
     }
 
     #[test]
