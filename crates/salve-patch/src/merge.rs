@@ -68,9 +68,16 @@ pub fn merge3(base: &str, ours: &str, theirs: &str) -> Result<String, MergeConfl
         return Ok(ours.to_string());
     }
     let merged = combine(&b, &o, &t, &co, &ct)?;
+    // Only a change standing inside a run of equal lines (the same line before and after it)
+    // leaves the other side's alignment to chance. At a block's edge (a closing `});` that an
+    // inserted block also ends with) git's alignment keeps blocks whole, and is taken.
+    let in_run = |c: &Change| c.b0 > 0 && c.b1 < b.len() && b[c.b0 - 1] == b[c.b1];
+    if !co.iter().chain(&ct).any(in_run) {
+        return Ok(merged);
+    }
     // The same changes aligned the other way where lines repeat: diffed from the end (which
     // aligns a replacement's extra or missing lines at its other end), and slid to either end
-    // of their runs. Each pairing must merge to the same text.
+    // of their runs. Each pairing that merges must merge to the same text.
     let co_rev = reversed_changes(&b, &o);
     let ct_rev = reversed_changes(&b, &t);
     let mut pairings: Vec<(Vec<Change>, Vec<Change>)> = Vec::new();
@@ -89,12 +96,16 @@ pub fn merge3(base: &str, ours: &str, theirs: &str) -> Result<String, MergeConfl
             pairings.push((slid(&co, &b, &o, wo), slid(&ct, &b, &t, wt)));
         }
     }
+    // A pairing that conflicts says nothing: another alignment may only make two changes
+    // touch, which git's rule calls a conflict. Two clean merges that differ are the ambiguity.
     for (po, pt) in pairings {
-        let other = combine(&b, &o, &t, &po, &pt);
-        if other.as_deref() != Ok(merged.as_str()) {
+        let Ok(other) = combine(&b, &o, &t, &po, &pt) else {
+            continue;
+        };
+        if other != merged && !blank_lines_apart(&other, &merged) {
             let line = merged
                 .lines()
-                .zip(other.as_deref().unwrap_or("").lines())
+                .zip(other.lines())
                 .take_while(|(x, y)| x == y)
                 .count()
                 + 1;
@@ -107,6 +118,19 @@ pub fn merge3(base: &str, ours: &str, theirs: &str) -> Result<String, MergeConfl
         }
     }
     Ok(merged)
+}
+
+/// Whether two texts differ only in where blank lines stand: the run that repeats most in any
+/// file. Where a blank line goes beside the other side's change, git's pick is as good as any,
+/// and refusing every such merge would refuse most stale edits near a paragraph break.
+fn blank_lines_apart(a: &str, b: &str) -> bool {
+    let solid = |t: &str| -> Vec<String> {
+        t.split_inclusive('\n')
+            .filter(|l| !l.trim().is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    solid(a) == solid(b)
 }
 
 /// The changes turning `a` into `b` as a diff from the last lines to the first aligns them.
@@ -372,6 +396,16 @@ mod tests {
         let ours = format!("// mark\n[\n{}]\n", zeros(10));
         let merged = merge3(&base, &ours, &theirs).unwrap();
         assert_eq!(merged, format!("// mark\n[\n{}]\n", zeros(7)));
+    }
+
+    #[test]
+    fn a_blank_line_on_either_side_of_the_other_change_merges_as_git_does() {
+        // Ours adds a blank to a run of two; theirs inserts a paragraph into the run. Where the
+        // blank goes is a tie-break, not an edit lost: merged, not refused.
+        let base = "a\n\n\nb\n";
+        let ours = "a\n\n\n\nb\n";
+        let theirs = "a\n\nnew\n\n\nb\n";
+        assert!(merge3(base, ours, theirs).is_ok());
     }
 
     #[test]

@@ -212,3 +212,16 @@ fn equal_changes_in_a_run_of_equal_lines_are_a_conflict_not_one_change() {
     assert!(merge3(base, ours, theirs).is_err());
     check_with(base, ours, theirs, true);
 }
+
+/// An inserted block that ends with the line it is inserted after (`});`) could be aligned on
+/// either side of it; the other side's edit of that line is not inside a run of equal lines, so
+/// git's alignment (the block after the edited line) is taken, byte for byte.
+#[test]
+fn an_edited_block_edge_merges_as_git_does() {
+    let base = "test('a', () => {\n\tx();\n});\n\nend();\n";
+    let ours = "test('a', () => {\n\tx();\n}); // reviewed\n\nend();\n";
+    let theirs = "test('a', () => {\n\tx();\n});\n\ntest('b', () => {\n\ty();\n});\n\nend();\n";
+    let merged = merge3(base, ours, theirs).expect("merges");
+    assert!(merged.starts_with("test('a', () => {\n\tx();\n}); // reviewed\n"));
+    check(base, ours, theirs);
+}

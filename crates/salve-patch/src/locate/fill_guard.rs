@@ -12,6 +12,8 @@
 //! the content already holds the lines after it: the result would repeat a stretch of the file.
 //! A fill that writes again a run of lines the content holds around it is refused.
 
+use std::collections::HashMap;
+
 use super::similar::similarity;
 use crate::text::{canonical, is_blank, Doc};
 
@@ -59,7 +61,9 @@ pub(crate) fn in_place(source: &Doc, lines: &[&str], m: usize) -> bool {
 
 /// Whether filling a gap with `source` lines `[start, end)` writes again a run of more than
 /// [`MAX_SHARED_RUN`] consecutive lines (each with a letter or digit) that the content `lines`
-/// holds as consecutive lines of its own (`gaps` are the content's gap lines, not its own).
+/// holds as its own (`gaps` are the content's gap lines): more copies of the run than the file
+/// has, counting the fill's and the content's. A file that repeats a run (a list of names in
+/// two tables) may be filled with one copy while the content keeps the other.
 pub(crate) fn repeats(
     source: &Doc,
     start: usize,
@@ -67,26 +71,42 @@ pub(crate) fn repeats(
     lines: &[&str],
     gaps: &[usize],
 ) -> bool {
-    let key = |l: &str| canonical(l).into_owned();
-    let own: Vec<Option<String>> = lines
-        .iter()
-        .enumerate()
-        .map(|(i, l)| (!gaps.contains(&i) && substantial(l)).then(|| key(l)))
-        .collect();
-    let windows: std::collections::HashSet<&[Option<String>]> = own
-        .windows(MAX_SHARED_RUN + 1)
-        .filter(|w| w.iter().all(Option::is_some))
-        .collect();
-    if windows.is_empty() || end <= start {
+    let own = runs(
+        lines
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !gaps.contains(i))
+            .map(|(_, l)| *l),
+    );
+    if own.is_empty() || end <= start {
         return false;
     }
-    let fill: Vec<Option<String>> = (start..end)
-        .map(|k| source.line(k))
+    let fill = runs((start..end).map(|k| source.line(k)));
+    let shared: Vec<&Vec<String>> = fill.keys().filter(|w| own.contains_key(*w)).collect();
+    if shared.is_empty() {
+        return false;
+    }
+    let file = runs((0..source.len()).map(|k| source.line(k)));
+    shared.into_iter().any(|w| {
+        fill.get(w).copied().unwrap_or(0) + own.get(w).copied().unwrap_or(0)
+            > file.get(w).copied().unwrap_or(0)
+    })
+}
+
+/// Every run of [`MAX_SHARED_RUN`] + 1 consecutive non-blank lines of `lines` that each have
+/// something of their own, canonical, with how often it occurs.
+fn runs<'a>(lines: impl Iterator<Item = &'a str>) -> HashMap<Vec<String>, usize> {
+    let keys: Vec<Option<String>> = lines
         .filter(|l| !is_blank(l))
-        .map(|l| substantial(l).then(|| key(l)))
+        .map(|l| substantial(l).then(|| canonical(l).into_owned()))
         .collect();
-    fill.windows(MAX_SHARED_RUN + 1)
-        .any(|w| w.iter().all(Option::is_some) && windows.contains(w))
+    let mut out: HashMap<Vec<String>, usize> = HashMap::new();
+    for w in keys.windows(MAX_SHARED_RUN + 1) {
+        if let Some(run) = w.iter().cloned().collect::<Option<Vec<String>>>() {
+            *out.entry(run).or_insert(0) += 1;
+        }
+    }
+    out
 }
 
 /// Whether a line says something of its own: a letter or digit.
@@ -122,6 +142,10 @@ mod tests {
         assert!(repeats(&src, 1, 4, &lines, &[4]));
         // Filling it with lines the content does not hold is fine.
         let lines = ["a1", "// ...", "e1"];
+        assert!(!repeats(&src, 1, 4, &lines, &[1]));
+        // A file holding the run twice: one copy filled, the other kept, is the file.
+        let src = Doc::parse("a1\nb1\nc1\nd1\nx\nb1\nc1\nd1\n");
+        let lines = ["a1", "// ...", "x", "b1", "c1", "d1"];
         assert!(!repeats(&src, 1, 4, &lines, &[1]));
     }
 }
