@@ -151,7 +151,10 @@ pub(crate) fn new_text_settled(
     if old.trim().is_empty() || new.trim().is_empty() || old == new {
         return None;
     }
-    if old.starts_with(new.as_str()) || old.ends_with(new.as_str()) {
+    if old.starts_with(new.as_str())
+        || old.ends_with(new.as_str())
+        || keeps_only_old_lines(&old, &new)
+    {
         return None;
     }
     if !occurrences(&flat.text, &old, 1).is_empty() {
@@ -176,6 +179,13 @@ pub(crate) fn new_text_settled(
         .iter()
         .all(|&(s, e)| e <= start || s >= end)
         .then_some((start, end))
+}
+
+/// Whether `new`'s lines are some of `old`'s whole lines, in order: a deletion of whole lines,
+/// whose new text is context that stood in the file before the edit too.
+fn keeps_only_old_lines(old: &str, new: &str) -> bool {
+    let mut olds = old.split('\n');
+    new.split('\n').all(|n| olds.any(|o| o == n))
 }
 
 #[cfg(test)]
@@ -261,5 +271,10 @@ mod tests {
         let flat = Flat::new(&doc);
         let edge = pair("  keep();\n  drop();", "  keep();");
         assert_eq!(new_text_settled(&flat, &edge, &[(1, 2)]), None);
+        // Nor does one in the middle: `    }` twice stands in `        }` / `    }`.
+        let doc = Doc::parse("        }\n    }\n\n    if x {\n        f();\n    }\n");
+        let flat = Flat::new(&doc);
+        let middle = pair("    }\n\n    if x {\n        f();\t\n    }", "    }\n    }");
+        assert_eq!(new_text_settled(&flat, &middle, &[(3, 6)]), None);
     }
 }

@@ -52,10 +52,12 @@ pub(crate) fn in_place(source: &Doc, lines: &[&str], m: usize) -> bool {
         ks.find(|&j| !is_blank(source.line(j)))
             .map(|j| source.line(j).trim())
     };
+    // The neighbours first: a cheap test that rules out nearly every line before the
+    // similarity is measured.
     (0..source.len()).any(|k| {
-        alike(source.line(k).trim())
-            && ((prev.is_some() && neighbour(Box::new((0..k).rev())) == prev)
-                || (next.is_some() && neighbour(Box::new(k + 1..source.len())) == next))
+        ((prev.is_some() && neighbour(Box::new((0..k).rev())) == prev)
+            || (next.is_some() && neighbour(Box::new(k + 1..source.len())) == next))
+            && alike(source.line(k).trim())
     })
 }
 

@@ -67,7 +67,7 @@ use crate::text::{canonical, strip_cr, Doc, Eol, Form};
 use applied_evidence::post_hits_in;
 use index::FileIndex;
 use insertion::{changes_trailing_ws, slidable_insertion, substantial_insertion};
-use readings::{apart, hollow, settled};
+use readings::{apart, hollow, settled, writer_drift};
 use search::{contiguous_fits, loose_fits, Fit, Span};
 use variant::{by_line_form, unpadded};
 
@@ -268,7 +268,13 @@ pub(crate) fn locate_lines(
             // its old text merely looks like other lines (a retried edit of one of two
             // similar blocks). Placing it again would write it a second time.
             // So is a hollow fit over the post-image (see [`readings`]).
-            if let Some((strict, ps, pe)) = settled(&post_hits, &forms) {
+            // A deletion's post-image is context that stood in the file before the edit too,
+            // and one found elsewhere says little against the old text itself, found with only
+            // its writer's drift (trailing whitespace, curly quotes; see [`readings`]).
+            let deletion = !lines.iter().any(|l| l.kind == LineKind::Add);
+            let settled_here = settled(&post_hits, &forms)
+                .filter(|_| !(deletion && fits.iter().all(|f| writer_drift(idx.doc, &pre, f))));
+            if let Some((strict, ps, pe)) = settled_here {
                 let adds_words = lines
                     .iter()
                     .any(|l| l.kind == LineKind::Add && l.text.chars().any(char::is_alphanumeric));

@@ -22,7 +22,7 @@
 
 use super::levels::straight;
 use super::search::Fit;
-use crate::text::{hash_form, leading_ws, strip_cr, Doc, Form};
+use crate::text::{fold_char, hash_form, leading_ws, strip_cr, Doc, Form};
 
 /// The post-image's place that says "already applied", with the form that found it: the first
 /// form (of `forms`, in the ladder's order) that found the post-image found it once.
@@ -63,6 +63,24 @@ pub(crate) fn hollow(doc: &Doc, pre: &[&str], f: &Fit, strict: Form, adds_words:
         looser = true;
     }
     looser && (adds_words || !consistent(doc, pre, f))
+}
+
+/// Whether fit `f` of the pre-image `pre` differs from the file only as a writer changes text:
+/// trailing whitespace, and typographic characters (curly quotes, dashes, non-breaking spaces)
+/// the reply holds where the file has their plain forms. Such a fit is the old text itself as
+/// the model's writer passed it on, not another block that merely looks like it.
+pub(crate) fn writer_drift(doc: &Doc, pre: &[&str], f: &Fit) -> bool {
+    pre.iter().zip(&f.map).all(|(p, span)| {
+        if span.end != span.start + 1 {
+            return false;
+        }
+        let have = strip_cr(doc.line(span.start)).trim_end();
+        let want = strip_cr(p).trim_end();
+        want == have || {
+            let folded: String = want.chars().map(fold_char).collect();
+            folded == have
+        }
+    })
 }
 
 /// Whether the fit's non-blank lines map the pre-image's indentation widths onto the file's
@@ -147,6 +165,19 @@ mod tests {
         ));
         let doc = Doc::parse("    //-\n}\n");
         assert!(!hollow(&doc, &["//-", "}"], &fit(0, 2), Form::Raw, false));
+    }
+
+    #[test]
+    fn trailing_whitespace_and_curly_quotes_are_the_writers_drift() {
+        let doc = Doc::parse("let s = \"a\";\n    x();\n");
+        let pre = ["let s = \u{201c}a\u{201d};\t", "    x();"];
+        assert!(writer_drift(&doc, &pre, &fit(0, 2)));
+        // Other spacing is not.
+        assert!(!writer_drift(
+            &doc,
+            &["let s = \"a\";", "  x();"],
+            &fit(0, 2)
+        ));
     }
 
     #[test]
