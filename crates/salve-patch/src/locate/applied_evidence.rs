@@ -27,10 +27,14 @@ const SLACK: usize = 2;
 /// lines were removed next to it; the canonical form, which folds inner spacing, never counts.
 /// A post-image of blank lines only never counts: blank lines stand all over a file, before the
 /// edit as after it (a deletion between two blank lines is not made wherever two blank lines
-/// meet).
+/// meet). An edit that adds only bracket lines vouches only in the strict forms too.
 pub(crate) fn post_image_vouches(lines: &[HunkLine], form: Form) -> bool {
-    if lines.iter().any(|l| l.kind == LineKind::Add) {
-        return true;
+    let mut added = lines.iter().filter(|l| l.kind == LineKind::Add).peekable();
+    if added.peek().is_some() {
+        // Added lines of brackets only (`}`, `);`), found where whitespace is folded, match
+        // any closing bracket at any level: they prove nothing was added.
+        let loose = matches!(form, Form::Trim | Form::Canon);
+        return !loose || added.any(|l| l.text.chars().any(char::is_alphanumeric));
     }
     if post_image(lines).iter().all(|l| l.trim().is_empty()) {
         return false;
@@ -208,6 +212,9 @@ mod tests {
         assert!(!post_image_vouches(&braces, Form::Trim));
         let replace = lines(&[(Remove, "a"), (Add, "b")]);
         assert!(post_image_vouches(&replace, Form::Canon));
+        let brace = lines(&[(Context, "  }"), (Add, "    }"), (Context, "Ok(())")]);
+        assert!(!post_image_vouches(&brace, Form::Canon));
+        assert!(post_image_vouches(&brace, Form::Raw));
         // Blank lines around a removed line are no evidence in any form.
         let blanks = lines(&[(Context, ""), (Remove, "- item"), (Context, "  ")]);
         assert!(!post_image_vouches(&blanks, Form::Raw));

@@ -69,6 +69,14 @@ pub(crate) fn place_all<'b>(
             plans.push(super::count::by_count(doc, flat, pair, want, i));
             continue;
         }
+        if let Some(plan) = hunk
+            .substring
+            .as_ref()
+            .and_then(|pair| super::quoted_twice::refusal(doc, pair, i))
+        {
+            plans.push(plan);
+            continue;
+        }
         if let Some(Found::Candidates(c)) = &found[i] {
             if let Some(at) = exact_elsewhere(&mut flat, doc, hunk, c) {
                 plans.push(two_readings(doc, hunk, i, c, at));
