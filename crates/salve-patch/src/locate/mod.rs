@@ -158,9 +158,14 @@ pub(crate) fn locate_fresh(idx: &FileIndex, hunk: &Hunk) -> Found {
 fn locate_as(idx: &FileIndex, hunk: &Hunk, applied: bool) -> Found {
     let gaps = hunk.substring.is_none();
     let mut found = locate_lines(idx, &hunk.lines, None, applied, gaps);
-    if let Some(lines) = unpadded(hunk).filter(|_| !by_line_form(&found)) {
+    if let Some(lines) = unpadded(hunk) {
         let alt = locate_lines(idx, &lines, Some(lines.clone()), applied, gaps);
-        if by_line_form(&alt) {
+        // The padding is the header's count, not a line of the reply: it may place a hunk
+        // the written lines do not, but it must not choose one place among several the
+        // written lines fit (a blank after one of two equal endings, none at the end of the
+        // file); then the written lines' places are weighed by evidence and the hint.
+        let chose = matches!((&found, &alt), (Found::Candidates(a), Found::Candidates(b)) if a.len() < b.len());
+        if by_line_form(&alt) && (!by_line_form(&found) || chose) {
             found = alt;
         }
     }
