@@ -13,7 +13,8 @@
 //! could tell, so such cases are not drawn: a drifted quote that fits other lines of the file
 //! (loosely: whitespace, quotes and blank lines aside), wrong line numbers on a quote that
 //! occurs twice, a retried edit whose old text still stands elsewhere, a blank line dropped next
-//! to changed lines, an insertion that copies its own neighbours.
+//! to changed lines, an insertion that copies its own neighbours, added lines whose tabs (or
+//! spaces) are converted in a hunk whose quoted lines show no conversion.
 //!
 //! The CI run is bounded: a fixed seed and a few thousand cases. Longer runs by hand:
 //!
