@@ -482,6 +482,21 @@ mod tests {
     }
 
     #[test]
+    fn tabs_become_as_many_spaces_as_the_quoted_lines_show() {
+        // Two-space levels around, but the reply's quoted lines showed a tab for four spaces.
+        let file = "a {\n  b\n  c\n}\n";
+        let lines = ["\td"];
+        assert_eq!(
+            restyled(file, 2, ReplyStyle::SpacesAsTabs(None), &lines).unwrap(),
+            ["  d"]
+        );
+        assert_eq!(
+            restyled(file, 2, ReplyStyle::SpacesAsTabs(Some(4)), &lines).unwrap(),
+            ["    d"]
+        );
+    }
+
+    #[test]
     fn spaces_per_tab_come_from_whole_multiples() {
         assert_eq!(spaces_per_tab("        x", "\t\tx"), Some(4));
         assert_eq!(spaces_per_tab("    x", "\tx"), Some(4));
