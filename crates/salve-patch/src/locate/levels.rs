@@ -15,8 +15,9 @@
 
 use super::reindent::Reindent;
 use super::{pre_image, style, Placement};
-use crate::edit::HunkLine;
+use crate::edit::{HunkLine, LineKind};
 use crate::ops::Op;
+use crate::report::Rung;
 use crate::text::{canonical_eq, is_blank, leading_ws, strip_cr, Doc};
 
 /// How the reply's indentation widths map onto the file's.
@@ -223,10 +224,18 @@ pub(crate) fn relevel_ops(
     let widths: Vec<(usize, usize)> = pairs.iter().map(|(r, f)| (r.len(), f.len())).collect();
     let levels = if single_level(&pairs) {
         let (r0, f0) = widths[0];
-        // Undo the uniform delta the indent rung already applied: the reply's own widths.
+        // The reply's own widths: by undoing the uniform delta the indent rung applied, or as
+        // written after a prefix stripped (which stops at column 0, so undoing it could not
+        // tell 0 from 2), where the added lines are known one for one.
+        let raw = matches!(p.fit.reindent, Reindent::Strip(_))
+            .then(|| reply_widths(lines, p, written.len()))
+            .flatten();
         let delta = if same { 0 } else { f0 as isize - r0 as isize };
-        for t in written.iter_mut() {
-            let w = leading_ws(t).len() as isize - delta;
+        for (k, t) in written.iter_mut().enumerate() {
+            let w = match &raw {
+                Some(raw) => raw[k] as isize,
+                None => leading_ws(t).len() as isize - delta,
+            };
             let Ok(w) = usize::try_from(w) else {
                 return Err(unclear("an added line sits left of any column"));
             };
@@ -258,6 +267,25 @@ pub(crate) fn relevel_ops(
         **t = new;
     }
     Ok(())
+}
+
+/// The indentation widths the reply wrote its `n` non-blank added lines at, when they are
+/// known one for one (no elision marker brought file lines back in their place) and indented
+/// with spaces only.
+fn reply_widths(lines: &[HunkLine], p: &Placement, n: usize) -> Option<Vec<usize>> {
+    if p.rung == Rung::Elision {
+        return None;
+    }
+    let raw: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.kind == LineKind::Add)
+        .map(|l| strip_cr(&l.text))
+        .filter(|t| !is_blank(t))
+        .collect();
+    if raw.len() != n || raw.iter().any(|t| tabs(leading_ws(t))) {
+        return None;
+    }
+    Some(raw.iter().map(|t| leading_ws(t).len()).collect())
 }
 
 /// Whether the quoted lines show exactly one indentation width on each side.

@@ -25,7 +25,8 @@
 //! - Other readings of the hunk itself: [`variant`] (padding blanks), [`lost_plus`] (a lost `+`),
 //!   [`dropped`] (blank lines the file lacks).
 //! - Writing the placed lines: [`reindent`] (a uniform shift), [`levels`] (level widths mapped),
-//!   [`style`] (tabs or spaces where the lines land), [`fold`] (Unicode folded back), [`kept`]
+//!   [`style`] (tabs or spaces where the lines land), [`quoted`] (an added line indented as a
+//!   quoted line takes that line's file indentation), [`fold`] (Unicode folded back), [`kept`]
 //!   (lines removed and added back unchanged).
 //! - Guards that refuse rather than write a third text: [`order`] (no reordering),
 //!   [`substance`] (removed lines must be the file's in substance).
@@ -50,6 +51,7 @@ pub(crate) mod lost_plus;
 pub(crate) mod order;
 pub(crate) mod place;
 pub(crate) mod plan;
+pub(crate) mod quoted;
 mod quoted_twice;
 pub(crate) mod readings;
 pub(crate) mod reindent;
@@ -117,7 +119,8 @@ pub(crate) enum Found {
     /// The post-image is in the file and the pre-image is not: lines `[start, end)`.
     AlreadyApplied { start: usize, end: usize },
     /// The post-image stands at lines `[start, end)`, and context-relax finds the pre-image
-    /// across that place: applied already, or not yet, cannot be told.
+    /// across that place, or (a deletion, whose post-image stood there before it too) a looser
+    /// form finds it elsewhere: applied already, or not yet, cannot be told.
     Unclear { start: usize, end: usize },
     /// No rung found anything.
     Nothing,
@@ -285,10 +288,15 @@ pub(crate) fn locate_lines(
                 let adds_words = lines
                     .iter()
                     .any(|l| l.kind == LineKind::Add && l.text.chars().any(char::is_alphanumeric));
-                if fits
-                    .iter()
-                    .all(|f| apart(f, ps, pe) || hollow(idx.doc, &pre, f, strict, adds_words))
-                {
+                let is_hollow = |f: &Fit| hollow(idx.doc, &pre, f, strict, adds_words);
+                if fits.iter().all(|f| apart(f, ps, pe) || is_hollow(f)) {
+                    // A deletion's post-image is lines that stood there before it too: found
+                    // apart from a loose fit of its old text, it tells a retried deletion no
+                    // better than the old text drifted (re-indented, re-spaced) tells an edit
+                    // still to make. Only a hollow fit (braces at other levels) is no reading.
+                    if deletion && !fits.iter().all(is_hollow) {
+                        return Found::Unclear { start: ps, end: pe };
+                    }
                     return Found::AlreadyApplied { start: ps, end: pe };
                 }
             }
@@ -564,6 +572,7 @@ pub(crate) fn ops_for(
     substance::check_removed(doc, lines, p)?;
     levels::relevel_ops(doc, lines, p, shown, &mut ops)?;
     style::restyle_ops(doc, lines, p, reply_style, &mut ops)?;
+    quoted::match_quoted(doc, lines, p, &mut ops)?;
     fold::fold_ops(doc, lines, p, &mut ops)?;
     order::check(doc, lines, p, &ops)?;
     Ok(ops)

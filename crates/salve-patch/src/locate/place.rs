@@ -282,13 +282,13 @@ pub(crate) fn placed(i: usize, p: Placement) -> Plan {
 }
 
 /// Refused: the edit's result stands at lines `[start, end)`, and its old text fits across them
-/// only with outer context left out.
+/// only with outer context left out, or (a deletion) elsewhere only loosely.
 fn applied_or_not(i: usize, start: usize, end: usize) -> Plan {
     let mut report = HunkReport::new(i, Status::Ambiguous);
     let r = range(start, end);
     report.lines = Some(r);
     report.message = Some(format!(
-        "the edit's result already stands at lines {}-{}, and its old text fits across them only with outer context left out: whether it is applied already cannot be told; re-read the file",
+        "the edit's result already stands at lines {}-{}, and its old text fits only loosely (across them with outer context left out, or elsewhere at other whitespace): whether it is applied already cannot be told; re-read the file",
         r.start, r.end
     ));
     Plan {

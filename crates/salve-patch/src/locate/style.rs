@@ -49,7 +49,14 @@ fn uses_tabs(line: &str) -> Option<bool> {
 
 /// The style of the file around lines `[s, e)`: the nearest indented lines on both sides (and
 /// inside), when at least three quarters of them agree.
+#[cfg(test)]
 pub(crate) fn around(doc: &Doc, s: usize, e: usize) -> Style {
+    majority(&seen_around(doc, s, e))
+}
+
+/// What the indented lines inside `[s, e)` and the nearest ones on each side say (see
+/// [`uses_tabs`]).
+fn seen_around(doc: &Doc, s: usize, e: usize) -> Vec<bool> {
     let s = s.min(doc.len());
     let e = e.clamp(s, doc.len());
     let inside = (s..e).map(|i| doc.line(i));
@@ -61,6 +68,11 @@ pub(crate) fn around(doc: &Doc, s: usize, e: usize) -> Style {
     let mut seen: Vec<bool> = inside.filter_map(uses_tabs).collect();
     seen.extend(side(&mut before.into_iter()));
     seen.extend(side(&mut after.into_iter()));
+    seen
+}
+
+/// The style at least three quarters of `seen` agree on.
+fn majority(seen: &[bool]) -> Style {
     let tabs = seen.iter().filter(|&&t| t).count();
     let spaces = seen.len() - tabs;
     if seen.is_empty() || tabs.max(spaces) * 4 < seen.len() * 3 {
@@ -143,8 +155,9 @@ pub(crate) enum ReplyStyle {
     /// The reply writes the file's tabs as spaces; with the spaces one tab stands for, when the
     /// quoted lines agree on it (eight spaces quoting two tabs: four).
     TabsAsSpaces(Option<usize>),
-    /// The reply writes the file's spaces as tabs.
-    SpacesAsTabs,
+    /// The reply writes the file's spaces as tabs; with the spaces one tab stands for, when the
+    /// quoted lines agree on it.
+    SpacesAsTabs(Option<usize>),
     /// Both, or faithful and converted lines: unclear.
     Mixed,
 }
@@ -159,44 +172,61 @@ pub(crate) fn reply_style<'a>(
     let mut per_tab: Option<Option<usize>> = None;
     for (lines, p) in placed {
         let (pre, _) = pre_image(lines);
+        // A prefix the fit adds or strips is the whole reply shifted, already undone for the
+        // added lines: the style is judged on what is left (a tab before every line of a
+        // space-indented quote shifts it, and writes no space as a tab).
+        let prefixed = matches!(p.fit.reindent, Reindent::Prefix(_) | Reindent::Strip(_));
+        // A fit that shifts the reply's indentation otherwise says nothing of a tab's width.
+        let unshifted = matches!(
+            p.fit.reindent,
+            Reindent::Same | Reindent::Columns { delta: 0, .. }
+        );
         for (text, span) in pre.iter().zip(&p.fit.map) {
             if span.end != span.start + 1 {
                 continue;
             }
-            match (uses_tabs(text), uses_tabs(doc.line(span.start))) {
-                (Some(a), Some(b)) if a == b => same = true,
+            let shifted;
+            let text = if prefixed {
+                shifted = p.fit.reindent.apply(text);
+                shifted.as_str()
+            } else {
+                text
+            };
+            let file = doc.line(span.start);
+            let seen = match (uses_tabs(text), uses_tabs(file)) {
+                (Some(a), Some(b)) if a == b => {
+                    same = true;
+                    continue;
+                }
                 (Some(false), Some(true)) => {
                     t2s = true;
-                    // A fit that shifts the reply's indentation says nothing of a tab's width.
-                    let unshifted = matches!(
-                        p.fit.reindent,
-                        Reindent::Same | Reindent::Columns { delta: 0, .. }
-                    );
-                    let seen = unshifted
-                        .then(|| spaces_per_tab(text, doc.line(span.start)))
-                        .flatten();
-                    per_tab = match per_tab {
-                        None => Some(seen),
-                        Some(w) if w == seen => Some(w),
-                        Some(_) => Some(None),
-                    };
+                    spaces_per_tab(text, file)
                 }
-                (Some(true), Some(false)) => s2t = true,
-                _ => {}
-            }
+                (Some(true), Some(false)) => {
+                    s2t = true;
+                    spaces_per_tab(file, text)
+                }
+                _ => continue,
+            };
+            let seen = seen.filter(|_| unshifted);
+            per_tab = match per_tab {
+                None => Some(seen),
+                Some(w) if w == seen => Some(w),
+                Some(_) => Some(None),
+            };
         }
     }
     match (same, t2s, s2t) {
         (false, false, false) => ReplyStyle::Unknown,
         (true, false, false) => ReplyStyle::Faithful,
         (false, true, false) => ReplyStyle::TabsAsSpaces(per_tab.flatten()),
-        (false, false, true) => ReplyStyle::SpacesAsTabs,
+        (false, false, true) => ReplyStyle::SpacesAsTabs(per_tab.flatten()),
         _ => ReplyStyle::Mixed,
     }
 }
 
-/// The spaces one tab stands for when the reply's `text` quotes the tab-indented file line
-/// `file` (indented with tabs only) at a whole multiple.
+/// The spaces one tab stands for when the space-indented `text` stands for the line `file`
+/// indented with tabs only (either may be the reply's), at a whole multiple.
 fn spaces_per_tab(text: &str, file: &str) -> Option<usize> {
     let (spaces, tabs) = (leading_ws(text), leading_ws(file));
     if spaces.contains('\t') || tabs.contains(' ') || tabs.is_empty() {
@@ -224,7 +254,7 @@ pub(crate) fn restyle(
 ) -> Result<(), String> {
     let (odd, converts) = match style {
         Style::Unknown => return Ok(()),
-        Style::Spaces => (true, matches!(reply_style, ReplyStyle::SpacesAsTabs)),
+        Style::Spaces => (true, matches!(reply_style, ReplyStyle::SpacesAsTabs(_))),
         Style::Tabs => (false, matches!(reply_style, ReplyStyle::TabsAsSpaces(_))),
     };
     if !lines.iter().any(|l| uses_tabs(l) == Some(odd)) {
@@ -242,7 +272,12 @@ pub(crate) fn restyle(
     }
     match style {
         Style::Spaces => {
-            let Some(unit) = unit() else {
+            // The spaces a tab stands for as the quoted lines show them, else the file's level.
+            let shown = match reply_style {
+                ReplyStyle::SpacesAsTabs(shown) => shown,
+                _ => None,
+            };
+            let Some(unit) = shown.or_else(unit) else {
                 return Err(unclear(have, want));
             };
             for l in lines.iter_mut().filter(|l| leading_ws(l).contains('\t')) {
@@ -352,14 +387,20 @@ pub(crate) fn restyle_ops(
         .map_or(0, |l| l.len() - l.trim_start_matches('\t').len());
     let reply: Vec<&str> = lines.iter().map(|l| strip_cr(&l.text)).collect();
     let unit = || space_unit(doc, s, e);
-    restyle(
-        &mut texts,
-        around(doc, s, e),
+    let seen = seen_around(doc, s, e);
+    // No indented line within reach: a reply that converts the file's style has its added lines
+    // in the converted style whatever the place, and the file's own style is the whole file's.
+    let converts = matches!(
         reply_style,
-        &reply,
-        depth,
-        unit,
-    )?;
+        ReplyStyle::TabsAsSpaces(_) | ReplyStyle::SpacesAsTabs(_)
+    );
+    let style = if seen.is_empty() && converts {
+        let all: Vec<bool> = doc.lines().filter_map(uses_tabs).collect();
+        majority(&all)
+    } else {
+        majority(&seen)
+    };
+    restyle(&mut texts, style, reply_style, &reply, depth, unit)?;
     let slots = ops
         .iter_mut()
         .flat_map(|o| o.insert.iter_mut())
@@ -401,7 +442,7 @@ mod tests {
         let out = restyled(
             file,
             6,
-            ReplyStyle::SpacesAsTabs,
+            ReplyStyle::SpacesAsTabs(None),
             &["int h() {", "\tif (z) {", "\t\tw();", "\t}", "}"],
         );
         assert_eq!(
@@ -438,6 +479,21 @@ mod tests {
         );
         // A width the shown tab does not divide is unclear.
         assert!(restyled(file, 4, ReplyStyle::TabsAsSpaces(Some(4)), &["      fs,"]).is_err());
+    }
+
+    #[test]
+    fn tabs_become_as_many_spaces_as_the_quoted_lines_show() {
+        // Two-space levels around, but the reply's quoted lines showed a tab for four spaces.
+        let file = "a {\n  b\n  c\n}\n";
+        let lines = ["\td"];
+        assert_eq!(
+            restyled(file, 2, ReplyStyle::SpacesAsTabs(None), &lines).unwrap(),
+            ["  d"]
+        );
+        assert_eq!(
+            restyled(file, 2, ReplyStyle::SpacesAsTabs(Some(4)), &lines).unwrap(),
+            ["    d"]
+        );
     }
 
     #[test]

@@ -250,17 +250,27 @@ fn tabs_spaces(hunks: &mut [Hunk]) -> bool {
         .any(|(_, l)| l.starts_with('\t'));
     // As for the 2-4 style: only when a quoted line shows the conversion (seed 3, cases 584
     // and 4925, in a file with no indented line at all).
-    let shows = hunks.iter().flat_map(|h| h.lines.iter()).any(|(k, l)| {
+    let converts = |l: &str| {
         let w = lead(l);
-        *k != K::Add
-            && !l.trim().is_empty()
+        !l.trim().is_empty()
             && if tabs {
                 w.contains('\t')
             } else {
                 !w.is_empty() && w.len().is_multiple_of(4) && !w.contains('\t')
             }
-    });
-    if !shows {
+    };
+    let shows = |h: &Hunk| h.lines.iter().any(|(k, l)| *k != K::Add && converts(l));
+    if !hunks.iter().any(shows) {
+        return false;
+    }
+    // Nor when a hunk converts added lines while none of its own quoted lines shows the
+    // conversion: in a file that mixes styles (a tab-indented line among space-indented ones,
+    // seed 1003), the reply then writes the added line in the style of the lines around it,
+    // and read literally it means that style (the file's own mix is lost in the writing).
+    if hunks
+        .iter()
+        .any(|h| !shows(h) && h.lines.iter().any(|(k, l)| *k == K::Add && converts(l)))
+    {
         return false;
     }
     each(hunks, |_, l| {

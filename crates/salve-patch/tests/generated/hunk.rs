@@ -147,6 +147,15 @@ fn quotes(view: &[String], hunks: &[Hunk], own_too: bool) -> bool {
     })
 }
 
+/// True when every hunk's part-of-a-line old text stands exactly once in the file `lines`.
+pub fn sub_once(lines: &[String], hunks: &[Hunk]) -> bool {
+    let joined = crate::change::join(lines);
+    hunks.iter().all(|h| match &h.sub {
+        Some((old, _)) => joined.matches(old.as_str()).count() == 1,
+        None => true,
+    })
+}
+
 /// True when some hunk's old text still stands in `text` once the edit is made: retried, the
 /// edit could as well mean that other place, so "already applied" is not the one answer.
 ///
