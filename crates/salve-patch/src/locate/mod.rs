@@ -65,9 +65,9 @@ use crate::text::{canonical, strip_cr, Doc, Eol, Form};
 use applied_evidence::post_hits_in;
 use index::FileIndex;
 use insertion::{changes_trailing_ws, slidable_insertion, substantial_insertion};
-use readings::{apart, hollow, settled};
+use readings::{apart, hollow, over_own_result, settled};
 use search::{contiguous_fits, loose_fits, Fit, Span};
-use variant::{by_line_form, unpadded};
+use variant::{by_line_form, places, unpadded};
 
 /// One candidate position of a hunk.
 #[derive(Clone, Debug, PartialEq)]
@@ -113,7 +113,8 @@ pub(crate) enum Found {
     /// The post-image is in the file and the pre-image is not: lines `[start, end)`.
     AlreadyApplied { start: usize, end: usize },
     /// The post-image stands at lines `[start, end)`, and context-relax finds the pre-image
-    /// across that place: applied already, or not yet, cannot be told.
+    /// across that place, or a looser line form finds it there with braces read at another
+    /// indentation: applied already, or not yet, cannot be told.
     Unclear { start: usize, end: usize },
     /// No rung found anything.
     Nothing,
@@ -137,8 +138,12 @@ pub(crate) fn post_image(lines: &[HunkLine]) -> Vec<&str> {
 }
 
 /// Walk the ladder (exact to context-relax) for a hunk. The hunk without its padded tail (blank
-/// lines the header counts pulled in, [`Hunk::padded_tail`]) is tried when that finds the
-/// pre-image by a line form and the hunk as written does not; readings with some of its
+/// lines the header counts pulled in, [`Hunk::padded_tail`]) is taken when that finds the
+/// pre-image by a line form and the hunk as written does not, or finds it in more places: a
+/// blank line that only an over-count put in the hunk is no evidence for one of those places
+/// (the blank between the diff and the prose after it matches the blank after the first of two
+/// equal functions, not the last one at the end of the file); the hunk's other evidence, its
+/// line hint, chooses among them, or it is refused as ambiguous. Readings with some of its
 /// `maybe_added` lines as added lines ([`lost_plus`]) only when the hunk places nowhere. Inner
 /// context gaps ([`gaps`]) are looked for only in line-based formats.
 pub(crate) fn locate(idx: &FileIndex, hunk: &Hunk) -> Found {
@@ -154,9 +159,9 @@ pub(crate) fn locate_fresh(idx: &FileIndex, hunk: &Hunk) -> Found {
 fn locate_as(idx: &FileIndex, hunk: &Hunk, applied: bool) -> Found {
     let gaps = hunk.substring.is_none();
     let mut found = locate_lines(idx, &hunk.lines, None, applied, gaps);
-    if let Some(lines) = unpadded(hunk).filter(|_| !by_line_form(&found)) {
+    if let Some(lines) = unpadded(hunk) {
         let alt = locate_lines(idx, &lines, Some(lines.clone()), applied, gaps);
-        if by_line_form(&alt) {
+        if by_line_form(&alt) && (!by_line_form(&found) || places(&alt) > places(&found)) {
             found = alt;
         }
     }
@@ -194,6 +199,9 @@ pub(crate) fn locate_lines(
         .map(|l| l.kind == LineKind::Add)
         .collect();
     let repeats_context = slidable_insertion(lines);
+    let adds_words = lines
+        .iter()
+        .any(|l| l.kind == LineKind::Add && l.text.chars().any(char::is_alphanumeric));
     let exact_ends = changes_trailing_ws(lines);
     let mut post_hits: Vec<Vec<(usize, usize)>> = Vec::new();
     let forms = LINE_RUNGS.map(|(_, f)| f);
@@ -267,9 +275,6 @@ pub(crate) fn locate_lines(
             // similar blocks). Placing it again would write it a second time.
             // So is a hollow fit over the post-image (see [`readings`]).
             if let Some((strict, ps, pe)) = settled(&post_hits, &forms) {
-                let adds_words = lines
-                    .iter()
-                    .any(|l| l.kind == LineKind::Add && l.text.chars().any(char::is_alphanumeric));
                 if fits
                     .iter()
                     .all(|f| apart(f, ps, pe) || hollow(idx.doc, &pre, f, strict, adds_words))
@@ -277,17 +282,31 @@ pub(crate) fn locate_lines(
                     return Found::AlreadyApplied { start: ps, end: pe };
                 }
             }
+            // The post-image stands exactly across a fit that needs its looser form only on
+            // braces: the edit's result read at a shift, or its old text quoted at one.
+            let exact = post_hits.first().map_or(&[][..], Vec::as_slice);
+            if let Some((ps, pe)) = fits
+                .iter()
+                .find_map(|f| over_own_result(idx.doc, &pre, f, exact))
+                .filter(|_| applied)
+            {
+                return Found::Unclear { start: ps, end: pe };
+            }
             return wrap(rung, fits);
         }
         post_hits.push(posts);
     }
     let loose = structural(idx, &pre, &ctx, lines, gaps);
-    if let Some((_, start, end)) = settled(&post_hits, &forms).filter(|_| applied) {
+    if let Some((strict, start, end)) = settled(&post_hits, &forms).filter(|_| applied) {
         // A structural rung finding the pre-image across the post-image's place (a deletion
         // whose context lost a blank line reads as its own result) means the edit is not made.
+        // Not a fit that reads braces at another indentation over the post-image found by a
+        // stricter form: that is the edit's result read at a shift (see [`readings`]).
         let across = |f: &Fit| {
             let (s, e) = f.range();
-            !apart(f, start, end) && (s < start || e > end)
+            !apart(f, start, end)
+                && (s < start || e > end)
+                && !hollow(idx.doc, &pre, f, strict, adds_words)
         };
         // Only a lost blank line, though: context-relax, which leaves outer context out, also
         // finds a retried deletion in a run of equal lines across its own result.

@@ -280,7 +280,7 @@ fn applied_or_not(i: usize, start: usize, end: usize) -> Plan {
     let r = range(start, end);
     report.lines = Some(r);
     report.message = Some(format!(
-        "the edit's result already stands at lines {}-{}, and its old text fits across them only with outer context left out: whether it is applied already cannot be told; re-read the file",
+        "the edit's result already stands at lines {}-{}, and its old text fits across them only loosely (outer context left out, or braces read at another indentation): whether it is applied already cannot be told; re-read the file",
         r.start, r.end
     ));
     Plan {
