@@ -269,28 +269,8 @@ pub(crate) fn locate_lines(
                     return Found::AlreadyApplied { start: ps, end: pe };
                 }
             }
-            // The post-image already stands, by a stricter form than this one, apart from
-            // every place this looser form finds the pre-image: the edit was made there, and
-            // its old text merely looks like other lines (a retried edit of one of two
-            // similar blocks). Placing it again would write it a second time.
-            // So is a hollow fit over the post-image (see [`readings`]).
-            if let Some((strict, ps, pe)) = settled(&post_hits, &forms) {
-                if fits
-                    .iter()
-                    .all(|f| apart(f, ps, pe) || hollow(idx.doc, &pre, f, strict, adds_words))
-                {
-                    return Found::AlreadyApplied { start: ps, end: pe };
-                }
-            }
-            // The post-image stands exactly across a fit that needs its looser form only on
-            // braces: the edit's result read at a shift, or its old text quoted at one.
-            let exact = post_hits.first().map_or(&[][..], Vec::as_slice);
-            if let Some((ps, pe)) = fits
-                .iter()
-                .find_map(|f| over_own_result(idx.doc, &pre, f, exact))
-                .filter(|_| applied)
-            {
-                return Found::Unclear { start: ps, end: pe };
+            if let Some(verdict) = result_over_fits(idx, &pre, &fits, &post_hits, adds_words) {
+                return verdict;
             }
             return wrap(rung, fits);
         }
@@ -322,6 +302,36 @@ pub(crate) fn locate_lines(
         Some((rung, fits)) => wrap(rung, fits),
         None => Found::Nothing,
     }
+}
+
+/// The verdict on fits a looser line form found while the post-image stands by a stricter one
+/// (`post_hits`, one list per stricter form; see [`readings`]), if any.
+///
+/// The post-image found once, apart from every fit (or hollow over it): the edit was made there,
+/// and its old text merely looks like other lines (a retried edit of one of two similar blocks);
+/// placing it again would write it a second time. The post-image standing exactly across a fit
+/// that needs its looser form only on braces, though in several places: the edit's result read
+/// at a shift, or its old text quoted at one, cannot be told.
+fn result_over_fits(
+    idx: &FileIndex,
+    pre: &[&str],
+    fits: &[Fit],
+    post_hits: &[Vec<(usize, usize)>],
+    adds_words: bool,
+) -> Option<Found> {
+    let forms = LINE_RUNGS.map(|(_, f)| f);
+    if let Some((strict, ps, pe)) = settled(post_hits, &forms) {
+        if fits
+            .iter()
+            .all(|f| apart(f, ps, pe) || hollow(idx.doc, pre, f, strict, adds_words))
+        {
+            return Some(Found::AlreadyApplied { start: ps, end: pe });
+        }
+    }
+    let exact = post_hits.first().map_or(&[][..], Vec::as_slice);
+    fits.iter()
+        .find_map(|f| over_own_result(idx.doc, pre, f, exact))
+        .map(|(start, end)| Found::Unclear { start, end })
 }
 
 /// The structural rungs (blank-lines, elision, context-relax): the first that finds the
