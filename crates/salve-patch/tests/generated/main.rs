@@ -14,7 +14,7 @@
 //! (loosely: whitespace, quotes and blank lines aside), wrong line numbers on a quote that
 //! occurs twice, a retried edit whose old text still stands elsewhere, a blank line dropped next
 //! to changed lines, an insertion that copies its own neighbours, a part-of-a-line quote that
-//! begins inside a word and also stands where a word begins.
+//! begins inside a word (or an indentation) and also stands where a word (or a line) begins.
 //!
 //! The CI run is bounded: a fixed seed and a few thousand cases. Longer runs by hand:
 //!
