@@ -71,9 +71,9 @@ use crate::text::{canonical, strip_cr, Doc, Eol, Form};
 use applied_evidence::post_hits_in;
 use index::FileIndex;
 use insertion::{changes_trailing_ws, slidable_insertion, substantial_insertion};
-use readings::{apart, hollow, settled, writer_drift};
+use readings::{apart, hollow, over_own_result, settled, writer_drift};
 use search::{contiguous_fits, loose_fits, Fit, Span};
-use variant::{by_line_form, unpadded};
+use variant::{by_line_form, places, unpadded};
 
 /// One candidate position of a hunk.
 #[derive(Clone, Debug, PartialEq)]
@@ -119,8 +119,9 @@ pub(crate) enum Found {
     /// The post-image is in the file and the pre-image is not: lines `[start, end)`.
     AlreadyApplied { start: usize, end: usize },
     /// The post-image stands at lines `[start, end)`, and context-relax finds the pre-image
-    /// across that place, or (a deletion, whose post-image stood there before it too) a looser
-    /// form finds it elsewhere: applied already, or not yet, cannot be told.
+    /// across that place, or a looser line form finds it there with braces read at another
+    /// indentation, or (a deletion, whose post-image stood there before it too) a looser form
+    /// finds it elsewhere: applied already, or not yet, cannot be told.
     Unclear { start: usize, end: usize },
     /// No rung found anything.
     Nothing,
@@ -144,8 +145,12 @@ pub(crate) fn post_image(lines: &[HunkLine]) -> Vec<&str> {
 }
 
 /// Walk the ladder (exact to context-relax) for a hunk. The hunk without its padded tail (blank
-/// lines the header counts pulled in, [`Hunk::padded_tail`]) is tried when that finds the
-/// pre-image by a line form and the hunk as written does not; readings with some of its
+/// lines the header counts pulled in, [`Hunk::padded_tail`]) is taken when that finds the
+/// pre-image by a line form and the hunk as written does not, or finds it in more places: a
+/// blank line that only an over-count put in the hunk is no evidence for one of those places
+/// (the blank between the diff and the prose after it matches the blank after the first of two
+/// equal functions, not the last one at the end of the file); the hunk's other evidence, its
+/// line hint, chooses among them, or it is refused as ambiguous. Readings with some of its
 /// `maybe_added` lines as added lines ([`lost_plus`]) only when the hunk places nowhere. Inner
 /// context gaps ([`gaps`]) are looked for only in line-based formats.
 pub(crate) fn locate(idx: &FileIndex, hunk: &Hunk) -> Found {
@@ -167,8 +172,7 @@ fn locate_as(idx: &FileIndex, hunk: &Hunk, applied: bool) -> Found {
         // the written lines do not, but it must not choose one place among several the
         // written lines fit (a blank after one of two equal endings, none at the end of the
         // file); then the written lines' places are weighed by evidence and the hint.
-        let chose = matches!((&found, &alt), (Found::Candidates(a), Found::Candidates(b)) if a.len() < b.len());
-        if by_line_form(&alt) && (!by_line_form(&found) || chose) {
+        if by_line_form(&alt) && (!by_line_form(&found) || places(&alt) > places(&found)) {
             found = alt;
         }
     }
@@ -206,6 +210,9 @@ pub(crate) fn locate_lines(
         .map(|l| l.kind == LineKind::Add)
         .collect();
     let repeats_context = slidable_insertion(lines);
+    let adds_words = lines
+        .iter()
+        .any(|l| l.kind == LineKind::Add && l.text.chars().any(char::is_alphanumeric));
     let exact_ends = changes_trailing_ws(lines);
     let mut post_hits: Vec<Vec<(usize, usize)>> = Vec::new();
     let forms = LINE_RUNGS.map(|(_, f)| f);
@@ -273,44 +280,27 @@ pub(crate) fn locate_lines(
                     return Found::AlreadyApplied { start: ps, end: pe };
                 }
             }
-            // The post-image already stands, by a stricter form than this one, apart from
-            // every place this looser form finds the pre-image: the edit was made there, and
-            // its old text merely looks like other lines (a retried edit of one of two
-            // similar blocks). Placing it again would write it a second time.
-            // So is a hollow fit over the post-image (see [`readings`]).
-            // A deletion's post-image is context that stood in the file before the edit too,
-            // and one found elsewhere says little against the old text itself, found with only
-            // its writer's drift (trailing whitespace, curly quotes; see [`readings`]).
             let deletion = !lines.iter().any(|l| l.kind == LineKind::Add);
-            let settled_here = settled(&post_hits, &forms)
-                .filter(|_| !(deletion && fits.iter().all(|f| writer_drift(idx.doc, &pre, f))));
-            if let Some((strict, ps, pe)) = settled_here {
-                let adds_words = lines
-                    .iter()
-                    .any(|l| l.kind == LineKind::Add && l.text.chars().any(char::is_alphanumeric));
-                let is_hollow = |f: &Fit| hollow(idx.doc, &pre, f, strict, adds_words);
-                if fits.iter().all(|f| apart(f, ps, pe) || is_hollow(f)) {
-                    // A deletion's post-image is lines that stood there before it too: found
-                    // apart from a loose fit of its old text, it tells a retried deletion no
-                    // better than the old text drifted (re-indented, re-spaced) tells an edit
-                    // still to make. Only a hollow fit (braces at other levels) is no reading.
-                    if deletion && !fits.iter().all(is_hollow) {
-                        return Found::Unclear { start: ps, end: pe };
-                    }
-                    return Found::AlreadyApplied { start: ps, end: pe };
-                }
+            if let Some(verdict) =
+                result_over_fits(idx, &pre, &fits, &post_hits, adds_words, deletion)
+            {
+                return verdict;
             }
             return wrap(rung, fits);
         }
         post_hits.push(posts);
     }
     let loose = structural(idx, &pre, &ctx, lines, gaps);
-    if let Some((_, start, end)) = settled(&post_hits, &forms).filter(|_| applied) {
+    if let Some((strict, start, end)) = settled(&post_hits, &forms).filter(|_| applied) {
         // A structural rung finding the pre-image across the post-image's place (a deletion
         // whose context lost a blank line reads as its own result) means the edit is not made.
+        // Not a fit that reads braces at another indentation over the post-image found by a
+        // stricter form: that is the edit's result read at a shift (see [`readings`]).
         let across = |f: &Fit| {
             let (s, e) = f.range();
-            !apart(f, start, end) && (s < start || e > end)
+            !apart(f, start, end)
+                && (s < start || e > end)
+                && !hollow(idx.doc, &pre, f, strict, adds_words)
         };
         // Only a lost blank line, though: context-relax, which leaves outer context out, also
         // finds a retried deletion in a run of equal lines across its own result.
@@ -326,6 +316,47 @@ pub(crate) fn locate_lines(
         Some((rung, fits)) => wrap(rung, fits),
         None => Found::Nothing,
     }
+}
+
+/// The verdict on fits a looser line form found while the post-image stands by a stricter one
+/// (`post_hits`, one list per stricter form; see [`readings`]), if any.
+///
+/// The post-image found once, apart from every fit (or hollow over it): the edit was made there,
+/// and its old text merely looks like other lines (a retried edit of one of two similar blocks);
+/// placing it again would write it a second time. The post-image standing exactly across a fit
+/// that needs its looser form only on braces, though in several places: the edit's result read
+/// at a shift, or its old text quoted at one, cannot be told.
+fn result_over_fits(
+    idx: &FileIndex,
+    pre: &[&str],
+    fits: &[Fit],
+    post_hits: &[Vec<(usize, usize)>],
+    adds_words: bool,
+    deletion: bool,
+) -> Option<Found> {
+    let forms = LINE_RUNGS.map(|(_, f)| f);
+    // A deletion's post-image is context that stood in the file before the edit too, and one
+    // found elsewhere says little against the old text itself, found with only its writer's
+    // drift (trailing whitespace, curly quotes; see [`readings`]).
+    let settled_here = settled(post_hits, &forms)
+        .filter(|_| !(deletion && fits.iter().all(|f| writer_drift(idx.doc, pre, f))));
+    if let Some((strict, ps, pe)) = settled_here {
+        let is_hollow = |f: &Fit| hollow(idx.doc, pre, f, strict, adds_words);
+        if fits.iter().all(|f| apart(f, ps, pe) || is_hollow(f)) {
+            // Found apart from a loose fit of its old text, a deletion's post-image tells a
+            // retried deletion no better than the old text drifted (re-indented, re-spaced)
+            // tells an edit still to make. Only a hollow fit (braces at other levels) is no
+            // reading.
+            if deletion && !fits.iter().all(is_hollow) {
+                return Some(Found::Unclear { start: ps, end: pe });
+            }
+            return Some(Found::AlreadyApplied { start: ps, end: pe });
+        }
+    }
+    let exact = post_hits.first().map_or(&[][..], Vec::as_slice);
+    fits.iter()
+        .find_map(|f| over_own_result(idx.doc, pre, f, exact))
+        .map(|(start, end)| Found::Unclear { start, end })
 }
 
 /// The structural rungs (blank-lines, elision, context-relax): the first that finds the

@@ -19,6 +19,16 @@
 //! leaves a post-image of braces, which proves nothing. Not when the edit adds a line with words
 //! and the post-image, added lines and all, stands by the strict form: those words were written
 //! by the edit, so the braces beside them at another indentation are another block.
+//!
+//! Nor when the post-image stands exactly across such a fit, even where it stands in several
+//! places (a post-image of one brace stands all over a file): a retried deletion of the `}`
+//! after `    }` finds `        }` / `    }`, the same shape one level deeper, over the `    }`
+//! its own first run left. Reading the reply's indentation as shifted and reading the edit as
+//! made fit the same lines equally well, and deleting again would take the next brace out: the
+//! ladder calls that unclear and the hunk is refused. A reply that indents by another unit is
+//! not shifted but rescaled, and its exact post-image is a coincidence: that fit stays placed. Across the post-image found by a
+//! structural rung (blank lines of the old text left out), a hollow fit likewise does not say
+//! "not made yet".
 
 use super::levels::straight;
 use super::search::Fit;
@@ -48,8 +58,38 @@ pub(crate) fn apart(f: &Fit, start: usize, end: usize) -> bool {
 /// A line that differs only in trailing whitespace is drift every reading allows: neutral.
 /// `adds_words`: whether the edit adds a line holding a letter or digit.
 pub(crate) fn hollow(doc: &Doc, pre: &[&str], f: &Fit, strict: Form, adds_words: bool) -> bool {
+    looser_on_brackets(doc, pre, f, strict) && (adds_words || !consistent(doc, pre, f))
+}
+
+/// Where fit `f` stands over the edit's own result: it needs its looser form only on bracket
+/// lines, and one of `posts` (places of the post-image by the exact form) shares a line with
+/// it. The braces it matched at another indentation are then the edit's result read with a
+/// shift: a retried brace deletion deletes the next brace out, a retried insertion beside braces
+/// goes in one level deeper. The fit's own reading, the old text quoted with its indentation
+/// shifted, fits the same lines just as well, so the two cannot be told. Not a fit whose widths
+/// are the reply's own rescaled (see [`rescaled`]): the exact post-image there is a coincidence.
+pub(crate) fn over_own_result(
+    doc: &Doc,
+    pre: &[&str],
+    f: &Fit,
+    posts: &[(usize, usize)],
+) -> Option<(usize, usize)> {
+    if !looser_on_brackets(doc, pre, f, Form::Raw) || rescaled(doc, pre, f) {
+        return None;
+    }
+    posts.iter().copied().find(|&(s, e)| !apart(f, s, e))
+}
+
+/// Whether fit `f` needs its looser form (against `strict`) only on bracket lines (see
+/// [`bracket_only`]), and on at least one. A line that differs only in trailing whitespace is
+/// drift every reading allows: neutral; so is a blank line of the old text the fit left out
+/// (the blank-lines rung).
+fn looser_on_brackets(doc: &Doc, pre: &[&str], f: &Fit, strict: Form) -> bool {
     let mut looser = false;
     for (p, span) in pre.iter().zip(&f.map) {
+        if p.trim().is_empty() && (span.start..span.end).all(|k| doc.line(k).trim().is_empty()) {
+            continue;
+        }
         if span.is_empty() || span.end - span.start != 1 {
             return false;
         }
@@ -62,7 +102,7 @@ pub(crate) fn hollow(doc: &Doc, pre: &[&str], f: &Fit, strict: Form, adds_words:
         }
         looser = true;
     }
-    looser && (adds_words || !consistent(doc, pre, f))
+    looser
 }
 
 /// Whether fit `f` of the pre-image `pre` differs from the file only as a writer changes text:
@@ -86,19 +126,37 @@ pub(crate) fn writer_drift(doc: &Doc, pre: &[&str], f: &Fit) -> bool {
 /// Whether the fit's non-blank lines map the pre-image's indentation widths onto the file's
 /// along one straight line (tabs on either side count as consistent: not judged here).
 fn consistent(doc: &Doc, pre: &[&str], f: &Fit) -> bool {
+    widths(doc, pre, f).is_none_or(|pairs| straight(&pairs))
+}
+
+/// Whether the fit maps the pre-image's indentation widths onto the file's along a straight line
+/// of another slope: the reply indents by another unit (a 2-space reply's 4, 2, 0 for the file's
+/// 8, 4, 0), so its widths are not the file's and an exact match of its lines is a coincidence.
+fn rescaled(doc: &Doc, pre: &[&str], f: &Fit) -> bool {
+    widths(doc, pre, f).is_some_and(|pairs| {
+        straight(&pairs) && pairs.windows(2).any(|w| w[0].1 + w[1].0 != w[1].1 + w[0].0)
+    })
+}
+
+/// The (reply, file) indentation widths of the fit's non-blank lines; `None` when tabs indent
+/// either side (not judged here).
+fn widths(doc: &Doc, pre: &[&str], f: &Fit) -> Option<Vec<(usize, usize)>> {
     let mut pairs = Vec::new();
     for (p, span) in pre.iter().zip(&f.map) {
+        if p.trim().is_empty() || span.is_empty() {
+            continue;
+        }
         let have = strip_cr(doc.line(span.start));
-        if p.trim().is_empty() || have.trim().is_empty() {
+        if have.trim().is_empty() {
             continue;
         }
         let (a, b) = (leading_ws(p), leading_ws(have));
         if a.contains('\t') || b.contains('\t') {
-            return true;
+            return None;
         }
         pairs.push((a.len(), b.len()));
     }
-    straight(&pairs)
+    Some(pairs)
 }
 
 /// A line of brackets and separators only (`}`, `});`, `],`): known by its indentation alone.
@@ -178,6 +236,31 @@ mod tests {
             &["let s = \"a\";", "  x();"],
             &fit(0, 2)
         ));
+    }
+
+    #[test]
+    fn braces_shifted_over_the_exact_result_are_its_own_result() {
+        let doc = Doc::parse("        }\n    }\n");
+        let pre = ["    }", "}"];
+        assert_eq!(
+            over_own_result(&doc, &pre, &fit(0, 2), &[(1, 2)]),
+            Some((1, 2))
+        );
+        assert_eq!(over_own_result(&doc, &pre, &fit(0, 2), &[(3, 4)]), None);
+        // A 2-space reply's 4, 2, 0 for the file's 8, 4, 0: rescaled, so a coincidence.
+        let doc = Doc::parse("        }\n    }\n}\n");
+        let pre = ["    }", "  }", "}"];
+        assert_eq!(over_own_result(&doc, &pre, &fit(0, 3), &[(1, 3)]), None);
+    }
+
+    #[test]
+    fn a_blank_line_the_fit_left_out_is_neutral() {
+        let doc = Doc::parse("        }\n    }\nimpl B {\n");
+        let pre = ["    }", "}", "", "impl B {"];
+        let mut f = fit(0, 2);
+        f.map.push(Span::empty(2));
+        f.map.push(Span::line(2));
+        assert!(hollow(&doc, &pre, &f, Form::Raw, false));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Another reading of a hunk's lines, for what the parser could not decide from the reply
 //! alone: blank lines at the end that the header counts pulled in (`padded_tail`). The ladder
-//! tries the hunk as written first and the variant only when that places worse. (Context lines
+//! tries the hunk as written first and takes the variant when that places worse or in fewer
+//! places. (Context lines
 //! that may be added lines whose `+` was lost have their readings in `lost_plus`.)
 
 use super::{Found, LINE_RUNGS};
@@ -17,6 +18,14 @@ pub(crate) fn unpadded(hunk: &Hunk) -> Option<Vec<HunkLine>> {
 /// Whether the ladder found candidates by a line form (exact to canonical).
 pub(crate) fn by_line_form(found: &Found) -> bool {
     matches!(found, Found::Candidates(c) if c.first().is_some_and(|p| LINE_RUNGS.iter().any(|(r, _)| *r == p.rung)))
+}
+
+/// How many candidates the ladder found (none for any other verdict).
+pub(crate) fn places(found: &Found) -> usize {
+    match found {
+        Found::Candidates(c) => c.len(),
+        _ => 0,
+    }
 }
 
 #[cfg(test)]

@@ -171,3 +171,42 @@ pub fn old_survives(lines: &[String], hunks: &[Hunk], sub: bool, text: bool) -> 
         _ => !find(lines, &h.pre()).is_empty() || (text && joined.contains(&h.pre().join("\n"))),
     })
 }
+
+/// True when some hunk's part-of-a-line quote begins inside a word (or inside a line's
+/// indentation) in one place of `lines` and where a word (or a line) begins in another. To salve
+/// a quote that begins mid-word is no reading of that place (issue 14 §3 n: `count = 1` is not
+/// the tail of `max_count = 1`), and an old text equal to a whole line is placed on that line by
+/// the line ladder before any substring is looked for; so the reply reads as the other place.
+/// The agent's own tool, which wants its old text once, would have refused it. Such a quote is
+/// not drawn (seed 1007: `x: usize)` cut from `index: usize)` beside `self, x: usize)`; seed
+/// 2027: `    where` cut from the indentation of `            where` beside the line `    where`).
+pub fn quote_begins_mid_word(lines: &[String], hunks: &[Hunk]) -> bool {
+    let joined = crate::change::join(lines);
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let blank = |c: char| c == ' ' || c == '\t';
+    hunks.iter().any(|h| {
+        let Some((old, _)) = &h.sub else {
+            return false;
+        };
+        let Some(first) = old.chars().next() else {
+            return false;
+        };
+        let (mut inside, mut begins) = (false, false);
+        for (at, _) in joined.match_indices(old.as_str()) {
+            let before = joined[..at].chars().next_back();
+            let within = if word(first) {
+                before.is_some_and(word)
+            } else if blank(first) {
+                before.is_some_and(blank)
+            } else {
+                false
+            };
+            if within {
+                inside = true;
+            } else {
+                begins = true;
+            }
+        }
+        inside && begins
+    })
+}

@@ -14,7 +14,8 @@
 //! (loosely: whitespace, quotes and blank lines aside), wrong line numbers on a quote that
 //! occurs twice, a retried edit whose old text still stands elsewhere, a blank line dropped next
 //! to changed lines, an insertion that copies its own neighbours, part of a line quoted where
-//! the same bytes stand more than once, added lines whose tabs (or
+//! the same bytes stand more than once (which also covers a quote that begins inside a word or
+//! an indentation and stands where a word or a line begins), added lines whose tabs (or
 //! spaces) are converted in a hunk whose quoted lines show no conversion.
 //!
 //! The CI run is bounded: a fixed seed and a few thousand cases. Longer runs by hand:
@@ -129,9 +130,13 @@ fn trial(pool: &Pool, seed: u64, index: u64) -> Option<Trial> {
     let intended = change::apply(&case.view, &case.changes);
     // Part of a line is quoted only when those bytes stand once in the file: the agents' tools
     // refuse a quote that stands twice, and salve reads one that is also a whole line of the
-    // file as that line (seed 1001: `#[cfg(windows)]` meant after a tab, also a line of its own).
-    let sub =
-        fmt.is_json() && !d.is_line() && rng.chance(1, 2) && hunk::sub_once(&case.view, &hunks);
+    // file as that line (seed 1001: `#[cfg(windows)]` meant after a tab, also a line of its own),
+    // and one that begins inside a word as the place where a word begins.
+    let sub = fmt.is_json()
+        && !d.is_line()
+        && rng.chance(1, 2)
+        && hunk::sub_once(&case.view, &hunks)
+        && !hunk::quote_begins_mid_word(&case.view, &hunks);
     if d == Drift::AlreadyApplied && hunk::old_survives(&intended, &hunks, sub, fmt.is_text()) {
         d = Drift::None;
     }

@@ -1,0 +1,99 @@
+//! Retried edits whose result already stands, read against braces at other indentations, and a
+//! hunk whose header over-counts: reported as applied, refused, or placed where its own evidence
+//! says, never written a second time one level deeper (generator counterexamples, issue 14 §5).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use salve_patch::{apply_hunks, Hunk, HunkLine, LineKind, Status};
+
+/// A hunk from diff-like text: each line starts with ' ', '-' or '+'.
+fn hunk(body: &str) -> Hunk {
+    let lines = body
+        .lines()
+        .map(|l| {
+            let (k, t) = l.split_at(1);
+            let kind = match k {
+                "-" => LineKind::Remove,
+                "+" => LineKind::Add,
+                _ => LineKind::Context,
+            };
+            HunkLine::new(kind, t)
+        })
+        .collect();
+    Hunk {
+        lines,
+        ..Hunk::default()
+    }
+}
+
+/// `impl A`'s closing brace deleted already: the file ends with `    }`.
+const BRACE_DELETED: &str =
+    "impl A {\n    fn f() {\n        if a() {\n            x();\n        }\n    }\n";
+
+#[test]
+fn a_retried_brace_deletion_is_not_made_again_one_level_deeper() {
+    // `    }` / `}` with the `}` removed: the file's `        }` / `    }` is the same shape one
+    // level deeper, over the `    }` the first run left. Deleting that would take the `if`'s
+    // closing brace; the edit as made reads just as well.
+    let out = apply_hunks(BRACE_DELETED, &[hunk("     }\n-}")], None);
+    assert_eq!(out.status, Status::Ambiguous, "{:#?}", out.hunks);
+    assert_eq!(out.new_text, None);
+    let message = out.hunks[0].message.clone().unwrap_or_default();
+    assert!(message.contains("already stands at lines 6-6"), "{message}");
+}
+
+#[test]
+fn the_same_deletion_still_lands_where_its_old_text_stands() {
+    let file = format!("{BRACE_DELETED}}}\n");
+    let out = apply_hunks(&file, &[hunk("     }\n-}")], None);
+    assert_eq!(out.status, Status::Applied, "{:#?}", out.hunks);
+    assert_eq!(out.new_text.as_deref(), Some(BRACE_DELETED));
+}
+
+#[test]
+fn a_retried_deletion_across_a_lost_blank_line_is_applied_already() {
+    // `    }`, `}`, blank, `impl B {` became `    }`, `impl B {`. Read without its blank line
+    // and with its braces one level deeper, the old text fits `        }`, `    }`, `impl B {`
+    // across that result: braces only, at widths no straight line maps, say nothing.
+    let file = format!("{BRACE_DELETED}impl B {{\n    fn g() {{}}\n}}\n");
+    let out = apply_hunks(&file, &[hunk("     }\n-}\n-\n impl B {")], None);
+    assert_eq!(out.status, Status::AlreadyApplied, "{:#?}", out.hunks);
+    assert_eq!(out.new_text, None);
+}
+
+#[test]
+fn a_retried_insertion_beside_braces_across_a_lost_blank_line_is_applied_already() {
+    // A comment inserted between `        }` / `    }` and `}`, then a blank line: the old
+    // text read without its blank fits the braces one level deeper, before the comment.
+    let file = "impl A {\n    fn f() {\n        for a in b() {\n            if a {\n                x();\n            }\n        }\n    }\n    /// # Example\n}\n\nfn g() {}\n";
+    let h = hunk("         }\n     }\n+    /// # Example\n }\n ");
+    let out = apply_hunks(file, &[h], None);
+    assert_eq!(out.status, Status::AlreadyApplied, "{:#?}", out.hunks);
+    assert_eq!(out.new_text, None);
+}
+
+/// Two equal functions; the first is followed by a blank line, the last ends the file.
+const TWICE: &str = "fn a() {\n    run();\n}\n\nfn b() {}\n\nfn a() {\n    run();\n}\n";
+
+#[test]
+fn a_blank_line_an_over_count_pulled_in_does_not_choose_the_place() {
+    // The header asked for one line more than the hunk has, so the blank line between the diff
+    // and the prose after it became context: that fits only the first copy. The hint says the
+    // last one; without the blank line both fit, and the hint chooses.
+    let mut h = hunk(" fn a() {\n-    run();\n+    walk();\n }\n ");
+    h.padded_tail = 1;
+    h.old_start = Some(7);
+    let out = apply_hunks(TWICE, &[h], None);
+    assert_eq!(out.status, Status::Applied, "{:#?}", out.hunks);
+    let want = "fn a() {\n    run();\n}\n\nfn b() {}\n\nfn a() {\n    walk();\n}\n";
+    assert_eq!(out.new_text.as_deref(), Some(want));
+}
+
+#[test]
+fn without_other_evidence_the_over_counted_hunk_is_ambiguous() {
+    let mut h = hunk(" fn a() {\n-    run();\n+    walk();\n }\n ");
+    h.padded_tail = 1;
+    let out = apply_hunks(TWICE, &[h], None);
+    assert_eq!(out.status, Status::Ambiguous, "{:#?}", out.hunks);
+    assert_eq!(out.new_text, None);
+}
