@@ -133,6 +133,11 @@ pub(crate) fn fill_placeholders(
         }
         filled_to = gap.1;
         out.extend(lines[prev_cut..m].iter().map(|s| s.to_string()));
+        if gap.0 == gap.1 && holds_line(source, lines[m]) {
+            // Standing for no lines at all, in a file that uses the same line as content (a
+            // grammar comment `// ...`): the content's own line, added, not a gap.
+            out.push(lines[m].to_string());
+        }
         out.extend((gap.0..gap.1).map(|k| source.line(k).to_string()));
         prev_cut = m + 1;
     }
@@ -148,6 +153,12 @@ pub(crate) fn fill_placeholders(
         });
     }
     Ok(out)
+}
+
+/// Whether `source` has `line` (trimmed) as one of its lines.
+fn holds_line(source: &Doc, line: &str) -> bool {
+    let want = line.trim();
+    (0..source.len()).any(|k| source.line(k).trim() == want)
 }
 
 /// The message for the gap `line` at index `m` that could not be filled, and why.
@@ -412,6 +423,15 @@ mod tests {
         // The same words between lines that do not stand around them in the file: a gap.
         let lines = ["# Log", "(rest as before.)", "- First."];
         assert_eq!(gaps(&src, &lines, false), vec![1]);
+    }
+
+    #[test]
+    fn a_gap_line_standing_for_nothing_in_a_file_that_has_it_is_content() {
+        // The file uses `// ...` lines; the content adds one more between adjacent lines.
+        let src = Doc::parse("a {\n    // ...\n}\nb {\n    x();\n}\n");
+        let content = "a {\n    // ...\n}\nb {\n    // ...\n    x();\n}\n";
+        let out = fill_placeholders(&src, content, false).unwrap();
+        assert_eq!(out.join("\n") + "\n", content);
     }
 
     #[test]
