@@ -29,7 +29,8 @@
 //!   quoted line takes that line's file indentation), [`fold`] (Unicode folded back), [`kept`]
 //!   (lines removed and added back unchanged).
 //! - Guards that refuse rather than write a third text: [`order`] (no reordering),
-//!   [`substance`] (removed lines must be the file's in substance).
+//!   [`substance`] (removed lines must be the file's in substance), [`joins`] (byte readings of
+//!   a text replacement that its lines rule out).
 //! - Whole files: [`whole`] (elision gaps filled, content in the file's style), [`fill_guard`]
 //!   (gap-shaped lines that are the file's own, fills that repeat content), [`rest`] (a
 //!   trailing "rest unchanged").
@@ -45,6 +46,7 @@ pub(crate) mod fold;
 pub(crate) mod gaps;
 pub(crate) mod index;
 mod insertion;
+pub(crate) mod joins;
 pub(crate) mod kept;
 pub(crate) mod levels;
 pub(crate) mod lost_plus;
@@ -309,6 +311,9 @@ pub(crate) fn locate_lines(
                 Found::Unclear { start, end }
             }
             Some((rung, fits)) if fits.iter().any(across) => wrap(rung, fits),
+            // A text replacement is never placed with inner lines left out, but its old lines
+            // standing so across the place show the edit is not made: misquoted, not applied.
+            _ if !gaps && gaps::fits(idx, &pre, &ctx, lines).iter().any(across) => Found::Nothing,
             _ => Found::AlreadyApplied { start, end },
         };
     }

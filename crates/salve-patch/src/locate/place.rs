@@ -163,7 +163,8 @@ pub(crate) fn place_all<'b>(
 }
 
 /// For a text replacement the line ladder found only re-spaced (trailing whitespace or
-/// indentation), an exact occurrence of its old text apart from every candidate: two readings.
+/// indentation), or found as whole lines when its old text is a piece of a line, an exact
+/// occurrence of its old text apart from every candidate: two readings.
 /// `flat` (of `doc`) is built only then: flattening a large file costs more than placing a clean
 /// hunk.
 fn exact_elsewhere(
@@ -173,9 +174,12 @@ fn exact_elsewhere(
     cands: &[Placement],
 ) -> Option<(usize, usize)> {
     let pair = hunk.substring.as_ref()?;
-    let respaced = cands
-        .first()
-        .is_some_and(|p| matches!(p.rung, Rung::TrailingWs | Rung::Indent));
+    // Old text that does not run to a line end is a piece of text, not whole lines: found as a
+    // whole line, it may as well be the piece of a longer line that it is elsewhere.
+    let piece = !pair.old.ends_with('\n');
+    let respaced = cands.first().is_some_and(|p| {
+        matches!(p.rung, Rung::TrailingWs | Rung::Indent) || (piece && p.rung == Rung::Exact)
+    });
     if !respaced {
         return None;
     }
@@ -311,7 +315,8 @@ fn expected_text(hunk: &Hunk) -> String {
 }
 
 /// A text replacement whose old text stands byte for byte inside lines `at`, while whole lines
-/// match it elsewhere only with other whitespace: two readings, refused with both shown.
+/// match it elsewhere (re-spaced, or a piece that is a whole line there): two readings, refused
+/// with both shown.
 fn two_readings(doc: &Doc, hunk: &Hunk, i: usize, cands: &[Placement], at: (usize, usize)) -> Plan {
     let mut plan = ambiguous(doc, hunk, i, cands);
     let exact = range(at.0, at.1);
@@ -323,8 +328,12 @@ fn two_readings(doc: &Doc, hunk: &Hunk, i: usize, cands: &[Placement], at: (usiz
             char_diff(&expected_text(hunk), &window_text(doc, at.0, at.1)),
         ),
     );
+    let how = match cands.first().map(|c| c.rung) {
+        Some(Rung::Exact) => "",
+        _ => " only with other whitespace",
+    };
     plan.report.message = Some(format!(
-        "the old text stands exactly inside line {}, and as whole lines only with other whitespace at line {}; quote the place you mean with more of its text",
+        "the old text stands exactly inside line {}, and as whole lines{how} at line {}; quote the place you mean with more of its text",
         exact.start,
         plan.report.candidates.get(1).map_or(0, |c| c.lines.start)
     ));
