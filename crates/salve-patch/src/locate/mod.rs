@@ -17,8 +17,8 @@
 //!   one form), [`elision`], [`gaps`] (inner context left out), [`similar`], [`substring`] (text
 //!   replacements that start or end mid-line), [`count`] (`replace_all`, `expected_replacements`).
 //! - Choosing among places: [`place`] (every hunk of a file, 3-way, hints), [`evidence`] (scope
-//!   lines and anchors), [`plan`] (one hunk's decision), [`quoted_twice`] (a one-line quote
-//!   the agents' tools would find twice).
+//!   lines and anchors), [`measure`] (what hunks found once say of the hints), [`plan`] (one
+//!   hunk's decision), [`quoted_twice`] (a one-line quote the agents' tools would find twice).
 //! - Already applied: [`applied_evidence`] (where the post-image stands and when that counts),
 //!   [`readings`] (applied against a loose fit of the old text), [`insertion`] (what an inserted
 //!   run's own lines allow), [`applied`] (two hunks that disagree about an applied place).
@@ -50,6 +50,7 @@ pub(crate) mod joins;
 pub(crate) mod kept;
 pub(crate) mod levels;
 pub(crate) mod lost_plus;
+pub(crate) mod measure;
 pub(crate) mod order;
 pub(crate) mod place;
 pub(crate) mod plan;

@@ -20,6 +20,7 @@
 
 use super::applied_evidence::new_text_settled;
 use super::index::FileIndex;
+use super::measure::{bracketed, unique_offsets, Measure};
 use super::plan::{range, window_text, Edit, Plan, SHOWN};
 use super::search::Fit;
 use super::similar::{accept, windows, Window};
@@ -89,6 +90,11 @@ pub(crate) fn place_all<'b>(
             let flat = flat.get_or_insert_with(|| Flat::new(doc));
             let places: Vec<(usize, usize)> = c.iter().map(Placement::range).collect();
             if let Some((start, end)) = new_text_settled(flat, pair, &places) {
+                if hunk.lines.iter().all(|l| l.kind != LineKind::Add) {
+                    // A deletion's new text stood before it too (see `locate_lines`).
+                    plans.push(applied_or_not(i, start, end));
+                    continue;
+                }
                 report.status = Status::AlreadyApplied;
                 report.lines = Some(range(start, end));
                 plans.push(Plan {
@@ -137,7 +143,12 @@ pub(crate) fn place_all<'b>(
             }
             Some(Found::Candidates(c)) if c.len() == 1 => placed(i, c[0].clone()),
             Some(Found::Candidates(c)) => {
-                by_evidence(idx, hunk, i, c, &offsets, baseline, measured.is_empty())
+                let measure = Measure {
+                    offsets: &offsets,
+                    unmeasured: measured.is_empty(),
+                    bracketed: bracketed(&found, c),
+                };
+                by_evidence(idx, hunk, i, c, &measure, baseline)
             }
             Some(Found::Unclear { start, end }) => applied_or_not(i, *start, *end),
             Some(Found::Nothing) => not_found(i),
@@ -199,27 +210,28 @@ fn by_evidence<'b>(
     hunk: &Hunk,
     i: usize,
     c: &[Placement],
-    offsets: &[isize],
+    m: &Measure,
     baseline: &dyn Fn() -> Option<&'b Doc<'b>>,
-    unmeasured: bool,
 ) -> Plan {
     let doc = idx.doc;
     let ranges: Vec<(usize, usize)> = c.iter().map(Placement::range).collect();
+    let offsets = m.offsets;
     let choose = |hint| evidence::choose(idx, &hunk.scopes, hunk.anchor, hint, offsets, &ranges);
     let Some(k) = choose(hunk.old_start) else {
         return ambiguous(doc, hunk, i, c);
     };
     // Asked only when it matters: choosing without the hint may build the scope table, and
     // telling whether the baseline differs from the file hashes the whole file. When every hunk
-    // found in one place stood exactly at its hinted line, the hints hold in the file as it is
-    // (the usual clean patch of a large file) and the baseline is not consulted; a change below
-    // every such hunk is the case this leaves to the hint, as before.
-    let hints_hold = !unmeasured && offsets.iter().all(|&o| o == 0);
+    // found in one place stood exactly at its hinted line, and such hunks stand above and below
+    // this one, the hints hold in the file as it is (the usual clean patch of a large file) and
+    // the baseline is not consulted. Below (or above) every such hunk, the file may have moved
+    // where none of them measures it.
+    let hints_hold = !m.unmeasured && m.bracketed && offsets.iter().all(|&o| o == 0);
     let hinted = || !hints_hold && hunk.old_start.is_some() && choose(None) != Some(k);
     if let Some(base) = Some(baseline).filter(|_| hinted()).and_then(|b| b()) {
         match three_way(doc, base, hunk, i) {
             Some(plan) => return plan,
-            None if unmeasured => return ambiguous(doc, hunk, i, c),
+            None if m.unmeasured => return ambiguous(doc, hunk, i, c),
             None => {}
         }
     }
@@ -254,22 +266,6 @@ fn malformed(hunk: &Hunk) -> Option<String> {
         );
     }
     None
-}
-
-/// Offsets (placed line minus hinted line) of the hunks found in exactly one place.
-fn unique_offsets(hunks: &[Hunk], found: &[Option<Found>]) -> Vec<isize> {
-    let mut out = Vec::new();
-    for (h, f) in hunks.iter().zip(found) {
-        if let (Some(hint), Some(Found::Candidates(c))) = (h.old_start, f) {
-            if let [p] = &c[..] {
-                let d = p.range().0 as isize + 1 - hint as isize;
-                if !out.contains(&d) {
-                    out.push(d);
-                }
-            }
-        }
-    }
-    out
 }
 
 pub(crate) fn placed(i: usize, p: Placement) -> Plan {
