@@ -12,12 +12,16 @@
 //!   left out ([`super::gaps`]). Then the old text is not absent from the file: it is misquoted,
 //!   and its new text standing somewhere proves nothing about the edit being made (the new text
 //!   of a deletion is the quote's kept lines, which stood before the edit too). And an exact
-//!   occurrence elsewhere is a second reading, as at every rung.
+//!   occurrence elsewhere is a second reading, as at every rung. Only lines matched as quoted
+//!   (trailing whitespace aside) count: looser, a line skipped reads a retried deletion's old
+//!   text into its own result.
 
 use super::gaps;
 use super::index::FileIndex;
 use super::pre_image;
+use super::search::Fit;
 use crate::edit::HunkLine;
+use crate::text::Form;
 
 /// Whether replacing the occurrence of `old` at byte `a` of `text` with `new` joins a whole line
 /// of the old text onto the head of the line the occurrence starts in (see the module docs).
@@ -40,13 +44,20 @@ pub(crate) fn pulls_up_line(text: &str, a: usize, old: &str, new: &str) -> bool 
     later.contains(&first)
 }
 
-/// The places `[start, end)` where the hunk's old lines stand with inner lines left out.
-pub(crate) fn gapped(idx: &FileIndex, lines: &[HunkLine]) -> Vec<(usize, usize)> {
+/// Where the hunk's old lines stand with inner lines left out, each line as quoted up to
+/// trailing whitespace: only that is evidence of a misquote. Lines matched only at another
+/// indentation or canonically, with a line skipped, are as likely the edit's own result (a
+/// retried deletion whose removed `        }` reads as the `    }` it left).
+pub(crate) fn gapped_fits(idx: &FileIndex, lines: &[HunkLine]) -> Vec<Fit> {
     let (pre, ctx) = pre_image(lines);
-    gaps::fits(idx, &pre, &ctx, lines)
-        .iter()
-        .map(|f| f.range())
-        .collect()
+    let mut fits = gaps::fits(idx, &pre, &ctx, lines);
+    fits.retain(|f| f.form == Form::TrimEnd);
+    fits
+}
+
+/// The places `[start, end)` of [`gapped_fits`].
+pub(crate) fn gapped(idx: &FileIndex, lines: &[HunkLine]) -> Vec<(usize, usize)> {
+    gapped_fits(idx, lines).iter().map(Fit::range).collect()
 }
 
 #[cfg(test)]

@@ -313,8 +313,9 @@ pub(crate) fn locate_lines(
             }
             Some((rung, fits)) if fits.iter().any(across) => wrap(rung, fits),
             // A text replacement is never placed with inner lines left out, but its old lines
-            // standing so across the place show the edit is not made: misquoted, not applied.
-            _ if !gaps && gaps::fits(idx, &pre, &ctx, lines).iter().any(across) => Found::Nothing,
+            // standing so across the place, each byte for byte up to trailing whitespace, show
+            // the edit is not made: misquoted, not applied.
+            _ if !gaps && joins::gapped_fits(idx, lines).iter().any(across) => Found::Nothing,
             _ => Found::AlreadyApplied { start, end },
         };
     }

@@ -360,15 +360,40 @@ fn ambiguous(doc: &Doc, hunk: &Hunk, i: usize, cands: &[Placement]) -> Plan {
             format!("{}-{}", r.start, r.end)
         })
         .collect();
-    report.message = Some(format!(
-        "the hunk matches {} places (lines {}); include more surrounding lines, a scope line, or correct line numbers so only one place fits",
-        cands.len(),
-        places.join(", ")
-    ));
+    report.message = Some(match first_changed(hunk, cands) {
+        // One span read several ways: the quote left out a line beside the changed ones.
+        Some(lines) => format!(
+            "the hunk fits lines {} in {} ways, with a line it leaves out on one side or the other of the lines it changes (the first changed line would be {}); quote the lines around the change exactly as the file has them",
+            places[0],
+            cands.len(),
+            lines.join(" or ")
+        ),
+        None => format!(
+            "the hunk matches {} places (lines {}); include more surrounding lines, a scope line, or correct line numbers so only one place fits",
+            cands.len(),
+            places.join(", ")
+        ),
+    });
     Plan {
         report,
         edit: Edit::Nothing,
     }
+}
+
+/// When every candidate spans the same lines, the 1-based file line each would remove first.
+fn first_changed(hunk: &Hunk, cands: &[Placement]) -> Option<Vec<String>> {
+    let same = cands.windows(2).all(|w| w[0].range() == w[1].range());
+    let k = hunk
+        .lines
+        .iter()
+        .filter(|l| l.kind != LineKind::Add)
+        .position(|l| l.kind == LineKind::Remove)?;
+    let lines = cands
+        .iter()
+        .take(6)
+        .filter_map(|c| c.fit.map.get(k).map(|s| (s.start + 1).to_string()))
+        .collect();
+    (same && cands.len() > 1).then_some(lines)
 }
 
 /// A hunk that only adds lines: placed by anchor, scope, or a hint consistent with the other
