@@ -496,21 +496,3 @@ fn an_anchored_insertion_already_in_place_is_not_inserted_again() {
     blank.anchor = Anchor::End;
     assert_eq!(applied("a\n\n", &[blank]).0, "a\n\n\n");
 }
-
-#[test]
-fn a_deletion_whose_kept_lines_stand_elsewhere_is_not_taken_as_applied() {
-    // The kept lines stand together at the top; the removed lines, quoted with curly quotes,
-    // still stand below in substance. Applied at the top, or still to make below: unclear.
-    let file = "let dt = make(1);\ncall(dt);\n\nlet dt = make(1);\nlet local = name(\"x\");\n\ncall(dt);\n";
-    let h = hunk(" let dt = make(1);\n-let local = name(\u{201c}x\u{201d});\n-\n call(dt);");
-    let out = apply_hunks(file, &[h], None);
-    assert_eq!(out.new_text, None);
-    assert_eq!(out.hunks[0].status, Status::Ambiguous, "{:#?}", out.hunks);
-    // Quoted with the file's own quotes, it is placed where its removed lines stand.
-    let h = hunk(" let dt = make(1);\n-let local = name(\"x\");\n-\n call(dt);");
-    let (text, _) = applied(file, &[h]);
-    assert_eq!(
-        text,
-        "let dt = make(1);\ncall(dt);\n\nlet dt = make(1);\ncall(dt);\n"
-    );
-}

@@ -90,11 +90,6 @@ pub(crate) fn place_all<'b>(
             let flat = flat.get_or_insert_with(|| Flat::new(doc));
             let places: Vec<(usize, usize)> = c.iter().map(Placement::range).collect();
             if let Some((start, end)) = new_text_settled(flat, pair, &places) {
-                if hunk.lines.iter().all(|l| l.kind != LineKind::Add) {
-                    // A deletion's new text stood before it too (see `locate_lines`).
-                    plans.push(applied_or_not(i, start, end));
-                    continue;
-                }
                 report.status = Status::AlreadyApplied;
                 report.lines = Some(range(start, end));
                 plans.push(Plan {
