@@ -18,7 +18,8 @@
 //!   replacements that start or end mid-line), [`count`] (`replace_all`, `expected_replacements`).
 //! - Choosing among places: [`place`] (every hunk of a file, 3-way, hints), [`evidence`] (scope
 //!   lines and anchors), [`measure`] (what hunks found once say of the hints), [`plan`] (one
-//!   hunk's decision), [`quoted_twice`] (a one-line quote the agents' tools would find twice).
+//!   hunk's decision), [`ambiguity`] (refusals naming several places), [`quoted_twice`] (a
+//!   one-line quote the agents' tools would find twice).
 //! - Already applied: [`applied_evidence`] (where the post-image stands and when that counts),
 //!   [`readings`] (applied against a loose fit of the old text), [`insertion`] (what an inserted
 //!   run's own lines allow), [`applied`] (two hunks that disagree about an applied place).
@@ -35,6 +36,7 @@
 //!   (gap-shaped lines that are the file's own, fills that repeat content), [`rest`] (a
 //!   trailing "rest unchanged").
 
+pub(crate) mod ambiguity;
 pub(crate) mod applied;
 pub(crate) mod applied_evidence;
 pub(crate) mod count;
