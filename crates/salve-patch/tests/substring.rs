@@ -120,11 +120,21 @@ fn search_replace_blocks_get_the_same_semantics() {
 
 #[test]
 fn whole_lines_still_go_through_the_ladder() {
-    // Exact whole lines: the exact rung, even though the text also occurs inside another line.
+    // Exact whole lines: the exact rung.
+    let file = "x = 1\ny = [z = 1]\n";
+    let out = run(file, &json("x = 1", "x = 2"));
+    assert_eq!(out.new_text.as_deref(), Some("x = 2\ny = [z = 1]\n"));
+    assert_eq!(out.hunks[0].rung, Some(Rung::Exact));
+    // A piece of text (no final newline) that is a whole line here and part of a longer line
+    // there has two readings, as the agents' own tools count it: refused, both shown.
     let file = "x = 1\ny = [x = 1]\n";
     let out = run(file, &json("x = 1", "x = 2"));
+    assert_eq!(out.new_text, None);
+    assert_eq!(out.hunks[0].status, Status::Ambiguous, "{:#?}", out.hunks);
+    assert_eq!(out.hunks[0].candidates.len(), 2);
+    // Whole lines (a final newline) are not read inside another line.
+    let out = run(file, &json("x = 1\n", "x = 2\n"));
     assert_eq!(out.new_text.as_deref(), Some("x = 2\ny = [x = 1]\n"));
-    assert_eq!(out.hunks[0].rung, Some(Rung::Exact));
     // A whole line with drifted indentation: the indent rung re-indents every added line.
     let file = "def f():\n    a = 1\n";
     let out = run(file, &json("a = 1", "a = 1\nb = 2"));

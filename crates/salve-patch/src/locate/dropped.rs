@@ -5,8 +5,10 @@
 //! first ones first. When the hunk's new lines sit between two blanks of such a run, the choice
 //! decides on which side of the file's blank line they land: a model that quoted one blank too
 //! many gives no clue which. Nor when the run mixes kept and removed blanks: whether the file's
-//! blank is removed depends on the choice. Such a placement is refused, never guessed; a run
-//! whose choices all give the same file (only blanks between, all kept) is placed as before.
+//! blank is removed depends on the choice. Nor when the left-out blank stands beside added lines
+//! whose far end is a blank line: the quoted blank may as well be that one. Such a placement is
+//! refused, never guessed; a run whose choices all give the same file (only blanks between, all
+//! kept) is placed as before.
 
 use super::Placement;
 use crate::edit::{HunkLine, LineKind};
@@ -53,7 +55,45 @@ pub(crate) fn check(lines: &[HunkLine], p: &Placement) -> Result<(), String> {
         run.clear();
         segment = 0;
     }
-    settled(&run)
+    settled(&run)?;
+    rotated(lines, p)
+}
+
+/// Refuse a left-out blank context line beside added lines that have a blank line at their far
+/// end: the quoted blank could as well be that one (a text replacement's old and new sides share
+/// one of two blanks, and which is a diff's choice), and the added lines would land on its other
+/// side. `}`, blank, then `#[test] fn t() {}` and a blank added, then `}`: the file lacking the
+/// first blank, the new function goes either right after the `}` with the blank after it, or
+/// after a blank with none before the closing `}`.
+fn rotated(lines: &[HunkLine], p: &Placement) -> Result<(), String> {
+    let mut pi = 0;
+    for (li, l) in lines.iter().enumerate() {
+        if l.kind == LineKind::Add {
+            continue;
+        }
+        let out = p.fit.map.get(pi).is_some_and(|s| s.is_empty());
+        pi += 1;
+        if !(out && l.kind == LineKind::Context && is_blank(&l.text)) {
+            continue;
+        }
+        let after: Vec<&HunkLine> = lines[li + 1..]
+            .iter()
+            .take_while(|x| x.kind == LineKind::Add)
+            .collect();
+        let before: Vec<&HunkLine> = lines[..li]
+            .iter()
+            .rev()
+            .take_while(|x| x.kind == LineKind::Add)
+            .collect();
+        // `before` is reversed: its last element is the run's first line.
+        let turns = |run: &[&HunkLine], far: Option<&&HunkLine>| {
+            far.is_some_and(|x| is_blank(&x.text)) && run.iter().any(|x| !is_blank(&x.text))
+        };
+        if turns(&after, after.last()) || turns(&before, before.last()) {
+            return Err("the edit quotes a blank line the file lacks beside new lines that end in a blank line, so which of the two blank lines is new decides where the new lines go; quote the blank lines as the file has them".into());
+        }
+    }
+    Ok(())
 }
 
 /// Whether every choice of which blanks of `run` the file lacks gives the same file.
@@ -118,6 +158,37 @@ mod tests {
             (Context, "x"),
         ]);
         assert!(check(&h, &placed(&[Some(0), Some(1), None, Some(2)])).is_ok());
+    }
+
+    #[test]
+    fn a_left_out_blank_beside_new_lines_ending_in_a_blank_is_refused() {
+        let h = lines(&[
+            (Context, "    }"),
+            (Context, ""),
+            (Add, "    fn t() {}"),
+            (Add, ""),
+            (Context, "}"),
+        ]);
+        assert!(check(&h, &placed(&[Some(0), None, Some(1)])).is_err());
+        // The file has the blank: nothing to choose.
+        assert!(check(&h, &placed(&[Some(0), Some(1), Some(2)])).is_ok());
+        // New lines with no blank at their far end go after the kept `}` either way.
+        let h = lines(&[
+            (Context, "    }"),
+            (Context, ""),
+            (Add, "    fn t() {}"),
+            (Context, "}"),
+        ]);
+        assert!(check(&h, &placed(&[Some(0), None, Some(1)])).is_ok());
+        // Mirrored: a blank first, then the left-out blank after the new lines.
+        let h = lines(&[
+            (Context, "    }"),
+            (Add, ""),
+            (Add, "    fn t() {}"),
+            (Context, ""),
+            (Context, "}"),
+        ]);
+        assert!(check(&h, &placed(&[Some(0), None, Some(1)])).is_err());
     }
 
     #[test]

@@ -23,8 +23,9 @@
 //!   file lines the hunk left out, and that is a guess. ([`super::ops_for`] refuses such a place
 //!   too, and the order guard checks every result.)
 //!
-//! All fits are returned; several are narrowed by evidence or refused as ambiguous, as at every
-//! rung.
+//! All fits are returned, every reading of each seed among them (a gap beside a line the file
+//! has twice in a row may stand on either side of it, and the two readings change different
+//! lines); several are narrowed by evidence or refused as ambiguous, as at every rung.
 
 use super::index::{FileIndex, FormIndex};
 use super::reindent::Reindent;
@@ -96,33 +97,37 @@ fn fits_in(idx: &FileIndex, form: Form, pre: &[&str], allowed: &[bool]) -> Vec<F
     let tabs = || idx.indents_with_tabs();
     let mut out: Vec<Fit> = Vec::new();
     for o in fi.lines(hs[k]) {
-        let Some((files, gaps)) = walk(&fi, idx.len(), &hs, k, o, &may_gap) else {
-            continue;
-        };
-        if gaps == 0 {
-            // Contiguous: the stricter rungs have had their say.
-            continue;
-        }
-        let pairs = pre.iter().zip(&files).map(|(p, &f)| (*p, doc.line(f)));
-        let reindent = match (form, Reindent::infer(pairs, tabs)) {
-            (_, Some(r)) => r,
-            (Form::Trim, None) => continue,
-            (_, None) => Reindent::Same,
-        };
-        let fit = Fit {
-            map: files.iter().map(|&f| Span::line(f)).collect(),
-            reindent,
-            form,
-        };
-        if !out.contains(&fit) {
-            out.push(fit);
+        for (files, gaps) in walk(&fi, idx.len(), &hs, k, o, &may_gap) {
+            if gaps == 0 {
+                // Contiguous: the stricter rungs have had their say.
+                continue;
+            }
+            let pairs = pre.iter().zip(&files).map(|(p, &f)| (*p, doc.line(f)));
+            let reindent = match (form, Reindent::infer(pairs, tabs)) {
+                (_, Some(r)) => r,
+                (Form::Trim, None) => continue,
+                (_, None) => Reindent::Same,
+            };
+            let fit = Fit {
+                map: files.iter().map(|&f| Span::line(f)).collect(),
+                reindent,
+                form,
+            };
+            if !out.contains(&fit) {
+                out.push(fit);
+            }
         }
     }
     out
 }
 
-/// The file line of every pattern line when pattern line `k` sits on file line `o`, and the
-/// number of gaps used, or `None` when the pattern does not fit there.
+/// Most readings kept per seed: past a few, the hunk is ambiguous whichever is chosen.
+const MAX_READINGS: usize = 8;
+
+/// Every way the pattern fits with pattern line `k` on file line `o`: the file line of each
+/// pattern line and the number of gaps used. Every reading, not the first: a gap next to a
+/// line that equals its neighbour in the file (`#endif` quoted once where the file has two)
+/// can stand on either side of it, and the two readings change different lines.
 fn walk(
     fi: &FormIndex<'_>,
     total: usize,
@@ -130,32 +135,73 @@ fn walk(
     k: usize,
     o: usize,
     may_gap: &dyn Fn(usize) -> bool,
-) -> Option<(Vec<usize>, usize)> {
+) -> Vec<(Vec<usize>, usize)> {
     let n = hs.len();
+    let order: Vec<usize> = (k + 1..n).chain((0..k).rev()).collect();
     let mut files = vec![0; n];
     files[k] = o;
-    let mut gaps = 0;
-    // Forward: pattern line i after file line files[i - 1].
-    for i in k + 1..n {
-        let next = files[i - 1] + 1;
-        let skips = if may_gap(i) { MAX_GAP_LINES } else { 0 };
-        let s = (0..=skips).find(|&s| next + s < total && fi.hash(next + s) == hs[i])?;
-        if s > 0 {
-            gaps += 1;
+    let mut out = Vec::new();
+    let w = Walk {
+        fi,
+        total,
+        hs,
+        k,
+        may_gap,
+        order: &order,
+    };
+    w.extend(0, &mut files, 0, &mut out);
+    out
+}
+
+/// The fixed parts of one [`walk`].
+struct Walk<'w, 'f> {
+    fi: &'w FormIndex<'f>,
+    total: usize,
+    hs: &'w [u64],
+    k: usize,
+    may_gap: &'w dyn Fn(usize) -> bool,
+    /// Pattern lines in the order they are placed: forward from `k`, then backward.
+    order: &'w [usize],
+}
+
+impl Walk<'_, '_> {
+    /// Place `order[step..]` given the lines placed so far, pushing each complete reading.
+    fn extend(
+        &self,
+        step: usize,
+        files: &mut Vec<usize>,
+        gaps: usize,
+        out: &mut Vec<(Vec<usize>, usize)>,
+    ) {
+        if out.len() >= MAX_READINGS {
+            return;
         }
-        files[i] = next + s;
-    }
-    // Backward: pattern line i before file line files[i + 1].
-    for i in (0..k).rev() {
-        let skips = if may_gap(i + 1) { MAX_GAP_LINES } else { 0 };
-        let s =
-            (0..=skips).find(|&s| files[i + 1] > s && fi.hash(files[i + 1] - 1 - s) == hs[i])?;
-        if s > 0 {
-            gaps += 1;
+        let Some(&i) = self.order.get(step) else {
+            out.push((files.clone(), gaps));
+            return;
+        };
+        let forward = i > self.k;
+        let skips = if (self.may_gap)(if forward { i } else { i + 1 }) {
+            MAX_GAP_LINES
+        } else {
+            0
+        };
+        for s in 0..=skips {
+            let at = if forward {
+                files[i - 1] + 1 + s
+            } else if files[i + 1] > s {
+                files[i + 1] - 1 - s
+            } else {
+                break;
+            };
+            let more = gaps + usize::from(s > 0);
+            if at >= self.total || more > MAX_GAPS || self.fi.hash(at) != self.hs[i] {
+                continue;
+            }
+            files[i] = at;
+            self.extend(step + 1, files, more, out);
         }
-        files[i] = files[i + 1] - 1 - s;
     }
-    (gaps <= MAX_GAPS).then_some((files, gaps))
 }
 
 #[cfg(test)]
@@ -243,6 +289,26 @@ mod tests {
             &[true, true, true, false, true],
         );
         assert!(got.is_empty(), "three gaps: {got:?}");
+    }
+
+    #[test]
+    fn a_gap_on_either_side_of_a_repeated_line_gives_two_readings() {
+        // The quote has one `#endif` where the file has two: the changed one is either.
+        let file = "#if A\n#define B\n#endif\n#endif\n\n// one\n// two\n";
+        let l = |k: LineKind, t: &str| HunkLine::new(k, t);
+        use LineKind::{Add, Context, Remove};
+        let hunk = [
+            l(Context, "#if A"),
+            l(Context, "#define B"),
+            l(Remove, "#endif"),
+            l(Add, "#fidne"),
+            l(Context, ""),
+            l(Context, "// one"),
+            l(Context, "// two"),
+        ];
+        let mut got = find_lines(file, &hunk);
+        got.sort();
+        assert_eq!(got, vec![vec![0, 1, 2, 4, 5, 6], vec![0, 1, 3, 4, 5, 6]]);
     }
 
     #[test]

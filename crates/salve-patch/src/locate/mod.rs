@@ -17,8 +17,9 @@
 //!   one form), [`elision`], [`gaps`] (inner context left out), [`similar`], [`substring`] (text
 //!   replacements that start or end mid-line), [`count`] (`replace_all`, `expected_replacements`).
 //! - Choosing among places: [`place`] (every hunk of a file, 3-way, hints), [`evidence`] (scope
-//!   lines and anchors), [`plan`] (one hunk's decision), [`quoted_twice`] (a one-line quote
-//!   the agents' tools would find twice).
+//!   lines and anchors), [`measure`] (what hunks found once say of the hints), [`plan`] (one
+//!   hunk's decision), [`ambiguity`] (refusals naming several places), [`quoted_twice`] (a
+//!   one-line quote the agents' tools would find twice).
 //! - Already applied: [`applied_evidence`] (where the post-image stands and when that counts),
 //!   [`readings`] (applied against a loose fit of the old text), [`insertion`] (what an inserted
 //!   run's own lines allow), [`applied`] (two hunks that disagree about an applied place).
@@ -29,11 +30,13 @@
 //!   quoted line takes that line's file indentation), [`fold`] (Unicode folded back), [`kept`]
 //!   (lines removed and added back unchanged).
 //! - Guards that refuse rather than write a third text: [`order`] (no reordering),
-//!   [`substance`] (removed lines must be the file's in substance).
+//!   [`substance`] (removed lines must be the file's in substance), [`joins`] (byte readings of
+//!   a text replacement that its lines rule out).
 //! - Whole files: [`whole`] (elision gaps filled, content in the file's style), [`fill_guard`]
 //!   (gap-shaped lines that are the file's own, fills that repeat content), [`rest`] (a
 //!   trailing "rest unchanged").
 
+pub(crate) mod ambiguity;
 pub(crate) mod applied;
 pub(crate) mod applied_evidence;
 pub(crate) mod count;
@@ -45,9 +48,11 @@ pub(crate) mod fold;
 pub(crate) mod gaps;
 pub(crate) mod index;
 mod insertion;
+pub(crate) mod joins;
 pub(crate) mod kept;
 pub(crate) mod levels;
 pub(crate) mod lost_plus;
+pub(crate) mod measure;
 pub(crate) mod order;
 pub(crate) mod place;
 pub(crate) mod plan;
@@ -309,6 +314,10 @@ pub(crate) fn locate_lines(
                 Found::Unclear { start, end }
             }
             Some((rung, fits)) if fits.iter().any(across) => wrap(rung, fits),
+            // A text replacement is never placed with inner lines left out, but its old lines
+            // standing so across the place, each byte for byte up to trailing whitespace, show
+            // the edit is not made: misquoted, not applied.
+            _ if !gaps && joins::gapped_fits(idx, lines).iter().any(across) => Found::Nothing,
             _ => Found::AlreadyApplied { start, end },
         };
     }

@@ -18,8 +18,10 @@
 //! The outcome is one [`Plan`] per hunk: a placement or ready-made line operations, or a refusal
 //! with candidates and a message a model can act on.
 
+use super::ambiguity::{ambiguous, two_readings};
 use super::applied_evidence::new_text_settled;
 use super::index::FileIndex;
+use super::measure::{bracketed, unique_offsets, Measure};
 use super::plan::{range, window_text, Edit, Plan, SHOWN};
 use super::search::Fit;
 use super::similar::{accept, windows, Window};
@@ -137,7 +139,12 @@ pub(crate) fn place_all<'b>(
             }
             Some(Found::Candidates(c)) if c.len() == 1 => placed(i, c[0].clone()),
             Some(Found::Candidates(c)) => {
-                by_evidence(idx, hunk, i, c, &offsets, baseline, measured.is_empty())
+                let measure = Measure {
+                    offsets: &offsets,
+                    unmeasured: measured.is_empty(),
+                    bracketed: bracketed(&found, c),
+                };
+                by_evidence(idx, hunk, i, c, &measure, baseline)
             }
             Some(Found::Unclear { start, end }) => applied_or_not(i, *start, *end),
             Some(Found::Nothing) => not_found(i),
@@ -163,7 +170,8 @@ pub(crate) fn place_all<'b>(
 }
 
 /// For a text replacement the line ladder found only re-spaced (trailing whitespace or
-/// indentation), an exact occurrence of its old text apart from every candidate: two readings.
+/// indentation), or found as whole lines when its old text is a piece of a line, an exact
+/// occurrence of its old text apart from every candidate: two readings.
 /// `flat` (of `doc`) is built only then: flattening a large file costs more than placing a clean
 /// hunk.
 fn exact_elsewhere(
@@ -173,9 +181,12 @@ fn exact_elsewhere(
     cands: &[Placement],
 ) -> Option<(usize, usize)> {
     let pair = hunk.substring.as_ref()?;
-    let respaced = cands
-        .first()
-        .is_some_and(|p| matches!(p.rung, Rung::TrailingWs | Rung::Indent));
+    // Old text that does not run to a line end is a piece of text, not whole lines: found as a
+    // whole line, it may as well be the piece of a longer line that it is elsewhere.
+    let piece = !pair.old.ends_with('\n');
+    let respaced = cands.first().is_some_and(|p| {
+        matches!(p.rung, Rung::TrailingWs | Rung::Indent) || (piece && p.rung == Rung::Exact)
+    });
     if !respaced {
         return None;
     }
@@ -195,27 +206,28 @@ fn by_evidence<'b>(
     hunk: &Hunk,
     i: usize,
     c: &[Placement],
-    offsets: &[isize],
+    m: &Measure,
     baseline: &dyn Fn() -> Option<&'b Doc<'b>>,
-    unmeasured: bool,
 ) -> Plan {
     let doc = idx.doc;
     let ranges: Vec<(usize, usize)> = c.iter().map(Placement::range).collect();
+    let offsets = m.offsets;
     let choose = |hint| evidence::choose(idx, &hunk.scopes, hunk.anchor, hint, offsets, &ranges);
     let Some(k) = choose(hunk.old_start) else {
         return ambiguous(doc, hunk, i, c);
     };
     // Asked only when it matters: choosing without the hint may build the scope table, and
     // telling whether the baseline differs from the file hashes the whole file. When every hunk
-    // found in one place stood exactly at its hinted line, the hints hold in the file as it is
-    // (the usual clean patch of a large file) and the baseline is not consulted; a change below
-    // every such hunk is the case this leaves to the hint, as before.
-    let hints_hold = !unmeasured && offsets.iter().all(|&o| o == 0);
+    // found in one place stood exactly at its hinted line, and such hunks stand above and below
+    // this one, the hints hold in the file as it is (the usual clean patch of a large file) and
+    // the baseline is not consulted. Below (or above) every such hunk, the file may have moved
+    // where none of them measures it.
+    let hints_hold = !m.unmeasured && m.bracketed && offsets.iter().all(|&o| o == 0);
     let hinted = || !hints_hold && hunk.old_start.is_some() && choose(None) != Some(k);
     if let Some(base) = Some(baseline).filter(|_| hinted()).and_then(|b| b()) {
         match three_way(doc, base, hunk, i) {
             Some(plan) => return plan,
-            None if unmeasured => return ambiguous(doc, hunk, i, c),
+            None if m.unmeasured => return ambiguous(doc, hunk, i, c),
             None => {}
         }
     }
@@ -252,22 +264,6 @@ fn malformed(hunk: &Hunk) -> Option<String> {
     None
 }
 
-/// Offsets (placed line minus hinted line) of the hunks found in exactly one place.
-fn unique_offsets(hunks: &[Hunk], found: &[Option<Found>]) -> Vec<isize> {
-    let mut out = Vec::new();
-    for (h, f) in hunks.iter().zip(found) {
-        if let (Some(hint), Some(Found::Candidates(c))) = (h.old_start, f) {
-            if let [p] = &c[..] {
-                let d = p.range().0 as isize + 1 - hint as isize;
-                if !out.contains(&d) {
-                    out.push(d);
-                }
-            }
-        }
-    }
-    out
-}
-
 pub(crate) fn placed(i: usize, p: Placement) -> Plan {
     let mut report = HunkReport::new(i, Status::Applied);
     let (s, e) = p.range();
@@ -300,66 +296,6 @@ fn applied_or_not(i: usize, start: usize, end: usize) -> Plan {
 fn not_found(i: usize) -> Plan {
     let mut report = HunkReport::new(i, Status::NotFound);
     report.message = Some("the lines this hunk changes were not found in the file".into());
-    Plan {
-        report,
-        edit: Edit::Nothing,
-    }
-}
-
-fn expected_text(hunk: &Hunk) -> String {
-    pre_image(&hunk.lines).0.join("\n")
-}
-
-/// A text replacement whose old text stands byte for byte inside lines `at`, while whole lines
-/// match it elsewhere only with other whitespace: two readings, refused with both shown.
-fn two_readings(doc: &Doc, hunk: &Hunk, i: usize, cands: &[Placement], at: (usize, usize)) -> Plan {
-    let mut plan = ambiguous(doc, hunk, i, cands);
-    let exact = range(at.0, at.1);
-    plan.report.candidates.insert(
-        0,
-        Candidate::new(
-            exact,
-            1.0,
-            char_diff(&expected_text(hunk), &window_text(doc, at.0, at.1)),
-        ),
-    );
-    plan.report.message = Some(format!(
-        "the old text stands exactly inside line {}, and as whole lines only with other whitespace at line {}; quote the place you mean with more of its text",
-        exact.start,
-        plan.report.candidates.get(1).map_or(0, |c| c.lines.start)
-    ));
-    plan
-}
-
-fn ambiguous(doc: &Doc, hunk: &Hunk, i: usize, cands: &[Placement]) -> Plan {
-    let mut report = HunkReport::new(i, Status::Ambiguous);
-    report.rung = cands.first().map(|c| c.rung);
-    let expected = expected_text(hunk);
-    report.candidates = cands
-        .iter()
-        .take(SHOWN)
-        .map(|c| {
-            let (s, e) = c.range();
-            Candidate::new(
-                range(s, e),
-                1.0,
-                char_diff(&expected, &window_text(doc, s, e)),
-            )
-        })
-        .collect();
-    let places: Vec<String> = cands
-        .iter()
-        .take(6)
-        .map(|c| {
-            let r = range(c.range().0, c.range().1);
-            format!("{}-{}", r.start, r.end)
-        })
-        .collect();
-    report.message = Some(format!(
-        "the hunk matches {} places (lines {}); include more surrounding lines, a scope line, or correct line numbers so only one place fits",
-        cands.len(),
-        places.join(", ")
-    ));
     Plan {
         report,
         edit: Edit::Nothing,

@@ -125,17 +125,23 @@ fn score_window(idx: &FileIndex, pats: &[Vec<char>], start: usize) -> Window {
 /// [`MIN_MARGIN`]), once one of its lines is left out, while read straight it does not: the
 /// quote dropped a line of one of two blocks alike, and its straight score tells nothing of
 /// which. (A window close read straight is a plain twin, refused by the margin itself.)
-pub(crate) fn gapped_rival<'w>(
-    idx: &FileIndex,
-    pat: &[&str],
-    wins: &'w [Window],
-) -> Option<&'w Window> {
+pub(crate) fn gapped_rival(idx: &FileIndex, pat: &[&str], wins: &[Window]) -> Option<Window> {
     let best = wins.first()?;
     let pats: Vec<Vec<char>> = pat.iter().map(|l| canonical(l).chars().collect()).collect();
+    // A window seeded by a line after the gap starts one line late: the quote's first lines
+    // stand one further up. Read from the line before too.
+    let earlier = |w: &Window| {
+        let start = w.start.checked_sub(1)?;
+        (w.len == pats.len()).then(|| score_window(idx, &pats, start))
+    };
     wins.iter()
         .skip(1)
+        .flat_map(|w| std::iter::once(w.clone()).chain(earlier(w)))
         .filter(|w| !w.overlaps(best))
-        .map(|w| (w, gapped_score(idx, &pats, w)))
+        .map(|w| {
+            let g = gapped_score(idx, &pats, &w);
+            (w, g)
+        })
         .filter(|(w, g)| best.score - g < MIN_MARGIN && best.score - w.score >= MIN_MARGIN)
         .max_by(|a, b| a.1.partial_cmp(&b.1).unwrap_or(std::cmp::Ordering::Equal))
         .map(|(w, _)| w)

@@ -117,7 +117,8 @@ pub(crate) fn find(doc: &Doc, flat: &Flat, pair: &TextPair, absent: bool) -> Tex
             .filter(|&a| !super::substance::cuts_word(&flat.text, a, a + len))
             .collect()
     };
-    let raw = occurrences(&flat.text, &old, MAX_HITS);
+    let mut raw = occurrences(&flat.text, &old, MAX_HITS);
+    raw.retain(|&a| !super::joins::pulls_up_line(&flat.text, a, &old, &new));
     let mut olds = whole(raw.clone(), old.len());
     // A quote that begins where a word begins may end inside a longer one: a model quotes the
     // start of a line (`use rand` of `use rand_pcg::Pcg`). Standing so in several places, the
@@ -276,7 +277,9 @@ pub(super) fn by_substring(
     let doc = idx.doc;
     let mut report = HunkReport::new(i, Status::Applied);
     report.rung = Some(Rung::Substring);
-    let absent = matches!(found, Some(Found::Nothing));
+    // Old lines that stand with a line left out are misquoted, not absent (see [`super::joins`]).
+    let gapped = super::joins::gapped(idx, &hunk.lines);
+    let absent = matches!(found, Some(Found::Nothing)) && gapped.is_empty();
     let op = match find(doc, flat, pair, absent) {
         TextFound::Missing => return None,
         TextFound::AlreadyApplied { start, end } => {
@@ -306,6 +309,16 @@ pub(super) fn by_substring(
             }
         }
     };
+    if !gapped.is_empty() {
+        let why = format!(
+            "the old text occurs once, at line {}, but its lines also stand with a line between them left out {}",
+            op.start + 1,
+            places(&gapped)
+        );
+        let mut ranges = vec![(op.start, op.end)];
+        ranges.extend(gapped);
+        return Some(ambiguous_text(doc, pair, i, &ranges, &why));
+    }
     // Whole lines that match the old text loosely somewhere else are another reading of the
     // edit; with two readings and no way to tell them apart, refuse.
     if let Some(Found::Candidates(c)) = found {

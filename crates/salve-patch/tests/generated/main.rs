@@ -12,7 +12,8 @@
 //! Some drifts make a reply that means another edit as well as the intended one; no applier
 //! could tell, so such cases are not drawn: a drifted quote that fits other lines of the file
 //! (loosely: whitespace, quotes and blank lines aside), wrong line numbers on a quote that
-//! occurs twice, a retried edit whose old text still stands elsewhere, a blank line dropped next
+//! occurs twice (made wrong by the reply, or by a file that moved on since, with no baseline to
+//! show it), a retried edit whose old text still stands elsewhere, a blank line dropped next
 //! to changed lines, an insertion that copies its own neighbours, part of a line quoted where
 //! the same bytes stand more than once (which also covers a quote that begins inside a word or
 //! an indentation and stands where a word or a line begins), added lines whose tabs (or
@@ -143,11 +144,15 @@ fn trial(pool: &Pool, seed: u64, index: u64) -> Option<Trial> {
     let mut numbers = Numbers::default();
     // Wrong line numbers on a quote that occurs twice point wherever they point: the model's
     // intent is then unknowable, so that drift needs quotes that occur once.
-    if d == Drift::LineNumbers
-        && hunks
+    // So do a file that moved on since the model read it, with no baseline to say how: the
+    // line numbers of such a quote are off by the lines added above it, and the one other
+    // evidence, the offsets of the hunks found once, measures only the lines above those.
+    let repeated = || {
+        hunks
             .iter()
             .any(|h| hunk::find(&case.view, &h.pre()).len() > 1)
-    {
+    };
+    if matches!(d, Drift::LineNumbers | Drift::ChangedElsewhere) && repeated() {
         d = Drift::None;
     }
     if d == Drift::LineNumbers {
