@@ -72,8 +72,20 @@ pub fn merge3(base: &str, ours: &str, theirs: &str) -> Result<String, MergeConfl
     // leaves the other side's alignment to chance. At a block's edge (a closing `});` that an
     // inserted block also ends with) git's alignment keeps blocks whole, and is taken.
     let in_run = |c: &Change| c.b0 > 0 && c.b1 < b.len() && b[c.b0 - 1] == b[c.b1];
-    if !co.iter().chain(&ct).any(in_run) {
+    let slides_in_run = co.iter().any(|c| run_of(&b, &o, c).is_some())
+        || ct.iter().any(|c| run_of(&b, &t, c).is_some());
+    if !co.iter().chain(&ct).any(in_run) && !slides_in_run {
         return Ok(merged);
+    }
+    // Both sides changing one run of equal lines (not blank ones) have no alignment the texts
+    // decide: git's, xdiff's slides and Myers' from either end each pick their own.
+    if let Some(line) = shared_run(&b, &o, &co, &ct).or_else(|| shared_run(&b, &t, &ct, &co)) {
+        return Err(MergeConflict {
+            ranges: vec![LineRange {
+                start: line + 1,
+                end: line + 1,
+            }],
+        });
     }
     // The same changes aligned the other way where lines repeat: diffed from the end (which
     // aligns a replacement's extra or missing lines at its other end), and slid to either end
@@ -131,6 +143,48 @@ fn blank_lines_apart(a: &str, b: &str) -> bool {
             .collect()
     };
     solid(a) == solid(b)
+}
+
+/// A base line where a change of `one` (its side's lines `side`) could stand elsewhere in a run
+/// of equal non-blank lines ([`run_of`]) that a change of `other` touches too.
+fn shared_run(b: &[&str], side: &[&str], one: &[Change], other: &[Change]) -> Option<usize> {
+    one.iter().find_map(|c| {
+        let (lo, hi) = run_of(b, side, c)?;
+        other
+            .iter()
+            .any(|d| d.b0 <= hi && d.b1 >= lo)
+            .then_some(c.b0)
+    })
+}
+
+/// The base lines `[lo, hi)` of the run of equal non-blank lines change `c` could be aligned
+/// anywhere in: it deletes only lines of the run, or adds a line of it, beside or between
+/// others. (Distinct lines added between two equal ones have one place.)
+fn run_of(b: &[&str], side: &[&str], c: &Change) -> Option<(usize, usize)> {
+    let before = c.b0.checked_sub(1).map(|k| b[k]);
+    let after = b.get(c.b1).copied();
+    let deleted = &b[c.b0..c.b1];
+    let added = &side[c.s0..c.s1];
+    let line = [before, after, deleted.first().copied()]
+        .into_iter()
+        .flatten()
+        .find(|l| {
+            let deletes_run = !deleted.is_empty() && deleted.iter().all(|d| d == l);
+            let adds_run = added.contains(l);
+            (deletes_run || adds_run) && (before == Some(*l) || after == Some(*l))
+        })?;
+    if line.trim().is_empty() {
+        return None;
+    }
+    let mut lo = c.b0;
+    while lo > 0 && b[lo - 1] == line {
+        lo -= 1;
+    }
+    let mut hi = c.b1;
+    while hi < b.len() && b[hi] == line {
+        hi += 1;
+    }
+    Some((lo, hi))
 }
 
 /// The changes turning `a` into `b` as a diff from the last lines to the first aligns them.
