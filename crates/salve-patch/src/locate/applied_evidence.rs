@@ -72,6 +72,26 @@ pub(crate) fn removal_stands(doc: &Doc, lines: &[HunkLine], start: usize, end: u
     before || after
 }
 
+/// Whether an edit only removes lines, each equal to a line it keeps: a deletion inside a run
+/// of equal lines, whose result looks the same wherever in the run it is made.
+pub(crate) fn removes_run_lines(lines: &[HunkLine]) -> bool {
+    let kept: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.kind == LineKind::Context)
+        .map(|l| strip_cr(&l.text).trim_end())
+        .collect();
+    let mut removed = lines
+        .iter()
+        .filter(|l| l.kind == LineKind::Remove)
+        .peekable();
+    !lines.iter().any(|l| l.kind == LineKind::Add)
+        && removed.peek().is_some()
+        && removed.all(|l| {
+            let t = strip_cr(&l.text).trim_end();
+            !t.trim().is_empty() && kept.contains(&t)
+        })
+}
+
 /// Whether most of the non-blank `removed` lines stand among file lines `[from, to)`, compared
 /// up to trailing whitespace, each file line matching once.
 fn mostly_in(doc: &Doc, removed: &[&str], from: usize, to: usize) -> bool {
@@ -198,6 +218,17 @@ mod tests {
 
     fn lines(spec: &[(LineKind, &str)]) -> Vec<HunkLine> {
         spec.iter().map(|(k, t)| HunkLine::new(*k, *t)).collect()
+    }
+
+    #[test]
+    fn a_deletion_of_lines_it_also_keeps_removes_run_lines() {
+        use LineKind::{Add, Context, Remove};
+        let run = lines(&[(Context, "5,5,"), (Remove, "5,5,"), (Context, "5,0xad")]);
+        assert!(removes_run_lines(&run));
+        let distinct = lines(&[(Context, "a"), (Remove, "b"), (Context, "c")]);
+        assert!(!removes_run_lines(&distinct));
+        let replace = lines(&[(Context, "5,5,"), (Remove, "5,5,"), (Add, "6,")]);
+        assert!(!removes_run_lines(&replace));
     }
 
     #[test]

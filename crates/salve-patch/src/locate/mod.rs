@@ -220,6 +220,8 @@ pub(crate) fn locate_lines(
         .any(|l| l.kind == LineKind::Add && l.text.chars().any(char::is_alphanumeric));
     let exact_ends = changes_trailing_ws(lines);
     let mut post_hits: Vec<Vec<(usize, usize)>> = Vec::new();
+    // The one place of the post-image that `removal_stands` voided, for a deletion of run lines.
+    let mut run_voided: Option<(usize, usize)> = None;
     let forms = LINE_RUNGS.map(|(_, f)| f);
     let wrap = |rung: Rung, fits: Vec<Fit>| {
         Found::Candidates(
@@ -256,10 +258,13 @@ pub(crate) fn locate_lines(
         // Where the post-image stands is evidence only as `applied` allows. A place where the
         // removed lines still stand voids the form's evidence as a whole: dropping that place
         // alone would make another occurrence look like the one place.
-        let vouches = applied_evidence::post_image_vouches(lines, form)
-            && !posts
-                .iter()
-                .any(|&(s, e)| applied_evidence::removal_stands(idx.doc, lines, s, e));
+        let voided = posts
+            .iter()
+            .any(|&(s, e)| applied_evidence::removal_stands(idx.doc, lines, s, e));
+        let vouches = applied_evidence::post_image_vouches(lines, form) && !voided;
+        if let ([place], true, None) = (&posts[..], voided, run_voided) {
+            run_voided = applied_evidence::removes_run_lines(lines).then_some(*place);
+        }
         let posts = if vouches { posts } else { Vec::new() };
         if !fits.is_empty() {
             if let [(ps, pe)] = posts[..] {
@@ -296,6 +301,16 @@ pub(crate) fn locate_lines(
         post_hits.push(posts);
     }
     let loose = structural(idx, &pre, &ctx, lines, gaps);
+    if let (Some((start, end)), Some((Rung::ContextRelax, fits)), true) =
+        (run_voided, &loose, applied)
+    {
+        // A deletion of lines equal to the ones it keeps (a run of equal lines), its result
+        // standing once with some of the removed lines beside it, and context-relax finding
+        // the old text across that place: a retried deletion and a drifted first one read alike.
+        if fits.iter().any(|f| !apart(f, start, end)) {
+            return Found::Unclear { start, end };
+        }
+    }
     if let Some((strict, start, end)) = settled(&post_hits, &forms).filter(|_| applied) {
         // A structural rung finding the pre-image across the post-image's place (a deletion
         // whose context lost a blank line reads as its own result) means the edit is not made.
