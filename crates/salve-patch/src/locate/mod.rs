@@ -406,7 +406,12 @@ fn structural(
     if !fits.is_empty() {
         return Some((Rung::Elision, fits));
     }
-    let fits = context_relax(idx, pre, ctx, outer_context(lines));
+    // Outer context left out, the lines that still match must say where they are: a fit whose
+    // matched lines are only brackets (`))`, `}`, `}`) is any function's end.
+    let fits: Vec<Fit> = context_relax(idx, pre, ctx, outer_context(lines))
+        .into_iter()
+        .filter(|f| worded_match(idx.doc, f))
+        .collect();
     if !fits.is_empty() {
         return Some((Rung::ContextRelax, fits));
     }
@@ -416,6 +421,14 @@ fn structural(
         Vec::new()
     };
     (!fits.is_empty()).then_some((Rung::ContextRelax, fits))
+}
+
+/// Whether some file line fit `f` ties a quoted line to holds a letter or digit.
+fn worded_match(doc: &Doc, f: &Fit) -> bool {
+    f.map
+        .iter()
+        .filter(|span| span.end > span.start)
+        .any(|span| (span.start..span.end).any(|k| doc.line(k).chars().any(char::is_alphanumeric)))
 }
 
 /// For each pre-image line, whether the elision rung may treat it as a marker: a context marker,
