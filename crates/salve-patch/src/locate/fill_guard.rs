@@ -15,7 +15,7 @@
 use std::collections::HashMap;
 
 use super::similar::similarity;
-use crate::text::{canonical, is_blank, Doc};
+use crate::text::{canonical, has_words, is_blank, Doc};
 
 /// How alike a changed line must be to the file's line in its place to be read as that line
 /// edited rather than as a gap (canonical similarity).
@@ -100,7 +100,7 @@ pub(crate) fn repeats(
 fn runs<'a>(lines: impl Iterator<Item = &'a str>) -> HashMap<Vec<String>, usize> {
     let keys: Vec<Option<String>> = lines
         .filter(|l| !is_blank(l))
-        .map(|l| substantial(l).then(|| canonical(l).into_owned()))
+        .map(|l| has_words(l).then(|| canonical(l).into_owned()))
         .collect();
     let mut out: HashMap<Vec<String>, usize> = HashMap::new();
     for w in keys.windows(MAX_SHARED_RUN + 1) {
@@ -109,11 +109,6 @@ fn runs<'a>(lines: impl Iterator<Item = &'a str>) -> HashMap<Vec<String>, usize>
         }
     }
     out
-}
-
-/// Whether a line says something of its own: a letter or digit.
-fn substantial(line: &str) -> bool {
-    line.chars().any(char::is_alphanumeric)
 }
 
 #[cfg(test)]

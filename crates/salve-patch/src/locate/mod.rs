@@ -72,7 +72,7 @@ pub(crate) mod whole;
 use crate::edit::{Hunk, HunkLine, LineKind};
 use crate::ops::{NewLine, Op};
 use crate::report::Rung;
-use crate::text::{canonical, strip_cr, Doc, Eol, Form};
+use crate::text::{canonical, has_words, strip_cr, Doc, Eol, Form};
 use applied_evidence::post_hits_in;
 use index::FileIndex;
 use insertion::{changes_trailing_ws, slidable_insertion, substantial_insertion};
@@ -428,7 +428,7 @@ fn worded_match(doc: &Doc, f: &Fit) -> bool {
     f.map
         .iter()
         .filter(|span| span.end > span.start)
-        .any(|span| (span.start..span.end).any(|k| doc.line(k).chars().any(char::is_alphanumeric)))
+        .any(|span| (span.start..span.end).any(|k| has_words(doc.line(k))))
 }
 
 /// For each pre-image line, whether the elision rung may treat it as a marker: a context marker,

@@ -18,7 +18,7 @@ use super::index::FileIndex;
 use super::rest;
 use super::search::loose_fits;
 use crate::report::Status;
-use crate::text::{is_blank, strip_cr, Doc, Eol};
+use crate::text::{has_words, is_blank, strip_cr, Doc, Eol};
 
 /// How many non-blank neighbour lines a gap may use on each side before giving up.
 const MAX_NEIGHBOURS: usize = 3;
@@ -248,11 +248,6 @@ fn forward(lines: &[&str], m: usize, hi: usize, k: usize) -> Option<usize> {
     found
 }
 
-/// Whether a line says something of its own: a letter or digit.
-fn substantial(line: &str) -> bool {
-    line.chars().any(char::is_alphanumeric)
-}
-
 /// A closing line without its trailing comma or semicolon, trimmed: `},` and `}` are one line
 /// to an edit that adds an element after the last one.
 fn bare_close(line: &str) -> &str {
@@ -264,7 +259,7 @@ fn bare_close(line: &str) -> &str {
 /// line, silently dropping the block between the two: `},` after the gap matches the first
 /// block's `},` while the model meant the second block's `}`, which its edit turned into `},`.
 fn closing_fits(source: &Doc, next: &[&str], from: usize) -> usize {
-    if next.is_empty() || next.iter().any(|l| substantial(l)) {
+    if next.is_empty() || next.iter().any(|l| has_words(l)) {
         return 0;
     }
     let want: Vec<&str> = next.iter().map(|l| bare_close(l)).collect();

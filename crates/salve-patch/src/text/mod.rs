@@ -332,6 +332,12 @@ pub(crate) fn is_blank(s: &str) -> bool {
     s.trim().is_empty()
 }
 
+/// A line that says something of its own: a letter or digit (not only brackets, punctuation
+/// or whitespace).
+pub(crate) fn has_words(s: &str) -> bool {
+    s.chars().any(char::is_alphanumeric)
+}
+
 /// The leading whitespace of a line.
 pub(crate) fn leading_ws(s: &str) -> &str {
     &s[..s.len() - s.trim_start().len()]
