@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use salve_patch::{apply_hunks, Hunk, HunkLine, LineKind, Status};
+use salve_patch::{apply_hunks, extract, FileChange, Hunk, HunkLine, LineKind, Status};
 
 /// A hunk from diff-like text: each line starts with ' ', '-' or '+'.
 fn hunk(body: &str) -> Hunk {
@@ -94,6 +94,70 @@ fn without_other_evidence_the_over_counted_hunk_is_ambiguous() {
     let mut h = hunk(" fn a() {\n-    run();\n+    walk();\n }\n ");
     h.padded_tail = 1;
     let out = apply_hunks(TWICE, &[h], None);
+    assert_eq!(out.status, Status::Ambiguous, "{:#?}", out.hunks);
+    assert_eq!(out.new_text, None);
+}
+
+/// The hunks of a Claude Code `Edit` of `a.rs`, read from the reply as the engine reads it.
+fn edit_hunks(old: &str, new: &str) -> Vec<Hunk> {
+    let input = serde_json::json!({"file_path": "a.rs", "old_string": old, "new_string": new});
+    let reply = serde_json::json!({"name": "Edit", "input": input}).to_string();
+    let x = extract(&reply);
+    assert!(x.issues.is_empty(), "{:?}", x.issues);
+    let Some(FileChange::Modify { hunks }) = x.edits.into_iter().next().map(|e| e.change) else {
+        panic!("no modify edit in {reply}")
+    };
+    hunks
+}
+
+/// Five `usize,` parameters with the third renamed already: `usize` x3, `ezisu`, `usize` x3.
+const RENAMED_IN_RUN: &str = "pub type Blt = eficall! {fn(\n    *mut Protocol,\n    *mut BltPixel,\n    BltOperation,\n    usize,\n    usize,\n    usize,\n    ezisu,\n    usize,\n    usize,\n    usize,\n) -> crate::base::Status};\n";
+
+#[test]
+fn a_retried_replacement_in_a_run_of_alike_lines_is_not_made_again_by_the_similar_rung() {
+    // The old text (`usize,` five times) stands nowhere; its result does, and the similar rung
+    // fits the old text one line off it with one line changed: rewriting there would leave
+    // `ezisu` one line higher. Two readings: refused, nothing written.
+    let five = "    usize,\n".repeat(5);
+    let renamed = five
+        .replacen("usize", "ezisu", 3)
+        .replacen("ezisu", "usize", 2);
+    let h = edit_hunks(five.trim_end(), renamed.trim_end());
+    let out = apply_hunks(RENAMED_IN_RUN, &h, None);
+    assert_eq!(out.status, Status::Ambiguous, "{:#?}", out.hunks);
+    assert_eq!(out.new_text, None);
+    let message = out.hunks[0].message.clone().unwrap_or_default();
+    assert!(
+        message.contains("already stands at lines 6-10"),
+        "{message}"
+    );
+}
+
+#[test]
+fn the_similar_rung_still_places_a_misquote_when_the_result_stands_nowhere() {
+    let file = RENAMED_IN_RUN.replace("ezisu", "usize");
+    // `BltPixel` misquoted as `Pixel`: one line changed, the result nowhere, placed.
+    let h = edit_hunks(
+        "    *mut Pixel,\n    BltOperation,\n    usize,\n    usize,",
+        "    *mut Pixel,\n    BltOperation,\n    ezisu,\n    usize,",
+    );
+    let out = apply_hunks(&file, &h, None);
+    assert_eq!(out.status, Status::Applied, "{:#?}", out.hunks);
+    let want = file.replacen("BltOperation,\n    usize,", "BltOperation,\n    ezisu,", 1);
+    assert_eq!(out.new_text.as_deref(), Some(want.as_str()));
+}
+
+/// A file whose loops hold `// ...` comment lines, the second loop's edit made already.
+const LOOPS: &str = "fn main() {\n    for a in x() {\n        // ...\n        wait(d);\n    }\n    for b in y() {\n        // ...\n        wait(new_d);\n    }\n    for c in z() {\n        // ...\n        wait(d);\n    }\n}\n";
+
+#[test]
+fn a_retried_edit_whose_marker_is_a_file_line_is_not_read_across_a_cut() {
+    // Read as a cut, `// ...` lets the old text span from `for b` to the third loop's
+    // `wait(d);`; read as the file's own comment, the edit's result stands at `for b`.
+    let h = hunk(
+        "     for b in y() {\n         // ...\n-        wait(d);\n+        wait(new_d);\n     }",
+    );
+    let out = apply_hunks(LOOPS, &[h], None);
     assert_eq!(out.status, Status::Ambiguous, "{:#?}", out.hunks);
     assert_eq!(out.new_text, None);
 }

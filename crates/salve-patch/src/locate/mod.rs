@@ -324,8 +324,10 @@ pub(crate) fn locate_lines(
         };
         // Only a lost blank line, though: context-relax, which leaves outer context out, also
         // finds a retried deletion in a run of equal lines across its own result.
+        // An elision fit across it reads the markers as cuts, where the post-image found them
+        // as the file's own lines (`// ...` comments standing in the code): two readings too.
         return match loose {
-            Some((Rung::ContextRelax, fits)) if fits.iter().any(across) => {
+            Some((Rung::ContextRelax | Rung::Elision, fits)) if fits.iter().any(across) => {
                 Found::Unclear { start, end }
             }
             Some((rung, fits)) if fits.iter().any(across) => wrap(rung, fits),

@@ -278,13 +278,14 @@ pub(crate) fn placed(i: usize, p: Placement) -> Plan {
 }
 
 /// Refused: the edit's result stands at lines `[start, end)`, and its old text fits across them
-/// only with outer context left out, or (a deletion) elsewhere only loosely.
+/// only with outer context left out or markers read as cuts, or (a deletion) elsewhere only
+/// loosely, or only with a line changed (the similar rung).
 fn applied_or_not(i: usize, start: usize, end: usize) -> Plan {
     let mut report = HunkReport::new(i, Status::Ambiguous);
     let r = range(start, end);
     report.lines = Some(r);
     report.message = Some(format!(
-        "the edit's result already stands at lines {}-{}, and its old text fits only loosely (across them with outer context left out or braces read at another indentation, or elsewhere at other whitespace): whether it is applied already cannot be told; re-read the file",
+        "the edit's result already stands at lines {}-{}, and its old text fits only loosely (across them with outer context left out, `...` lines read as cuts or braces read at another indentation; elsewhere at other whitespace; or with a line changed): whether it is applied already cannot be told; re-read the file",
         r.start, r.end
     ));
     Plan {
@@ -485,6 +486,32 @@ pub(crate) fn eof_override(doc: &Doc, hunk: &Hunk, p: &Placement) -> Option<bool
     (end == doc.len() && hunk.old_no_newline != hunk.new_no_newline).then_some(!hunk.new_no_newline)
 }
 
+/// Where the hunk's result stands once, byte for byte up to trailing whitespace, when that can
+/// vouch for an applied edit. The similar rung reads the old text with a line changed; a file
+/// that holds the edit's result exactly is as well read as a retried edit whose old text is gone
+/// (a replacement inside a run of alike lines, `usize,` five times, fits the run one line off).
+fn result_stands(idx: &FileIndex, hunk: &Hunk) -> Option<(usize, usize)> {
+    let form = crate::text::Form::TrimEnd;
+    // A deletion's result is context that stood before the edit too: the ladder weighed it
+    // already (`removal_stands`), and found the deletion not made.
+    let adds = hunk.lines.iter().any(|l| l.kind == LineKind::Add);
+    if !adds || !super::applied_evidence::post_image_vouches(&hunk.lines, form) {
+        return None;
+    }
+    let (pre, _) = pre_image(&hunk.lines);
+    let post = post_image(&hunk.lines);
+    let added: Vec<bool> = hunk
+        .lines
+        .iter()
+        .filter(|l| l.kind != LineKind::Remove)
+        .map(|l| l.kind == LineKind::Add)
+        .collect();
+    match super::applied_evidence::post_hits_in(idx, form, &pre, &post, &added, false)[..] {
+        [place] => Some(place),
+        _ => None,
+    }
+}
+
 /// The similar rung, or a refusal listing the closest windows.
 fn similar(idx: &FileIndex, hunk: &Hunk, i: usize) -> Plan {
     let doc = idx.doc;
@@ -499,6 +526,9 @@ fn similar(idx: &FileIndex, hunk: &Hunk, i: usize) -> Plan {
         .map(|(k, _)| k)
         .collect();
     if hunk.maybe_added.is_empty() {
+        if let Some((start, end)) = result_stands(idx, hunk) {
+            return applied_or_not(i, start, end);
+        }
         if let Some((_, margin)) = accept(idx, &pre, &wins, &removed) {
             let w = &wins[0];
             let pairs = (0..pre.len()).map(|k| (pre[k], doc.line(w.start + k)));
