@@ -68,13 +68,18 @@ pub fn merge3(base: &str, ours: &str, theirs: &str) -> Result<String, MergeConfl
         return Ok(ours.to_string());
     }
     let merged = combine(&b, &o, &t, &co, &ct)?;
-    // Only a change standing inside a run of equal lines (the same line before and after it)
-    // leaves the other side's alignment to chance. At a block's edge (a closing `});` that an
-    // inserted block also ends with) git's alignment keeps blocks whole, and is taken.
+    // A change standing inside a run of equal lines (the same line before and after it), or a
+    // side whose diff from the end aligns it otherwise (lines repeating with a period, `b`,
+    // blank, `b`), leaves the other side's alignment to chance. At a block's edge (a closing
+    // `});` that an inserted block also ends with) the other alignments only make the changes
+    // touch, which says nothing (below), and git's alignment, which keeps blocks whole, is taken.
     let in_run = |c: &Change| c.b0 > 0 && c.b1 < b.len() && b[c.b0 - 1] == b[c.b1];
     let slides_in_run = co.iter().any(|c| run_of(&b, &o, c).is_some())
         || ct.iter().any(|c| run_of(&b, &t, c).is_some());
-    if !co.iter().chain(&ct).any(in_run) && !slides_in_run {
+    let alt_o = other_alignments(&b, &o, &co);
+    let alt_t = other_alignments(&b, &t, &ct);
+    let realigned = !alt_o.is_empty() || !alt_t.is_empty();
+    if !co.iter().chain(&ct).any(in_run) && !slides_in_run && !realigned {
         return Ok(merged);
     }
     // Both sides changing one run of equal lines (not blank ones) have no alignment the texts
@@ -87,16 +92,19 @@ pub fn merge3(base: &str, ours: &str, theirs: &str) -> Result<String, MergeConfl
             }],
         });
     }
-    // The same changes aligned the other way where lines repeat: diffed from the end (which
-    // aligns a replacement's extra or missing lines at its other end), and slid to either end
-    // of their runs. Each pairing that merges must merge to the same text.
-    let co_rev = reversed_changes(&b, &o);
-    let ct_rev = reversed_changes(&b, &t);
+    // The same changes aligned the other ways where lines repeat ([`other_alignments`]), and
+    // slid to either end of their runs. Each pairing that merges must merge to the same text.
     let mut pairings: Vec<(Vec<Change>, Vec<Change>)> = Vec::new();
-    if co_rev != co || ct_rev != ct {
-        pairings.push((co_rev.clone(), ct.clone()));
-        pairings.push((co.clone(), ct_rev.clone()));
-        pairings.push((co_rev, ct_rev));
+    let with_own = |own: &Vec<Change>, alt: Vec<Vec<Change>>| {
+        std::iter::once(own.clone()).chain(alt).collect::<Vec<_>>()
+    };
+    let (all_o, all_t) = (with_own(&co, alt_o), with_own(&ct, alt_t));
+    for (i, po) in all_o.iter().enumerate() {
+        for (j, pt) in all_t.iter().enumerate() {
+            if i + j > 0 {
+                pairings.push((po.clone(), pt.clone()));
+            }
+        }
     }
     if any_slides(&co, &b, &o) || any_slides(&ct, &b, &t) {
         for (wo, wt) in [
@@ -134,8 +142,17 @@ pub fn merge3(base: &str, ours: &str, theirs: &str) -> Result<String, MergeConfl
 
 /// Whether two texts differ only in where blank lines stand: the run that repeats most in any
 /// file. Where a blank line goes beside the other side's change, git's pick is as good as any,
-/// and refusing every such merge would refuse most stale edits near a paragraph break.
+/// and refusing every such merge would refuse most stale edits near a paragraph break. Not in
+/// how many stand: one blank line deleted by both sides, or by one side only, is an edit.
 fn blank_lines_apart(a: &str, b: &str) -> bool {
+    let blanks = |t: &str| {
+        t.split_inclusive('\n')
+            .filter(|l| l.trim().is_empty())
+            .count()
+    };
+    if blanks(a) != blanks(b) {
+        return false;
+    }
     let solid = |t: &str| -> Vec<String> {
         t.split_inclusive('\n')
             .filter(|l| !l.trim().is_empty())
@@ -185,6 +202,32 @@ fn run_of(b: &[&str], side: &[&str], c: &Change) -> Option<(usize, usize)> {
         hi += 1;
     }
     Some((lo, hi))
+}
+
+/// The alignments of `a` to `b` other than `own` that a diff's tie-breaks give: diffed from the
+/// last lines to the first (a replacement's extra or missing lines at its other end), and with
+/// the texts' roles swapped (deleting before inserting where both are as short), each distinct.
+fn other_alignments(a: &[&str], b: &[&str], own: &[Change]) -> Vec<Vec<Change>> {
+    let mut out: Vec<Vec<Change>> = Vec::new();
+    for alt in [reversed_changes(a, b), swapped_changes(a, b)] {
+        if alt != own && !out.contains(&alt) {
+            out.push(alt);
+        }
+    }
+    out
+}
+
+/// The changes turning `a` into `b`, found by diffing `b` against `a`.
+fn swapped_changes(a: &[&str], b: &[&str]) -> Vec<Change> {
+    changes(b, a)
+        .into_iter()
+        .map(|c| Change {
+            b0: c.s0,
+            b1: c.s1,
+            s0: c.b0,
+            s1: c.b1,
+        })
+        .collect()
 }
 
 /// The changes turning `a` into `b` as a diff from the last lines to the first aligns them.
