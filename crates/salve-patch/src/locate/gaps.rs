@@ -43,8 +43,20 @@ pub(crate) const MIN_LINES: usize = 4;
 /// Fits of the pre-image `pre` (`ctx[i]`: line `i` is context) with inner gaps, as described in
 /// the module docs.
 pub(crate) fn fits(idx: &FileIndex, pre: &[&str], ctx: &[bool], lines: &[HunkLine]) -> Vec<Fit> {
+    fits_from(idx, pre, ctx, lines, MIN_LINES)
+}
+
+/// [`fits`] with another bar than [`MIN_LINES`]: `min_lines` non-blank pre-image lines. A lower
+/// bar is for evidence that refuses (the old text may stand misquoted), never for placing.
+pub(crate) fn fits_from(
+    idx: &FileIndex,
+    pre: &[&str],
+    ctx: &[bool],
+    lines: &[HunkLine],
+    min_lines: usize,
+) -> Vec<Fit> {
     let nonblank = pre.iter().filter(|l| !is_blank(l)).count();
-    if nonblank < MIN_LINES || ctx.iter().all(|&c| c) || ctx.iter().all(|&c| !c) {
+    if nonblank < min_lines || ctx.iter().all(|&c| c) || ctx.iter().all(|&c| !c) {
         return Vec::new();
     }
     let allowed = gap_allowed(lines);

@@ -284,7 +284,7 @@ fn applied_or_not(i: usize, start: usize, end: usize) -> Plan {
     let r = range(start, end);
     report.lines = Some(r);
     report.message = Some(format!(
-        "the edit's result already stands at lines {}-{}, and its old text fits only loosely (across them with outer context left out or braces read at another indentation, or elsewhere at other whitespace): whether it is applied already cannot be told; re-read the file",
+        "the edit's result already stands at lines {}-{}, and its old text fits only loosely (across them with outer context left out or braces read at another indentation, or elsewhere at other whitespace or with a line left out): whether it is applied already cannot be told; re-read the file",
         r.start, r.end
     ));
     Plan {
