@@ -107,7 +107,7 @@ fn a_deletion_quoted_with_a_line_left_out_is_not_applied_by_its_result_elsewhere
     // together in `a`, as they stood before any edit. The old lines stand in `b` with the
     // second comment line between: misquoted, not absent, so `a` proves nothing.
     let h = hunk("     weak();\n \n-    // Use a weak symbol\n     if let Some(f) = get() {");
-    let out = apply_hunks(COMMENTED, &[h.clone()], None);
+    let out = apply_hunks(COMMENTED, std::slice::from_ref(&h), None);
     assert_eq!(out.status, Status::Ambiguous, "{:#?}", out.hunks);
     assert_eq!(out.new_text, None);
     let message = out.hunks[0].message.clone().unwrap_or_default();
