@@ -12,6 +12,7 @@
 //!   (issue 14 §3 n): the caller does not call this for those.
 //! - At most [`MAX_GAPS`] gaps of at most [`MAX_GAP_LINES`] lines each, and at least
 //!   [`MIN_LINES`] non-blank pre-image lines: a pattern mostly made of holes is no evidence.
+//!   A lower bar ([`fits_from`]) serves only evidence that refuses ([`super::joins::misquoted`]).
 //! - A gap lies next to at least one context line. Between two removed lines it could be a
 //!   line the edit means to remove too, and that is a guess.
 //! - Every pattern line matches its file line in the form searched (trailing whitespace,
