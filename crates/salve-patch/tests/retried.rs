@@ -161,3 +161,23 @@ fn a_retried_edit_whose_marker_is_a_file_line_is_not_read_across_a_cut() {
     assert_eq!(out.status, Status::Ambiguous, "{:#?}", out.hunks);
     assert_eq!(out.new_text, None);
 }
+
+/// Two functions alike but for a two-line comment in the second.
+const COMMENTED: &str = "fn a() {\n    weak();\n\n    if let Some(f) = get() {\n        f()\n    }\n}\n\nfn b() {\n    weak();\n\n    // Use a weak symbol\n    // but fail if not found.\n    if let Some(f) = get() {\n        f()\n    }\n}\n";
+
+#[test]
+fn a_deletion_quoted_with_a_line_left_out_is_not_applied_by_its_result_elsewhere() {
+    // The first comment line removed, the second left out of the quote: the kept lines stand
+    // together in `a`, as they stood before any edit. The old lines stand in `b` with the
+    // second comment line between: misquoted, not absent, so `a` proves nothing.
+    let h = hunk("     weak();\n \n-    // Use a weak symbol\n     if let Some(f) = get() {");
+    let out = apply_hunks(COMMENTED, std::slice::from_ref(&h), None);
+    assert_eq!(out.status, Status::Ambiguous, "{:#?}", out.hunks);
+    assert_eq!(out.new_text, None);
+    let message = out.hunks[0].message.clone().unwrap_or_default();
+    assert!(message.contains("with a line left out"), "{message}");
+    // Once the comment line is gone, the old lines stand nowhere: the edit reads as applied.
+    let made = COMMENTED.replace("    // Use a weak symbol\n", "");
+    let out = apply_hunks(&made, &[h], None);
+    assert_eq!(out.status, Status::AlreadyApplied, "{:#?}", out.hunks);
+}

@@ -15,13 +15,21 @@
 //!   occurrence elsewhere is a second reading, as at every rung. Only lines matched as quoted
 //!   (trailing whitespace aside) count: looser, a line skipped reads a retried deletion's old
 //!   text into its own result.
+//! - [`misquoted`]: the same with a lower bar, for an edit that adds no line with words (a
+//!   deletion). Its new text is lines that stood in the file before the edit too, so finding it
+//!   says "applied" only while the old text is absent; old lines standing with a line left out,
+//!   anywhere in the file, are not absent (`}`, blank, `#endif  // H_` quoted where the file
+//!   has `}`, `#endif`, blank, `#endif  // H_`). The ladder then cannot tell a retried deletion
+//!   from a misquoted one, and refuses. The bar is lower than the gaps rung's because this
+//!   only refuses: two non-blank lines, one of them a removed line with words (a brace or a
+//!   blank standing near the kept lines is what any block end looks like).
 
 use super::gaps;
 use super::index::FileIndex;
 use super::pre_image;
 use super::search::Fit;
-use crate::edit::HunkLine;
-use crate::text::Form;
+use crate::edit::{HunkLine, LineKind};
+use crate::text::{has_words, Form};
 
 /// Whether replacing the occurrence of `old` at byte `a` of `text` with `new` joins a whole line
 /// of the old text onto the head of the line the occurrence starts in (see the module docs).
@@ -55,6 +63,25 @@ pub(crate) fn gapped_fits(idx: &FileIndex, lines: &[HunkLine]) -> Vec<Fit> {
     fits
 }
 
+/// Fewest non-blank old lines for [`misquoted`].
+const MIN_MISQUOTE_LINES: usize = 2;
+
+/// Whether the hunk's old lines stand somewhere with a line or two left out, each as quoted up
+/// to trailing whitespace, two of them non-blank and a removed one holding words (see the
+/// module docs).
+pub(crate) fn misquoted(idx: &FileIndex, lines: &[HunkLine]) -> bool {
+    let removes_words = lines
+        .iter()
+        .any(|l| l.kind == LineKind::Remove && has_words(&l.text));
+    if !removes_words {
+        return false;
+    }
+    let (pre, ctx) = pre_image(lines);
+    gaps::fits_from(idx, &pre, &ctx, lines, MIN_MISQUOTE_LINES)
+        .iter()
+        .any(|f| f.form == Form::TrimEnd)
+}
+
 /// The places `[start, end)` of [`gapped_fits`].
 pub(crate) fn gapped(idx: &FileIndex, lines: &[HunkLine]) -> Vec<(usize, usize)> {
     gapped_fits(idx, lines).iter().map(Fit::range).collect()
@@ -64,7 +91,6 @@ pub(crate) fn gapped(idx: &FileIndex, lines: &[HunkLine]) -> Vec<(usize, usize)>
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
-    use crate::edit::LineKind;
     use crate::text::Doc;
 
     #[test]
@@ -102,5 +128,28 @@ mod tests {
             l(Context, "mod p;"),
         ];
         assert_eq!(gapped(&idx, &hunk), vec![(0, 6)]);
+    }
+
+    #[test]
+    fn a_short_quote_with_a_line_left_out_is_misquoted() {
+        let l = |k: LineKind, t: &str| HunkLine::new(k, t);
+        use LineKind::{Context, Remove};
+        // `}`, blank, `#endif  // H_` where the file has `#endif` after the `}`: below the gaps
+        // rung's bar, but the removed line with words stands one line off.
+        let doc = Doc::parse("#ifdef C\n}\n#endif\n\n#endif  // H_\n");
+        let idx = FileIndex::new(&doc);
+        let hunk = [l(Context, "}"), l(Context, ""), l(Remove, "#endif  // H_")];
+        assert!(gapped(&idx, &hunk).is_empty());
+        assert!(misquoted(&idx, &hunk));
+        // Three lines off is no quote of these lines.
+        let doc = Doc::parse("}\n#a\n#b\n#c\n\n#endif  // H_\n");
+        assert!(!misquoted(&FileIndex::new(&doc), &hunk));
+        // A removed brace standing near the kept lines is any block's end: no evidence.
+        let doc = Doc::parse("x();\n#endif\n\n}\n");
+        let brace = [l(Context, "x();"), l(Context, ""), l(Remove, "}")];
+        assert!(!misquoted(&FileIndex::new(&doc), &brace));
+        // Matched only at another indentation, a skipped line is as likely the edit's result.
+        let doc = Doc::parse("}\n#endif\n\n    #endif  // H_\n");
+        assert!(!misquoted(&FileIndex::new(&doc), &hunk));
     }
 }

@@ -126,7 +126,8 @@ pub(crate) enum Found {
     /// The post-image stands at lines `[start, end)`, and context-relax finds the pre-image
     /// across that place, or a looser line form finds it there with braces read at another
     /// indentation, or (a deletion, whose post-image stood there before it too) a looser form
-    /// finds it elsewhere: applied already, or not yet, cannot be told.
+    /// finds it elsewhere, or (an edit adding no words) its old lines stand anywhere with a line
+    /// left out: applied already, or not yet, cannot be told.
     Unclear { start: usize, end: usize },
     /// No rung found anything.
     Nothing,
@@ -335,6 +336,9 @@ pub(crate) fn locate_lines(
             // standing so across the place, each byte for byte up to trailing whitespace, show
             // the edit is not made: misquoted, not applied.
             _ if !gaps && joins::gapped_fits(idx, lines).iter().any(across) => Found::Nothing,
+            // A deletion's result stood there before it too: its old lines standing anywhere
+            // with a line left out are misquoted, not absent (see [`joins::misquoted`]).
+            _ if !adds_words && joins::misquoted(idx, lines) => Found::Unclear { start, end },
             _ => Found::AlreadyApplied { start, end },
         };
     }

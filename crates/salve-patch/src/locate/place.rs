@@ -285,7 +285,7 @@ fn applied_or_not(i: usize, start: usize, end: usize) -> Plan {
     let r = range(start, end);
     report.lines = Some(r);
     report.message = Some(format!(
-        "the edit's result already stands at lines {}-{}, and its old text fits only loosely (across them with outer context left out, `...` lines read as cuts or braces read at another indentation; elsewhere at other whitespace; or with a line changed): whether it is applied already cannot be told; re-read the file",
+        "the edit's result already stands at lines {}-{}, and its old text fits only loosely (across them with outer context left out, `...` lines read as cuts or braces read at another indentation; elsewhere at other whitespace or with a line left out; or with a line changed): whether it is applied already cannot be told; re-read the file",
         r.start, r.end
     ));
     Plan {
