@@ -26,7 +26,8 @@
 //! - Other readings of the hunk itself: [`variant`] (padding blanks), [`lost_plus`] (a lost `+`),
 //!   [`dropped`] (blank lines the file lacks).
 //! - Writing the placed lines: [`reindent`] (a uniform shift), [`levels`] (level widths mapped),
-//!   [`style`] (tabs or spaces where the lines land), [`quoted`] (an added line indented as a
+//!   [`style`] (tabs or spaces where the lines land), [`align`] (spaces between two tab levels
+//!   where the file aligns with spaces after tabs), [`quoted`] (an added line indented as a
 //!   quoted line takes that line's file indentation), [`fold`] (Unicode folded back), [`kept`]
 //!   (lines removed and added back unchanged).
 //! - Guards that refuse rather than write a third text: [`order`] (no reordering),
@@ -36,6 +37,7 @@
 //!   (gap-shaped lines that are the file's own, fills that repeat content), [`rest`] (a
 //!   trailing "rest unchanged").
 
+mod align;
 pub(crate) mod ambiguity;
 pub(crate) mod applied;
 pub(crate) mod applied_evidence;
@@ -646,6 +648,7 @@ pub(crate) fn ops_for(
     substance::check_removed(doc, lines, p)?;
     levels::relevel_ops(doc, lines, p, shown, &mut ops)?;
     style::restyle_ops(doc, lines, p, reply_style, &mut ops)?;
+    align::check(doc, lines, p, reply_style, &ops)?;
     quoted::match_quoted(doc, lines, p, &mut ops)?;
     fold::fold_ops(doc, lines, p, &mut ops)?;
     order::check(doc, lines, p, &ops)?;

@@ -134,8 +134,16 @@ pub(crate) fn find(doc: &Doc, flat: &Flat, pair: &TextPair, absent: bool) -> Tex
     // A deletion at the start or end of the old text leaves new text that stood in the file
     // before the edit too: finding it proves nothing (see `applied_evidence::post_image_vouches`).
     let edge_deletion = old.starts_with(new.as_str()) || old.ends_with(new.as_str());
+    let multi_line = new.trim_end_matches('\n').contains('\n');
     if !new.trim().is_empty() && !edge_deletion && (!olds.is_empty() || absent) {
-        if let [n] = whole(occurrences(&flat.text, &new, MAX_HITS), new.len())[..] {
+        let mut news = whole(occurrences(&flat.text, &new, MAX_HITS), new.len());
+        // New text of several lines found starting inside a line's indentation stands at the
+        // reply's levels, not the file's (a 2-space `  });` at the end of an 8-space one): the
+        // line ladder weighs a result found at another indentation, this is no exact proof.
+        if new.starts_with([' ', '\t']) && multi_line {
+            news.retain(|&a| !inside_indentation(flat, a));
+        }
+        if let [n] = news[..] {
             let inside = olds
                 .iter()
                 .all(|&o| o >= n && o + old.len() <= n + new.len());
@@ -148,7 +156,7 @@ pub(crate) fn find(doc: &Doc, flat: &Flat, pair: &TextPair, absent: bool) -> Tex
     // Old text whose first line is indented less than the file's line (it starts inside the
     // line's indentation) shows the reply indents differently; its other new lines would land
     // at the reply's levels, so the line ladder, which maps levels or refuses, decides.
-    if old.starts_with([' ', '\t']) && new.trim_end_matches('\n').contains('\n') {
+    if old.starts_with([' ', '\t']) && multi_line {
         olds.retain(|&a| !inside_indentation(flat, a));
     }
     if many_bytes {
@@ -548,6 +556,23 @@ mod tests {
         let flat = Flat::new(&doc);
         let p = pair("//! Head.\n//! # Safety\n//!\n", "//! # Safety\n//!\n");
         assert_eq!(find(&doc, &flat, &p, true), TextFound::Missing);
+    }
+
+    #[test]
+    fn new_lines_found_inside_a_deeper_indentation_are_no_proof_of_applied() {
+        // A 2-space reply inserting `    });` (the file's `        });`) after `  });`: its new
+        // text reads inside the last three lines, from the middle of an 8-space indentation.
+        let doc = Doc::parse(
+            "    f(|| {
+        g();
+        });
+    });
+}
+",
+        );
+        let flat = Flat::new(&doc);
+        let found = find(&doc, &flat, &pair("  });\n}", "  });\n    });\n}"), false);
+        assert_eq!(found, TextFound::Missing);
     }
 
     #[test]
