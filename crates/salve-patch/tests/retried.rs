@@ -181,3 +181,19 @@ fn a_deletion_quoted_with_a_line_left_out_is_not_applied_by_its_result_elsewhere
     let out = apply_hunks(&made, &[h], None);
     assert_eq!(out.status, Status::AlreadyApplied, "{:#?}", out.hunks);
 }
+
+#[test]
+fn a_text_deletion_quoted_with_a_line_left_out_is_not_applied_by_its_result_across_lines() {
+    // The old text left out the second `#[cfg(x)]`. Its new text, from the newline before,
+    // reads across `"a";`'s line end, that `#[cfg(x)]` and `const U`: standing as it did before
+    // any edit. The old lines stand with the one line left out: misquoted, refused.
+    let file = "mod t {\n\n    #[cfg(x)]\n    const A: &str = \"a\";\n    #[cfg(x)]\n    const U: &str = \"u\";\n}\n";
+    let h = edit_hunks(
+        "\n    #[cfg(x)]\n    const A: &str = \"a\";\n    const U: &str = \"u\";",
+        "\n    #[cfg(x)]\n    const U: &str = \"u\";",
+    );
+    let out = apply_hunks(file, &h, None);
+    assert_ne!(out.status, Status::AlreadyApplied, "{:#?}", out.hunks);
+    assert_ne!(out.status, Status::Applied, "{:#?}", out.hunks);
+    assert_eq!(out.new_text, None);
+}

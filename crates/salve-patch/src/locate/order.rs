@@ -146,9 +146,10 @@ fn expected<'a>(
 }
 
 /// Whether the quoted line `text`, tied by the similar rung to file line `at` that it differs
-/// from, stands exactly once in the file at another line: then the quote names that line, and
-/// the fit is another place that looks alike (a sibling function with the same body). Lines
-/// without a letter or digit (braces, blanks) say nothing of where they are.
+/// from, stands in the file at another line: then the quote names that line (or one of them),
+/// and the fit is another place that looks alike (a sibling function with the same body, a
+/// sibling loop over another range while the quoted one's edit is made already). Lines without
+/// a letter or digit (braces, blanks) say nothing of where they are.
 fn stands_elsewhere(doc: &Doc, text: &str, at: usize) -> bool {
     let text = strip_cr(text);
     if canonical_eq(text, doc.line(at)) || !text.chars().any(char::is_alphanumeric) {
@@ -161,11 +162,10 @@ fn stands_elsewhere(doc: &Doc, text: &str, at: usize) -> bool {
         .split(|c: char| !c.is_ascii_alphanumeric())
         .max_by_key(|w| w.len())
         .unwrap_or_default();
-    let mut hits = (0..doc.len()).filter(|&k| {
+    (0..doc.len()).any(|k| {
         let line = doc.line(k);
-        (!line.is_ascii() || line.contains(word)) && canonical_eq(line, text)
-    });
-    matches!((hits.next(), hits.next()), (Some(k), None) if k != at)
+        k != at && (!line.is_ascii() || line.contains(word)) && canonical_eq(line, text)
+    })
 }
 
 /// A line as this check compares it: canonical, with every run of hyphens made one, since a
@@ -341,5 +341,20 @@ mod tests {
             HunkLine::new(LineKind::Context, ") {}"),
         ];
         assert!(check(&doc, &lines, &sim, &[op(5, 6, &["    y: u16,"])]).is_ok());
+    }
+
+    #[test]
+    fn a_similar_fit_whose_quoted_line_stands_twice_elsewhere_is_refused() {
+        // `for k in 0..c {` stands in the first and third loops; the fit ties it to the second's
+        // `for k in c..9 {`, whose `#[allow]` line the deletion would take.
+        let doc =
+            Doc::parse("for k in 0..c {\n}\n#[allow]\nfor k in c..9 {\n}\nfor k in 0..c {\n}\n");
+        let lines = vec![
+            HunkLine::new(LineKind::Remove, "#[allow]"),
+            HunkLine::new(LineKind::Context, "for k in 0..c {"),
+        ];
+        let sim = placement(Rung::Similar, vec![Span::line(2), Span::line(3)]);
+        let err = check(&doc, &lines, &sim, &[op(2, 3, &[])]).unwrap_err();
+        assert!(err.contains("stands elsewhere"), "{err}");
     }
 }
