@@ -8,8 +8,10 @@
 //! line between two inserted blocks. So each listed line has two readings, and the hunk may mix
 //! them.
 //!
-//! The hunk as written is always tried first. Only when it places nowhere are readings tried,
-//! fewest lines turned first. The first size at which any reading places decides, and only when
+//! The hunk as written is always tried first. Only when it places nowhere, or only by a
+//! structural rung (outer context left out, lines matched at other indentations), are readings
+//! tried, fewest lines turned first; a reading a line form places is then taken over the loose
+//! fit, which kept the lost-`+` line as context by matching it to another line. The first size at which any reading places decides, and only when
 //! exactly one reading of that size places: two readings that both place are two different
 //! edits, and the hunk is refused rather than one picked.
 //!

@@ -184,10 +184,25 @@ fn locate_as(idx: &FileIndex, hunk: &Hunk, applied: bool) -> Found {
             found = alt;
         }
     }
-    if found != Found::Nothing || hunk.maybe_added.is_empty() {
+    if hunk.maybe_added.is_empty() {
         return found;
     }
-    lost_plus::locate_readings(idx, hunk, applied, gaps)
+    match found {
+        Found::Nothing => lost_plus::locate_readings(idx, hunk, applied, gaps),
+        // Written lines placed only by a structural rung (outer context left out, braces read
+        // at another indentation) against a reading with a lost `+` that a line form places:
+        // the lost-`+` line kept as context needed a line the file lacks, which the loose rung
+        // supplied from elsewhere. The reading is the edit (see [`lost_plus`]).
+        Found::Candidates(_) if !by_line_form(&found) => {
+            let reading = lost_plus::locate_readings(idx, hunk, applied, gaps);
+            if by_line_form(&reading) {
+                reading
+            } else {
+                found
+            }
+        }
+        _ => found,
+    }
 }
 
 /// What one line form finds for a hunk: fits of the pre-image, and places of the post-image.
