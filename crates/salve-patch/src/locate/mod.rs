@@ -27,8 +27,9 @@
 //!   [`dropped`] (blank lines the file lacks).
 //! - Writing the placed lines: [`reindent`] (a uniform shift), [`levels`] (level widths mapped),
 //!   [`style`] (tabs or spaces where the lines land), [`quoted`] (an added line indented as a
-//!   quoted line takes that line's file indentation), [`fold`] (Unicode folded back), [`kept`]
-//!   (lines removed and added back unchanged).
+//!   quoted line takes that line's file indentation), [`mixed`] (a converting reply against a
+//!   file of both styles), [`fold`] (Unicode folded back), [`kept`] (lines removed and added
+//!   back unchanged).
 //! - Guards that refuse rather than write a third text: [`order`] (no reordering),
 //!   [`substance`] (removed lines must be the file's in substance), [`joins`] (byte readings of
 //!   a text replacement that its lines rule out).
@@ -53,6 +54,7 @@ pub(crate) mod kept;
 pub(crate) mod levels;
 pub(crate) mod lost_plus;
 pub(crate) mod measure;
+mod mixed;
 pub(crate) mod order;
 pub(crate) mod place;
 pub(crate) mod plan;
@@ -641,6 +643,7 @@ pub(crate) fn ops_for(
     levels::relevel_ops(doc, lines, p, shown, &mut ops)?;
     style::restyle_ops(doc, lines, p, reply_style, &mut ops)?;
     quoted::match_quoted(doc, lines, p, &mut ops)?;
+    mixed::check(doc, lines, reply_style, &ops)?;
     fold::fold_ops(doc, lines, p, &mut ops)?;
     order::check(doc, lines, p, &ops)?;
     Ok(ops)

@@ -35,7 +35,7 @@ pub(crate) enum Style {
 
 /// What a line's leading whitespace says about its style: `Some(true)` tabs, `Some(false)`
 /// spaces (two or more, so a ` * ` comment continuation is no evidence), `None` nothing.
-fn uses_tabs(line: &str) -> Option<bool> {
+pub(crate) fn uses_tabs(line: &str) -> Option<bool> {
     let ws = leading_ws(line);
     if is_blank(line) {
         return None;
