@@ -9,11 +9,13 @@
 //! style as written. The neighbours choose one; the file itself can show the other: when the
 //! reading not taken is a line of the file, byte for byte, and the one taken is not, the added
 //! line may as well copy that line (a loop copied from the space-indented loop above, landing
-//! after a tabbed line). Such a hunk is refused, never guessed.
+//! after a tabbed line). Such a hunk is refused, never guessed. So is an added line left as
+//! written between neighbours of both styles: the reply's style there is no evidence of its own.
 
 use std::collections::HashSet;
 
-use super::style::{uses_tabs, ReplyStyle};
+use super::style::{majority, seen_around, uses_tabs, ReplyStyle, Style};
+use super::Placement;
 use crate::edit::{HunkLine, LineKind};
 use crate::ops::Op;
 use crate::text::{is_blank, leading_ws, strip_cr, Doc};
@@ -21,12 +23,14 @@ use crate::text::{is_blank, leading_ws, strip_cr, Doc};
 /// The level widths a converted line may stand for when the quoted lines do not tell one.
 const UNITS: [usize; 4] = [2, 3, 4, 8];
 
-/// Refuse a hunk whose added line, in the style the reply converts the file's other style
-/// into, was written (`ops`, after the restyling passes) in one reading while the other reading
-/// stands in the file and the written one does not.
+/// Refuse a hunk (placed at `p`) whose added line, in the style the reply converts the file's
+/// other style into, was written (`ops`, after the restyling passes) in one reading while the
+/// other reading stands in the file and the written one does not, or was left as written among
+/// neighbours of both styles.
 pub(crate) fn check(
     doc: &Doc,
     lines: &[HunkLine],
+    p: &Placement,
     reply_style: ReplyStyle,
     ops: &[Op],
 ) -> Result<(), String> {
@@ -50,6 +54,24 @@ pub(crate) fn check(
     if written.len() != added.len() || !added.iter().any(|l| uses_tabs(l) == Some(tabs)) {
         return Ok(());
     }
+    let (own, other) = if tabs {
+        ("tabs", "spaces")
+    } else {
+        ("spaces", "tabs")
+    };
+    let (s, e) = p.range();
+    let as_written = added
+        .iter()
+        .zip(&written)
+        .any(|(raw, out)| uses_tabs(raw) == Some(tabs) && raw == out);
+    if as_written && majority(&seen_around(doc, s, e)) == Style::Unknown {
+        let seen = seen_around(doc, s, e);
+        if seen.contains(&true) && seen.contains(&false) {
+            return Err(format!(
+                "the edit writes the file's {other} as {own}, and its added lines in {own} land between lines indented with tabs and lines indented with spaces, so which the file wants there is a guess; write the added lines in the file's own indentation"
+            ));
+        }
+    }
     let file: HashSet<&str> = doc.lines().map(strip_cr).collect();
     for (raw, out) in added.iter().zip(&written) {
         if is_blank(raw) || uses_tabs(raw) != Some(tabs) || file.contains(out) {
@@ -62,9 +84,7 @@ pub(crate) fn check(
         };
         if let Some(copy) = others.iter().find(|o| file.contains(o.as_str())) {
             return Err(format!(
-                "the edit writes the file's {} as {}, and its added line {:?} is indented {:?} as the lines around it are, while the file has that very line indented {:?}; which is meant is a guess, so write the added lines in the file's own indentation",
-                if tabs { "spaces" } else { "tabs" },
-                if tabs { "tabs" } else { "spaces" },
+                "the edit writes the file's {other} as {own}, and its added line {:?} is indented {:?} as the lines around it are, while the file has that very line indented {:?}; which is meant is a guess, so write the added lines in the file's own indentation",
                 raw.trim_start(),
                 leading_ws(out),
                 leading_ws(copy)
@@ -99,11 +119,28 @@ fn readings(raw: &str, tabs: bool, shown: Option<usize>) -> Vec<String> {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+    use crate::locate::search::{Fit, Span};
     use crate::ops::NewLine;
+    use crate::report::Rung;
+    use crate::text::Form;
     use LineKind::{Add, Context};
 
-    fn run(file: &str, hunk: &[(LineKind, &str)], out: &[&str], how: ReplyStyle) -> bool {
+    /// Whether the hunk, its quoted lines placed from file line `at`, passes with `out` written.
+    fn run(
+        file: &str,
+        at: usize,
+        hunk: &[(LineKind, &str)],
+        out: &[&str],
+        how: ReplyStyle,
+    ) -> bool {
         let lines: Vec<HunkLine> = hunk.iter().map(|(k, t)| HunkLine::new(*k, *t)).collect();
+        let quoted = lines.iter().filter(|l| l.kind != Add).count();
+        let fit = Fit {
+            map: (at..at + quoted).map(Span::line).collect(),
+            reindent: Default::default(),
+            form: Form::Raw,
+        };
+        let p = Placement::new(Rung::Exact, fit, None);
         let insert = out
             .iter()
             .map(|t| NewLine {
@@ -112,57 +149,80 @@ mod tests {
             })
             .collect();
         let ops = [Op {
-            start: 0,
-            end: 0,
+            start: at + 1,
+            end: at + 1,
             insert,
             hunk: 0,
         }];
-        check(&Doc::parse(file), &lines, how, &ops).is_ok()
+        check(&Doc::parse(file), &lines, &p, how, &ops).is_ok()
     }
 
     #[test]
     fn a_converted_line_the_file_has_as_written_is_refused() {
-        // The tabbed `cat` quoted with spaces; the added loop body copies the spaced loop's.
-        let file = "for f in a; do\n    x=1\ndone\n\tcat r\ndone\n";
+        // The tabbed `cat s` quoted with spaces; the added loop body copies the spaced loop's.
+        let file = "for f in a; do\n    x=1\ndone\n\n\tcat r\n\tcat s\ndone\n";
         let hunk = [
-            (Context, "    cat r"),
+            (Context, "    cat s"),
             (Add, "for g in b; do"),
             (Add, "    x=1"),
             (Add, "done"),
             (Context, "done"),
         ];
         let how = ReplyStyle::TabsAsSpaces(Some(4));
-        assert!(!run(file, &hunk, &["for g in b; do", "\tx=1", "done"], how));
+        assert!(!run(
+            file,
+            5,
+            &hunk,
+            &["for g in b; do", "\tx=1", "done"],
+            how
+        ));
         // As written: the file's own line.
         assert!(run(
             file,
+            5,
             &hunk,
             &["for g in b; do", "    x=1", "done"],
             how
         ));
         // A line the file has in neither reading: the neighbours decide.
-        let hunk = [(Context, "    cat r"), (Add, "    y=2"), (Context, "done")];
-        assert!(run(file, &hunk, &["\ty=2"], how));
+        let hunk = [(Context, "    cat s"), (Add, "    y=2"), (Context, "done")];
+        assert!(run(file, 5, &hunk, &["\ty=2"], how));
         // A reply that keeps the file's style: its lines are taken as written.
-        let hunk = [(Context, "    cat r"), (Add, "    x=1"), (Context, "done")];
-        assert!(run(file, &hunk, &["\tx=1"], ReplyStyle::Faithful));
+        let hunk = [(Context, "    cat s"), (Add, "    x=1"), (Context, "done")];
+        assert!(run(file, 5, &hunk, &["\tx=1"], ReplyStyle::Faithful));
     }
 
     #[test]
-    fn a_line_left_as_written_whose_conversion_the_file_has_is_refused() {
-        // Spaces written as tabs; between neighbours of both styles the tab stays, while the
-        // file has the line with four spaces.
+    fn a_line_left_as_written_between_both_styles_is_refused() {
+        // Spaces written as tabs; between a spaced line above and a tabbed one below, the tab
+        // stays as written, though the file has the line with four spaces.
         let file = "a {\n    // note\n}\n// top\nb {\n\tc\n}\n";
         let hunk = [(Context, "// top"), (Add, "\t// note"), (Context, "b {")];
         let how = ReplyStyle::SpacesAsTabs(Some(4));
-        assert!(!run(file, &hunk, &["\t// note"], how));
-        assert!(run(file, &hunk, &["    // note"], how));
-        // Without a width shown, every usual one is tried.
+        assert!(!run(file, 3, &hunk, &["\t// note"], how));
         assert!(!run(
             file,
+            3,
             &hunk,
             &["\t// note"],
             ReplyStyle::SpacesAsTabs(None)
         ));
+        // Converted to the file's line: taken.
+        assert!(run(file, 3, &hunk, &["    // note"], how));
+        // A line the file does not have, left as written there: still both styles around.
+        let hunk = [(Context, "// top"), (Add, "\t// other"), (Context, "b {")];
+        assert!(!run(file, 3, &hunk, &["\t// other"], how));
+        // Not indented: nothing to choose.
+        let hunk = [(Context, "// top"), (Add, "// other"), (Context, "b {")];
+        assert!(run(file, 3, &hunk, &["// other"], how));
+    }
+
+    #[test]
+    fn readings_convert_each_way() {
+        assert_eq!(readings("\t\tx", true, Some(4)), ["        x"]);
+        assert_eq!(readings("        x", false, Some(4)), ["\t\tx"]);
+        // Six spaces are no whole number of four-space tabs.
+        assert!(readings("      x", false, Some(4)).is_empty());
+        assert_eq!(readings("    x", false, None), ["\t\tx", "\tx"]);
     }
 }

@@ -643,7 +643,7 @@ pub(crate) fn ops_for(
     levels::relevel_ops(doc, lines, p, shown, &mut ops)?;
     style::restyle_ops(doc, lines, p, reply_style, &mut ops)?;
     quoted::match_quoted(doc, lines, p, &mut ops)?;
-    mixed::check(doc, lines, reply_style, &ops)?;
+    mixed::check(doc, lines, p, reply_style, &ops)?;
     fold::fold_ops(doc, lines, p, &mut ops)?;
     order::check(doc, lines, p, &ops)?;
     Ok(ops)
