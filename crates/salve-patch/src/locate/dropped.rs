@@ -6,20 +6,32 @@
 //! decides on which side of the file's blank line they land: a model that quoted one blank too
 //! many gives no clue which. Nor when the run mixes kept and removed blanks: whether the file's
 //! blank is removed depends on the choice. Nor when the left-out blank stands beside added lines
-//! whose far end is a blank line: the quoted blank may as well be that one. Such a placement is
-//! refused, never guessed; a run whose choices all give the same file (only blanks between, all
-//! kept) is placed as before.
+//! whose far end is a blank line: the quoted blank may as well be that one. The file may also
+//! have more blank lines in a row than the hunk quotes: the rung gives the extra ones to the
+//! run's last blank context line, and when the hunk's new lines sit between two blanks of that
+//! run, how many of the file's blanks go before them is as open. Such a placement is refused,
+//! never guessed; a run whose choices all give the same file (only blanks between, all kept) is
+//! placed as before.
+//!
+//! A text replacement read as bytes (the substring rung) meets the same choice in disguise: a
+//! SEARCH block's last line, when blank, adds no byte to its joined text, so the text also fits
+//! where the file lacks that blank. That reading leaves the quote's last blank out, and
+//! [`text_reading`] holds it to the same rules.
 
-use super::Placement;
-use crate::edit::{HunkLine, LineKind};
-use crate::report::Rung;
-use crate::text::is_blank;
+use super::plan::{Edit, Plan};
+use super::search::{Fit, Span};
+use super::{pre_image, Placement};
+use crate::edit::{HunkLine, LineKind, TextPair};
+use crate::report::{HunkReport, Rung, Status};
+use crate::text::{is_blank, Doc, Form};
 
-/// One blank old-side line of a run: its kind, whether it was left out, and how many non-blank
+/// One blank old-side line of a run: its kind, whether it was left out, whether it took more
+/// than one file line (blanks the file has and the hunk does not quote), and how many non-blank
 /// added lines stand before it within the run.
 struct Blank {
     kind: LineKind,
     out: bool,
+    wide: bool,
     segment: usize,
 }
 
@@ -47,6 +59,7 @@ pub(crate) fn check(lines: &[HunkLine], p: &Placement) -> Result<(), String> {
             run.push(Blank {
                 kind: l.kind,
                 out: span.is_empty(),
+                wide: span.end > span.start + 1,
                 segment,
             });
             continue;
@@ -96,15 +109,69 @@ fn rotated(lines: &[HunkLine], p: &Placement) -> Result<(), String> {
     Ok(())
 }
 
-/// Whether every choice of which blanks of `run` the file lacks gives the same file.
+/// Refuse a text replacement found as bytes on file lines `[start, end)` when its quote's last
+/// line is a blank line the text reading leaves out (joined without a final newline it holds no
+/// byte, and the file has no blank line after the occurrence), and leaving it out is one of
+/// several choices (see [`check`]).
+pub(crate) fn text_reading(
+    doc: &Doc,
+    lines: &[HunkLine],
+    pair: &TextPair,
+    start: usize,
+    end: usize,
+) -> Result<(), String> {
+    let (pre, _) = pre_image(lines);
+    let left_out = pre.last().is_some_and(|l| is_blank(l))
+        && pair.old.ends_with('\n')
+        && pair.old.split('\n').count() == pre.len()
+        && (end >= doc.len() || !is_blank(doc.line(end)));
+    if !left_out {
+        return Ok(());
+    }
+    let mut map: Vec<Span> = (0..pre.len()).map(|k| Span::line(start + k)).collect();
+    if let Some(last) = map.last_mut() {
+        *last = Span::empty(end);
+    }
+    let fit = Fit {
+        map,
+        reindent: Default::default(),
+        form: Form::Raw,
+    };
+    check(lines, &Placement::new(Rung::BlankLines, fit, None))
+}
+
+/// The refusal of hunk `i`, a text replacement found as bytes on file lines `[start, end)`, when
+/// [`text_reading`] finds its reading a guess.
+pub(crate) fn text_refusal(
+    doc: &Doc,
+    lines: &[HunkLine],
+    pair: &TextPair,
+    i: usize,
+    (start, end): (usize, usize),
+) -> Option<Plan> {
+    let msg = text_reading(doc, lines, pair, start, end).err()?;
+    let mut report = HunkReport::new(i, Status::Ambiguous);
+    report.rung = Some(Rung::Substring);
+    report.message = Some(msg);
+    Some(Plan {
+        report,
+        edit: Edit::Nothing,
+    })
+}
+
+/// Whether every choice of which blanks of `run` the file lacks (or which take the file's extra
+/// blank lines) gives the same file.
 fn settled(run: &[Blank]) -> Result<(), String> {
+    let split = run.iter().any(|b| b.segment != run[0].segment);
+    if split && run.iter().any(|b| b.wide) {
+        return Err("the file has more blank lines here than the edit quotes, with new lines between the quoted ones, so how many of them go before the new lines is a guess; quote the blank lines as the file has them".into());
+    }
     let out = run.iter().filter(|b| b.out).count();
     if out == 0 || out == run.len() {
         return Ok(());
     }
     let kept = run.iter().any(|b| b.kind == LineKind::Context);
     let removed = run.iter().any(|b| b.kind == LineKind::Remove);
-    let split = run.iter().any(|b| b.segment != run[0].segment);
     if kept && (removed || split) {
         return Err("the edit quotes more blank lines here than the file has, and which of them is the file's blank line decides where its lines go; quote the blank lines as the file has them".into());
     }
@@ -189,6 +256,66 @@ mod tests {
             (Context, "}"),
         ]);
         assert!(check(&h, &placed(&[Some(0), None, Some(1)])).is_err());
+    }
+
+    #[test]
+    fn new_lines_between_quoted_blanks_where_the_file_has_more_are_refused() {
+        // Two blanks quoted around the new line, three in the file: one or two go before it.
+        let h = lines(&[
+            (Context, "}"),
+            (Context, ""),
+            (Add, "fn f() {}"),
+            (Context, ""),
+            (Context, "x"),
+        ]);
+        let wide = |map: Vec<Span>| Placement::new(Rung::BlankLines, fit(map), None);
+        let spans = vec![Span::line(0), Span::line(1), span(2, 4), Span::line(4)];
+        assert!(check(&h, &wide(spans)).is_err());
+        // Both quoted blanks before the new line: it goes after all the file's blanks.
+        let h = lines(&[
+            (Context, "}"),
+            (Context, ""),
+            (Context, ""),
+            (Add, "fn f() {}"),
+            (Context, "x"),
+        ]);
+        let spans = vec![Span::line(0), Span::line(1), span(2, 4), Span::line(4)];
+        assert!(check(&h, &wide(spans)).is_ok());
+    }
+
+    fn span(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+
+    fn fit(map: Vec<Span>) -> Fit {
+        Fit {
+            map,
+            reindent: Default::default(),
+            form: Form::Raw,
+        }
+    }
+
+    #[test]
+    fn a_text_reading_that_leaves_out_a_quoted_last_blank_is_held_to_the_same_rules() {
+        // SEARCH `a`, blank, blank; REPLACE `a`, blank, `b`, blank: joined, the old text `a\n\n`
+        // fits a file with one blank after `a`, and `b` would land after it, not before.
+        let h = lines(&[(Context, "a"), (Context, ""), (Add, "b"), (Context, "")]);
+        let pair = TextPair {
+            old: "a\n\n".into(),
+            new: "a\n\nb\n".into(),
+        };
+        let doc = Doc::parse("x\na\n\n");
+        assert!(text_reading(&doc, &h, &pair, 1, 3).is_err());
+        // The file has the second blank: the text reading and the line reading agree.
+        let doc = Doc::parse("x\na\n\n\ny\n");
+        assert!(text_reading(&doc, &h, &pair, 1, 3).is_ok());
+        // A text that runs to its last line's end (JSON) quotes no left-out blank.
+        let pair = TextPair {
+            old: "a\n\n\n".into(),
+            new: "a\n\nb\n\n".into(),
+        };
+        let doc = Doc::parse("x\na\n\n\n");
+        assert!(text_reading(&doc, &h, &pair, 1, 4).is_ok());
     }
 
     #[test]

@@ -28,8 +28,9 @@
 //! - Writing the placed lines: [`reindent`] (a uniform shift), [`levels`] (level widths mapped),
 //!   [`style`] (tabs or spaces where the lines land), [`align`] (spaces between two tab levels
 //!   where the file aligns with spaces after tabs), [`quoted`] (an added line indented as a
-//!   quoted line takes that line's file indentation), [`fold`] (Unicode folded back), [`kept`]
-//!   (lines removed and added back unchanged).
+//!   quoted line takes that line's file indentation), [`mixed`] (a converting reply against a
+//!   file of both styles), [`fold`] (Unicode folded back), [`kept`] (lines removed and added
+//!   back unchanged).
 //! - Guards that refuse rather than write a third text: [`order`] (no reordering),
 //!   [`substance`] (removed lines must be the file's in substance), [`joins`] (byte readings of
 //!   a text replacement that its lines rule out).
@@ -55,6 +56,7 @@ pub(crate) mod kept;
 pub(crate) mod levels;
 pub(crate) mod lost_plus;
 pub(crate) mod measure;
+mod mixed;
 pub(crate) mod order;
 pub(crate) mod place;
 pub(crate) mod plan;
@@ -665,6 +667,7 @@ pub(crate) fn ops_for(
     style::restyle_ops(doc, lines, p, reply_style, &mut ops)?;
     align::check(doc, lines, p, reply_style, &ops)?;
     quoted::match_quoted(doc, lines, p, &mut ops)?;
+    mixed::check(doc, lines, p, reply_style, &ops)?;
     fold::fold_ops(doc, lines, p, &mut ops)?;
     order::check(doc, lines, p, &ops)?;
     Ok(ops)

@@ -35,7 +35,7 @@ pub(crate) enum Style {
 
 /// What a line's leading whitespace says about its style: `Some(true)` tabs, `Some(false)`
 /// spaces (two or more, so a ` * ` comment continuation is no evidence), `None` nothing.
-fn uses_tabs(line: &str) -> Option<bool> {
+pub(crate) fn uses_tabs(line: &str) -> Option<bool> {
     let ws = leading_ws(line);
     if is_blank(line) {
         return None;
@@ -56,7 +56,7 @@ pub(crate) fn around(doc: &Doc, s: usize, e: usize) -> Style {
 
 /// What the indented lines inside `[s, e)` and the nearest ones on each side say (see
 /// [`uses_tabs`]).
-fn seen_around(doc: &Doc, s: usize, e: usize) -> Vec<bool> {
+pub(crate) fn seen_around(doc: &Doc, s: usize, e: usize) -> Vec<bool> {
     let s = s.min(doc.len());
     let e = e.clamp(s, doc.len());
     let inside = (s..e).map(|i| doc.line(i));
@@ -72,7 +72,7 @@ fn seen_around(doc: &Doc, s: usize, e: usize) -> Vec<bool> {
 }
 
 /// The style at least three quarters of `seen` agree on.
-fn majority(seen: &[bool]) -> Style {
+pub(crate) fn majority(seen: &[bool]) -> Style {
     let tabs = seen.iter().filter(|&&t| t).count();
     let spaces = seen.len() - tabs;
     if seen.is_empty() || tabs.max(spaces) * 4 < seen.len() * 3 {

@@ -352,6 +352,10 @@ pub(super) fn by_substring(
             return Some(ambiguous_text(doc, pair, i, &ranges, &why));
         }
     }
+    if let Some(plan) = super::dropped::text_refusal(doc, &hunk.lines, pair, i, (op.start, op.end))
+    {
+        return Some(plan);
+    }
     report.lines = Some(range(op.start, op.end));
     Some(Plan {
         report,
