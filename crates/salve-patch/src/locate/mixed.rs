@@ -34,16 +34,23 @@ pub(crate) fn check(
     reply_style: ReplyStyle,
     ops: &[Op],
 ) -> Result<(), String> {
-    let (tabs, shown) = match reply_style {
-        ReplyStyle::TabsAsSpaces(u) => (false, u),
-        ReplyStyle::SpacesAsTabs(u) => (true, u),
-        _ => return Ok(()),
-    };
     let added: Vec<&str> = lines
         .iter()
         .filter(|l| l.kind == LineKind::Add)
         .map(|l| strip_cr(&l.text))
         .collect();
+    let (tabs, shown) = match reply_style {
+        ReplyStyle::TabsAsSpaces(u) => (false, u),
+        ReplyStyle::SpacesAsTabs(u) => (true, u),
+        // Quoted lines both kept and converted: a reply in one style against a file of both
+        // (spaces quoting the file's spaces and its tabs alike). Its added lines in that style
+        // have the same two readings.
+        ReplyStyle::Mixed => match one_style(&added) {
+            Some(tabs) => (tabs, None),
+            None => return Ok(()),
+        },
+        _ => return Ok(()),
+    };
     let written: Vec<&str> = ops
         .iter()
         .flat_map(|o| o.insert.iter())
@@ -92,6 +99,13 @@ pub(crate) fn check(
         }
     }
     Ok(())
+}
+
+/// The one style of the indented lines among `added`, if they agree (`true`: tabs).
+fn one_style(added: &[&str]) -> Option<bool> {
+    let mut seen = added.iter().filter_map(|l| uses_tabs(l));
+    let first = seen.next()?;
+    seen.all(|t| t == first).then_some(first)
 }
 
 /// The added line `raw`, written by the reply in its converted style (`tabs`: with tabs), read
@@ -190,6 +204,23 @@ mod tests {
         // A reply that keeps the file's style: its lines are taken as written.
         let hunk = [(Context, "    cat s"), (Add, "    x=1"), (Context, "done")];
         assert!(run(file, 5, &hunk, &["\tx=1"], ReplyStyle::Faithful));
+    }
+
+    #[test]
+    fn a_reply_in_spaces_quoting_both_styles_has_the_same_two_readings() {
+        // The reply writes every line with spaces: the spaced `x=1` kept, the tabbed `cat s`
+        // converted. Its added `    cat r` lands among spaced lines, while the file has the
+        // line with a tab.
+        let file = "for f in a; do\n    x=1\n    y=2\n    w=4\ndone\n\tcat r\n\tcat s\n";
+        let hunk = [
+            (Context, "    x=1"),
+            (Add, "    cat r"),
+            (Context, "    y=2"),
+        ];
+        assert!(!run(file, 1, &hunk, &["    cat r"], ReplyStyle::Mixed));
+        // A line the file has in neither reading: the neighbours decide.
+        let hunk = [(Context, "    x=1"), (Add, "    z=3"), (Context, "    y=2")];
+        assert!(run(file, 1, &hunk, &["    z=3"], ReplyStyle::Mixed));
     }
 
     #[test]
