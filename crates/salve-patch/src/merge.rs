@@ -210,11 +210,26 @@ fn run_of(b: &[&str], side: &[&str], c: &Change) -> Option<(usize, usize)> {
 fn other_alignments(a: &[&str], b: &[&str], own: &[Change]) -> Vec<Vec<Change>> {
     let mut out: Vec<Vec<Change>> = Vec::new();
     for alt in [reversed_changes(a, b), swapped_changes(a, b)] {
-        if alt != own && !out.contains(&alt) {
+        if alt != own && !out.contains(&alt) && !slides(own, &alt) {
             out.push(alt);
         }
     }
     out
+}
+
+/// Whether `alt` only slides `own`'s insertions and deletions along lines they repeat (an
+/// inserted test rotated into the end of its near-copy above). xdiff's slide, which `changes`
+/// follows, keeps blocks whole there, as git does; a slide within a run of equal lines is
+/// judged apart ([`shared_run`], [`slide`]).
+fn slides(own: &[Change], alt: &[Change]) -> bool {
+    let diagonal = |c: &Change| c.b0 as isize - c.s0 as isize;
+    own.len() == alt.len()
+        && own.iter().zip(alt).all(|(c, a)| {
+            (c.b0 == c.b1 || c.s0 == c.s1)
+                && c.b1 - c.b0 == a.b1 - a.b0
+                && c.s1 - c.s0 == a.s1 - a.s0
+                && diagonal(c) == diagonal(a)
+        })
 }
 
 /// The changes turning `a` into `b`, found by diffing `b` against `a`.

@@ -269,3 +269,31 @@ fn a_side_that_aligns_otherwise_from_the_end_is_a_conflict_when_the_merges_diffe
     assert!(merge3(base, ours, theirs).is_err());
     check_with(base, ours, theirs, true);
 }
+
+/// Theirs inserts a test after one it nearly copies: the copy's last lines equal the first's, so
+/// the insertion also aligns rotated into the first test's end, where ours' edit of its closing
+/// line would land on the copy's. That is a slide of one inserted block, which git's alignment
+/// keeps whole (v2 corpus `ky-7c7f5fe-stale-01`); merged as git does, not a conflict.
+#[test]
+fn an_insertion_that_slides_along_its_near_copy_merges_as_git_does() {
+    let test = |name: &str, verb: &str| {
+        format!("test('{name}', async t => {{\n\tconst s = await serve();\n\tawait t.throws(\n\t\tky.{verb}(s.url),\n\t\t/Error/\n\t);\n\n\tawait s.close();\n}});\n\n")
+    };
+    let base = format!("{}test('extend', t => {{}});\n", test("get", "get"));
+    let ours = base.replacen(
+        "});\n\ntest('extend'",
+        "}); // reviewed\n\ntest('extend'",
+        1,
+    );
+    let theirs = format!(
+        "{}{}test('extend', t => {{}});\n",
+        test("get", "get"),
+        test("post", "post")
+    );
+    let merged = merge3(&base, &ours, &theirs).expect("merges");
+    assert!(
+        merged.contains("\tawait s.close();\n}); // reviewed\n\ntest('post'"),
+        "{merged}"
+    );
+    check(&base, &ours, &theirs);
+}

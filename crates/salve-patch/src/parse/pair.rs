@@ -89,7 +89,39 @@ pub(crate) fn lower(search: &[&str], replace: &[&str]) -> Vec<HunkLine> {
             .iter()
             .map(|t| HunkLine::new(LineKind::Context, *t)),
     );
+    blanks_first(&mut out);
     out
+}
+
+/// Slide each run of removed (or added) lines that opens with a blank line down past an equal
+/// blank context line after it, so that a blank line both texts have right after the same
+/// lines stays context there. The diff may pair it with another blank further down instead;
+/// against the text as quoted that is the same edit, but a blank the file lacks (the model's
+/// quote had one more) is then read as removed, and its twin in the new text is written.
+fn blanks_first(lines: &mut [HunkLine]) {
+    let mut i = 0;
+    while i < lines.len() {
+        let kind = lines[i].kind;
+        if kind == LineKind::Context {
+            i += 1;
+            continue;
+        }
+        let mut j = i;
+        while j < lines.len() && lines[j].kind == kind {
+            j += 1;
+        }
+        let slides = j < lines.len()
+            && lines[j].kind == LineKind::Context
+            && lines[i].text.trim().is_empty()
+            && lines[j].text == lines[i].text;
+        if slides {
+            lines[i].kind = LineKind::Context;
+            lines[j].kind = kind;
+            i += 1;
+        } else {
+            i = j;
+        }
+    }
 }
 
 /// Strips line-number prefixes from one side when all its lines have them.
@@ -191,4 +223,51 @@ fn join_text(lines: &[&str], line_end: bool) -> String {
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    fn kinds(lines: &[HunkLine]) -> String {
+        lines
+            .iter()
+            .map(|l| match l.kind {
+                LineKind::Context => ' ',
+                LineKind::Remove => '-',
+                LineKind::Add => '+',
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_blank_both_texts_have_after_the_same_line_stays_context_there() {
+        let line = |k, t| HunkLine::new(k, t);
+        use LineKind::{Add, Context, Remove};
+        // `a`, blank, `x`, blank, `b` to `a`, blank, `b`, diffed with the first blank removed.
+        let mut lines = vec![
+            line(Context, "a"),
+            line(Remove, ""),
+            line(Remove, "x"),
+            line(Context, ""),
+            line(Context, "b"),
+        ];
+        blanks_first(&mut lines);
+        assert_eq!(kinds(&lines), "  -- ");
+        // Added runs slide the same way; a run not followed by an equal blank stays.
+        let mut lines = vec![
+            line(Context, "a"),
+            line(Add, ""),
+            line(Add, "y"),
+            line(Context, ""),
+            line(Remove, ""),
+            line(Remove, "z"),
+            line(Context, "b"),
+        ];
+        blanks_first(&mut lines);
+        assert_eq!(kinds(&lines), "  ++-- ");
+        let texts: Vec<&str> = lines.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(texts, ["a", "", "y", "", "", "z", "b"]);
+    }
 }
