@@ -153,12 +153,13 @@ const LOOPS: &str = "fn main() {\n    for a in x() {\n        // ...\n        wa
 #[test]
 fn a_retried_edit_whose_marker_is_a_file_line_is_not_read_across_a_cut() {
     // Read as a cut, `// ...` lets the old text span from `for b` to the third loop's
-    // `wait(d);`; read as the file's own comment, the edit's result stands at `for b`.
+    // `wait(d);`, over the second loop's own `// ...`; read as the file's own comment, the
+    // edit's result stands at `for b`: applied already, nothing written.
     let h = hunk(
         "     for b in y() {\n         // ...\n-        wait(d);\n+        wait(new_d);\n     }",
     );
     let out = apply_hunks(LOOPS, &[h], None);
-    assert_eq!(out.status, Status::Ambiguous, "{:#?}", out.hunks);
+    assert_eq!(out.status, Status::AlreadyApplied, "{:#?}", out.hunks);
     assert_eq!(out.new_text, None);
 }
 

@@ -149,6 +149,12 @@ pub(crate) fn fits(idx: &FileIndex, pat: &[&str], context: &[bool], marker: &[bo
             break;
         }
     }
+    // A marker that is a line of the file inside the stretch it would stand for (`// ... and
+    // receive it.` in a test's comments) may be quoted context, not a cut: the hunk then reads
+    // as quoted with a line left out, a different place. No elision reading then.
+    if out.iter().any(|f| marker_in_its_gap(idx, pat, marker, f)) {
+        return Vec::new();
+    }
     if total == 1 {
         out.truncate(1);
     } else if out.len() == 1 {
@@ -158,6 +164,16 @@ pub(crate) fn fits(idx: &FileIndex, pat: &[&str], context: &[bool], marker: &[bo
         out.push(dup);
     }
     out
+}
+
+/// Whether some marker of `pat` stands as a file line, up to surrounding whitespace, among the
+/// lines fit `f` gives it.
+fn marker_in_its_gap(idx: &FileIndex, pat: &[&str], marker: &[bool], f: &Fit) -> bool {
+    (0..pat.len()).filter(|&m| marker[m]).any(|m| {
+        f.map.get(m).is_some_and(|span| {
+            (span.start..span.end).any(|k| idx.doc.line(k).trim() == pat[m].trim())
+        })
+    })
 }
 
 fn assemble(
@@ -287,6 +303,21 @@ mod tests {
         let fits = fits(&idx, &pat, &[true; 3], &[false, true, false]);
         assert_eq!(fits.len(), 1);
         assert_eq!(fits[0].map[1], Span { start: 1, end: 3 });
+    }
+
+    #[test]
+    fn a_marker_the_file_has_inside_its_gap_is_no_cut() {
+        // `// ... and receive it.` is the file's comment; quoted with `send()` left out, the
+        // hunk is context, not a cut over `send()`, the blank and that comment.
+        let doc = Doc::parse("let d = 1;\nsend();\n\n// ... and receive it.\nrecv();\n");
+        let idx = FileIndex::new(&doc);
+        let pat = ["let d = 1;", "", "// ... and receive it.", "recv();"];
+        let marker = [false, false, true, false];
+        assert!(fits(&idx, &pat, &[true; 4], &marker).is_empty());
+        // Without that comment in the file, the marker cuts.
+        let doc = Doc::parse("let d = 1;\nsend();\n\nrecv();\n");
+        let idx = FileIndex::new(&doc);
+        assert_eq!(fits(&idx, &pat, &[true; 4], &marker).len(), 1);
     }
 
     #[test]
