@@ -75,18 +75,25 @@ pub(crate) fn check(lines: &[HunkLine], p: &Placement) -> Result<(), String> {
 /// Refuse a left-out blank context line beside added lines that have a blank line at their far
 /// end: the quoted blank could as well be that one (a text replacement's old and new sides share
 /// one of two blanks, and which is a diff's choice), and the added lines would land on its other
-/// side. `}`, blank, then `#[test] fn t() {}` and a blank added, then `}`: the file lacking the
-/// first blank, the new function goes either right after the `}` with the blank after it, or
-/// after a blank with none before the closing `}`.
+/// side. `}`, blank, then `#[test] fn t() {}` and a blank added, then `}`: the file lacking
+/// the first blank, the new function goes either right after the `}` with the blank after it,
+/// or after a blank with none before the closing `}`. So for a blank context line that took
+/// several file blanks: the added lines, blank last, may go after the first or the last.
 fn rotated(lines: &[HunkLine], p: &Placement) -> Result<(), String> {
     let mut pi = 0;
     for (li, l) in lines.iter().enumerate() {
         if l.kind == LineKind::Add {
             continue;
         }
-        let out = p.fit.map.get(pi).is_some_and(|s| s.is_empty());
+        // Left out (the file lacks it) or wide (the file has more blanks there): either way
+        // the file's blanks around the new lines are not the quote's.
+        let loose = p
+            .fit
+            .map
+            .get(pi)
+            .is_some_and(|s| s.is_empty() || s.end > s.start + 1);
         pi += 1;
-        if !(out && l.kind == LineKind::Context && is_blank(&l.text)) {
+        if !(loose && l.kind == LineKind::Context && is_blank(&l.text)) {
             continue;
         }
         let after: Vec<&HunkLine> = lines[li + 1..]
@@ -103,7 +110,7 @@ fn rotated(lines: &[HunkLine], p: &Placement) -> Result<(), String> {
             far.is_some_and(|x| is_blank(&x.text)) && run.iter().any(|x| !is_blank(&x.text))
         };
         if turns(&after, after.last()) || turns(&before, before.last()) {
-            return Err("the edit quotes a blank line the file lacks beside new lines that end in a blank line, so which of the two blank lines is new decides where the new lines go; quote the blank lines as the file has them".into());
+            return Err("the edit quotes a blank line the file lacks (or has more of) beside new lines that end in a blank line, so which blank lines are new decides where the new lines go; quote the blank lines as the file has them".into());
         }
     }
     Ok(())
@@ -280,6 +287,30 @@ mod tests {
             (Context, "x"),
         ]);
         let spans = vec![Span::line(0), Span::line(1), span(2, 4), Span::line(4)];
+        assert!(check(&h, &wide(spans)).is_ok());
+    }
+
+    #[test]
+    fn new_lines_ending_in_a_blank_beside_a_blank_the_file_has_twice_are_refused() {
+        // One blank quoted after `#define`, two in the file: the new comment and its blank go
+        // after the first file blank or after both.
+        let h = lines(&[
+            (Context, "#define H"),
+            (Context, ""),
+            (Add, "// new"),
+            (Add, ""),
+            (Context, "// This file"),
+        ]);
+        let wide = |map: Vec<Span>| Placement::new(Rung::BlankLines, fit(map), None);
+        let spans = vec![Span::line(0), span(1, 3), Span::line(3)];
+        assert!(check(&h, &wide(spans.clone())).is_err());
+        // New lines without a blank at their far end stay beside `// This file`.
+        let h = lines(&[
+            (Context, "#define H"),
+            (Context, ""),
+            (Add, "// new"),
+            (Context, "// This file"),
+        ]);
         assert!(check(&h, &wide(spans)).is_ok());
     }
 
