@@ -16,7 +16,7 @@
 use std::collections::HashMap;
 
 use super::index::FileIndex;
-use crate::text::{canonical, hash_form, is_blank, Form};
+use crate::text::{canonical, has_words, hash_form, indent_width, is_blank, leading_ws, Doc, Form};
 
 /// Minimum similarity for an accepted window.
 pub(crate) const MIN_SCORE: f64 = 0.8;
@@ -288,6 +288,9 @@ pub(crate) fn accept(
     if removed.iter().any(|&i| !substance(i)) {
         return None;
     }
+    if shifted_brackets(doc, pat, best.start, removed) {
+        return None;
+    }
     let (lines, chars) = pat
         .iter()
         .zip(&same)
@@ -302,6 +305,25 @@ pub(crate) fn accept(
         return None;
     }
     Some((0, margin))
+}
+
+/// Whether a removed line of brackets only stands in the window (from file line `start`) at
+/// another indentation than the lines with words that match show: closing braces read one level
+/// off (the quote left one out), which the window's high score hides, since braces alike match
+/// at any level. Deleting them would take another block's braces.
+fn shifted_brackets(doc: &Doc, pat: &[&str], start: usize, removed: &[usize]) -> bool {
+    let delta = |k: usize| {
+        let width = |l: &str| indent_width(leading_ws(l), 4) as isize;
+        width(doc.line(start + k)) - width(pat[k])
+    };
+    let worded: Vec<isize> = (0..pat.len())
+        .filter(|&k| has_words(pat[k]) && canonical(pat[k]) == canonical(doc.line(start + k)))
+        .map(delta)
+        .collect();
+    !worded.is_empty()
+        && removed
+            .iter()
+            .any(|&k| !is_blank(pat[k]) && !has_words(pat[k]) && !worded.contains(&delta(k)))
 }
 
 #[cfg(test)]
@@ -329,6 +351,28 @@ mod tests {
             bounded_levenshtein(&chars("abc"), &chars("abc"), 0),
             Some(0)
         );
+    }
+
+    #[test]
+    fn removed_braces_one_level_off_the_worded_lines_are_refused() {
+        // The quote left out the `if`'s brace: its removed braces fit the file's one level
+        // deeper, while the worded lines match at their own indentation.
+        let doc = Doc::parse(
+            "fn f() {\n    loop {\n        if a() {\n            let n = fill(buf);\n            return read_all(buf, n);\n        }\n    }\n}\nstruct S;\n",
+        );
+        let idx = FileIndex::new(&doc);
+        let head = [
+            "            let n = fill(buf);",
+            "            return read_all(buf, n);",
+        ];
+        let pat = [head[0], head[1], "    }", "}", "struct T;"];
+        let wins = windows(&idx, &pat, None);
+        assert_eq!(wins[0].start, 3);
+        assert!(accept(&idx, &pat, &wins, &[2, 3]).is_none());
+        // The braces at their own levels: one line misremembered, placed.
+        let pat = [head[0], head[1], "        }", "    }", "}", "struct T;"];
+        let wins = windows(&idx, &pat, None);
+        assert!(accept(&idx, &pat, &wins, &[2, 3]).is_some());
     }
 
     #[test]
