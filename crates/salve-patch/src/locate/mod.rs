@@ -76,7 +76,7 @@ use crate::text::{canonical, has_words, strip_cr, Doc, Eol, Form};
 use applied_evidence::post_hits_in;
 use index::FileIndex;
 use insertion::{changes_trailing_ws, slidable_insertion, substantial_insertion};
-use readings::{apart, hollow, over_own_result, settled, writer_drift};
+use readings::{apart, braces_astray, hollow, over_own_result, settled, writer_drift};
 use search::{contiguous_fits, loose_fits, Fit, Span};
 use variant::{by_line_form, places, unpadded};
 
@@ -126,7 +126,8 @@ pub(crate) enum Found {
     /// The post-image stands at lines `[start, end)`, and context-relax finds the pre-image
     /// across that place, or a looser line form finds it there with braces read at another
     /// indentation, or (a deletion, whose post-image stood there before it too) a looser form
-    /// finds it elsewhere: applied already, or not yet, cannot be told.
+    /// or a structural rung (a line left out) finds it elsewhere: applied already, or not yet,
+    /// cannot be told.
     Unclear { start: usize, end: usize },
     /// No rung found anything.
     Nothing,
@@ -290,10 +291,14 @@ pub(crate) fn locate_lines(
                     return Found::AlreadyApplied { start: ps, end: pe };
                 }
             }
-            let deletion = !lines.iter().any(|l| l.kind == LineKind::Add);
-            if let Some(verdict) =
-                result_over_fits(idx, &pre, &fits, &post_hits, adds_words, deletion)
-            {
+            if let Some(verdict) = result_over_fits(
+                idx,
+                &pre,
+                &fits,
+                &post_hits,
+                adds_words,
+                removes_only(lines),
+            ) {
                 return verdict;
             }
             return wrap(rung, fits);
@@ -322,6 +327,8 @@ pub(crate) fn locate_lines(
                 && (s < start || e > end)
                 && !hollow(idx.doc, &pre, f, strict, adds_words)
         };
+        let elsewhere =
+            |f: &Fit| apart(f, start, end) && !hollow(idx.doc, &pre, f, strict, adds_words);
         // Only a lost blank line, though: context-relax, which leaves outer context out, also
         // finds a retried deletion in a run of equal lines across its own result.
         return match loose {
@@ -333,6 +340,18 @@ pub(crate) fn locate_lines(
             // standing so across the place, each byte for byte up to trailing whitespace, show
             // the edit is not made: misquoted, not applied.
             _ if !gaps && joins::gapped_fits(idx, lines).iter().any(across) => Found::Nothing,
+            // A deletion's post-image is context that stood before the edit too: found apart
+            // from where its old text stands with a line left out, it tells a retried deletion
+            // no better than the misquote tells an edit still to make (see `result_over_fits`).
+            Some((_, fits)) if removes_only(lines) && fits.iter().any(elsewhere) => {
+                Found::Unclear { start, end }
+            }
+            _ if removes_only(lines)
+                && !gaps
+                && joins::gapped_fits(idx, lines).iter().any(elsewhere) =>
+            {
+                Found::Unclear { start, end }
+            }
             _ => Found::AlreadyApplied { start, end },
         };
     }
@@ -340,6 +359,11 @@ pub(crate) fn locate_lines(
         Some((rung, fits)) => wrap(rung, fits),
         None => Found::Nothing,
     }
+}
+
+/// Whether the hunk only removes lines (adds none).
+fn removes_only(lines: &[HunkLine]) -> bool {
+    !lines.iter().any(|l| l.kind == LineKind::Add)
 }
 
 /// The verdict on fits a looser line form found while the post-image stands by a stricter one
@@ -477,7 +501,8 @@ fn outer_context(lines: &[HunkLine]) -> (usize, usize) {
 
 /// Context-relax: leave out up to two outer context lines per side (`outer` bounds them, see
 /// [`outer_context`]), symmetrically where both sides have context, never more than a third of
-/// the context; removed lines stay.
+/// the context; removed lines stay. A fit that reads brackets at widths its worded lines rule
+/// out is another block's brackets ([`braces_astray`]), no fit.
 fn context_relax(idx: &FileIndex, pre: &[&str], ctx: &[bool], outer: (usize, usize)) -> Vec<Fit> {
     let lead = ctx.iter().take_while(|&&c| c).count().min(outer.0);
     let trail = ctx.iter().rev().take_while(|&&c| c).count().min(outer.1);
@@ -494,7 +519,10 @@ fn context_relax(idx: &FileIndex, pre: &[&str], ctx: &[bool], outer: (usize, usi
         }
         tried.push((a, b));
         let inner = &pre[a..pre.len() - b];
-        let fits = loose_fits(idx, inner, &ctx[a..ctx.len() - b], true);
+        let fits: Vec<Fit> = loose_fits(idx, inner, &ctx[a..ctx.len() - b], true)
+            .into_iter()
+            .filter(|f| !braces_astray(idx.doc, inner, f))
+            .collect();
         if fits.is_empty() {
             continue;
         }

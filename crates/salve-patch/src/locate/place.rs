@@ -28,7 +28,7 @@ use super::similar::{accept, windows, Window};
 use super::substring::{by_substring, exact_apart, find, placed_by_lines, Flat, TextFound};
 use super::{evidence, hunk_keys, locate, ops_for, post_image, pre_image, Found, Placement};
 use crate::diag::char_diff;
-use crate::edit::{Anchor, Hunk, LineKind};
+use crate::edit::{Anchor, Hunk, HunkLine, LineKind};
 use crate::merge::merge3;
 use crate::ops::{assemble, diff_ops};
 use crate::report::{Candidate, HunkReport, Rung, Status};
@@ -284,7 +284,7 @@ fn applied_or_not(i: usize, start: usize, end: usize) -> Plan {
     let r = range(start, end);
     report.lines = Some(r);
     report.message = Some(format!(
-        "the edit's result already stands at lines {}-{}, and its old text fits only loosely (across them with outer context left out or braces read at another indentation, or elsewhere at other whitespace): whether it is applied already cannot be told; re-read the file",
+        "the edit's result already stands at lines {}-{}, and its old text fits only loosely (across them with outer context left out or braces read at another indentation, or elsewhere at other whitespace or with a line left out): whether it is applied already cannot be told; re-read the file",
         r.start, r.end
     ));
     Plan {
@@ -485,6 +485,22 @@ pub(crate) fn eof_override(doc: &Doc, hunk: &Hunk, p: &Placement) -> Option<bool
     (end == doc.len() && hunk.old_no_newline != hunk.new_no_newline).then_some(!hunk.new_no_newline)
 }
 
+/// The pre-image index of a hunk's last change: its last removed line, or the line its last
+/// added lines go before (the pre-image's length when they end the hunk).
+fn last_change(lines: &[HunkLine]) -> usize {
+    let mut k = 0;
+    let mut last = 0;
+    for l in lines {
+        if l.kind != LineKind::Context {
+            last = k;
+        }
+        if l.kind != LineKind::Add {
+            k += 1;
+        }
+    }
+    last
+}
+
 /// The similar rung, or a refusal listing the closest windows.
 fn similar(idx: &FileIndex, hunk: &Hunk, i: usize) -> Plan {
     let doc = idx.doc;
@@ -498,8 +514,9 @@ fn similar(idx: &FileIndex, hunk: &Hunk, i: usize) -> Plan {
         .filter(|(_, l)| l.kind == LineKind::Remove)
         .map(|(k, _)| k)
         .collect();
+    let last = last_change(&hunk.lines);
     if hunk.maybe_added.is_empty() {
-        if let Some((_, margin)) = accept(idx, &pre, &wins, &removed) {
+        if let Some((_, margin)) = accept(idx, &pre, &wins, &removed, last) {
             let w = &wins[0];
             let pairs = (0..pre.len()).map(|k| (pre[k], doc.line(w.start + k)));
             let reindent = super::reindent::Reindent::infer(pairs, || idx.indents_with_tabs())
@@ -542,6 +559,16 @@ fn similar(idx: &FileIndex, hunk: &Hunk, i: usize) -> Plan {
             best.start + best.len,
             rival.start + 1,
             rival.start + rival.len + 1
+        ));
+    } else if let Some(best) = wins
+        .first()
+        .filter(|w| w.score >= super::similar::MIN_SCORE)
+        .filter(|w| super::similar::reads_better_gapped(idx, &pre, w, last))
+    {
+        plan.report.message = Some(format!(
+            "the lines this hunk changes were not found as quoted; lines {}-{} read as them with one line left out, and where that line is decides where the change goes; quote the lines around the change exactly as the file has them",
+            best.start + 1,
+            best.start + best.len + 1
         ));
     } else if let Some(best) = plan.report.candidates.first() {
         plan.report.message = Some(format!(

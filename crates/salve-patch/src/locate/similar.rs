@@ -11,7 +11,11 @@
 //! The margin is measured against the other windows read both straight and with one file line
 //! left out ([`gapped_score`]): a quote that dropped a line matches every block it was taken from
 //! with a gap, and two such blocks are two equal readings however differently their dropped
-//! lines score when a window ties them to a quoted line.
+//! lines score when a window ties them to a quoted line. And the best window itself must not
+//! read better with one of its lines left out ([`reads_better_gapped`]): then the quote left a
+//! line out there, and the straight reading ties every line after the gap one line off; in a
+//! run of equal lines or of closing braces it still scores high, and puts the new lines one
+//! line off. Where the gap is decides where they go, and the quote does not say.
 
 use std::collections::HashMap;
 
@@ -147,15 +151,43 @@ pub(crate) fn gapped_rival(idx: &FileIndex, pat: &[&str], wins: &[Window]) -> Op
         .map(|(w, _)| w)
 }
 
+/// Whether window `w` reads better with one of its file lines left out than straight: the quote
+/// left out a line there, and the straight reading ties every quoted line after the gap to the
+/// file line before its own. In a run of equal lines (`2,2,2,2`) or of closing braces that
+/// reading still scores high, and it puts the edit's new lines one line off; where the gap is
+/// decides where they go, and the quote does not say.
+/// Only a gap at or before the hunk's last change counts (`last_change`: the pattern index of
+/// its last removed line, or of the line its last added lines go before): a gap after every
+/// change leaves the straight reading's changes where every reading puts them, and only its
+/// context tied one line off.
+pub(crate) fn reads_better_gapped(
+    idx: &FileIndex,
+    pat: &[&str],
+    w: &Window,
+    last_change: usize,
+) -> bool {
+    let pats: Vec<Vec<char>> = pat.iter().map(|l| canonical(l).chars().collect()).collect();
+    gap_scores(idx, &pats, w)
+        .into_iter()
+        .take(last_change)
+        .any(|g| g > w.score + 1e-9)
+}
+
 /// The score of window `w` read with one file line left out: pattern lines before the gap
 /// against the window's lines, the rest against the lines one further on. The best over every
 /// place of the gap inside the window (a gap at either end is just another window), or the
 /// window's own score when that is higher.
 fn gapped_score(idx: &FileIndex, pats: &[Vec<char>], w: &Window) -> f64 {
+    gap_scores(idx, pats, w).into_iter().fold(w.score, f64::max)
+}
+
+/// The score of window `w` read with the gap before pattern line `g`, for `g` in `1..n` (element
+/// `g - 1`); empty when the window is short or the file has no line after it.
+fn gap_scores(idx: &FileIndex, pats: &[Vec<char>], w: &Window) -> Vec<f64> {
     let doc = idx.doc;
     let n = pats.len();
     if w.len != n || n < 2 || w.start + n >= doc.len() {
-        return w.score;
+        return Vec::new();
     }
     let weight = |p: &[char], k: usize| p.len().max(doc.line(k).chars().count()).max(1) as f64;
     // Weighted similarities of each pattern line against its straight and its shifted line.
@@ -168,17 +200,19 @@ fn gapped_score(idx: &FileIndex, pats: &[Vec<char>], w: &Window) -> f64 {
         straight.push((similarity(p, &fa) * weight(p, a), weight(p, a)));
         shifted.push((similarity(p, &fb) * weight(p, b), weight(p, b)));
     }
-    let mut best = w.score;
-    for gap in 1..n {
-        let (num, den) = straight[..gap]
-            .iter()
-            .chain(&shifted[gap..])
-            .fold((0.0, 0.0), |(n, d), (x, y)| (n + x, d + y));
-        if den > 0.0 {
-            best = f64::max(best, num / den);
-        }
-    }
-    best
+    (1..n)
+        .map(|gap| {
+            let (num, den) = straight[..gap]
+                .iter()
+                .chain(&shifted[gap..])
+                .fold((0.0, 0.0), |(n, d), (x, y)| (n + x, d + y));
+            if den > 0.0 {
+                num / den
+            } else {
+                0.0
+            }
+        })
+        .collect()
 }
 
 /// 1 - distance / longer length, 1.0 for two empty lines.
@@ -250,12 +284,14 @@ fn squeezed(line: &str) -> String {
 /// - match at least [`MIN_EVIDENCE_LINES`] non-blank lines with [`MIN_EVIDENCE_CHARS`]
 ///   characters between them, and more than half of all its lines;
 /// - score at least [`MIN_SCORE`], and [`MIN_MARGIN`] more than the best window not overlapping
-///   it.
+///   it, read straight or with a line left out ([`gapped_rival`]);
+/// - not read better itself with one of its lines left out ([`reads_better_gapped`]).
 pub(crate) fn accept(
     idx: &FileIndex,
     pat: &[&str],
     wins: &[Window],
     removed: &[usize],
+    last_change: usize,
 ) -> Option<(usize, f64)> {
     let best = wins.first()?;
     if best.len != pat.len() || best.len == 0 || best.score < MIN_SCORE {
@@ -271,7 +307,7 @@ pub(crate) fn accept(
         return None;
     }
     let doc = idx.doc;
-    if gapped_rival(idx, pat, wins).is_some() {
+    if gapped_rival(idx, pat, wins).is_some() || reads_better_gapped(idx, pat, best, last_change) {
         return None;
     }
     let same: Vec<bool> = pat
@@ -347,15 +383,15 @@ mod tests {
         ];
         let wins = windows(&idx, &pat, None);
         assert_eq!(wins[0].start, 0);
-        assert!(accept(&idx, &pat, &wins, &[2]).is_some());
+        assert!(accept(&idx, &pat, &wins, &[2], 2).is_some());
         // The same window when the removed line is the misremembered one: refused.
-        assert!(accept(&idx, &pat, &wins, &[1]).is_none());
+        assert!(accept(&idx, &pat, &wins, &[1], 1).is_none());
 
         let twin = Doc::parse("fn a() {\n    let x = 1;\n}\nfn a() {\n    let x = 3;\n}\n");
         let idx = FileIndex::new(&twin);
         let pat = ["fn a() {", "    let x = 2;", "}"];
         let wins = windows(&idx, &pat, None);
-        assert!(accept(&idx, &pat, &wins, &[]).is_none());
+        assert!(accept(&idx, &pat, &wins, &[], 2).is_none());
     }
 
     #[test]
@@ -378,12 +414,40 @@ mod tests {
         let doc = Doc::parse(&both);
         let idx = FileIndex::new(&doc);
         let wins = windows(&idx, &pat, None);
-        assert!(wins[0].start == 0 && accept(&idx, &pat, &wins, &[2]).is_none());
+        assert!(wins[0].start == 0 && accept(&idx, &pat, &wins, &[2], 2).is_none());
         // One block alone: the straight window is a fine reading.
         let doc = Doc::parse(&one);
         let idx = FileIndex::new(&doc);
         let wins = windows(&idx, &pat, None);
-        assert!(accept(&idx, &pat, &wins, &[2]).is_some());
+        assert!(accept(&idx, &pat, &wins, &[2], 2).is_some());
+    }
+
+    #[test]
+    fn a_window_that_reads_better_with_a_line_left_out_is_refused() {
+        // Four equal lines between two others; the quote has three of them. Read straight, its
+        // last line is tied to the fourth `2` and every place in the run scores alike: where
+        // the left-out line was decides where an insertion between the `2`s goes.
+        let row = |d: char| {
+            format!(
+                "  {}",
+                [d; 16].iter().map(|c| format!("{c},")).collect::<String>()
+            )
+        };
+        let (zeros, twos) = (row('0'), row('2'));
+        let text = format!("data = [\n{zeros}\n{twos}\n{twos}\n{twos}\n{twos}\n{zeros}\n]\n");
+        let doc = Doc::parse(&text);
+        let idx = FileIndex::new(&doc);
+        let pat = [zeros.as_str(), &twos, &twos, &twos, &zeros];
+        let wins = windows(&idx, &pat, None);
+        assert!(wins[0].score >= MIN_SCORE);
+        assert!(reads_better_gapped(&idx, &pat, &wins[0], 2));
+        assert!(accept(&idx, &pat, &wins, &[], 2).is_none());
+        // The run as long as the quote's: read straight, nothing to choose.
+        let text = format!("data = [\n{zeros}\n{twos}\n{twos}\n{twos}\n{zeros}\n]\n");
+        let doc = Doc::parse(&text);
+        let idx = FileIndex::new(&doc);
+        let wins = windows(&idx, &pat, None);
+        assert!(!reads_better_gapped(&idx, &pat, &wins[0], 2));
     }
 
     #[test]
@@ -394,13 +458,13 @@ mod tests {
         let pat = ["x = 1", "y = 3"];
         let wins = windows(&idx, &pat, None);
         assert!(!wins.is_empty());
-        assert!(accept(&idx, &pat, &wins, &[1]).is_none());
+        assert!(accept(&idx, &pat, &wins, &[1], 1).is_none());
         // Enough lines, but only braces match.
         let doc = Doc::parse("{\n}\n{\nalpha_beta\n}\n");
         let idx = FileIndex::new(&doc);
         let pat = ["{", "}", "{", "alpha_betaa", "}"];
         let wins = windows(&idx, &pat, None);
-        assert!(accept(&idx, &pat, &wins, &[]).is_none());
+        assert!(accept(&idx, &pat, &wins, &[], 2).is_none());
     }
 
     #[test]
@@ -415,6 +479,6 @@ mod tests {
         ];
         let wins = windows(&idx, &pat, None);
         assert!(wins.iter().all(|w| w.len < pat.len()));
-        assert!(accept(&idx, &pat, &wins, &[2]).is_none());
+        assert!(accept(&idx, &pat, &wins, &[2], 2).is_none());
     }
 }
