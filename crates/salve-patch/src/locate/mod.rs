@@ -126,8 +126,8 @@ pub(crate) enum Found {
     /// The post-image stands at lines `[start, end)`, and context-relax finds the pre-image
     /// across that place, or a looser line form finds it there with braces read at another
     /// indentation, or (a deletion, whose post-image stood there before it too) a looser form
-    /// or a structural rung (a line left out) finds it elsewhere: applied already, or not yet,
-    /// cannot be told.
+    /// finds it elsewhere, or its lines as quoted stand elsewhere with a line left out: applied
+    /// already, or not yet, cannot be told.
     Unclear { start: usize, end: usize },
     /// No rung found anything.
     Nothing,
@@ -327,8 +327,6 @@ pub(crate) fn locate_lines(
                 && (s < start || e > end)
                 && !hollow(idx.doc, &pre, f, strict, adds_words)
         };
-        let elsewhere =
-            |f: &Fit| apart(f, start, end) && !hollow(idx.doc, &pre, f, strict, adds_words);
         // Only a lost blank line, though: context-relax, which leaves outer context out, also
         // finds a retried deletion in a run of equal lines across its own result.
         return match loose {
@@ -341,14 +339,13 @@ pub(crate) fn locate_lines(
             // the edit is not made: misquoted, not applied.
             _ if !gaps && joins::gapped_fits(idx, lines).iter().any(across) => Found::Nothing,
             // A deletion's post-image is context that stood before the edit too: found apart
-            // from where its old text stands with a line left out, it tells a retried deletion
-            // no better than the misquote tells an edit still to make (see `result_over_fits`).
-            Some((_, fits)) if removes_only(lines) && fits.iter().any(elsewhere) => {
-                Found::Unclear { start, end }
-            }
+            // from where its old text stands with a line left out (each line as quoted, see
+            // [`joins`]), it tells a retried deletion no better than the misquote tells an edit
+            // still to make (see `result_over_fits`).
             _ if removes_only(lines)
-                && !gaps
-                && joins::gapped_fits(idx, lines).iter().any(elsewhere) =>
+                && joins::gapped_fits(idx, lines)
+                    .iter()
+                    .any(|f| apart(f, start, end)) =>
             {
                 Found::Unclear { start, end }
             }
