@@ -563,7 +563,7 @@ fn similar(idx: &FileIndex, hunk: &Hunk, i: usize) -> Plan {
     } else if let Some(best) = wins
         .first()
         .filter(|w| w.score >= super::similar::MIN_SCORE)
-        .filter(|w| super::similar::reads_better_gapped(idx, &pre, w, last))
+        .filter(|w| super::similar::reads_better_gapped(idx, &pre, w, &removed, last))
     {
         plan.report.message = Some(format!(
             "the lines this hunk changes were not found as quoted; lines {}-{} read as them with one line left out, and where that line is decides where the change goes; quote the lines around the change exactly as the file has them",

@@ -156,21 +156,30 @@ pub(crate) fn gapped_rival(idx: &FileIndex, pat: &[&str], wins: &[Window]) -> Op
 /// file line before its own. In a run of equal lines (`2,2,2,2`) or of closing braces that
 /// reading still scores high, and it puts the edit's new lines one line off; where the gap is
 /// decides where they go, and the quote does not say.
-/// Only a gap at or before the hunk's last change counts (`last_change`: the pattern index of
-/// its last removed line, or of the line its last added lines go before): a gap after every
-/// change leaves the straight reading's changes where every reading puts them, and only its
-/// context tied one line off.
+///
+/// A gapped reading counts only where it moves a change and is a reading the rung would take:
+/// its gap at or before the hunk's last change (`last_change`: the pattern index of its last
+/// removed line, or of the line its last added lines go before; a gap after every change leaves
+/// the changes where the straight reading puts them, only context tied one line off), and every
+/// line the edit removes (`removed`) the file's in substance where that reading ties it.
 pub(crate) fn reads_better_gapped(
     idx: &FileIndex,
     pat: &[&str],
     w: &Window,
+    removed: &[usize],
     last_change: usize,
 ) -> bool {
     let pats: Vec<Vec<char>> = pat.iter().map(|l| canonical(l).chars().collect()).collect();
+    let holds = |gap: usize| {
+        removed.iter().all(|&i| {
+            let at = w.start + i + usize::from(i >= gap);
+            at < idx.doc.len() && super::substance::same(pat[i], idx.doc.line(at))
+        })
+    };
     gap_scores(idx, &pats, w)
         .into_iter()
-        .take(last_change)
-        .any(|g| g > w.score + 1e-9)
+        .zip(1..=last_change)
+        .any(|(score, gap)| score > w.score + 1e-9 && holds(gap))
 }
 
 /// The score of window `w` read with one file line left out: pattern lines before the gap
@@ -307,7 +316,9 @@ pub(crate) fn accept(
         return None;
     }
     let doc = idx.doc;
-    if gapped_rival(idx, pat, wins).is_some() || reads_better_gapped(idx, pat, best, last_change) {
+    if gapped_rival(idx, pat, wins).is_some()
+        || reads_better_gapped(idx, pat, best, removed, last_change)
+    {
         return None;
     }
     let same: Vec<bool> = pat
@@ -440,14 +451,35 @@ mod tests {
         let pat = [zeros.as_str(), &twos, &twos, &twos, &zeros];
         let wins = windows(&idx, &pat, None);
         assert!(wins[0].score >= MIN_SCORE);
-        assert!(reads_better_gapped(&idx, &pat, &wins[0], 2));
+        assert!(reads_better_gapped(&idx, &pat, &wins[0], &[], 2));
         assert!(accept(&idx, &pat, &wins, &[], 2).is_none());
         // The run as long as the quote's: read straight, nothing to choose.
         let text = format!("data = [\n{zeros}\n{twos}\n{twos}\n{twos}\n{zeros}\n]\n");
         let doc = Doc::parse(&text);
         let idx = FileIndex::new(&doc);
         let wins = windows(&idx, &pat, None);
-        assert!(!reads_better_gapped(&idx, &pat, &wins[0], 2));
+        assert!(!reads_better_gapped(&idx, &pat, &wins[0], &[], 2));
+    }
+
+    #[test]
+    fn a_gapped_reading_that_ties_a_removed_line_to_another_line_is_no_reading() {
+        // The quote left out `C,` before its context `D(..)`. Read with the gap before `B = 20`,
+        // the longer `D(..)` line matches and the score rises, but the removed `B = 20` is
+        // then tied to `C,`: not a reading, so the straight one (which removes the right lines
+        // and only ties `D(..)` to `C,`) stands. An insertion there would be moved by it.
+        let doc = Doc::parse("#[repr(u16)]\nenum XYNoDiscriminant {\n    A,\n    B = 20,\n    C,\n    D(u32, u32),\n    E = 10,\n");
+        let idx = FileIndex::new(&doc);
+        let pat = [
+            "#[repr(u16)]",
+            "enum XYNoDiscriminant {",
+            "    A,",
+            "    B = 20,",
+            "    D(u32, u32),",
+        ];
+        let wins = windows(&idx, &pat, None);
+        assert_eq!(wins[0].start, 0);
+        assert!(!reads_better_gapped(&idx, &pat, &wins[0], &[1, 2, 3], 3));
+        assert!(reads_better_gapped(&idx, &pat, &wins[0], &[], 3));
     }
 
     #[test]
