@@ -486,16 +486,21 @@ pub(crate) fn eof_override(doc: &Doc, hunk: &Hunk, p: &Placement) -> Option<bool
 }
 
 /// The pre-image index of a hunk's last change: its last removed line, or the line its last
-/// added lines go before (the pre-image's length when they end the hunk).
+/// inserted lines go before (the pre-image's length when they end the hunk). Added lines right
+/// after a removed line replace it and stand where it stood.
 fn last_change(lines: &[HunkLine]) -> usize {
     let mut k = 0;
     let mut last = 0;
+    let mut prev = LineKind::Context;
     for l in lines {
-        if l.kind != LineKind::Context {
-            last = k;
+        match l.kind {
+            LineKind::Remove => last = k,
+            LineKind::Add if prev != LineKind::Remove => last = k,
+            _ => {}
         }
         if l.kind != LineKind::Add {
             k += 1;
+            prev = l.kind;
         }
     }
     last

@@ -157,11 +157,14 @@ pub(crate) fn gapped_rival(idx: &FileIndex, pat: &[&str], wins: &[Window]) -> Op
 /// reading still scores high, and it puts the edit's new lines one line off; where the gap is
 /// decides where they go, and the quote does not say.
 ///
-/// A gapped reading counts only where it moves a change and is a reading the rung would take:
-/// its gap at or before the hunk's last change (`last_change`: the pattern index of its last
-/// removed line, or of the line its last added lines go before; a gap after every change leaves
-/// the changes where the straight reading puts them, only context tied one line off), and every
-/// line the edit removes (`removed`) the file's in substance where that reading ties it.
+/// Only the best gapped readings count, and only where they move a change: a best reading with
+/// its gap after every change leaves the changes where the straight reading puts them, only
+/// context tied one line off; one with its gap at or before the hunk's last change
+/// (`last_change`: the pattern index of its last removed line, or of the line its last inserted
+/// lines go before) puts them elsewhere. A gapped reading is one the rung would take: every
+/// line the edit removes (`removed`) the file's in substance where that reading ties it, and
+/// byte for byte (trailing whitespace aside) where the straight reading ties it so: a reading
+/// that takes a removed `}` at another indentation for the one quoted exactly is no rival.
 pub(crate) fn reads_better_gapped(
     idx: &FileIndex,
     pat: &[&str],
@@ -170,16 +173,25 @@ pub(crate) fn reads_better_gapped(
     last_change: usize,
 ) -> bool {
     let pats: Vec<Vec<char>> = pat.iter().map(|l| canonical(l).chars().collect()).collect();
+    let doc = idx.doc;
+    let exact = |i: usize, at: usize| pat[i].trim_end() == doc.line(at).trim_end();
     let holds = |gap: usize| {
         removed.iter().all(|&i| {
             let at = w.start + i + usize::from(i >= gap);
-            at < idx.doc.len() && super::substance::same(pat[i], idx.doc.line(at))
+            at < doc.len()
+                && super::substance::same(pat[i], doc.line(at))
+                && (exact(i, at) || !exact(i, w.start + i))
         })
     };
-    gap_scores(idx, &pats, w)
-        .into_iter()
-        .zip(1..=last_change)
-        .any(|(score, gap)| score > w.score + 1e-9 && holds(gap))
+    let readings: Vec<(usize, f64)> = (1..)
+        .zip(gap_scores(idx, &pats, w))
+        .filter(|&(gap, _)| holds(gap))
+        .collect();
+    let top = readings.iter().map(|r| r.1).fold(w.score, f64::max);
+    top > w.score + 1e-9
+        && readings
+            .iter()
+            .any(|&(gap, score)| gap <= last_change && score >= top - 1e-9)
 }
 
 /// The score of window `w` read with one file line left out: pattern lines before the gap
@@ -463,10 +475,10 @@ mod tests {
 
     #[test]
     fn a_gapped_reading_that_ties_a_removed_line_to_another_line_is_no_reading() {
-        // The quote left out `C,` before its context `D(..)`. Read with the gap before `B = 20`,
-        // the longer `D(..)` line matches and the score rises, but the removed `B = 20` is
-        // then tied to `C,`: not a reading, so the straight one (which removes the right lines
-        // and only ties `D(..)` to `C,`) stands. An insertion there would be moved by it.
+        // The quote left out `C,` before its context `D(..)`. The best reading has the gap
+        // there, after the removed lines: the straight reading removes the same lines and only
+        // ties `D(..)` to `C,`. Read with the gap before `B = 20` the score rises too, but the
+        // removed `B = 20` is then tied to `C,`: no reading at all.
         let doc = Doc::parse("#[repr(u16)]\nenum XYNoDiscriminant {\n    A,\n    B = 20,\n    C,\n    D(u32, u32),\n    E = 10,\n");
         let idx = FileIndex::new(&doc);
         let pat = [
@@ -479,7 +491,10 @@ mod tests {
         let wins = windows(&idx, &pat, None);
         assert_eq!(wins[0].start, 0);
         assert!(!reads_better_gapped(&idx, &pat, &wins[0], &[1, 2, 3], 3));
-        assert!(reads_better_gapped(&idx, &pat, &wins[0], &[], 3));
+        // An insertion before `D(..)` goes on one side of `C,` or the other: unclear.
+        assert!(reads_better_gapped(&idx, &pat, &wins[0], &[], 4));
+        // One after `A,` is placed alike by the best reading and the straight one.
+        assert!(!reads_better_gapped(&idx, &pat, &wins[0], &[], 3));
     }
 
     #[test]
