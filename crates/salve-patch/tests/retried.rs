@@ -97,3 +97,33 @@ fn without_other_evidence_the_over_counted_hunk_is_ambiguous() {
     assert_eq!(out.status, Status::Ambiguous, "{:#?}", out.hunks);
     assert_eq!(out.new_text, None);
 }
+
+/// Two like tests whose last `}` a first run deleted, and a third that still has it.
+const TWO_RUNS: &str = "fn a() {\n    assert_eq!(\"0\", next());\n    assert!(done());\n    assert!(done_back());\n#[test]\nfn b() {\n    assert_eq!(\"3\", next());\n    assert!(done());\n    assert!(done_back());\n}\n\n#[test]\nfn c() {\n    assert_eq!(\"0\", next());\n    assert!(done());\n    assert!(done_back());\n";
+
+#[test]
+fn a_retried_deletion_whose_result_stands_twice_is_not_made_at_a_relaxed_fit() {
+    // The deletion of `}` after the `"0"` assertion is made twice already; context-relax, which
+    // leaves the `"0"` line out, finds the rest before `b`'s `}`. The quote's own lines stand
+    // together elsewhere: that place is as good a reading as the relaxed one.
+    let h = hunk(
+        "     assert_eq!(\"0\", next());\n     assert!(done());\n     assert!(done_back());\n-}",
+    );
+    let out = apply_hunks(TWO_RUNS, &[h], None);
+    assert_eq!(out.status, Status::Ambiguous, "{:#?}", out.hunks);
+    assert_eq!(out.new_text, None);
+}
+
+#[test]
+fn without_its_result_elsewhere_the_relaxed_deletion_lands() {
+    let file = "fn b() {\n    assert_eq!(\"3\", next());\n    assert!(done());\n    assert!(done_back());\n}\n";
+    let h = hunk(
+        "     assert_eq!(\"0\", next());\n     assert!(done());\n     assert!(done_back());\n-}",
+    );
+    let out = apply_hunks(file, &[h], None);
+    assert_eq!(out.status, Status::Applied, "{:#?}", out.hunks);
+    assert_eq!(
+        out.new_text.as_deref(),
+        Some("fn b() {\n    assert_eq!(\"3\", next());\n    assert!(done());\n    assert!(done_back());\n")
+    );
+}

@@ -352,6 +352,16 @@ pub(crate) fn locate_lines(
             _ => Found::AlreadyApplied { start, end },
         };
     }
+    if let (Some((Rung::ContextRelax, fits)), true) = (&loose, applied) {
+        // Context-relax leaves outer context out, and with it what tells places apart. The
+        // edit's result standing as quoted (trailing whitespace aside) in several places, one
+        // apart from every fit, is the quote's own lines standing together: a retried edit
+        // (a deletion of a function's last `}` made in one of two like tests) reads as well.
+        let mut strict = post_hits.iter().take(2).flatten();
+        if let Some(&(start, end)) = strict.find(|&&(s, e)| fits.iter().all(|f| apart(f, s, e))) {
+            return Found::Unclear { start, end };
+        }
+    }
     match loose {
         Some((rung, fits)) => wrap(rung, fits),
         None => Found::Nothing,
