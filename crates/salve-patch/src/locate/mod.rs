@@ -15,7 +15,8 @@
 //!
 //! - Finding places: [`index`] (per-file hashes of each line form), [`search`] (runs of lines in
 //!   one form), [`elision`], [`gaps`] (inner context left out), [`similar`], [`substring`] (text
-//!   replacements that start or end mid-line), [`count`] (`replace_all`, `expected_replacements`).
+//!   replacements that start or end mid-line), [`gap_readings`] (a similar window read with a
+//!   line left out), [`count`] (`replace_all`, `expected_replacements`).
 //! - Choosing among places: [`place`] (every hunk of a file, 3-way, hints), [`evidence`] (scope
 //!   lines and anchors), [`measure`] (what hunks found once say of the hints), [`plan`] (one
 //!   hunk's decision), [`ambiguity`] (refusals naming several places), [`quoted_twice`] (a
@@ -45,6 +46,7 @@ pub(crate) mod elision;
 pub(crate) mod evidence;
 pub(crate) mod fill_guard;
 pub(crate) mod fold;
+pub(crate) mod gap_readings;
 pub(crate) mod gaps;
 pub(crate) mod index;
 mod insertion;

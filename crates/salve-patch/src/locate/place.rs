@@ -20,6 +20,7 @@
 
 use super::ambiguity::{ambiguous, two_readings};
 use super::applied_evidence::new_text_settled;
+use super::gap_readings::{reads_better_gapped, Changes};
 use super::index::FileIndex;
 use super::measure::{bracketed, unique_offsets, Measure};
 use super::plan::{range, window_text, Edit, Plan, SHOWN};
@@ -28,7 +29,7 @@ use super::similar::{accept, windows, Window};
 use super::substring::{by_substring, exact_apart, find, placed_by_lines, Flat, TextFound};
 use super::{evidence, hunk_keys, locate, ops_for, post_image, pre_image, Found, Placement};
 use crate::diag::char_diff;
-use crate::edit::{Anchor, Hunk, HunkLine, LineKind};
+use crate::edit::{Anchor, Hunk, LineKind};
 use crate::merge::merge3;
 use crate::ops::{assemble, diff_ops};
 use crate::report::{Candidate, HunkReport, Rung, Status};
@@ -485,43 +486,14 @@ pub(crate) fn eof_override(doc: &Doc, hunk: &Hunk, p: &Placement) -> Option<bool
     (end == doc.len() && hunk.old_no_newline != hunk.new_no_newline).then_some(!hunk.new_no_newline)
 }
 
-/// The pre-image index of a hunk's last change: its last removed line, or the line its last
-/// inserted lines go before (the pre-image's length when they end the hunk). Added lines right
-/// after a removed line replace it and stand where it stood.
-fn last_change(lines: &[HunkLine]) -> usize {
-    let mut k = 0;
-    let mut last = 0;
-    let mut prev = LineKind::Context;
-    for l in lines {
-        match l.kind {
-            LineKind::Remove => last = k,
-            LineKind::Add if prev != LineKind::Remove => last = k,
-            _ => {}
-        }
-        if l.kind != LineKind::Add {
-            k += 1;
-            prev = l.kind;
-        }
-    }
-    last
-}
-
 /// The similar rung, or a refusal listing the closest windows.
 fn similar(idx: &FileIndex, hunk: &Hunk, i: usize) -> Plan {
     let doc = idx.doc;
     let (pre, _) = pre_image(&hunk.lines);
     let wins = windows(idx, &pre, hunk.old_start);
-    let removed: Vec<usize> = hunk
-        .lines
-        .iter()
-        .filter(|l| l.kind != LineKind::Add)
-        .enumerate()
-        .filter(|(_, l)| l.kind == LineKind::Remove)
-        .map(|(k, _)| k)
-        .collect();
-    let last = last_change(&hunk.lines);
+    let changes = Changes::of(&hunk.lines);
     if hunk.maybe_added.is_empty() {
-        if let Some((_, margin)) = accept(idx, &pre, &wins, &removed, last) {
+        if let Some((_, margin)) = accept(idx, &pre, &wins, &changes) {
             let w = &wins[0];
             let pairs = (0..pre.len()).map(|k| (pre[k], doc.line(w.start + k)));
             let reindent = super::reindent::Reindent::infer(pairs, || idx.indents_with_tabs())
@@ -568,11 +540,11 @@ fn similar(idx: &FileIndex, hunk: &Hunk, i: usize) -> Plan {
     } else if let Some(best) = wins
         .first()
         .filter(|w| w.score >= super::similar::MIN_SCORE)
-        .filter(|w| super::similar::reads_better_gapped(idx, &pre, w, &removed, last))
+        .filter(|w| reads_better_gapped(idx, &pre, w, &changes))
     {
         plan.report.message = Some(format!(
             "the lines this hunk changes were not found as quoted; lines {}-{} read as them with one line left out, and where that line is decides where the change goes; quote the lines around the change exactly as the file has them",
-            best.start + 1,
+            best.start.max(1),
             best.start + best.len + 1
         ));
     } else if let Some(best) = plan.report.candidates.first() {

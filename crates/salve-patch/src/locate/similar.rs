@@ -12,13 +12,14 @@
 //! left out ([`gapped_score`]): a quote that dropped a line matches every block it was taken from
 //! with a gap, and two such blocks are two equal readings however differently their dropped
 //! lines score when a window ties them to a quoted line. And the best window itself must not
-//! read better with one of its lines left out ([`reads_better_gapped`]): then the quote left a
+//! read better with one of its lines left out ([`super::gap_readings`]): then the quote left a
 //! line out there, and the straight reading ties every line after the gap one line off; in a
 //! run of equal lines or of closing braces it still scores high, and puts the new lines one
 //! line off. Where the gap is decides where they go, and the quote does not say.
 
 use std::collections::HashMap;
 
+use super::gap_readings::{reads_better_gapped, Changes};
 use super::index::FileIndex;
 use crate::text::{canonical, hash_form, is_blank, Form};
 
@@ -99,7 +100,7 @@ pub(crate) fn windows(idx: &FileIndex, pat: &[&str], hint: Option<usize>) -> Vec
     out
 }
 
-fn score_window(idx: &FileIndex, pats: &[Vec<char>], start: usize) -> Window {
+pub(crate) fn score_window(idx: &FileIndex, pats: &[Vec<char>], start: usize) -> Window {
     let doc = idx.doc;
     let n = pats.len().min(doc.len() - start);
     let mut num = 0.0;
@@ -151,49 +152,6 @@ pub(crate) fn gapped_rival(idx: &FileIndex, pat: &[&str], wins: &[Window]) -> Op
         .map(|(w, _)| w)
 }
 
-/// Whether window `w` reads better with one of its file lines left out than straight: the quote
-/// left out a line there, and the straight reading ties every quoted line after the gap to the
-/// file line before its own. In a run of equal lines (`2,2,2,2`) or of closing braces that
-/// reading still scores high, and it puts the edit's new lines one line off; where the gap is
-/// decides where they go, and the quote does not say.
-///
-/// Only the best gapped readings count, and only where they move a change: a best reading with
-/// its gap after every change leaves the changes where the straight reading puts them, only
-/// context tied one line off; one with its gap at or before the hunk's last change
-/// (`last_change`: the pattern index of its last removed line, or of the line its last inserted
-/// lines go before) puts them elsewhere. A gapped reading is one the rung would take: every
-/// line the edit removes (`removed`) the file's in substance where that reading ties it, and
-/// byte for byte (trailing whitespace aside) where the straight reading ties it so: a reading
-/// that takes a removed `}` at another indentation for the one quoted exactly is no rival.
-pub(crate) fn reads_better_gapped(
-    idx: &FileIndex,
-    pat: &[&str],
-    w: &Window,
-    removed: &[usize],
-    last_change: usize,
-) -> bool {
-    let pats: Vec<Vec<char>> = pat.iter().map(|l| canonical(l).chars().collect()).collect();
-    let doc = idx.doc;
-    let exact = |i: usize, at: usize| pat[i].trim_end() == doc.line(at).trim_end();
-    let holds = |gap: usize| {
-        removed.iter().all(|&i| {
-            let at = w.start + i + usize::from(i >= gap);
-            at < doc.len()
-                && super::substance::same(pat[i], doc.line(at))
-                && (exact(i, at) || !exact(i, w.start + i))
-        })
-    };
-    let readings: Vec<(usize, f64)> = (1..)
-        .zip(gap_scores(idx, &pats, w))
-        .filter(|&(gap, _)| holds(gap))
-        .collect();
-    let top = readings.iter().map(|r| r.1).fold(w.score, f64::max);
-    top > w.score + 1e-9
-        && readings
-            .iter()
-            .any(|&(gap, score)| gap <= last_change && score >= top - 1e-9)
-}
-
 /// The score of window `w` read with one file line left out: pattern lines before the gap
 /// against the window's lines, the rest against the lines one further on. The best over every
 /// place of the gap inside the window (a gap at either end is just another window), or the
@@ -204,7 +162,7 @@ fn gapped_score(idx: &FileIndex, pats: &[Vec<char>], w: &Window) -> f64 {
 
 /// The score of window `w` read with the gap before pattern line `g`, for `g` in `1..n` (element
 /// `g - 1`); empty when the window is short or the file has no line after it.
-fn gap_scores(idx: &FileIndex, pats: &[Vec<char>], w: &Window) -> Vec<f64> {
+pub(crate) fn gap_scores(idx: &FileIndex, pats: &[Vec<char>], w: &Window) -> Vec<f64> {
     let doc = idx.doc;
     let n = pats.len();
     if w.len != n || n < 2 || w.start + n >= doc.len() {
@@ -297,8 +255,8 @@ fn squeezed(line: &str) -> String {
         .collect()
 }
 
-/// The verdict on scored windows for `pat` (`removed` are the indices of the lines the edit
-/// removes): the accepted window with its margin, or nothing. The best window must
+/// The verdict on scored windows for `pat` (`changes`: where the hunk changes it, see
+/// [`Changes`]): the accepted window with its margin, or nothing. The best window must
 /// - cover every pattern line (not run past the end of the file);
 /// - hold every removed line in substance (whitespace, look-alikes and quote marks aside): an
 ///   edit must not delete a line the model did not see, however similar;
@@ -306,14 +264,15 @@ fn squeezed(line: &str) -> String {
 ///   characters between them, and more than half of all its lines;
 /// - score at least [`MIN_SCORE`], and [`MIN_MARGIN`] more than the best window not overlapping
 ///   it, read straight or with a line left out ([`gapped_rival`]);
-/// - not read better itself with one of its lines left out ([`reads_better_gapped`]).
+/// - not read better with one of its lines left out where that moves a change
+///   ([`super::gap_readings`]).
 pub(crate) fn accept(
     idx: &FileIndex,
     pat: &[&str],
     wins: &[Window],
-    removed: &[usize],
-    last_change: usize,
+    changes: &Changes,
 ) -> Option<(usize, f64)> {
+    let removed = &changes.removed[..];
     let best = wins.first()?;
     if best.len != pat.len() || best.len == 0 || best.score < MIN_SCORE {
         return None;
@@ -328,9 +287,7 @@ pub(crate) fn accept(
         return None;
     }
     let doc = idx.doc;
-    if gapped_rival(idx, pat, wins).is_some()
-        || reads_better_gapped(idx, pat, best, removed, last_change)
-    {
+    if gapped_rival(idx, pat, wins).is_some() || reads_better_gapped(idx, pat, best, changes) {
         return None;
     }
     let same: Vec<bool> = pat
@@ -369,6 +326,22 @@ mod tests {
     use super::*;
     use crate::text::Doc;
 
+    /// A hunk that removes the pattern lines `r`.
+    fn rm(r: &[usize]) -> Changes {
+        Changes {
+            removed: r.to_vec(),
+            inserted: Vec::new(),
+        }
+    }
+
+    /// A hunk that inserts lines before each pattern line of `c`.
+    fn ins(c: &[usize]) -> Changes {
+        Changes {
+            removed: Vec::new(),
+            inserted: c.to_vec(),
+        }
+    }
+
     fn chars(s: &str) -> Vec<char> {
         s.chars().collect()
     }
@@ -406,15 +379,15 @@ mod tests {
         ];
         let wins = windows(&idx, &pat, None);
         assert_eq!(wins[0].start, 0);
-        assert!(accept(&idx, &pat, &wins, &[2], 2).is_some());
+        assert!(accept(&idx, &pat, &wins, &rm(&[2])).is_some());
         // The same window when the removed line is the misremembered one: refused.
-        assert!(accept(&idx, &pat, &wins, &[1], 1).is_none());
+        assert!(accept(&idx, &pat, &wins, &rm(&[1])).is_none());
 
         let twin = Doc::parse("fn a() {\n    let x = 1;\n}\nfn a() {\n    let x = 3;\n}\n");
         let idx = FileIndex::new(&twin);
         let pat = ["fn a() {", "    let x = 2;", "}"];
         let wins = windows(&idx, &pat, None);
-        assert!(accept(&idx, &pat, &wins, &[], 2).is_none());
+        assert!(accept(&idx, &pat, &wins, &ins(&[2])).is_none());
     }
 
     #[test]
@@ -437,12 +410,12 @@ mod tests {
         let doc = Doc::parse(&both);
         let idx = FileIndex::new(&doc);
         let wins = windows(&idx, &pat, None);
-        assert!(wins[0].start == 0 && accept(&idx, &pat, &wins, &[2], 2).is_none());
+        assert!(wins[0].start == 0 && accept(&idx, &pat, &wins, &rm(&[2])).is_none());
         // One block alone: the straight window is a fine reading.
         let doc = Doc::parse(&one);
         let idx = FileIndex::new(&doc);
         let wins = windows(&idx, &pat, None);
-        assert!(accept(&idx, &pat, &wins, &[2], 2).is_some());
+        assert!(accept(&idx, &pat, &wins, &rm(&[2])).is_some());
     }
 
     #[test]
@@ -463,14 +436,14 @@ mod tests {
         let pat = [zeros.as_str(), &twos, &twos, &twos, &zeros];
         let wins = windows(&idx, &pat, None);
         assert!(wins[0].score >= MIN_SCORE);
-        assert!(reads_better_gapped(&idx, &pat, &wins[0], &[], 2));
-        assert!(accept(&idx, &pat, &wins, &[], 2).is_none());
+        assert!(reads_better_gapped(&idx, &pat, &wins[0], &ins(&[2])));
+        assert!(accept(&idx, &pat, &wins, &ins(&[2])).is_none());
         // The run as long as the quote's: read straight, nothing to choose.
         let text = format!("data = [\n{zeros}\n{twos}\n{twos}\n{twos}\n{zeros}\n]\n");
         let doc = Doc::parse(&text);
         let idx = FileIndex::new(&doc);
         let wins = windows(&idx, &pat, None);
-        assert!(!reads_better_gapped(&idx, &pat, &wins[0], &[], 2));
+        assert!(!reads_better_gapped(&idx, &pat, &wins[0], &ins(&[2])));
     }
 
     #[test]
@@ -490,11 +463,11 @@ mod tests {
         ];
         let wins = windows(&idx, &pat, None);
         assert_eq!(wins[0].start, 0);
-        assert!(!reads_better_gapped(&idx, &pat, &wins[0], &[1, 2, 3], 3));
+        assert!(!reads_better_gapped(&idx, &pat, &wins[0], &rm(&[1, 2, 3])));
         // An insertion before `D(..)` goes on one side of `C,` or the other: unclear.
-        assert!(reads_better_gapped(&idx, &pat, &wins[0], &[], 4));
+        assert!(reads_better_gapped(&idx, &pat, &wins[0], &ins(&[4])));
         // One after `A,` is placed alike by the best reading and the straight one.
-        assert!(!reads_better_gapped(&idx, &pat, &wins[0], &[], 3));
+        assert!(!reads_better_gapped(&idx, &pat, &wins[0], &ins(&[3])));
     }
 
     #[test]
@@ -505,13 +478,13 @@ mod tests {
         let pat = ["x = 1", "y = 3"];
         let wins = windows(&idx, &pat, None);
         assert!(!wins.is_empty());
-        assert!(accept(&idx, &pat, &wins, &[1], 1).is_none());
+        assert!(accept(&idx, &pat, &wins, &rm(&[1])).is_none());
         // Enough lines, but only braces match.
         let doc = Doc::parse("{\n}\n{\nalpha_beta\n}\n");
         let idx = FileIndex::new(&doc);
         let pat = ["{", "}", "{", "alpha_betaa", "}"];
         let wins = windows(&idx, &pat, None);
-        assert!(accept(&idx, &pat, &wins, &[], 2).is_none());
+        assert!(accept(&idx, &pat, &wins, &ins(&[2])).is_none());
     }
 
     #[test]
@@ -526,6 +499,6 @@ mod tests {
         ];
         let wins = windows(&idx, &pat, None);
         assert!(wins.iter().all(|w| w.len < pat.len()));
-        assert!(accept(&idx, &pat, &wins, &[2], 2).is_none());
+        assert!(accept(&idx, &pat, &wins, &rm(&[2])).is_none());
     }
 }
