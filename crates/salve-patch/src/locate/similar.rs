@@ -129,7 +129,11 @@ pub(crate) fn score_window(idx: &FileIndex, pats: &[Vec<char>], start: usize) ->
 /// A window apart from the best one (`wins[0]`) that reads as well as it, or nearly (within
 /// [`MIN_MARGIN`]), once one of its lines is left out, while read straight it does not: the
 /// quote dropped a line of one of two blocks alike, and its straight score tells nothing of
-/// which. (A window close read straight is a plain twin, refused by the margin itself.)
+/// which. (A window close read straight is a plain twin, refused by the margin itself.) A
+/// window overlapping the best one counts too when it starts two lines or more away: read with
+/// one line left out it still ties every quoted line to another file line (two adjacent blocks
+/// alike, the quote's trailing context the next block's head). A window a line away is the
+/// best one's own gapped reading, judged by [`super::gap_readings`].
 pub(crate) fn gapped_rival(idx: &FileIndex, pat: &[&str], wins: &[Window]) -> Option<Window> {
     let best = wins.first()?;
     let pats: Vec<Vec<char>> = pat.iter().map(|l| canonical(l).chars().collect()).collect();
@@ -142,7 +146,7 @@ pub(crate) fn gapped_rival(idx: &FileIndex, pat: &[&str], wins: &[Window]) -> Op
     wins.iter()
         .skip(1)
         .flat_map(|w| std::iter::once(w.clone()).chain(earlier(w)))
-        .filter(|w| !w.overlaps(best))
+        .filter(|w| !w.overlaps(best) || w.start.abs_diff(best.start) > 1)
         .map(|w| {
             let g = gapped_score(idx, &pats, &w);
             (w, g)
@@ -468,6 +472,32 @@ mod tests {
         assert!(reads_better_gapped(&idx, &pat, &wins[0], &ins(&[4])));
         // One after `A,` is placed alike by the best reading and the straight one.
         assert!(!reads_better_gapped(&idx, &pat, &wins[0], &ins(&[3])));
+    }
+
+    #[test]
+    fn an_adjacent_block_read_with_a_line_left_out_is_a_rival() {
+        // Two versions of one function, the second with a line more. The quote is the second's
+        // with that line left out, its trailing context the head of the next item: the first
+        // version reads nearly as well straight, and its window overlaps the second's.
+        let f = "pub(crate) const fn scope_id(addr: &c::sockaddr_in6) -> u32 {";
+        let text = format!(
+            "#[cfg(not(windows))]\n#[inline]\n{f}\n    addr.sin6_scope_id\n}}\n\n#[cfg(windows)]\n#[inline]\n{f}\n    let addr: &sockaddr_in6 = unsafe {{ transmute(addr) }};\n    addr.sin6_scope_id\n}}\n\n#[cfg(not(windows))]\n#[inline]\npub(crate) const fn other() {{}}\n"
+        );
+        let doc = Doc::parse(&text);
+        let idx = FileIndex::new(&doc);
+        let pat = [
+            "#[inline]",
+            f,
+            "    addr.sin6_scope_id",
+            "}",
+            "",
+            "#[cfg(not(windows))]",
+            "#[inline]",
+        ];
+        let wins = windows(&idx, &pat, None);
+        assert_eq!(wins[0].start, 1);
+        assert!(gapped_rival(&idx, &pat, &wins).is_some());
+        assert!(accept(&idx, &pat, &wins, &rm(&[2, 3])).is_none());
     }
 
     #[test]
