@@ -86,3 +86,15 @@ fn an_insertion_in_a_run_of_equal_lines_quoted_one_short_is_refused() {
     assert_ne!(out.status, Status::Applied, "{:#?}", out.hunks);
     assert_eq!(out.new_text, None);
 }
+
+#[test]
+fn a_short_deletion_whose_kept_lines_stand_in_another_test_is_not_read_as_applied() {
+    // The quote left `pop_n(..)` out between the kept `push_batch(..)` and blank and the
+    // `assert_eq!` and `}` it deletes; the kept lines stand in the test before. Three lines of
+    // old text standing with a line left out are enough to say it is not gone.
+    let file = "fn a() {\n    push_batch(10);\n\n    assert_eq!(5, pop_n(5));\n}\n\nfn b() {\n    push_batch(10);\n    pop_n(10);\n\n    assert_eq!(len(), 0);\n}\n";
+    let h = hunk("     push_batch(10);\n \n-    assert_eq!(len(), 0);\n-}");
+    let out = apply_hunks(file, &[h], None);
+    assert_eq!(out.status, Status::Ambiguous, "{:#?}", out.hunks);
+    assert_eq!(out.new_text, None);
+}

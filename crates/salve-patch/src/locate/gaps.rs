@@ -43,8 +43,20 @@ pub(crate) const MIN_LINES: usize = 4;
 /// Fits of the pre-image `pre` (`ctx[i]`: line `i` is context) with inner gaps, as described in
 /// the module docs.
 pub(crate) fn fits(idx: &FileIndex, pre: &[&str], ctx: &[bool], lines: &[HunkLine]) -> Vec<Fit> {
+    fits_of_at_least(idx, pre, ctx, lines, MIN_LINES)
+}
+
+/// [`fits`] for a pre-image of at least `min` non-blank lines: fewer than [`MIN_LINES`] serve
+/// as evidence against a reading (the old text is not gone), never to place a hunk.
+pub(crate) fn fits_of_at_least(
+    idx: &FileIndex,
+    pre: &[&str],
+    ctx: &[bool],
+    lines: &[HunkLine],
+    min: usize,
+) -> Vec<Fit> {
     let nonblank = pre.iter().filter(|l| !is_blank(l)).count();
-    if nonblank < MIN_LINES || ctx.iter().all(|&c| c) || ctx.iter().all(|&c| !c) {
+    if nonblank < min || ctx.iter().all(|&c| c) || ctx.iter().all(|&c| !c) {
         return Vec::new();
     }
     let allowed = gap_allowed(lines);

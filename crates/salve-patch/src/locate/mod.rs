@@ -342,10 +342,11 @@ pub(crate) fn locate_lines(
             _ if !gaps && joins::gapped_fits(idx, lines).iter().any(across) => Found::Nothing,
             // A deletion's post-image is context that stood before the edit too: found apart
             // from where its old text stands with a line left out (each line as quoted, see
-            // [`joins`]), it tells a retried deletion no better than the misquote tells an edit
-            // still to make (see `result_over_fits`).
+            // [`joins`]; three lines are enough to say the old text is not gone), it tells a
+            // retried deletion no better than the misquote tells an edit still to make (see
+            // `result_over_fits`).
             _ if removes_only(lines)
-                && joins::gapped_fits(idx, lines)
+                && joins::gapped_fits_of_at_least(idx, lines, 3)
                     .iter()
                     .any(|f| apart(f, start, end)) =>
             {
