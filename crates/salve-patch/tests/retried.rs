@@ -136,14 +136,14 @@ fn a_retried_replacement_in_a_run_of_alike_lines_is_not_made_again_by_the_simila
 #[test]
 fn the_similar_rung_still_places_a_misquote_when_the_result_stands_nowhere() {
     let file = RENAMED_IN_RUN.replace("ezisu", "usize");
-    // `BltPixel` misquoted as `Pixel`: one line changed, the result nowhere, placed.
+    // `BltPixel` misquoted as `BltPixl`: one line changed, the result nowhere, placed.
     let h = edit_hunks(
-        "    *mut Pixel,\n    BltOperation,\n    usize,\n    usize,",
-        "    *mut Pixel,\n    BltOperation,\n    ezisu,\n    usize,",
+        "    *mut Protocol,\n    *mut BltPixl,\n    BltOperation,\n    usize,",
+        "    *mut Protocol,\n    *mut BltPixl,\n    BltOp,\n    usize,",
     );
     let out = apply_hunks(&file, &h, None);
     assert_eq!(out.status, Status::Applied, "{:#?}", out.hunks);
-    let want = file.replacen("BltOperation,\n    usize,", "BltOperation,\n    ezisu,", 1);
+    let want = file.replacen("BltOperation,", "BltOp,", 1);
     assert_eq!(out.new_text.as_deref(), Some(want.as_str()));
 }
 
@@ -197,4 +197,34 @@ fn a_text_deletion_quoted_with_a_line_left_out_is_not_applied_by_its_result_acro
     assert_ne!(out.status, Status::AlreadyApplied, "{:#?}", out.hunks);
     assert_ne!(out.status, Status::Applied, "{:#?}", out.hunks);
     assert_eq!(out.new_text, None);
+}
+
+/// Two like tests whose last `}` a first run deleted, and a third that still has it.
+const TWO_RUNS: &str = "fn a() {\n    assert_eq!(\"0\", next());\n    assert!(done());\n    assert!(done_back());\n#[test]\nfn b() {\n    assert_eq!(\"3\", next());\n    assert!(done());\n    assert!(done_back());\n}\n\n#[test]\nfn c() {\n    assert_eq!(\"0\", next());\n    assert!(done());\n    assert!(done_back());\n";
+
+#[test]
+fn a_retried_deletion_whose_result_stands_twice_is_not_made_at_a_relaxed_fit() {
+    // The deletion of `}` after the `"0"` assertion is made twice already; context-relax, which
+    // leaves the `"0"` line out, finds the rest before `b`'s `}`. The quote's own lines stand
+    // together elsewhere: that place is as good a reading as the relaxed one.
+    let h = hunk(
+        "     assert_eq!(\"0\", next());\n     assert!(done());\n     assert!(done_back());\n-}",
+    );
+    let out = apply_hunks(TWO_RUNS, &[h], None);
+    assert_eq!(out.status, Status::Ambiguous, "{:#?}", out.hunks);
+    assert_eq!(out.new_text, None);
+}
+
+#[test]
+fn without_its_result_elsewhere_the_relaxed_deletion_lands() {
+    let file = "fn b() {\n    assert_eq!(\"3\", next());\n    assert!(done());\n    assert!(done_back());\n}\n";
+    let h = hunk(
+        "     assert_eq!(\"0\", next());\n     assert!(done());\n     assert!(done_back());\n-}",
+    );
+    let out = apply_hunks(file, &[h], None);
+    assert_eq!(out.status, Status::Applied, "{:#?}", out.hunks);
+    assert_eq!(
+        out.new_text.as_deref(),
+        Some("fn b() {\n    assert_eq!(\"3\", next());\n    assert!(done());\n    assert!(done_back());\n")
+    );
 }

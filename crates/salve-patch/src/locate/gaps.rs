@@ -12,7 +12,7 @@
 //!   (issue 14 §3 n): the caller does not call this for those.
 //! - At most [`MAX_GAPS`] gaps of at most [`MAX_GAP_LINES`] lines each, and at least
 //!   [`MIN_LINES`] non-blank pre-image lines: a pattern mostly made of holes is no evidence.
-//!   A lower bar ([`fits_from`]) serves only evidence that refuses ([`super::joins::misquoted`]).
+//!   A lower bar ([`fits_of_at_least`]) serves only evidence that refuses ([`super::joins::misquoted`]).
 //! - A gap lies next to at least one context line. Between two removed lines it could be a
 //!   line the edit means to remove too, and that is a guess.
 //! - Every pattern line matches its file line in the form searched (trailing whitespace,
@@ -44,20 +44,20 @@ pub(crate) const MIN_LINES: usize = 4;
 /// Fits of the pre-image `pre` (`ctx[i]`: line `i` is context) with inner gaps, as described in
 /// the module docs.
 pub(crate) fn fits(idx: &FileIndex, pre: &[&str], ctx: &[bool], lines: &[HunkLine]) -> Vec<Fit> {
-    fits_from(idx, pre, ctx, lines, MIN_LINES)
+    fits_of_at_least(idx, pre, ctx, lines, MIN_LINES)
 }
 
-/// [`fits`] with another bar than [`MIN_LINES`]: `min_lines` non-blank pre-image lines. A lower
-/// bar is for evidence that refuses (the old text may stand misquoted), never for placing.
-pub(crate) fn fits_from(
+/// [`fits`] for a pre-image of at least `min` non-blank lines: fewer than [`MIN_LINES`] serve
+/// as evidence against a reading (the old text is not gone), never to place a hunk.
+pub(crate) fn fits_of_at_least(
     idx: &FileIndex,
     pre: &[&str],
     ctx: &[bool],
     lines: &[HunkLine],
-    min_lines: usize,
+    min: usize,
 ) -> Vec<Fit> {
     let nonblank = pre.iter().filter(|l| !is_blank(l)).count();
-    if nonblank < min_lines || ctx.iter().all(|&c| c) || ctx.iter().all(|&c| !c) {
+    if nonblank < min || ctx.iter().all(|&c| c) || ctx.iter().all(|&c| !c) {
         return Vec::new();
     }
     let allowed = gap_allowed(lines);

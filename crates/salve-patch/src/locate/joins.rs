@@ -57,8 +57,14 @@ pub(crate) fn pulls_up_line(text: &str, a: usize, old: &str, new: &str) -> bool 
 /// indentation or canonically, with a line skipped, are as likely the edit's own result (a
 /// retried deletion whose removed `        }` reads as the `    }` it left).
 pub(crate) fn gapped_fits(idx: &FileIndex, lines: &[HunkLine]) -> Vec<Fit> {
+    gapped_fits_of_at_least(idx, lines, gaps::MIN_LINES)
+}
+
+/// [`gapped_fits`] of a pre-image of at least `min` non-blank lines (see
+/// [`gaps::fits_of_at_least`]).
+pub(crate) fn gapped_fits_of_at_least(idx: &FileIndex, lines: &[HunkLine], min: usize) -> Vec<Fit> {
     let (pre, ctx) = pre_image(lines);
-    let mut fits = gaps::fits(idx, &pre, &ctx, lines);
+    let mut fits = gaps::fits_of_at_least(idx, &pre, &ctx, lines, min);
     fits.retain(|f| f.form == Form::TrimEnd);
     fits
 }
@@ -77,7 +83,7 @@ pub(crate) fn misquoted(idx: &FileIndex, lines: &[HunkLine]) -> bool {
         return false;
     }
     let (pre, ctx) = pre_image(lines);
-    gaps::fits_from(idx, &pre, &ctx, lines, MIN_MISQUOTE_LINES)
+    gaps::fits_of_at_least(idx, &pre, &ctx, lines, MIN_MISQUOTE_LINES)
         .iter()
         .any(|f| f.form == Form::TrimEnd)
 }

@@ -15,7 +15,8 @@
 //!
 //! - Finding places: [`index`] (per-file hashes of each line form), [`search`] (runs of lines in
 //!   one form), [`elision`], [`gaps`] (inner context left out), [`similar`], [`substring`] (text
-//!   replacements that start or end mid-line), [`count`] (`replace_all`, `expected_replacements`).
+//!   replacements that start or end mid-line), [`gap_readings`] (a similar window read with a
+//!   line left out), [`count`] (`replace_all`, `expected_replacements`).
 //! - Choosing among places: [`place`] (every hunk of a file, 3-way, hints), [`evidence`] (scope
 //!   lines and anchors), [`measure`] (what hunks found once say of the hints), [`plan`] (one
 //!   hunk's decision), [`ambiguity`] (refusals naming several places), [`quoted_twice`] (a
@@ -48,6 +49,7 @@ pub(crate) mod elision;
 pub(crate) mod evidence;
 pub(crate) mod fill_guard;
 pub(crate) mod fold;
+pub(crate) mod gap_readings;
 pub(crate) mod gaps;
 pub(crate) mod index;
 mod insertion;
@@ -80,7 +82,7 @@ use crate::text::{canonical, has_words, strip_cr, Doc, Eol, Form};
 use applied_evidence::post_hits_in;
 use index::FileIndex;
 use insertion::{changes_trailing_ws, slidable_insertion, substantial_insertion};
-use readings::{apart, hollow, over_own_result, settled, writer_drift};
+use readings::{apart, braces_astray, hollow, over_own_result, settled, writer_drift};
 use search::{contiguous_fits, loose_fits, Fit, Span};
 use variant::{by_line_form, places, unpadded};
 
@@ -131,7 +133,8 @@ pub(crate) enum Found {
     /// across that place, or a looser line form finds it there with braces read at another
     /// indentation, or (a deletion, whose post-image stood there before it too) a looser form
     /// finds it elsewhere, or (an edit adding no words) its old lines stand anywhere with a line
-    /// left out: applied already, or not yet, cannot be told.
+    /// left out, or its lines as quoted stand elsewhere with a line left out: applied already, or
+    /// not yet, cannot be told.
     Unclear { start: usize, end: usize },
     /// No rung found anything.
     Nothing,
@@ -310,10 +313,14 @@ pub(crate) fn locate_lines(
                     return Found::AlreadyApplied { start: ps, end: pe };
                 }
             }
-            let deletion = !lines.iter().any(|l| l.kind == LineKind::Add);
-            if let Some(verdict) =
-                result_over_fits(idx, &pre, &fits, &post_hits, adds_words, deletion)
-            {
+            if let Some(verdict) = result_over_fits(
+                idx,
+                &pre,
+                &fits,
+                &post_hits,
+                adds_words,
+                removes_only(lines),
+            ) {
                 return verdict;
             }
             return wrap(rung, fits);
@@ -358,13 +365,40 @@ pub(crate) fn locate_lines(
             // A deletion's result stood there before it too: its old lines standing anywhere
             // with a line left out are misquoted, not absent (see [`joins::misquoted`]).
             _ if !adds_words && joins::misquoted(idx, lines) => Found::Unclear { start, end },
+            // A deletion's post-image is context that stood before the edit too: found apart
+            // from where its old text stands with a line left out (each line as quoted, see
+            // [`joins`]; three lines are enough to say the old text is not gone), it tells a
+            // retried deletion no better than the misquote tells an edit still to make (see
+            // `result_over_fits`).
+            _ if removes_only(lines)
+                && joins::gapped_fits_of_at_least(idx, lines, 3)
+                    .iter()
+                    .any(|f| apart(f, start, end)) =>
+            {
+                Found::Unclear { start, end }
+            }
             _ => Found::AlreadyApplied { start, end },
         };
+    }
+    if let (Some((Rung::ContextRelax, fits)), true) = (&loose, applied) {
+        // Context-relax leaves outer context out, and with it what tells places apart. The
+        // edit's result standing as quoted (trailing whitespace aside) in several places, one
+        // apart from every fit, is the quote's own lines standing together: a retried edit
+        // (a deletion of a function's last `}` made in one of two like tests) reads as well.
+        let mut strict = post_hits.iter().take(2).flatten();
+        if let Some(&(start, end)) = strict.find(|&&(s, e)| fits.iter().all(|f| apart(f, s, e))) {
+            return Found::Unclear { start, end };
+        }
     }
     match loose {
         Some((rung, fits)) => wrap(rung, fits),
         None => Found::Nothing,
     }
+}
+
+/// Whether the hunk only removes lines (adds none).
+fn removes_only(lines: &[HunkLine]) -> bool {
+    !lines.iter().any(|l| l.kind == LineKind::Add)
 }
 
 /// The verdict on fits a looser line form found while the post-image stands by a stricter one
@@ -502,7 +536,8 @@ fn outer_context(lines: &[HunkLine]) -> (usize, usize) {
 
 /// Context-relax: leave out up to two outer context lines per side (`outer` bounds them, see
 /// [`outer_context`]), symmetrically where both sides have context, never more than a third of
-/// the context; removed lines stay.
+/// the context; removed lines stay. A fit that reads brackets at widths its worded lines rule
+/// out is another block's brackets ([`braces_astray`]), no fit.
 fn context_relax(idx: &FileIndex, pre: &[&str], ctx: &[bool], outer: (usize, usize)) -> Vec<Fit> {
     let lead = ctx.iter().take_while(|&&c| c).count().min(outer.0);
     let trail = ctx.iter().rev().take_while(|&&c| c).count().min(outer.1);
@@ -519,7 +554,10 @@ fn context_relax(idx: &FileIndex, pre: &[&str], ctx: &[bool], outer: (usize, usi
         }
         tried.push((a, b));
         let inner = &pre[a..pre.len() - b];
-        let fits = loose_fits(idx, inner, &ctx[a..ctx.len() - b], true);
+        let fits: Vec<Fit> = loose_fits(idx, inner, &ctx[a..ctx.len() - b], true)
+            .into_iter()
+            .filter(|f| !braces_astray(idx.doc, inner, f))
+            .collect();
         if fits.is_empty() {
             continue;
         }

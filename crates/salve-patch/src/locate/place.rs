@@ -20,6 +20,7 @@
 
 use super::ambiguity::{ambiguous, two_readings};
 use super::applied_evidence::new_text_settled;
+use super::gap_readings::{reads_better_gapped, Changes};
 use super::index::FileIndex;
 use super::measure::{bracketed, unique_offsets, Measure};
 use super::plan::{range, window_text, Edit, Plan, SHOWN};
@@ -517,19 +518,12 @@ fn similar(idx: &FileIndex, hunk: &Hunk, i: usize) -> Plan {
     let doc = idx.doc;
     let (pre, _) = pre_image(&hunk.lines);
     let wins = windows(idx, &pre, hunk.old_start);
-    let removed: Vec<usize> = hunk
-        .lines
-        .iter()
-        .filter(|l| l.kind != LineKind::Add)
-        .enumerate()
-        .filter(|(_, l)| l.kind == LineKind::Remove)
-        .map(|(k, _)| k)
-        .collect();
+    let changes = Changes::of(&hunk.lines);
     if hunk.maybe_added.is_empty() {
         if let Some((start, end)) = result_stands(idx, hunk) {
             return applied_or_not(i, start, end);
         }
-        if let Some((_, margin)) = accept(idx, &pre, &wins, &removed) {
+        if let Some((_, margin)) = accept(idx, &pre, &wins, &changes) {
             let w = &wins[0];
             let pairs = (0..pre.len()).map(|k| (pre[k], doc.line(w.start + k)));
             let reindent = super::reindent::Reindent::infer(pairs, || idx.indents_with_tabs())
@@ -572,6 +566,16 @@ fn similar(idx: &FileIndex, hunk: &Hunk, i: usize) -> Plan {
             best.start + best.len,
             rival.start + 1,
             rival.start + rival.len + 1
+        ));
+    } else if let Some(best) = wins
+        .first()
+        .filter(|w| w.score >= super::similar::MIN_SCORE)
+        .filter(|w| reads_better_gapped(idx, &pre, w, &changes))
+    {
+        plan.report.message = Some(format!(
+            "the lines this hunk changes were not found as quoted; lines {}-{} read as them with one line left out, and where that line is decides where the change goes; quote the lines around the change exactly as the file has them",
+            best.start.max(1),
+            best.start + best.len + 1
         ));
     } else if let Some(best) = plan.report.candidates.first() {
         plan.report.message = Some(format!(

@@ -138,12 +138,34 @@ fn rescaled(doc: &Doc, pre: &[&str], f: &Fit) -> bool {
     })
 }
 
+/// Whether fit `f` ties bracket lines of `pre` to file lines at indentations its other lines
+/// rule out: the lines with words map the quote's widths onto the file's along one straight line
+/// (a shift or a rescaling), and with the brackets added no straight line does. A closing brace
+/// is known by its indentation alone, so a fit that reads it at a width of its own has matched
+/// another block's brace: a lost `+` on an added `        }` leaves a context line of seven
+/// spaces, which a relaxed fit ties to the next brace out, and every brace after it one further.
+pub(crate) fn braces_astray(doc: &Doc, pre: &[&str], f: &Fit) -> bool {
+    let worded = widths_of(doc, pre, f, |p| !bracket_only(p));
+    let all = widths(doc, pre, f);
+    matches!((worded, all), (Some(w), Some(a)) if !w.is_empty() && straight(&w) && !straight(&a))
+}
+
 /// The (reply, file) indentation widths of the fit's non-blank lines; `None` when tabs indent
 /// either side (not judged here).
 fn widths(doc: &Doc, pre: &[&str], f: &Fit) -> Option<Vec<(usize, usize)>> {
+    widths_of(doc, pre, f, |_| true)
+}
+
+/// [`widths`] of the quoted lines `keep` accepts.
+fn widths_of(
+    doc: &Doc,
+    pre: &[&str],
+    f: &Fit,
+    keep: impl Fn(&str) -> bool,
+) -> Option<Vec<(usize, usize)>> {
     let mut pairs = Vec::new();
     for (p, span) in pre.iter().zip(&f.map) {
-        if p.trim().is_empty() || span.is_empty() {
+        if p.trim().is_empty() || span.is_empty() || !keep(p) {
             continue;
         }
         let have = strip_cr(doc.line(span.start));
@@ -261,6 +283,21 @@ mod tests {
         f.map.push(Span::empty(2));
         f.map.push(Span::line(2));
         assert!(hollow(&doc, &pre, &f, Form::Raw, false));
+    }
+
+    #[test]
+    fn braces_at_widths_the_worded_lines_rule_out_are_astray() {
+        // A lost `+` on `        }`: the quote's seven-space brace tied to the `    }` after
+        // `None,`, and its `    }` to the `}` below, while the worded lines sit unshifted.
+        let doc = Doc::parse("        Some(x)\n        None,\n    }\n}\n");
+        let pre = ["        Some(x)", "        None,", "       }", "    }"];
+        assert!(braces_astray(&doc, &pre, &fit(0, 4)));
+        // Every line one level shallower: a shift, the brace with it.
+        let pre = ["    Some(x)", "    None,", "}"];
+        assert!(!braces_astray(&doc, &pre, &fit(0, 3)));
+        // Braces only: nothing to judge them against.
+        let doc = Doc::parse("        }\n    }\n");
+        assert!(!braces_astray(&doc, &["  }", "    }"], &fit(0, 2)));
     }
 
     #[test]

@@ -11,10 +11,15 @@
 //! The margin is measured against the other windows read both straight and with one file line
 //! left out ([`gapped_score`]): a quote that dropped a line matches every block it was taken from
 //! with a gap, and two such blocks are two equal readings however differently their dropped
-//! lines score when a window ties them to a quoted line.
+//! lines score when a window ties them to a quoted line. And the best window itself must not
+//! read better with one of its lines left out ([`super::gap_readings`]): then the quote left a
+//! line out there, and the straight reading ties every line after the gap one line off; in a
+//! run of equal lines or of closing braces it still scores high, and puts the new lines one
+//! line off. Where the gap is decides where they go, and the quote does not say.
 
 use std::collections::HashMap;
 
+use super::gap_readings::{reads_better_gapped, Changes};
 use super::index::FileIndex;
 use crate::text::{canonical, has_words, hash_form, indent_width, is_blank, leading_ws, Doc, Form};
 
@@ -95,7 +100,7 @@ pub(crate) fn windows(idx: &FileIndex, pat: &[&str], hint: Option<usize>) -> Vec
     out
 }
 
-fn score_window(idx: &FileIndex, pats: &[Vec<char>], start: usize) -> Window {
+pub(crate) fn score_window(idx: &FileIndex, pats: &[Vec<char>], start: usize) -> Window {
     let doc = idx.doc;
     let n = pats.len().min(doc.len() - start);
     let mut num = 0.0;
@@ -124,7 +129,11 @@ fn score_window(idx: &FileIndex, pats: &[Vec<char>], start: usize) -> Window {
 /// A window apart from the best one (`wins[0]`) that reads as well as it, or nearly (within
 /// [`MIN_MARGIN`]), once one of its lines is left out, while read straight it does not: the
 /// quote dropped a line of one of two blocks alike, and its straight score tells nothing of
-/// which. (A window close read straight is a plain twin, refused by the margin itself.)
+/// which. (A window close read straight is a plain twin, refused by the margin itself.) A
+/// window overlapping the best one counts too when it starts two lines or more away: read with
+/// one line left out it still ties every quoted line to another file line (two adjacent blocks
+/// alike, the quote's trailing context the next block's head). A window a line away is the
+/// best one's own gapped reading, judged by [`super::gap_readings`].
 pub(crate) fn gapped_rival(idx: &FileIndex, pat: &[&str], wins: &[Window]) -> Option<Window> {
     let best = wins.first()?;
     let pats: Vec<Vec<char>> = pat.iter().map(|l| canonical(l).chars().collect()).collect();
@@ -137,7 +146,7 @@ pub(crate) fn gapped_rival(idx: &FileIndex, pat: &[&str], wins: &[Window]) -> Op
     wins.iter()
         .skip(1)
         .flat_map(|w| std::iter::once(w.clone()).chain(earlier(w)))
-        .filter(|w| !w.overlaps(best))
+        .filter(|w| !w.overlaps(best) || w.start.abs_diff(best.start) > 1)
         .map(|w| {
             let g = gapped_score(idx, &pats, &w);
             (w, g)
@@ -152,10 +161,16 @@ pub(crate) fn gapped_rival(idx: &FileIndex, pat: &[&str], wins: &[Window]) -> Op
 /// place of the gap inside the window (a gap at either end is just another window), or the
 /// window's own score when that is higher.
 fn gapped_score(idx: &FileIndex, pats: &[Vec<char>], w: &Window) -> f64 {
+    gap_scores(idx, pats, w).into_iter().fold(w.score, f64::max)
+}
+
+/// The score of window `w` read with the gap before pattern line `g`, for `g` in `1..n` (element
+/// `g - 1`); empty when the window is short or the file has no line after it.
+pub(crate) fn gap_scores(idx: &FileIndex, pats: &[Vec<char>], w: &Window) -> Vec<f64> {
     let doc = idx.doc;
     let n = pats.len();
     if w.len != n || n < 2 || w.start + n >= doc.len() {
-        return w.score;
+        return Vec::new();
     }
     let weight = |p: &[char], k: usize| p.len().max(doc.line(k).chars().count()).max(1) as f64;
     // Weighted similarities of each pattern line against its straight and its shifted line.
@@ -168,17 +183,19 @@ fn gapped_score(idx: &FileIndex, pats: &[Vec<char>], w: &Window) -> f64 {
         straight.push((similarity(p, &fa) * weight(p, a), weight(p, a)));
         shifted.push((similarity(p, &fb) * weight(p, b), weight(p, b)));
     }
-    let mut best = w.score;
-    for gap in 1..n {
-        let (num, den) = straight[..gap]
-            .iter()
-            .chain(&shifted[gap..])
-            .fold((0.0, 0.0), |(n, d), (x, y)| (n + x, d + y));
-        if den > 0.0 {
-            best = f64::max(best, num / den);
-        }
-    }
-    best
+    (1..n)
+        .map(|gap| {
+            let (num, den) = straight[..gap]
+                .iter()
+                .chain(&shifted[gap..])
+                .fold((0.0, 0.0), |(n, d), (x, y)| (n + x, d + y));
+            if den > 0.0 {
+                num / den
+            } else {
+                0.0
+            }
+        })
+        .collect()
 }
 
 /// 1 - distance / longer length, 1.0 for two empty lines.
@@ -242,21 +259,24 @@ fn squeezed(line: &str) -> String {
         .collect()
 }
 
-/// The verdict on scored windows for `pat` (`removed` are the indices of the lines the edit
-/// removes): the accepted window with its margin, or nothing. The best window must
+/// The verdict on scored windows for `pat` (`changes`: where the hunk changes it, see
+/// [`Changes`]): the accepted window with its margin, or nothing. The best window must
 /// - cover every pattern line (not run past the end of the file);
 /// - hold every removed line in substance (whitespace, look-alikes and quote marks aside): an
 ///   edit must not delete a line the model did not see, however similar;
 /// - match at least [`MIN_EVIDENCE_LINES`] non-blank lines with [`MIN_EVIDENCE_CHARS`]
 ///   characters between them, and more than half of all its lines;
 /// - score at least [`MIN_SCORE`], and [`MIN_MARGIN`] more than the best window not overlapping
-///   it.
+///   it, read straight or with a line left out ([`gapped_rival`]);
+/// - not read better with one of its lines left out where that moves a change
+///   ([`super::gap_readings`]).
 pub(crate) fn accept(
     idx: &FileIndex,
     pat: &[&str],
     wins: &[Window],
-    removed: &[usize],
+    changes: &Changes,
 ) -> Option<(usize, f64)> {
+    let removed = &changes.removed[..];
     let best = wins.first()?;
     if best.len != pat.len() || best.len == 0 || best.score < MIN_SCORE {
         return None;
@@ -271,7 +291,7 @@ pub(crate) fn accept(
         return None;
     }
     let doc = idx.doc;
-    if gapped_rival(idx, pat, wins).is_some() {
+    if gapped_rival(idx, pat, wins).is_some() || reads_better_gapped(idx, pat, best, changes) {
         return None;
     }
     let same: Vec<bool> = pat
@@ -332,6 +352,22 @@ mod tests {
     use super::*;
     use crate::text::Doc;
 
+    /// A hunk that removes the pattern lines `r`.
+    fn rm(r: &[usize]) -> Changes {
+        Changes {
+            removed: r.to_vec(),
+            inserted: Vec::new(),
+        }
+    }
+
+    /// A hunk that inserts lines before each pattern line of `c`.
+    fn ins(c: &[usize]) -> Changes {
+        Changes {
+            removed: Vec::new(),
+            inserted: c.to_vec(),
+        }
+    }
+
     fn chars(s: &str) -> Vec<char> {
         s.chars().collect()
     }
@@ -368,11 +404,11 @@ mod tests {
         let pat = [head[0], head[1], "    }", "}", "struct T;"];
         let wins = windows(&idx, &pat, None);
         assert_eq!(wins[0].start, 3);
-        assert!(accept(&idx, &pat, &wins, &[2, 3]).is_none());
+        assert!(accept(&idx, &pat, &wins, &rm(&[2, 3])).is_none());
         // The braces at their own levels: one line misremembered, placed.
         let pat = [head[0], head[1], "        }", "    }", "}", "struct T;"];
         let wins = windows(&idx, &pat, None);
-        assert!(accept(&idx, &pat, &wins, &[2, 3]).is_some());
+        assert!(accept(&idx, &pat, &wins, &rm(&[2, 3])).is_some());
     }
 
     #[test]
@@ -391,15 +427,15 @@ mod tests {
         ];
         let wins = windows(&idx, &pat, None);
         assert_eq!(wins[0].start, 0);
-        assert!(accept(&idx, &pat, &wins, &[2]).is_some());
+        assert!(accept(&idx, &pat, &wins, &rm(&[2])).is_some());
         // The same window when the removed line is the misremembered one: refused.
-        assert!(accept(&idx, &pat, &wins, &[1]).is_none());
+        assert!(accept(&idx, &pat, &wins, &rm(&[1])).is_none());
 
         let twin = Doc::parse("fn a() {\n    let x = 1;\n}\nfn a() {\n    let x = 3;\n}\n");
         let idx = FileIndex::new(&twin);
         let pat = ["fn a() {", "    let x = 2;", "}"];
         let wins = windows(&idx, &pat, None);
-        assert!(accept(&idx, &pat, &wins, &[]).is_none());
+        assert!(accept(&idx, &pat, &wins, &ins(&[2])).is_none());
     }
 
     #[test]
@@ -422,12 +458,90 @@ mod tests {
         let doc = Doc::parse(&both);
         let idx = FileIndex::new(&doc);
         let wins = windows(&idx, &pat, None);
-        assert!(wins[0].start == 0 && accept(&idx, &pat, &wins, &[2]).is_none());
+        assert!(wins[0].start == 0 && accept(&idx, &pat, &wins, &rm(&[2])).is_none());
         // One block alone: the straight window is a fine reading.
         let doc = Doc::parse(&one);
         let idx = FileIndex::new(&doc);
         let wins = windows(&idx, &pat, None);
-        assert!(accept(&idx, &pat, &wins, &[2]).is_some());
+        assert!(accept(&idx, &pat, &wins, &rm(&[2])).is_some());
+    }
+
+    #[test]
+    fn a_window_that_reads_better_with_a_line_left_out_is_refused() {
+        // Four equal lines between two others; the quote has three of them. Read straight, its
+        // last line is tied to the fourth `2` and every place in the run scores alike: where
+        // the left-out line was decides where an insertion between the `2`s goes.
+        let row = |d: char| {
+            format!(
+                "  {}",
+                [d; 16].iter().map(|c| format!("{c},")).collect::<String>()
+            )
+        };
+        let (zeros, twos) = (row('0'), row('2'));
+        let text = format!("data = [\n{zeros}\n{twos}\n{twos}\n{twos}\n{twos}\n{zeros}\n]\n");
+        let doc = Doc::parse(&text);
+        let idx = FileIndex::new(&doc);
+        let pat = [zeros.as_str(), &twos, &twos, &twos, &zeros];
+        let wins = windows(&idx, &pat, None);
+        assert!(wins[0].score >= MIN_SCORE);
+        assert!(reads_better_gapped(&idx, &pat, &wins[0], &ins(&[2])));
+        assert!(accept(&idx, &pat, &wins, &ins(&[2])).is_none());
+        // The run as long as the quote's: read straight, nothing to choose.
+        let text = format!("data = [\n{zeros}\n{twos}\n{twos}\n{twos}\n{zeros}\n]\n");
+        let doc = Doc::parse(&text);
+        let idx = FileIndex::new(&doc);
+        let wins = windows(&idx, &pat, None);
+        assert!(!reads_better_gapped(&idx, &pat, &wins[0], &ins(&[2])));
+    }
+
+    #[test]
+    fn a_gapped_reading_that_ties_a_removed_line_to_another_line_is_no_reading() {
+        // The quote left out `C,` before its context `D(..)`. The best reading has the gap
+        // there, after the removed lines: the straight reading removes the same lines and only
+        // ties `D(..)` to `C,`. Read with the gap before `B = 20` the score rises too, but the
+        // removed `B = 20` is then tied to `C,`: no reading at all.
+        let doc = Doc::parse("#[repr(u16)]\nenum XYNoDiscriminant {\n    A,\n    B = 20,\n    C,\n    D(u32, u32),\n    E = 10,\n");
+        let idx = FileIndex::new(&doc);
+        let pat = [
+            "#[repr(u16)]",
+            "enum XYNoDiscriminant {",
+            "    A,",
+            "    B = 20,",
+            "    D(u32, u32),",
+        ];
+        let wins = windows(&idx, &pat, None);
+        assert_eq!(wins[0].start, 0);
+        assert!(!reads_better_gapped(&idx, &pat, &wins[0], &rm(&[1, 2, 3])));
+        // An insertion before `D(..)` goes on one side of `C,` or the other: unclear.
+        assert!(reads_better_gapped(&idx, &pat, &wins[0], &ins(&[4])));
+        // One after `A,` is placed alike by the best reading and the straight one.
+        assert!(!reads_better_gapped(&idx, &pat, &wins[0], &ins(&[3])));
+    }
+
+    #[test]
+    fn an_adjacent_block_read_with_a_line_left_out_is_a_rival() {
+        // Two versions of one function, the second with a line more. The quote is the second's
+        // with that line left out, its trailing context the head of the next item: the first
+        // version reads nearly as well straight, and its window overlaps the second's.
+        let f = "pub(crate) const fn scope_id(addr: &c::sockaddr_in6) -> u32 {";
+        let text = format!(
+            "#[cfg(not(windows))]\n#[inline]\n{f}\n    addr.sin6_scope_id\n}}\n\n#[cfg(windows)]\n#[inline]\n{f}\n    let addr: &sockaddr_in6 = unsafe {{ transmute(addr) }};\n    addr.sin6_scope_id\n}}\n\n#[cfg(not(windows))]\n#[inline]\npub(crate) const fn other() {{}}\n"
+        );
+        let doc = Doc::parse(&text);
+        let idx = FileIndex::new(&doc);
+        let pat = [
+            "#[inline]",
+            f,
+            "    addr.sin6_scope_id",
+            "}",
+            "",
+            "#[cfg(not(windows))]",
+            "#[inline]",
+        ];
+        let wins = windows(&idx, &pat, None);
+        assert_eq!(wins[0].start, 1);
+        assert!(gapped_rival(&idx, &pat, &wins).is_some());
+        assert!(accept(&idx, &pat, &wins, &rm(&[2, 3])).is_none());
     }
 
     #[test]
@@ -438,13 +552,13 @@ mod tests {
         let pat = ["x = 1", "y = 3"];
         let wins = windows(&idx, &pat, None);
         assert!(!wins.is_empty());
-        assert!(accept(&idx, &pat, &wins, &[1]).is_none());
+        assert!(accept(&idx, &pat, &wins, &rm(&[1])).is_none());
         // Enough lines, but only braces match.
         let doc = Doc::parse("{\n}\n{\nalpha_beta\n}\n");
         let idx = FileIndex::new(&doc);
         let pat = ["{", "}", "{", "alpha_betaa", "}"];
         let wins = windows(&idx, &pat, None);
-        assert!(accept(&idx, &pat, &wins, &[]).is_none());
+        assert!(accept(&idx, &pat, &wins, &ins(&[2])).is_none());
     }
 
     #[test]
@@ -459,6 +573,6 @@ mod tests {
         ];
         let wins = windows(&idx, &pat, None);
         assert!(wins.iter().all(|w| w.len < pat.len()));
-        assert!(accept(&idx, &pat, &wins, &[2]).is_none());
+        assert!(accept(&idx, &pat, &wins, &rm(&[2])).is_none());
     }
 }
