@@ -223,3 +223,18 @@ fn a_substring_elsewhere_than_a_loose_whole_line_match_is_refused() {
     assert!(msg.contains("at line 2"), "{msg}");
     assert!(msg.contains("lines 1-1"), "{msg}");
 }
+
+#[test]
+fn trailing_whitespace_the_quote_stops_short_of_is_kept() {
+    // The quote ends before the line's trailing space: the bytes are replaced, the space kept,
+    // not the whole line rewritten without it.
+    let file = "settings:\n    properties_nickname: \n    other: 1\n";
+    let got = applied(
+        file,
+        &json("properties_nickname:", "properties_nickname_v2:"),
+    );
+    assert_eq!(
+        got,
+        "settings:\n    properties_nickname_v2: \n    other: 1\n"
+    );
+}

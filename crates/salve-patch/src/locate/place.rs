@@ -103,7 +103,7 @@ pub(crate) fn place_all<'b>(
         }
         if let (Some(pair), true, true) = (
             &hunk.substring,
-            placed_by_lines(&found[i]),
+            placed_by_lines(&found[i], hunk.substring.as_ref()),
             adds_new_text(hunk),
         ) {
             // Whole lines matched, but the new text may be there already with the old text
@@ -121,7 +121,8 @@ pub(crate) fn place_all<'b>(
                 continue;
             }
         }
-        if let (Some(pair), false) = (&hunk.substring, placed_by_lines(&found[i])) {
+        let by_lines = placed_by_lines(&found[i], hunk.substring.as_ref());
+        if let (Some(pair), false) = (&hunk.substring, by_lines) {
             let flat = flat.get_or_insert_with(|| Flat::new(doc));
             if let Some(plan) = by_substring(idx, flat, hunk, pair, &found[i], i, &offsets) {
                 plans.push(plan);
@@ -438,7 +439,10 @@ fn changed_base(base: &Doc, hunk: &Hunk, i: usize) -> Option<String> {
             return None;
         }
     }
-    if let (Some(pair), false) = (&hunk.substring, placed_by_lines(&found)) {
+    if let (Some(pair), false) = (
+        &hunk.substring,
+        placed_by_lines(&found, hunk.substring.as_ref()),
+    ) {
         let flat = flat.get_or_insert_with(|| Flat::new(base));
         let plan = by_substring(&bidx, flat, hunk, pair, &found, i, &[0]);
         if let Some(Plan {

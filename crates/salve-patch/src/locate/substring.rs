@@ -8,8 +8,8 @@
 //! touches: the text before and after the span on those lines is kept byte for byte, and each
 //! line keeps its own ending.
 //!
-//! The rung is asked only when the ladder did not match whole lines byte for byte, up to
-//! trailing whitespace or one indentation delta (`placed_by_lines`), and it comes before the
+//! The rung is asked only when the ladder did not match whole lines byte for byte, or (for
+//! text of several lines) up to one indentation delta (`placed_by_lines`), and it comes before the
 //! looser rungs, because exact bytes are stronger evidence. The rules are the ladder's: several
 //! occurrences are reported, never chosen by position (explicit evidence such as a
 //! `:start_line:` hint may still choose); one occurrence away from every looser whole-line
@@ -257,16 +257,21 @@ pub(super) fn exact_apart(
 }
 
 /// Whether the line ladder's answer stands before the substring rung is asked: the old text
-/// is whole lines of the file byte for byte, or up to trailing whitespace or one indentation
-/// delta (then the ladder re-indents added lines, which a substring cannot), or the edit was
-/// found already applied. Looser matches (canonical and beyond) are weaker evidence than the
-/// exact bytes of a substring.
-pub(super) fn placed_by_lines(found: &Option<Found>) -> bool {
+/// is whole lines of the file byte for byte, or up to one indentation delta (then the ladder
+/// re-indents added lines, which a substring cannot), or the edit was found already applied.
+/// Looser matches are weaker evidence than the exact bytes of a substring: trailing whitespace
+/// the quote stops short of (`name:` of a line `name: `) is the file's, which a replacement of
+/// the bytes keeps and a replacement of the whole line would drop.
+/// A one-line replacement has no other lines to re-indent: its bytes are the better reading.
+pub(super) fn placed_by_lines(found: &Option<Found>, pair: Option<&TextPair>) -> bool {
+    let one_line = pair.is_some_and(|p| {
+        !p.old.trim_end_matches('\n').contains('\n') && !p.new.trim_end_matches('\n').contains('\n')
+    });
     match found {
         Some(Found::AlreadyApplied { .. } | Found::Unclear { .. }) => true,
         Some(Found::Candidates(c)) => c
             .first()
-            .is_some_and(|p| matches!(p.rung, Rung::Exact | Rung::TrailingWs | Rung::Indent)),
+            .is_some_and(|p| p.rung == Rung::Exact || (p.rung == Rung::Indent && !one_line)),
         _ => false,
     }
 }
