@@ -14,7 +14,7 @@
 //! # Module map
 //!
 //! - Finding places: [`index`] (per-file hashes of each line form), [`search`] (runs of lines in
-//!   one form), [`elision`], [`gaps`] (inner context left out), [`similar`], [`substring`] (text
+//!   one form), [`loose`] (the structural rungs, and their verdict beside the post-image), [`elision`], [`gaps`] (inner context left out), [`similar`], [`substring`] (text
 //!   replacements that start or end mid-line), [`gap_readings`] (a similar window read with a
 //!   line left out), [`count`] (`replace_all`, `expected_replacements`).
 //! - Choosing among places: [`place`] (every hunk of a file, 3-way, hints), [`evidence`] (scope
@@ -26,7 +26,8 @@
 //!   run's own lines allow), [`applied`] (two hunks that disagree about an applied place).
 //! - Other readings of the hunk itself: [`variant`] (padding blanks), [`lost_plus`] (a lost `+`),
 //!   [`dropped`] (blank lines the file lacks).
-//! - Writing the placed lines: [`reindent`] (a uniform shift), [`levels`] (level widths mapped),
+//! - Writing the placed lines: [`placed_ops`] (a placed hunk's line operations and the passes
+//!   over them), [`reindent`] (a uniform shift), [`levels`] (level widths mapped),
 //!   [`style`] (tabs or spaces where the lines land), [`align`] (spaces between two tab levels
 //!   where the file aligns with spaces after tabs), [`quoted`] (an added line indented as a
 //!   quoted line takes that line's file indentation), [`mixed`] (a converting reply against a
@@ -56,11 +57,13 @@ mod insertion;
 pub(crate) mod joins;
 pub(crate) mod kept;
 pub(crate) mod levels;
+mod loose;
 pub(crate) mod lost_plus;
 pub(crate) mod measure;
 mod mixed;
 pub(crate) mod order;
 pub(crate) mod place;
+mod placed_ops;
 pub(crate) mod plan;
 pub(crate) mod quoted;
 mod quoted_twice;
@@ -76,15 +79,17 @@ pub(crate) mod variant;
 pub(crate) mod whole;
 
 use crate::edit::{Hunk, HunkLine, LineKind};
-use crate::ops::{NewLine, Op};
 use crate::report::Rung;
-use crate::text::{canonical, has_words, strip_cr, Doc, Eol, Form};
+use crate::text::{strip_cr, Form};
 use applied_evidence::post_hits_in;
 use index::FileIndex;
 use insertion::{changes_trailing_ws, slidable_insertion, substantial_insertion};
-use readings::{apart, braces_astray, hollow, over_own_result, settled, writer_drift};
-use search::{contiguous_fits, loose_fits, Fit, Span};
+use readings::{apart, hollow, over_own_result, settled, writer_drift};
+use search::{contiguous_fits, Fit};
 use variant::{by_line_form, places, unpadded};
+
+use loose::Unplaced;
+pub(crate) use placed_ops::ops_for;
 
 /// One candidate position of a hunk.
 #[derive(Clone, Debug, PartialEq)]
@@ -227,7 +232,7 @@ pub(crate) fn locate_lines(
     applied: bool,
     gaps: bool,
 ) -> Found {
-    let (pre, ctx) = pre_image(lines);
+    let (pre, _) = pre_image(lines);
     if pre.is_empty() {
         return Found::Nothing;
     }
@@ -245,7 +250,6 @@ pub(crate) fn locate_lines(
     let mut post_hits: Vec<Vec<(usize, usize)>> = Vec::new();
     // The one place of the post-image that `removal_stands` voided, for a deletion of run lines.
     let mut run_voided: Option<(usize, usize)> = None;
-    let forms = LINE_RUNGS.map(|(_, f)| f);
     let wrap = |rung: Rung, fits: Vec<Fit>| {
         Found::Candidates(
             fits.into_iter()
@@ -290,109 +294,80 @@ pub(crate) fn locate_lines(
         }
         let posts = if vouches { posts } else { Vec::new() };
         if !fits.is_empty() {
-            if let [(ps, pe)] = posts[..] {
-                // Pre-image only inside the post-image: the edit is already there (an edit
-                // that adds lines before or after its own context leaves the pre-image in
-                // place). Not when an inserted run could slide along equal neighbours: then the
-                // diff could have put it anywhere in a run of equal lines, and the file's run
-                // may simply be one line short.
-                let inside = fits.iter().all(|f| {
-                    let (s, e) = f.range();
-                    s >= ps && e <= pe
-                });
-                if inside && !repeats_context {
-                    return Found::AlreadyApplied { start: ps, end: pe };
-                }
-                if inside && substantial_insertion(lines) {
-                    // The slide leaves two readings: already applied, or a second copy of lines
-                    // that already stand next to their context. A model rarely means to repeat
-                    // a run of real code of its own verbatim beside itself, and retrying an
-                    // applied edit is common: such an insertion is taken as applied. A short one
-                    // (a blank, a brace, a copy of a neighbour) is a diff tool's window onto a
-                    // run of equal lines longer than its context, and is placed as before.
-                    return Found::AlreadyApplied { start: ps, end: pe };
-                }
-            }
-            if let Some(verdict) = result_over_fits(
-                idx,
-                &pre,
-                &fits,
-                &post_hits,
-                adds_words,
-                removes_only(lines),
-            ) {
-                return verdict;
-            }
-            return wrap(rung, fits);
+            let found = FormFound {
+                fits: &fits,
+                posts: &posts,
+                stricter: &post_hits,
+            };
+            return found
+                .verdict(idx, lines, &pre, repeats_context, adds_words)
+                .unwrap_or_else(|| wrap(rung, fits));
         }
         post_hits.push(posts);
     }
-    let loose = structural(idx, &pre, &ctx, lines, gaps);
-    if let (Some((start, end)), Some((Rung::ContextRelax, fits)), true) =
-        (run_voided, &loose, applied)
-    {
-        // A deletion of lines equal to the ones it keeps (a run of equal lines), its result
-        // standing once with some of the removed lines beside it, and context-relax finding
-        // the old text across that place: a retried deletion and a drifted first one read alike.
-        if fits.iter().any(|f| !apart(f, start, end)) {
-            return Found::Unclear { start, end };
-        }
-    }
-    if let Some((strict, start, end)) = settled(&post_hits, &forms).filter(|_| applied) {
-        // A structural rung finding the pre-image across the post-image's place (a deletion
-        // whose context lost a blank line reads as its own result) means the edit is not made.
-        // Not a fit that reads braces at another indentation over the post-image found by a
-        // stricter form: that is the edit's result read at a shift (see [`readings`]).
-        let across = |f: &Fit| {
-            let (s, e) = f.range();
-            !apart(f, start, end)
-                && (s < start || e > end)
-                && !hollow(idx.doc, &pre, f, strict, adds_words)
-        };
-        // Only a lost blank line, though: context-relax, which leaves outer context out, also
-        // finds a retried deletion in a run of equal lines across its own result.
-        // An elision fit across it reads the markers as cuts, where the post-image found them
-        // as the file's own lines (`// ...` comments standing in the code): two readings too.
-        return match loose {
-            Some((Rung::ContextRelax | Rung::Elision, fits)) if fits.iter().any(across) => {
-                Found::Unclear { start, end }
+    loose::verdict(
+        idx,
+        lines,
+        Unplaced {
+            post_hits,
+            run_voided,
+        },
+        applied,
+        gaps,
+        &wrap,
+    )
+}
+
+/// Fits of the pre-image one line form found, with where that form (`posts`, when its evidence
+/// counts) and the stricter ones (`stricter`) found the post-image.
+struct FormFound<'a> {
+    fits: &'a [Fit],
+    posts: &'a [(usize, usize)],
+    stricter: &'a [Vec<(usize, usize)>],
+}
+
+impl FormFound<'_> {
+    /// "Applied already" or "cannot be told" when the post-image says so; `None` places the
+    /// fits.
+    fn verdict(
+        &self,
+        idx: &FileIndex,
+        lines: &[HunkLine],
+        pre: &[&str],
+        repeats_context: bool,
+        adds_words: bool,
+    ) -> Option<Found> {
+        if let [(ps, pe)] = self.posts[..] {
+            // Pre-image only inside the post-image: the edit is already there (an edit
+            // that adds lines before or after its own context leaves the pre-image in
+            // place). Not when an inserted run could slide along equal neighbours: then the
+            // diff could have put it anywhere in a run of equal lines, and the file's run
+            // may simply be one line short.
+            let inside = self.fits.iter().all(|f| {
+                let (s, e) = f.range();
+                s >= ps && e <= pe
+            });
+            if inside && !repeats_context {
+                return Some(Found::AlreadyApplied { start: ps, end: pe });
             }
-            Some((rung, fits)) if fits.iter().any(across) => wrap(rung, fits),
-            // A text replacement is never placed with inner lines left out, but its old lines
-            // standing so across the place, each byte for byte up to trailing whitespace, show
-            // the edit is not made: misquoted, not applied.
-            _ if !gaps && joins::gapped_fits(idx, lines).iter().any(across) => Found::Nothing,
-            // A deletion's result stood there before it too: its old lines standing anywhere
-            // with a line left out are misquoted, not absent (see [`joins::misquoted`]).
-            _ if !adds_words && joins::misquoted(idx, lines) => Found::Unclear { start, end },
-            // A deletion's post-image is context that stood before the edit too: found apart
-            // from where its old text stands with a line left out (each line as quoted, see
-            // [`joins`]; three lines are enough to say the old text is not gone), it tells a
-            // retried deletion no better than the misquote tells an edit still to make (see
-            // `result_over_fits`).
-            _ if removes_only(lines)
-                && joins::gapped_fits_of_at_least(idx, lines, 3)
-                    .iter()
-                    .any(|f| apart(f, start, end)) =>
-            {
-                Found::Unclear { start, end }
+            if inside && substantial_insertion(lines) {
+                // The slide leaves two readings: already applied, or a second copy of lines
+                // that already stand next to their context. A model rarely means to repeat
+                // a run of real code of its own verbatim beside itself, and retrying an
+                // applied edit is common: such an insertion is taken as applied. A short one
+                // (a blank, a brace, a copy of a neighbour) is a diff tool's window onto a
+                // run of equal lines longer than its context, and is placed as before.
+                return Some(Found::AlreadyApplied { start: ps, end: pe });
             }
-            _ => Found::AlreadyApplied { start, end },
-        };
-    }
-    if let (Some((Rung::ContextRelax, fits)), true) = (&loose, applied) {
-        // Context-relax leaves outer context out, and with it what tells places apart. The
-        // edit's result standing as quoted (trailing whitespace aside) in several places, one
-        // apart from every fit, is the quote's own lines standing together: a retried edit
-        // (a deletion of a function's last `}` made in one of two like tests) reads as well.
-        let mut strict = post_hits.iter().take(2).flatten();
-        if let Some(&(start, end)) = strict.find(|&&(s, e)| fits.iter().all(|f| apart(f, s, e))) {
-            return Found::Unclear { start, end };
         }
-    }
-    match loose {
-        Some((rung, fits)) => wrap(rung, fits),
-        None => Found::Nothing,
+        result_over_fits(
+            idx,
+            pre,
+            self.fits,
+            self.stricter,
+            adds_words,
+            removes_only(lines),
+        )
     }
 }
 
@@ -442,139 +417,6 @@ fn result_over_fits(
         .map(|(start, end)| Found::Unclear { start, end })
 }
 
-/// The structural rungs (blank-lines, elision, context-relax): the first that finds the
-/// pre-image, with its fits.
-fn structural(
-    idx: &FileIndex,
-    pre: &[&str],
-    ctx: &[bool],
-    lines: &[HunkLine],
-    gaps: bool,
-) -> Option<(Rung, Vec<Fit>)> {
-    let fits = search::strictest(
-        Form::TrimEnd,
-        &[Form::Trim],
-        Form::Canon,
-        |f| search::blankless_fits(idx, f, pre, ctx),
-        Vec::is_empty,
-    );
-    if !fits.is_empty() {
-        return Some((Rung::BlankLines, fits));
-    }
-    let fits = elision::fits(idx, pre, ctx, &elision_markers(lines));
-    if !fits.is_empty() {
-        return Some((Rung::Elision, fits));
-    }
-    // Outer context left out, the lines that still match must say where they are: a fit whose
-    // matched lines are only brackets (`))`, `}`, `}`) is any function's end.
-    let fits: Vec<Fit> = context_relax(idx, pre, ctx, outer_context(lines))
-        .into_iter()
-        .filter(|f| worded_match(idx.doc, f))
-        .collect();
-    if !fits.is_empty() {
-        return Some((Rung::ContextRelax, fits));
-    }
-    let fits = if gaps {
-        gaps::fits(idx, pre, ctx, lines)
-    } else {
-        Vec::new()
-    };
-    (!fits.is_empty()).then_some((Rung::ContextRelax, fits))
-}
-
-/// Whether some file line fit `f` ties a quoted line to holds a letter or digit.
-fn worded_match(doc: &Doc, f: &Fit) -> bool {
-    f.map
-        .iter()
-        .filter(|span| span.end > span.start)
-        .any(|span| (span.start..span.end).any(|k| has_words(doc.line(k))))
-}
-
-/// For each pre-image line, whether the elision rung may treat it as a marker: a context marker,
-/// or a removed marker paired with an added marker of the same text (the model moved code it
-/// elided; the added marker brings the same lines back).
-pub(crate) fn elision_markers(lines: &[HunkLine]) -> Vec<bool> {
-    let added: Vec<String> = lines
-        .iter()
-        .filter(|l| l.kind == LineKind::Add && elision::is_marker(&l.text))
-        .map(|l| canonical(&l.text).into_owned())
-        .collect();
-    let mut used = vec![false; added.len()];
-    lines
-        .iter()
-        .filter(|l| l.kind != LineKind::Add)
-        .map(|l| {
-            if !elision::is_marker(&l.text) {
-                return false;
-            }
-            if l.kind == LineKind::Context {
-                return true;
-            }
-            let c = canonical(&l.text);
-            match (0..added.len()).find(|&k| !used[k] && added[k] == c) {
-                Some(k) => {
-                    used[k] = true;
-                    true
-                }
-                None => false,
-            }
-        })
-        .collect()
-}
-
-/// How many context lines lead and trail the hunk itself, added lines included: only those are
-/// outer. A context line with an added line beyond it is inside the hunk even when it leads or
-/// trails the pre-image; dropping it would let the added lines on its two sides close up (or an
-/// added `return` land after the `}` it belongs before).
-fn outer_context(lines: &[HunkLine]) -> (usize, usize) {
-    let ctx = |l: &&HunkLine| l.kind == LineKind::Context;
-    (
-        lines.iter().take_while(ctx).count(),
-        lines.iter().rev().take_while(ctx).count(),
-    )
-}
-
-/// Context-relax: leave out up to two outer context lines per side (`outer` bounds them, see
-/// [`outer_context`]), symmetrically where both sides have context, never more than a third of
-/// the context; removed lines stay. A fit that reads brackets at widths its worded lines rule
-/// out is another block's brackets ([`braces_astray`]), no fit.
-fn context_relax(idx: &FileIndex, pre: &[&str], ctx: &[bool], outer: (usize, usize)) -> Vec<Fit> {
-    let lead = ctx.iter().take_while(|&&c| c).count().min(outer.0);
-    let trail = ctx.iter().rev().take_while(|&&c| c).count().min(outer.1);
-    let total_ctx = ctx.iter().filter(|&&c| c).count();
-    if ctx.iter().all(|&c| c) {
-        // All context: nothing to keep the edit honest.
-        return Vec::new();
-    }
-    let mut tried = Vec::new();
-    for k in 1..=2usize {
-        let (a, b) = (k.min(lead), k.min(trail));
-        if a + b == 0 || (a + b) * 3 > total_ctx || tried.contains(&(a, b)) {
-            continue;
-        }
-        tried.push((a, b));
-        let inner = &pre[a..pre.len() - b];
-        let fits: Vec<Fit> = loose_fits(idx, inner, &ctx[a..ctx.len() - b], true)
-            .into_iter()
-            .filter(|f| !braces_astray(idx.doc, inner, f))
-            .collect();
-        if fits.is_empty() {
-            continue;
-        }
-        return fits
-            .into_iter()
-            .map(|f| {
-                let (s, e) = f.range();
-                let mut map = vec![Span::empty(s); a];
-                map.extend(f.map);
-                map.extend(std::iter::repeat_n(Span::empty(e), b));
-                Fit { map, ..f }
-            })
-            .collect();
-    }
-    Vec::new()
-}
-
 /// Every line the ladder may look up for these hunks, `maybe_added` variants included.
 pub(crate) fn hunk_keys(hunks: &[Hunk]) -> Vec<String> {
     let mut keys = Vec::new();
@@ -591,122 +433,4 @@ pub(crate) fn hunk_keys(hunks: &[Hunk]) -> Vec<String> {
         );
     }
     keys
-}
-
-/// The operations one placed hunk makes. Fails when an inserted line's position is not
-/// determined (file lines the pattern does not account for sit exactly where it would go).
-pub(crate) fn ops_for(
-    doc: &Doc,
-    lines: &[HunkLine],
-    p: &Placement,
-    hunk: usize,
-    reply_style: style::ReplyStyle,
-    shown: levels::Shown,
-) -> Result<Vec<Op>, String> {
-    let map = &p.fit.map;
-    // Removed elision markers and the file lines they stand for, which a paired added marker
-    // puts back (code the model moved without writing it out).
-    let mut moved: Vec<(String, Span)> = Vec::new();
-    if p.rung == Rung::Elision {
-        for (pi, l) in lines.iter().filter(|l| l.kind != LineKind::Add).enumerate() {
-            if l.kind == LineKind::Remove && elision::is_marker(&l.text) {
-                if let Some(s) = map.get(pi) {
-                    moved.push((canonical(&l.text).into_owned(), *s));
-                }
-            }
-        }
-    }
-    let mut ops = Vec::new();
-    let mut pending: Option<Op> = None;
-    let mut cursor = p.range().0;
-    let mut pi = 0;
-    for (li, l) in lines.iter().enumerate() {
-        match l.kind {
-            LineKind::Context => {
-                ops.extend(pending.take());
-                if let Some(s) = map.get(pi) {
-                    cursor = s.end;
-                }
-                pi += 1;
-            }
-            LineKind::Remove => {
-                let Some(&s) = map.get(pi) else {
-                    return Err("the hunk does not match its placement".into());
-                };
-                pi += 1;
-                if !s.is_empty() {
-                    match pending.as_mut() {
-                        Some(op) if op.end == s.start => op.end = s.end,
-                        _ => {
-                            ops.extend(pending.take());
-                            pending = Some(Op {
-                                start: s.start,
-                                end: s.end,
-                                insert: Vec::new(),
-                                hunk,
-                            });
-                        }
-                    }
-                    cursor = s.end;
-                }
-            }
-            LineKind::Add => {
-                if pending.is_none() {
-                    let next = map.get(pi).map(|s| s.start);
-                    let at = match next {
-                        Some(n) if n > cursor => {
-                            let next_removes = lines[li + 1..]
-                                .iter()
-                                .find(|x| x.kind != LineKind::Add)
-                                .is_some_and(|x| x.kind == LineKind::Remove);
-                            if !next_removes {
-                                return Err(format!(
-                                    "lines {}-{} of the file are not in the hunk and sit where it inserts lines, so their order is unclear; include them as context",
-                                    cursor + 1,
-                                    n
-                                ));
-                            }
-                            n
-                        }
-                        _ => cursor,
-                    };
-                    pending = Some(Op {
-                        start: at,
-                        end: at,
-                        insert: Vec::new(),
-                        hunk,
-                    });
-                }
-                let Some(op) = pending.as_mut() else {
-                    continue;
-                };
-                let c = canonical(&l.text);
-                match moved.iter().position(|(t, _)| *t == c) {
-                    Some(k) => {
-                        let (_, s) = moved.remove(k);
-                        op.insert.extend((s.start..s.end).map(|f| NewLine {
-                            text: doc.line(f).to_string(),
-                            eol: Some(doc.eol(f)).filter(|e| *e != Eol::None),
-                        }));
-                    }
-                    None => op.insert.push(NewLine {
-                        text: p.fit.reindent.apply(strip_cr(&l.text)),
-                        eol: None,
-                    }),
-                }
-            }
-        }
-    }
-    ops.extend(pending);
-    dropped::check(lines, p)?;
-    kept::keep_file_lines(doc, lines, p, &mut ops);
-    substance::check_removed(doc, lines, p)?;
-    levels::relevel_ops(doc, lines, p, shown, &mut ops)?;
-    style::restyle_ops(doc, lines, p, reply_style, &mut ops)?;
-    align::check(doc, lines, p, reply_style, &ops)?;
-    quoted::match_quoted(doc, lines, p, &mut ops)?;
-    mixed::check(doc, lines, p, reply_style, &ops)?;
-    fold::fold_ops(doc, lines, p, &mut ops)?;
-    order::check(doc, lines, p, &ops)?;
-    Ok(ops)
 }
