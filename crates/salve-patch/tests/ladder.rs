@@ -496,3 +496,15 @@ fn an_anchored_insertion_already_in_place_is_not_inserted_again() {
     blank.anchor = Anchor::End;
     assert_eq!(applied("a\n\n", &[blank]).0, "a\n\n\n");
 }
+
+#[test]
+fn a_blank_removed_over_two_file_blanks_is_not_given_the_spaces_of_one() {
+    // The quote stripped the trailing spaces of the file's `  ` line; the hunk removes a blank
+    // matched to `` and one matched to `  `, and adds a blank back: which file text it stands
+    // for is open, so it is written as sent, and `  ` comes back only as the reply wrote it.
+    let file = "# t\n\n<div a>\n  \n[x]\n";
+    let h = hunk(" # t\n-\n-<div a>\n-\n+\n+<div b>\n+  \n [x]");
+    let (got, rungs) = applied(file, &[h]);
+    assert_eq!(rungs, [Some(Rung::TrailingWs)]);
+    assert_eq!(got, "# t\n\n<div b>\n  \n[x]\n");
+}

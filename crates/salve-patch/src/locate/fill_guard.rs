@@ -21,13 +21,17 @@ use crate::text::{canonical, has_words, is_blank, Doc};
 /// edited rather than as a gap (canonical similarity).
 const EDITED_LINE: f64 = 0.8;
 
+/// How alike it must be when the file's line stands between the same two neighbours as the
+/// content's: the one line a gap there would stand for.
+const EDITED_BETWEEN: f64 = 0.5;
+
 /// Consecutive lines, each with something of its own, that a fill may share with the content
 /// around it before it counts as a repeat.
 const MAX_SHARED_RUN: usize = 2;
 
 /// Whether line `m` of `lines` is the file's own line in its place: `source` has the same line
 /// (trimmed), or for a line with words one nearly the same (the line edited), with the same
-/// non-blank line before it or after it as in the content.
+/// non-blank line before it or after it as in the content; between both, one alike in shape.
 pub(crate) fn in_place(source: &Doc, lines: &[&str], m: usize) -> bool {
     let want = lines[m].trim();
     let prev = lines[..m]
@@ -52,12 +56,22 @@ pub(crate) fn in_place(source: &Doc, lines: &[&str], m: usize) -> bool {
         ks.find(|&j| !is_blank(source.line(j)))
             .map(|j| source.line(j).trim())
     };
+    // Between both its neighbours, a line of the file is the one line a gap there would stand
+    // for; a gap standing for one line alike in shape is that line edited (`// (validators, n)`
+    // renamed), and a looser likeness suffices.
+    let edited = |have: &str| {
+        worded && {
+            let h: Vec<char> = canonical(have).chars().collect();
+            similarity(&wanted, &h) >= EDITED_BETWEEN
+        }
+    };
     // The neighbours first: a cheap test that rules out nearly every line before the
     // similarity is measured.
     (0..source.len()).any(|k| {
-        ((prev.is_some() && neighbour(Box::new((0..k).rev())) == prev)
-            || (next.is_some() && neighbour(Box::new(k + 1..source.len())) == next))
-            && alike(source.line(k).trim())
+        let before = prev.is_some() && neighbour(Box::new((0..k).rev())) == prev;
+        let after = next.is_some() && neighbour(Box::new(k + 1..source.len())) == next;
+        let have = source.line(k).trim();
+        ((before || after) && alike(have)) || (before && after && edited(have))
     })
 }
 
@@ -128,6 +142,21 @@ mod tests {
         assert!(in_place(&src, &lines, 1));
         // Neither neighbour matches: a gap.
         let lines = ["fn g(", "    // (validators, remaining)", "}"];
+        assert!(!in_place(&src, &lines, 1));
+    }
+
+    #[test]
+    fn a_renamed_line_between_both_neighbours_is_in_place() {
+        let src =
+            Doc::parse("fn f(\n    fields: &[u8],\n    // (validators, remaining)\n) -> u8 {\n");
+        // `validators` renamed: too unlike for one neighbour, the file's line between both.
+        let lines = [
+            "    fields: &[u8],",
+            "    // (srotadilav, remaining)",
+            ") -> u8 {",
+        ];
+        assert!(in_place(&src, &lines, 1));
+        let lines = ["fn f(", "    // (srotadilav, remaining)", ") -> u8 {"];
         assert!(!in_place(&src, &lines, 1));
     }
 

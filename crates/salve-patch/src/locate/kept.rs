@@ -24,9 +24,11 @@ pub(crate) fn keep_file_lines(doc: &Doc, lines: &[HunkLine], p: &Placement, ops:
             l.kind == LineKind::Remove && span.end == span.start + 1 && span.start < doc.len()
         })
         .map(|(_, (text, span))| (*text, doc.line(span.start)))
-        .filter(|(text, file)| text != file && text.trim_end() == file.trim_end())
+        .filter(|(text, file)| text.trim_end() == file.trim_end())
         .collect();
-    if removed.is_empty() {
+    // Removed lines that match their file line byte for byte count too: a blank removed twice,
+    // once over `` and once over `  `, leaves the re-added blank's file text open.
+    if removed.iter().all(|(text, file)| text == file) {
         return;
     }
     let written = ops
