@@ -10,7 +10,7 @@
 use super::index::FileIndex;
 use super::readings::{apart, braces_astray, hollow, settled};
 use super::search::{self, loose_fits, Fit, Span};
-use super::{elision, gaps, joins, pre_image, removes_only, Found, LINE_RUNGS};
+use super::{adds_words, elision, gaps, joins, pre_image, removes_only, Found, LINE_RUNGS};
 use crate::edit::{HunkLine, LineKind};
 use crate::report::Rung;
 use crate::text::{canonical, has_words, Doc, Form};
@@ -41,9 +41,7 @@ pub(crate) fn verdict(
         run_voided,
     } = seen;
     let forms = LINE_RUNGS.map(|(_, f)| f);
-    let adds_words = lines
-        .iter()
-        .any(|l| l.kind == LineKind::Add && l.text.chars().any(char::is_alphanumeric));
+    let adds_words = adds_words(lines);
     let loose = structural(idx, &pre, &ctx, lines, gaps);
     if let (Some((start, end)), Some((Rung::ContextRelax, fits)), true) =
         (run_voided, &loose, applied)

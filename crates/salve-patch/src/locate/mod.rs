@@ -243,9 +243,7 @@ pub(crate) fn locate_lines(
         .map(|l| l.kind == LineKind::Add)
         .collect();
     let repeats_context = slidable_insertion(lines);
-    let adds_words = lines
-        .iter()
-        .any(|l| l.kind == LineKind::Add && l.text.chars().any(char::is_alphanumeric));
+    let adds_words = adds_words(lines);
     let exact_ends = changes_trailing_ws(lines);
     let mut post_hits: Vec<Vec<(usize, usize)>> = Vec::new();
     // The one place of the post-image that `removal_stands` voided, for a deletion of run lines.
@@ -369,6 +367,14 @@ impl FormFound<'_> {
             removes_only(lines),
         )
     }
+}
+
+/// Whether the hunk adds a line with a letter or digit: added words are evidence of their own
+/// where the result stands, bracket and blank lines are not.
+pub(crate) fn adds_words(lines: &[HunkLine]) -> bool {
+    lines
+        .iter()
+        .any(|l| l.kind == LineKind::Add && crate::text::has_words(&l.text))
 }
 
 /// Whether the hunk only removes lines (adds none).

@@ -22,7 +22,7 @@ use super::index::FileIndex;
 use super::plan::{range, window_text, Edit, Plan, SHOWN};
 use super::{Found, Placement};
 use crate::diag::char_diff;
-use crate::edit::{Hunk, LineKind, TextPair};
+use crate::edit::{Hunk, TextPair};
 use crate::ops::{NewLine, Op};
 use crate::report::{Candidate, HunkReport, Rung, Status};
 use crate::text::{Doc, Eol};
@@ -293,13 +293,9 @@ pub(super) fn by_substring(
     // Old lines that stand with a line left out are misquoted, not absent (see [`super::joins`]);
     // for an edit that adds no worded line, with as few lines as the ladder asks.
     let gapped = super::joins::gapped(idx, &hunk.lines);
-    let adds_words = hunk
-        .lines
-        .iter()
-        .any(|l| l.kind == LineKind::Add && crate::text::has_words(&l.text));
     let absent = matches!(found, Some(Found::Nothing))
         && gapped.is_empty()
-        && (adds_words || !super::joins::misquoted(idx, &hunk.lines));
+        && (super::adds_words(&hunk.lines) || !super::joins::misquoted(idx, &hunk.lines));
     let op = match find(doc, flat, pair, absent) {
         TextFound::Missing => return None,
         TextFound::AlreadyApplied { start, end } => {
