@@ -41,8 +41,15 @@ pub mod mcp;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests;
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests_support;
+pub mod trust;
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod trust_tests;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -54,6 +61,7 @@ use toml::{Table, Value};
 
 pub use env::Env;
 pub use mcp::McpConfig;
+pub use trust::{Gated, Power, TrustStore};
 
 /// The repository's configuration file, at the top of the work tree.
 pub const REPO_FILE: &str = "salve.toml";
@@ -130,9 +138,16 @@ pub struct Config {
     pub sources: Vec<Source>,
     /// `[mcp]`: what `salve mcp` lets an agent run.
     pub mcp: McpConfig,
-    /// Keys of the sections read here that were ignored (unknown chain names, unknown keys).
+    /// Keys of the sections read here that were ignored (unknown chain names, unknown keys,
+    /// sections of a repository file the user has not trusted).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// The sections of repository files that need the user's trust ([`trust`]), trusted or not.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub gated: Vec<Gated>,
+    /// Where the user's trust is kept, when there is a place for it.
+    #[serde(skip)]
+    pub trust_store: Option<TrustStore>,
 }
 
 /// A configuration that cannot be used.
@@ -155,6 +170,22 @@ pub enum ConfigError {
     Spec(#[from] SpecError),
     #[error("no provider is configured and no agent CLI (claude, codex, gemini) is on PATH")]
     NoProviders,
+    /// The providers asked for are defined only by repository sections the user has not
+    /// trusted.
+    #[error("{}", untrusted_message(.sections))]
+    Untrusted { sections: Vec<Gated> },
+}
+
+fn untrusted_message(sections: &[Gated]) -> String {
+    let names: Vec<String> = sections
+        .iter()
+        .map(|g| format!("[{}] in {}", g.section, g.file.display()))
+        .collect();
+    format!(
+        "no provider to ask: {} {} not trusted",
+        names.join(", "),
+        if names.len() == 1 { "is" } else { "are" }
+    )
 }
 
 impl ConfigError {
@@ -173,6 +204,12 @@ impl ConfigError {
             ConfigError::Env { .. } => {
                 "unset the variable or fix its value; `salve doctor` lists the SALVE_* \
                  variables in use"
+                    .to_owned()
+            }
+            ConfigError::Untrusted { .. } => {
+                "a repository's salve.toml may run programs and receive your API keys only \
+                 once you allow it: read the sections named, then run `salve trust` in the \
+                 repository"
                     .to_owned()
             }
             ConfigError::Read { .. } => return None,
@@ -211,6 +248,8 @@ impl Config {
     /// Load the configuration for work in `dir`, reading variables from `env`.
     pub fn load_with(dir: &Path, env: &Env) -> Result<Config, ConfigError> {
         let root = repo_root(dir);
+        let trust_store = TrustStore::locate(env);
+        let mut gated = Vec::new();
         let mut merged = Table::new();
         let mut sources = Vec::new();
         let mut origins: BTreeMap<String, SourceKind> = BTreeMap::new();
@@ -236,6 +275,9 @@ impl Config {
             if let Some(mut layer) = layer {
                 let base = path.parent().unwrap_or(Path::new("."));
                 absolutize_cassettes(&mut layer, base);
+                if kind == SourceKind::Repository {
+                    gated.extend(trust::gate(&mut layer, &path, trust_store.as_ref()));
+                }
                 note_origins(&layer, kind, &mut origins);
                 merge(&mut merged, layer);
             }
@@ -250,7 +292,16 @@ impl Config {
             found: !applied.vars.is_empty(),
             vars: applied.vars,
         });
-        let mut config = interpret(merged, &origins)?;
+        let dropped: BTreeSet<String> = gated
+            .iter()
+            .filter(|g| !g.trusted)
+            .filter_map(|g| g.section.strip_prefix("providers."))
+            .map(str::to_owned)
+            .collect();
+        let mut config = interpret(merged, &origins, &dropped)?;
+        config
+            .warnings
+            .extend(gated.iter().filter(|g| !g.trusted).map(Gated::note));
         // Every key this configuration could use is redacted from everything salve prints or
         // records, even when its provider is not asked this time.
         let vars = config
@@ -266,6 +317,8 @@ impl Config {
         config.root = root;
         config.sources = sources;
         config.provider_override = applied.provider;
+        config.gated = gated;
+        config.trust_store = trust_store;
         Ok(config)
     }
 
@@ -279,6 +332,28 @@ impl Config {
             spec: ProviderSpec::preset(preset),
             origin: SourceKind::Builtin,
         })
+    }
+
+    /// The untrusted repository sections that define providers (`name`'s alone, when given).
+    pub fn untrusted_providers(&self, name: Option<&str>) -> Vec<Gated> {
+        self.gated
+            .iter()
+            .filter(|g| !g.trusted)
+            .filter(|g| match g.section.strip_prefix("providers.") {
+                Some(n) => name.is_none_or(|wanted| wanted == n),
+                None => false,
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// Notes for the sections ignored because the user has not trusted them.
+    pub fn untrusted_notes(&self) -> Vec<String> {
+        self.gated
+            .iter()
+            .filter(|g| !g.trusted)
+            .map(Gated::note)
+            .collect()
     }
 
     /// Every provider `salve doctor` should show: the configured ones, then the builtins not
@@ -337,16 +412,30 @@ impl Config {
             None => self.chain_names(hint, path),
         };
         if names.is_empty() {
-            return Err(ConfigError::NoProviders);
+            let untrusted = self.untrusted_providers(None);
+            return Err(if untrusted.is_empty() {
+                ConfigError::NoProviders
+            } else {
+                ConfigError::Untrusted {
+                    sections: untrusted,
+                }
+            });
         }
         let mut providers: Vec<Arc<dyn Provider>> = Vec::with_capacity(names.len());
         for name in &names {
-            let entry = self
-                .provider(name)
-                .ok_or_else(|| ConfigError::UnknownProvider {
-                    name: name.clone(),
-                    context: format!("in chain `{chain_name}`"),
-                })?;
+            let Some(entry) = self.provider(name) else {
+                let untrusted = self.untrusted_providers(Some(name));
+                return Err(if untrusted.is_empty() {
+                    ConfigError::UnknownProvider {
+                        name: name.clone(),
+                        context: format!("in chain `{chain_name}`"),
+                    }
+                } else {
+                    ConfigError::Untrusted {
+                        sections: untrusted,
+                    }
+                });
+            };
             providers.push(entry.spec.build(name, &self.root, Some(work_dir))?);
         }
         Ok(Chain::new(chain_name, providers, self.retry))
@@ -440,7 +529,13 @@ fn as_u64(value: &Value, what: &str) -> Result<u64, ConfigError> {
 }
 
 /// Turn the merged table into a [`Config`].
-fn interpret(merged: Table, origins: &BTreeMap<String, SourceKind>) -> Result<Config, ConfigError> {
+/// `dropped` names providers whose repository definition was taken out because the user has not
+/// trusted it: chains leave them out (the note says why) rather than fail on an unknown name.
+fn interpret(
+    merged: Table,
+    origins: &BTreeMap<String, SourceKind>,
+    dropped: &BTreeSet<String>,
+) -> Result<Config, ConfigError> {
     let mut config = Config {
         root: PathBuf::new(),
         providers: Vec::new(),
@@ -451,6 +546,8 @@ fn interpret(merged: Table, origins: &BTreeMap<String, SourceKind>) -> Result<Co
         sources: Vec::new(),
         mcp: McpConfig::default(),
         warnings: Vec::new(),
+        gated: Vec::new(),
+        trust_store: None,
     };
     for (key, value) in &merged {
         match key.as_str() {
@@ -515,10 +612,16 @@ fn interpret(merged: Table, origins: &BTreeMap<String, SourceKind>) -> Result<Co
             _ => {}
         }
     }
+    let defined = |config: &Config, n: &str| {
+        config.providers.iter().any(|p| p.name == n) || Preset::from_name(n).is_some()
+    };
+    let chains = std::mem::take(&mut config.chains);
+    for (chain, mut names) in chains {
+        names.retain(|n| defined(&config, n) || !dropped.contains(n));
+        config.chains.insert(chain, names);
+    }
     for (chain, names) in &config.chains {
-        if let Some(unknown) = names.iter().find(|n| {
-            !config.providers.iter().any(|p| &p.name == *n) && Preset::from_name(n).is_none()
-        }) {
+        if let Some(unknown) = names.iter().find(|n| !defined(&config, n)) {
             return Err(ConfigError::UnknownProvider {
                 name: unknown.clone(),
                 context: format!("listed in [chains] {chain}"),

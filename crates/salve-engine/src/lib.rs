@@ -15,6 +15,7 @@
 //! | [`commit::commit`] | commit HEAD plus exactly the named files |
 //! | [`record::log`], [`record::show`], [`record::export`], [`record::import`], [`record::gc`] | the record |
 //! | [`doctor::doctor`] | what is installed and configured |
+//! | [`trust::trust`] | list, trust or revoke the repository configuration that widens what salve does |
 //! | [`fix`]: [`fix::check::run`], [`fix::failures::extract`], [`fix::classify::classify`] | run a check, read its failures, tell code from environment |
 //!
 //! Runs are written through one [`record::Recorder`], so an apply report means the same in
@@ -52,6 +53,7 @@ pub mod restore;
 pub mod rewind;
 pub mod transaction;
 pub mod tree;
+pub mod trust;
 pub mod undo;
 
 pub use error::{Classified, Kind};

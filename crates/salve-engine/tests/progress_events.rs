@@ -3,7 +3,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use salve_engine::{ask, fix};
 use salve_llm::ChainEvent;
@@ -13,8 +14,20 @@ use support::repo;
 
 const REPLY: &str = "```diff\n--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -1,3 +1,3 @@\n pub fn one() -> u32 {\n-    1\n+    2\n }\n```\n";
 
-/// A chain of a provider that fails and one that answers with `REPLY`, in `salve.toml`.
+/// A trust store of this test process's own, so trusting the test's `salve.toml` never touches
+/// the user's.
+fn private_trust_store() {
+    static STORE: OnceLock<PathBuf> = OnceLock::new();
+    STORE.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap().keep();
+        std::env::set_var("XDG_DATA_HOME", &dir);
+        dir
+    });
+}
+
+/// A chain of a provider that fails and one that answers with `REPLY`, in `salve.toml`, trusted.
 fn configure(dir: &Path, scripts: &Path) {
+    private_trust_store();
     let good = scripts.join("good.sh");
     std::fs::write(&good, format!("cat >/dev/null\ncat <<'EOF'\n{REPLY}EOF\n")).unwrap();
     let good = good.to_string_lossy();
@@ -27,6 +40,12 @@ fn configure(dir: &Path, scripts: &Path) {
         ),
     )
     .unwrap();
+    let trusted = salve_engine::trust::trust(&salve_engine::trust::Options {
+        dir: dir.to_path_buf(),
+        action: salve_engine::trust::Action::Trust,
+    })
+    .unwrap();
+    assert_eq!(trusted.newly_trusted, 2);
 }
 
 fn calling(provider: &str) -> ChainEvent {
@@ -98,6 +117,7 @@ fn fix_reports_the_check_the_repair_its_provider_calls_and_the_apply() {
                 format!("failed {provider}")
             }
             fix::Event::Provider(other) => format!("{other:?}"),
+            fix::Event::Untrusted(note) => format!("untrusted {note}"),
         })
         .collect();
     assert_eq!(

@@ -122,23 +122,30 @@ fn chosen(state: &State, asked: Option<&[String]>) -> Result<Vec<String>, CallTo
                 "this server runs only the checks its configuration allows; {} is not one of them",
                 serde_json::to_string(command).unwrap_or_default()
             ),
-            Some(allowed_hint(allowed)),
+            Some(allowed_hint(state)),
         )),
         None => allowed.first().cloned().ok_or_else(|| {
             result::refused(
                 "no_check_configured",
                 "no command was given and none is configured",
-                Some(allowed_hint(allowed)),
+                Some(allowed_hint(state)),
             )
         }),
     }
 }
 
-fn allowed_hint(allowed: &[Vec<String>]) -> String {
-    if allowed.is_empty() {
-        "no check is allowed yet: the user lists them in salve.toml as [mcp] allowed_checks = \
-         [[\"cargo\", \"test\"]] (read when the server starts), or starts the server with \
-         --allow-any-check"
+/// What the agent can do about a refused check. Which checks may run is the user's decision
+/// alone, so the hint never suggests a way for the agent to allow one itself.
+fn allowed_hint(state: &State) -> String {
+    let allowed = &state.mcp.allowed_checks;
+    if allowed.is_empty() && state.untrusted_checks {
+        "no check is allowed: the repository's configuration lists checks, but the user has not \
+         trusted that list; only the user can allow checks, so ask them, or go on without \
+         running one"
+            .to_owned()
+    } else if allowed.is_empty() {
+        "no check is allowed: only the user can allow checks, when they start this server; ask \
+         them, or go on without running one"
             .to_owned()
     } else {
         format!(

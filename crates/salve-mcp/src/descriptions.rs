@@ -74,9 +74,8 @@ return: passed, the exit status (`exited` with a code, `timed_out`, `not_found`,
 failures read from the output (file, line, column, message, kind, tool), a classification of a \
 failure as `environment` (missing tool, network, disk: do not edit code for it) or `code`, and \
 an excerpt of the output (head and tail). `command` is the program and its arguments, no \
-shell; omit it to run the repository's default check. Only the checks the repository's \
-configuration allows are run: another command fails with isError true and the list of \
-allowed ones. The process tree is killed at the time limit (`timeout_secs`, capped by the \
+shell; omit it to run the first allowed check. Only the checks the user allowed are run: \
+another command fails with isError true and the list of allowed ones. The process tree is killed at the time limit (`timeout_secs`, capped by the \
 configuration). A failing check is a normal result, not an error. Does not change files \
 itself.";
 

@@ -54,17 +54,17 @@ impl SalveServer {
 
 #[tool_router]
 impl SalveServer {
-    #[tool(description = d::APPLY_EDIT, annotations(destructive_hint = false, idempotent_hint = true))]
+    #[tool(description = d::APPLY_EDIT, annotations(destructive_hint = true, idempotent_hint = true))]
     async fn apply_edit(&self, Parameters(p): Parameters<ApplyEditParams>) -> ToolResult {
         self.blocking(move |s| ops::apply_edit(s, &p)).await
     }
 
-    #[tool(description = d::STR_REPLACE, annotations(destructive_hint = false, idempotent_hint = true))]
+    #[tool(description = d::STR_REPLACE, annotations(destructive_hint = true, idempotent_hint = true))]
     async fn str_replace(&self, Parameters(p): Parameters<StrReplaceParams>) -> ToolResult {
         self.blocking(move |s| ops::str_replace(s, &p)).await
     }
 
-    #[tool(description = d::WRITE_FILE, annotations(destructive_hint = false, idempotent_hint = true))]
+    #[tool(description = d::WRITE_FILE, annotations(destructive_hint = true, idempotent_hint = true))]
     async fn write_file(&self, Parameters(p): Parameters<WriteFileParams>) -> ToolResult {
         self.blocking(move |s| ops::write_file(s, &p)).await
     }
@@ -79,12 +79,12 @@ impl SalveServer {
         self.blocking(ops::list_checkpoints).await
     }
 
-    #[tool(description = d::RESTORE_CHECKPOINT, annotations(destructive_hint = false))]
+    #[tool(description = d::RESTORE_CHECKPOINT, annotations(destructive_hint = true))]
     async fn restore_checkpoint(&self, Parameters(p): Parameters<RestoreParams>) -> ToolResult {
         self.blocking(move |s| ops::restore_checkpoint(s, &p)).await
     }
 
-    #[tool(description = d::UNDO, annotations(destructive_hint = false))]
+    #[tool(description = d::UNDO, annotations(destructive_hint = true))]
     async fn undo(&self) -> ToolResult {
         self.blocking(ops::undo).await
     }

@@ -1,6 +1,8 @@
 //! What the server keeps between calls: the work tree it was started in (resolved once), and
 //! its `[mcp]` configuration (read once, so an edit of `salve.toml` made through the server
-//! cannot widen what the running server allows).
+//! cannot widen what the running server allows; and a repository's `allowed_checks` count only
+//! once the user has trusted them, so such an edit cannot widen what a restarted server allows
+//! either).
 
 use std::path::PathBuf;
 
@@ -21,6 +23,8 @@ pub struct State {
     pub allow_any_check: bool,
     /// Configuration warnings, said once at start.
     pub warnings: Vec<String>,
+    /// The repository lists checks the user has not trusted, so they are not allowed.
+    pub untrusted_checks: bool,
 }
 
 /// Why the server cannot start.
@@ -91,6 +95,10 @@ impl State {
             mcp: config.mcp.clone(),
             allow_any_check: options.allow_any_check,
             warnings: config.warnings.clone(),
+            untrusted_checks: config
+                .gated
+                .iter()
+                .any(|g| !g.trusted && g.power == salve_engine::config::Power::AllowsChecks),
             dir,
         })
     }

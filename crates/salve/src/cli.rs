@@ -73,6 +73,8 @@ pub enum Command {
     Rules(commands::rules::RulesArgs),
     /// Show what is installed and configured: git, config files, providers, chains, the record
     Doctor(commands::doctor::DoctorArgs),
+    /// Allow this repository's salve.toml to run programs, receive your API keys or allow checks
+    Trust(commands::trust::TrustArgs),
     /// Snapshot the work tree and staged state into salve's checkpoint catalog (or `drop` old ones)
     Checkpoint(commands::checkpoint::CheckpointArgs),
     /// List checkpoints, newest first

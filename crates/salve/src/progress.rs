@@ -99,6 +99,7 @@ impl Progress {
                 self.phase(&format!("attempt {attempt}: applying and verifying"))
             }
             fix::Event::Provider(e) => self.chain_event(e),
+            fix::Event::Untrusted(note) => self.println(&format!("note: {note}")),
         }
     }
 

@@ -10,9 +10,9 @@ use salve_llm::{Chain, Provider};
 use super::{Error, Options};
 use crate::config::Config;
 
-/// The chain `options` asks for, and the follow-up budget (the options', else the
-/// configuration's).
-pub(super) fn build(options: &Options) -> Result<(Chain, u32), Error> {
+/// The chain `options` asks for, the follow-up budget (the options', else the
+/// configuration's), and notes on the repository sections ignored because they are not trusted.
+pub(super) fn build(options: &Options) -> Result<(Chain, u32, Vec<String>), Error> {
     let config = Config::load(&options.dir)?;
     let mut chain = config.build_chain(
         options.model_hint,
@@ -23,7 +23,11 @@ pub(super) fn build(options: &Options) -> Result<(Chain, u32), Error> {
     if let Some(cassette) = &options.cassette {
         chain = recording(chain, cassette)?;
     }
-    Ok((chain, options.follow_ups.unwrap_or(config.follow_ups)))
+    Ok((
+        chain,
+        options.follow_ups.unwrap_or(config.follow_ups),
+        config.untrusted_notes(),
+    ))
 }
 
 /// The chain with every provider wrapped so its replies are appended to `cassette`.

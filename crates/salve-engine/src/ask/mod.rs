@@ -189,6 +189,10 @@ pub struct Outcome {
     /// Recording failed (the ask itself did not).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub record_error: Option<String>,
+    /// Sections of the repository's configuration ignored because the user has not trusted
+    /// them, one note each.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub untrusted: Vec<String>,
     #[serde(skip)]
     pub prompt: String,
     pub timings: Timings,
@@ -208,6 +212,7 @@ impl Outcome {
             message: None,
             run: None,
             record_error: None,
+            untrusted: Vec::new(),
             prompt,
             timings: Timings {
                 prompt_ms,
@@ -289,6 +294,9 @@ pub struct Asking {
     pub chain: String,
     /// Its providers, in order.
     pub providers: Vec<String>,
+    /// Sections of the repository's configuration ignored because the user has not trusted
+    /// them, one note each.
+    pub untrusted: Vec<String>,
 }
 
 /// What an ask reports while it works, for a progress display.
@@ -305,8 +313,9 @@ pub enum Event {
 /// Ask the configured chain (or provider) and apply its edit, recorded; see the module docs.
 /// `on` hears which chain is asked before the first call, then each [`Event`] as it happens.
 pub fn ask(options: &Options, on: &mut dyn FnMut(&Event)) -> Result<Outcome, Error> {
-    let (chain, follow_ups) = chain::build(options)?;
+    let (chain, follow_ups, untrusted) = chain::build(options)?;
     on(&Event::Asking(Asking {
+        untrusted: untrusted.clone(),
         chain: chain.name().to_owned(),
         providers: chain
             .providers()
@@ -318,7 +327,9 @@ pub fn ask(options: &Options, on: &mut dyn FnMut(&Event)) -> Result<Outcome, Err
         follow_ups: Some(follow_ups),
         ..options.clone()
     };
-    with_chain_observed(&options, &chain, &mut StoreRecorder::default(), on)
+    let mut outcome = with_chain_observed(&options, &chain, &mut StoreRecorder::default(), on)?;
+    outcome.untrusted = untrusted;
+    Ok(outcome)
 }
 
 fn ms(start: Instant) -> u64 {

@@ -5,45 +5,7 @@ use salve_llm::ProviderKind;
 
 use super::*;
 
-struct Setup {
-    _tmp: tempfile::TempDir,
-    home: PathBuf,
-    work: PathBuf,
-}
-
-fn setup(user: Option<&str>, repo: Option<&str>) -> Setup {
-    let tmp = tempfile::tempdir().unwrap();
-    let home = tmp.path().join("home");
-    let work = tmp.path().join("work");
-    std::fs::create_dir_all(home.join(".config/salve")).unwrap();
-    std::fs::create_dir_all(&work).unwrap();
-    if let Some(text) = user {
-        std::fs::write(home.join(".config/salve/config.toml"), text).unwrap();
-    }
-    if let Some(text) = repo {
-        std::fs::write(work.join("salve.toml"), text).unwrap();
-    }
-    Setup {
-        _tmp: tmp,
-        home,
-        work,
-    }
-}
-
-fn env(s: &Setup, extra: &[(&str, &str)]) -> Env {
-    let mut pairs: Vec<(String, String)> =
-        vec![("HOME".into(), s.home.to_string_lossy().into_owned())];
-    pairs.extend(
-        extra
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned())),
-    );
-    Env::from_pairs(pairs)
-}
-
-fn spec<'a>(c: &'a Config, name: &str) -> &'a ProviderSpec {
-    &c.providers.iter().find(|p| p.name == name).unwrap().spec
-}
+use super::tests_support::*;
 
 const USER: &str = r#"
 [providers.local]

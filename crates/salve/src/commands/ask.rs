@@ -65,6 +65,9 @@ pub fn run(global: &Global, args: &AskArgs) -> Result<u8, CliError> {
     let mut on = |event: &Event| {
         if let Event::Asking(a) = event {
             if !quiet {
+                for note in &a.untrusted {
+                    progress.println(&format!("note: {note}"));
+                }
                 progress.println(&format!("asking {} ({})", a.chain, a.providers.join(", ")));
             }
         }

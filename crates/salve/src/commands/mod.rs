@@ -18,6 +18,7 @@ pub mod mcp;
 pub mod restore;
 pub mod rules;
 pub mod show;
+pub mod trust;
 pub mod ui;
 pub mod undo;
 
@@ -46,5 +47,6 @@ pub fn run(cli: &Cli) -> Result<u8, CliError> {
         Command::Man(args) => man::run(&cli.global, args),
         Command::Mcp(args) => mcp::run(&cli.global, args),
         Command::Ui(args) => ui::run(&cli.global, args),
+        Command::Trust(args) => trust::run(&cli.global, args),
     }
 }

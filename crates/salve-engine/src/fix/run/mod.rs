@@ -261,6 +261,9 @@ pub enum Event {
     Applying { attempt: u32 },
     /// What the chain asked for a repair reports: a provider asked, retrying, failed.
     Provider(salve_llm::ChainEvent),
+    /// A section of the repository's configuration is ignored because the user has not trusted
+    /// it (said once, before the first model call).
+    Untrusted(String),
 }
 
 /// Why a fix could not run at all (a stop of the loop is an [`Outcome`], not an error).

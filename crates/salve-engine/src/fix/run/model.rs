@@ -19,13 +19,20 @@ impl Session<'_> {
         on: &mut dyn FnMut(&Event),
     ) -> Result<Result<Candidate, Stop>, Error> {
         let config = Config::load(&self.root)?;
+        if tries == 0 {
+            for note in config.untrusted_notes() {
+                on(&Event::Untrusted(note));
+            }
+        }
         let hint = (tries > 0).then_some(ModelHint::Quality);
         let chain =
             match config.build_chain(hint, self.options.provider.as_deref(), &self.root, None) {
                 Ok(chain) => chain,
-                Err(e @ (ConfigError::NoProviders | ConfigError::UnknownProvider { .. })) => {
-                    return Ok(Err(Stop::new(Status::NoProvider, e.to_string())))
-                }
+                Err(
+                    e @ (ConfigError::NoProviders
+                    | ConfigError::UnknownProvider { .. }
+                    | ConfigError::Untrusted { .. }),
+                ) => return Ok(Err(Stop::new(Status::NoProvider, e.to_string()))),
                 Err(e) => return Err(e.into()),
             };
         on(&Event::Repair {
