@@ -26,7 +26,8 @@ fn repo() -> Repo {
             "salve.toml",
             "[mcp]\nallowed_checks = [[\"sh\", \"-c\", \"echo 'src/lib.rs:2:5: error: boom' >&2; exit 1\"], [\"true\"]]\n",
         )
-        .commit();
+        .commit()
+        .trust();
     repo.write(
         "src/lib.rs",
         &format!("//! Arithmetic.\n//!\n//! Small.\n\n\n{LIB}"),

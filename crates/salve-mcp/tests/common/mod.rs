@@ -46,6 +46,23 @@ impl Repo {
         std::fs::read_to_string(self.root.join(rel)).unwrap()
     }
 
+    /// The user trusts the repository's `salve.toml` (its allowed checks), in a trust store
+    /// private to this test process so the user's own is never touched.
+    pub fn trust(&self) -> &Repo {
+        static STORE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+        STORE.get_or_init(|| {
+            let dir = tempfile::tempdir().unwrap().keep();
+            std::env::set_var("XDG_DATA_HOME", &dir);
+            dir
+        });
+        salve_engine::trust::trust(&salve_engine::trust::Options {
+            dir: self.root.clone(),
+            action: salve_engine::trust::Action::Trust,
+        })
+        .unwrap();
+        self
+    }
+
     pub fn commit(&self) -> &Repo {
         self.git(&["add", "-A"]);
         self.git(&["commit", "-q", "-m", "snapshot"]);

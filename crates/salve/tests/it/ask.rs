@@ -45,6 +45,7 @@ pub(super) fn project(providers: &str) -> Tree {
     tree.write("app.py", "print('helo')\n");
     tree.write("salve.toml", providers);
     tree.commit("start");
+    tree.trust();
     tree
 }
 
@@ -227,6 +228,7 @@ fn a_refused_edit_gets_one_follow_up_with_the_apply_report() {
         command_provider("model", &["sh", &fixture("refuse_then_fix.sh"), &log_s]),
     );
     tree.commit("start");
+    tree.trust();
     let mut cmd = salve(&tree);
     cmd.args([
         "--json",
@@ -285,6 +287,7 @@ fn follow_ups_can_be_turned_off() {
         ),
     );
     tree.commit("start");
+    tree.trust();
     let before = tree.snapshot();
     let mut cmd = salve(&tree);
     cmd.args(["ask", "Fix the greeting typo.", "--file", "app.py"]);
@@ -541,6 +544,7 @@ fn outside_git_the_edit_is_written_without_a_checkpoint() {
         "salve.toml",
         command_provider("model", &["sh", &fixture("fix.sh")]),
     );
+    tree.trust();
     let mut cmd = salve(&tree);
     cmd.args(["--json", "ask", "Fix the typo.", "--file", "app.py"]);
     let out = run(cmd);

@@ -92,7 +92,8 @@ fn crate_with_type_error(name: &str, replies: &[&str]) -> Tree {
     .write("src/lib.rs", BROKEN_LIB)
     .write(".gitignore", "target\nCargo.lock\n")
     .write("salve.toml", providers)
-    .commit("a crate that does not build");
+    .commit("a crate that does not build")
+    .trust();
     tree
 }
 
@@ -219,7 +220,8 @@ fn python_project(replies: &[&str]) -> Tree {
         )
         .write(".gitignore", "__pycache__\n")
         .write("salve.toml", providers)
-        .commit("a failing test");
+        .commit("a failing test")
+        .trust();
     tree
 }
 
@@ -424,12 +426,14 @@ fn sigint_mid_attempt_restores_the_tree_and_records_the_run_as_interrupted() {
             ),
         )
         .write("salve.toml", providers)
-        .commit("start");
+        .commit("start")
+        .trust();
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_salve"))
         .current_dir(&tree.root)
         .env("GIT_CONFIG_NOSYSTEM", "1")
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("HOME", tree.outside())
+        .env("HOME", tree.home())
+        .env_remove("XDG_DATA_HOME")
         .args(["--json", "fix", "--", "sh", "check.sh"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -505,7 +509,8 @@ fn the_provider_cost_budget_stops_the_loop_before_the_next_call() {
             provider.to_string_lossy()
         ),
     )
-    .commit("a provider that costs");
+    .commit("a provider that costs")
+    .trust();
     let out = fix(
         &tree,
         &["--max-cost", "0.4", "--", "python3", "-m", "unittest", "-q"],

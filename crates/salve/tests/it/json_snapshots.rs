@@ -1134,7 +1134,7 @@ fn ask_refused_without_follow_ups() {
             &["sh", &fixture("refuse_then_fix.sh"), log.to_str().unwrap()],
         ),
     );
-    tree.commit("start");
+    tree.commit("start").trust();
     let mut norm = Norm::new(&tree);
     norm.also(&fixtures_dir(), "fixtures");
     let mut cmd = ask_salve(&tree);

@@ -27,6 +27,9 @@ impl Server {
             .args(extra)
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("HOME", tree.home())
+            .env_remove("XDG_CONFIG_HOME")
+            .env_remove("XDG_DATA_HOME")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -127,6 +130,7 @@ pub(crate) fn repo() -> Tree {
         );
     tree.git_cmd(&["add", "-A"]);
     tree.git_cmd(&["commit", "-q", "-m", "start"]);
+    tree.trust();
     tree.write("src/lib.rs", format!("// Arithmetic.\n\n\n{LIB}"));
     tree
 }

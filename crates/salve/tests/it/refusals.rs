@@ -100,7 +100,7 @@ fn the_ask_follow_up_carries_the_numbered_excerpt_as_its_own_call() {
             &["sh", &fixture("misquote_in_scope_then_fix.sh"), &log_s],
         ),
     );
-    tree.commit("start");
+    tree.commit("start").trust();
     let mut cmd = salve(&tree);
     cmd.args(["ask", "Fix the greeting typo.", "--file", "app.py"]);
     let out = run(cmd);

@@ -94,13 +94,36 @@ impl Tree {
     }
 
     /// `salve` running in the tree.
+    /// The `salve` binary in the tree, with a home of its own outside the tree, so neither the
+    /// user's configuration nor the user's trust reaches a test.
     pub fn salve(&self) -> assert_cmd::Command {
         let mut cmd = assert_cmd::Command::cargo_bin("salve").unwrap();
         cmd.current_dir(&self.root)
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("GIT_CONFIG_GLOBAL", "/dev/null")
-            .env("NO_COLOR", "1");
+            .env("NO_COLOR", "1")
+            .env("HOME", self.home())
+            .env_remove("XDG_CONFIG_HOME")
+            .env_remove("XDG_DATA_HOME");
         cmd
+    }
+
+    /// The home directory [`salve`](Self::salve) runs with.
+    pub fn home(&self) -> PathBuf {
+        let home = self.outside().join("home");
+        std::fs::create_dir_all(&home).unwrap();
+        home
+    }
+
+    /// `salve trust`: the user allows what the tree's `salve.toml` runs and where it sends keys.
+    pub fn trust(&self) -> &Self {
+        let out = self.salve().arg("trust").output().unwrap();
+        assert!(
+            out.status.success(),
+            "salve trust failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        self
     }
 
     /// `salve apply` on `reply` (given through a file outside the tree), returning the output.
