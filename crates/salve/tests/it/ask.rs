@@ -39,13 +39,15 @@ pub(super) fn run(mut cmd: assert_cmd::Command) -> Run {
     Run::from(cmd.output().unwrap())
 }
 
-/// A repository with `app.py` committed and `providers` configured in `salve.toml`.
+/// A repository with `app.py` committed and `providers` configured in `salve.toml`, trusted.
 pub(super) fn project(providers: &str) -> Tree {
     let tree = Tree::git();
     tree.write("app.py", "print('helo')\n");
     tree.write("salve.toml", providers);
     tree.commit("start");
-    tree.trust();
+    // The user trusts what the file runs; a file that cannot be read has nothing to trust,
+    // and the test says what salve makes of it.
+    tree.salve().arg("trust").output().unwrap();
     tree
 }
 

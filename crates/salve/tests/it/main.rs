@@ -24,6 +24,7 @@ mod refusals;
 mod restore_to_run;
 mod support;
 mod syntax_check;
+mod trust;
 mod ui_browser;
 
 mod corpus;
