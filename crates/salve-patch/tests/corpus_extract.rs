@@ -19,6 +19,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
+#[path = "../../../tests/support/skip.rs"]
+mod skip;
+
 /// Drift classes after which extracted hunks must match the case's files exactly: they change
 /// only how the edit is written (or the file's line endings), never the text of its lines.
 const EXACT_DRIFTS: &[&str] = &[
@@ -99,7 +102,10 @@ fn hunk_found(h: &Hunk, old: &[String], new: &[String]) -> bool {
 fn corpus_extraction() {
     let dir = corpus_dir();
     let Ok(index) = fs::read_to_string(dir.join("INDEX.tsv")) else {
-        eprintln!("corpus not found at {}; skipping", dir.display());
+        skip::skip(
+            "corpus_extraction",
+            &format!("the corpus is not at {}", dir.display()),
+        );
         return;
     };
     let mut cases = 0;
@@ -213,7 +219,10 @@ fn corpus_extraction() {
         }
     }
     if cases == 0 {
-        eprintln!("corpus index has no readable cases; skipping");
+        skip::skip(
+            "corpus_extraction",
+            "the corpus index has no readable cases",
+        );
         return;
     }
     eprintln!("corpus extraction: {cases} cases");

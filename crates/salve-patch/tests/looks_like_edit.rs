@@ -14,6 +14,9 @@ use salve_patch::{extract, looks_like_edit};
 use std::fs;
 use std::path::{Path, PathBuf};
 
+#[path = "../../../tests/support/skip.rs"]
+mod skip;
+
 fn corpus_dirs() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
     vec![root.join("cases"), root.join("v2/cases")]
@@ -38,7 +41,10 @@ fn agrees_with_extract_over_the_corpus() {
     let mut extra = Vec::new();
     for dir in corpus_dirs() {
         let Ok(entries) = fs::read_dir(&dir) else {
-            eprintln!("corpus not found at {}; skipped", dir.display());
+            skip::skip(
+                "looks_like_edit",
+                &format!("the corpus is not at {}", dir.display()),
+            );
             continue;
         };
         let mut cases: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();

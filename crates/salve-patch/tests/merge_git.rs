@@ -9,6 +9,9 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+#[path = "../../../tests/support/skip.rs"]
+mod skip;
+
 static SEQ: AtomicUsize = AtomicUsize::new(0);
 
 /// git's verdict: `Ok(text)` for a clean merge, `Err(())` for a conflict, `None` without git.
@@ -50,7 +53,7 @@ fn check(base: &str, ours: &str, theirs: &str) {
 /// round. When both merge cleanly, the results must still be equal byte for byte.
 fn check_with(base: &str, ours: &str, theirs: &str, conservative: bool) {
     let Some(git) = git_merge(base, ours, theirs) else {
-        eprintln!("git merge-file unavailable; skipping");
+        skip::skip("merge_git", "git merge-file is not available");
         return;
     };
     let mine = merge3(base, ours, theirs);

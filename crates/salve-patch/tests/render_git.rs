@@ -10,6 +10,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+#[path = "../../../tests/support/skip.rs"]
+mod skip;
+
 static SEQ: AtomicUsize = AtomicUsize::new(0);
 
 fn scratch() -> PathBuf {
@@ -74,7 +77,7 @@ fn matches_git_diff_no_index() {
             base.clone()
         };
         let Some(expected) = git_diff(&old, new) else {
-            eprintln!("git unavailable; skipping");
+            skip::skip("render_git", "git is not available");
             return;
         };
         assert_eq!(unified_diff("x/f", "y/f", &old, new), expected);
@@ -85,7 +88,7 @@ fn matches_git_diff_no_index() {
 fn git_applies(old: &str, new: &str) {
     let dir = scratch();
     if git(&dir, &["init", "-q"]).is_none() {
-        eprintln!("git unavailable; skipping");
+        skip::skip("render_git", "git is not available");
         return;
     }
     std::fs::write(dir.join("f"), old).unwrap();

@@ -48,9 +48,12 @@ fn is_usage_error(message: &str) -> bool {
 
 fn check(preset: Preset, with_key: bool) {
     let Some(path) = find(preset.program()) else {
-        eprintln!(
-            "skipped: `{}` is not installed (scripts/install-agent-clis.sh installs it)",
-            preset.program()
+        crate::skip::skip(
+            "agent_clis",
+            &format!(
+                "`{}` is not installed (scripts/install-agent-clis.sh installs it)",
+                preset.program()
+            ),
         );
         return;
     };

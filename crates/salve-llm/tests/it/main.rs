@@ -11,6 +11,8 @@ mod command;
 mod http;
 mod replay;
 mod server;
+#[path = "../../../../tests/support/skip.rs"]
+mod skip;
 mod stall;
 
 use std::path::PathBuf;

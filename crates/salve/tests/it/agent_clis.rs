@@ -22,7 +22,10 @@ fn agent_clis() -> Option<PathBuf> {
 /// and none by reaching its time limit. The time is printed for BENCHMARKS.md, not asserted.
 fn real_agents_offline(keys: &[(&str, &str)]) {
     let Some(bin) = agent_clis() else {
-        eprintln!("skipped: the agent CLIs are not installed (scripts/install-agent-clis.sh)");
+        crate::skip::skip(
+            "agent_clis",
+            "the agent CLIs are not installed (scripts/install-agent-clis.sh)",
+        );
         return;
     };
     let tree = project("");

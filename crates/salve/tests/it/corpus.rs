@@ -402,7 +402,10 @@ fn corpus_v2() {
 /// least `floor`, the scoreboard written to `board_file` in the test's scratch folder.
 fn run_corpus(rel: &str, floor: f64, board_file: &str) {
     let Some(cases) = corpus_dir(rel) else {
-        println!("corpus: skipped, shared/corpus/{rel} not found beside the workspace");
+        crate::skip::skip(
+            "corpus",
+            &format!("shared/corpus/{rel} is not beside the workspace"),
+        );
         return;
     };
     let (metas, how) = select(read_index(&cases));

@@ -22,6 +22,8 @@ mod progress;
 mod record;
 mod refusals;
 mod restore_to_run;
+#[path = "../../../../tests/support/skip.rs"]
+mod skip;
 mod support;
 mod syntax_check;
 mod trust;

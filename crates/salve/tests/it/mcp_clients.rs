@@ -32,9 +32,12 @@ fn found(path: PathBuf, what: &str) -> Option<PathBuf> {
     if path.exists() {
         Some(path)
     } else {
-        eprintln!(
-            "note: {what} is not installed at {}; skipped (scripts/install-mcp-clients.sh installs it)",
-            path.display()
+        crate::skip::skip(
+            "mcp_clients",
+            &format!(
+                "{what} is not installed at {} (scripts/install-mcp-clients.sh installs it)",
+                path.display()
+            ),
         );
         None
     }

@@ -88,7 +88,7 @@ fn on_a_terminal(tree: &Tree, args: &str) -> Option<(bool, String)> {
         .output()
         .is_err()
     {
-        eprintln!("skipped: `script` (util-linux) is not installed");
+        crate::skip::skip("progress", "`script` (util-linux) is not installed");
         return None;
     }
     let home = tree.outside().join("home");

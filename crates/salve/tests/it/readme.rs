@@ -188,7 +188,10 @@ fn apply_to_a_copy_and_back_as_the_readme_says() {
                     "expected {want} tests:\n{err}"
                 );
             }
-            Err(e) => println!("readme: python3 not available ({e}); example tests not run"),
+            Err(e) => crate::skip::skip(
+                "readme",
+                &format!("python3 is not available ({e}); the example's tests did not run"),
+            ),
         }
     }
 

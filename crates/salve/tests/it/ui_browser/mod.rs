@@ -81,9 +81,10 @@ fn shot(browser: &mut Browser, name: &str) {
 #[test]
 fn the_page_in_a_real_browser_restores_to_a_run_and_back() {
     let Some(chromium) = chromium() else {
-        eprintln!(
-            "SKIPPED ui_browser: chromium is not installed (run scripts/install-ui-browser.sh, \
-             or set SALVE_TEST_CHROMIUM)"
+        crate::skip::skip(
+            "ui_browser",
+            "chromium is not installed (run scripts/install-ui-browser.sh, or set \
+             SALVE_TEST_CHROMIUM)",
         );
         return;
     };
