@@ -61,6 +61,34 @@ pub fn read(repo: &Repo) -> Result<Vec<Operation>, GitError> {
     Ok(text.lines().filter_map(parse_line).collect())
 }
 
+/// The changes not yet taken back, newest first: what successive steps of undo go back through.
+///
+/// An undo's `target` names the `before` of the operation it took back (a restore-based undo
+/// brings that checkpoint back; a reverting undo logs it), so walking from the newest: an undo
+/// whose own `before` a later undo names was itself undone (a redo) and counts for nothing;
+/// any other undo marks its target undone; an operation that is not an undo, and not marked,
+/// is a change still in place.
+pub fn changes_in_place(ops: &[Operation]) -> Vec<Operation> {
+    let mut undone: Vec<&str> = Vec::new();
+    let mut pending = Vec::new();
+    for op in ops.iter().rev() {
+        let marked = undone.iter().any(|b| *b == op.before);
+        if op.kind == UNDO {
+            if !marked {
+                if let Some(target) = &op.target {
+                    undone.push(target);
+                }
+            }
+        } else if !marked {
+            pending.push(op.clone());
+        }
+    }
+    pending
+}
+
+/// The kind logged by undo.
+pub const UNDO: &str = "undo";
+
 /// The most recent operation, if any.
 pub fn last(repo: &Repo) -> Result<Option<Operation>, GitError> {
     Ok(read(repo)?.pop())
@@ -104,5 +132,51 @@ mod tests {
         );
         assert_eq!(parse_line("x\tapply\tabc\t-"), None);
         assert_eq!(parse_line("10\tapply\tnot-hex\t-"), None);
+    }
+
+    fn op(kind: &str, before: &str, target: Option<&str>) -> Operation {
+        Operation {
+            time: 0,
+            kind: kind.into(),
+            before: before.into(),
+            target: target.map(Into::into),
+        }
+    }
+
+    fn befores(ops: &[Operation]) -> Vec<&str> {
+        ops.iter().map(|o| o.before.as_str()).collect()
+    }
+
+    #[test]
+    fn changes_in_place_skip_undone_ones_and_count_redone_ones() {
+        let a = op("apply", "a1", None);
+        let b = op("ask", "b2", None);
+        let c = op("restore", "c3", Some("a1"));
+        assert_eq!(
+            befores(&changes_in_place(&[a.clone(), b.clone(), c.clone()])),
+            ["c3", "b2", "a1"]
+        );
+        // b undone: it is no longer in place.
+        let undo_b = op("undo", "d4", Some("b2"));
+        assert_eq!(
+            befores(&changes_in_place(&[a.clone(), b.clone(), undo_b.clone()])),
+            ["a1"]
+        );
+        // The undo undone (a redo): b is in place again.
+        let redo = op("undo", "e5", Some("d4"));
+        assert_eq!(
+            befores(&changes_in_place(&[
+                a.clone(),
+                b.clone(),
+                undo_b.clone(),
+                redo.clone()
+            ])),
+            ["b2", "a1"]
+        );
+        // An old undo without a target (logged before targets were) marks nothing.
+        assert_eq!(
+            befores(&changes_in_place(&[a, b, op("undo", "f6", None)])),
+            ["b2", "a1"]
+        );
     }
 }

@@ -52,6 +52,11 @@ pub enum Error {
 /// Restore the checkpoint taken before the most recent salve change; see the module docs.
 pub fn undo(repo: &Repo, options: &Options) -> Result<Outcome, Error> {
     let undone = oplog::last(repo)?.ok_or(Error::NothingToUndo)?;
+    undo_operation(repo, undone, options)
+}
+
+/// Restore the checkpoint taken before `undone`, a logged operation.
+pub fn undo_operation(repo: &Repo, undone: Operation, options: &Options) -> Result<Outcome, Error> {
     let gone = || Error::CheckpointGone {
         kind: undone.kind.clone(),
         commit: undone.before.clone(),

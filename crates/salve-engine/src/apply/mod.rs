@@ -73,6 +73,9 @@ pub struct Options {
     pub checkpoint: bool,
     /// The operation named in the undo log for that checkpoint (`apply`, `ask`, `fix`).
     pub operation: String,
+    /// For an undo that reverts an earlier change: the checkpoint logged before that change,
+    /// logged with this one so later undos know it was taken back.
+    pub undoes: Option<String>,
     /// Record the run (the reply, the report, the diff that landed, the decisions) where a
     /// record is kept. The unified diff is then also in [`Outcome::diff`].
     pub record: bool,
@@ -99,6 +102,7 @@ impl Options {
             max_file_size: DEFAULT_MAX_FILE_SIZE,
             checkpoint: true,
             operation: "apply".to_owned(),
+            undoes: None,
             record: true,
             command: Vec::new(),
             show_diff: false,
@@ -368,6 +372,7 @@ fn checkpoint_options(options: &Options) -> salve_git::checkpoint::create::Optio
     salve_git::checkpoint::create::Options {
         message: Some(format!("before salve {}", options.operation)),
         operation: Some(options.operation.clone()),
+        undoes: options.undoes.clone(),
         // Taken while files are placed, the snapshot may run before a killed earlier apply's
         // temporary files are swept: it must not capture them for undo to bring back.
         skip_name_prefixes: vec![TEMP_PREFIX.to_owned()],

@@ -56,6 +56,9 @@ pub struct Options {
     /// When set, the checkpoint is also logged as the state before this salve operation (for
     /// example `"apply"`), which is what `salve undo` goes back to.
     pub operation: Option<String>,
+    /// For an undo logged through [`Options::operation`]: the checkpoint logged before the
+    /// operation it takes back, so the log says which change each undo undid.
+    pub undoes: Option<String>,
     /// Paths to capture even though they are ignored (restore uses this for ignored files it is
     /// about to overwrite). Paths are relative to the work tree root.
     pub force_paths: Vec<PathBuf>,
@@ -244,7 +247,7 @@ impl Snapshot {
         } = self;
         catalog::add(repo, &commit, &meta)?;
         if let Some(operation) = &options.operation {
-            oplog::record(repo, operation, &commit, None)?;
+            oplog::record(repo, operation, &commit, options.undoes.as_deref())?;
         }
         Ok(Outcome {
             id: short_id(&commit),

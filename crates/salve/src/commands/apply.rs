@@ -59,11 +59,11 @@ pub fn run(global: &Global, args: &ApplyArgs) -> Result<u8, CliError> {
         three_way: true,
         max_file_size: args.max_file_size,
         checkpoint: !args.no_checkpoint,
-        operation: "apply".to_owned(),
         record: !args.no_record,
         command: output::command_line(),
         show_diff: args.diff,
         syntax_check: !args.no_syntax_check,
+        ..Options::new(global.work_dir())
     };
     let progress = if reply.len() >= LARGE_APPLY {
         Progress::start(

@@ -1,8 +1,9 @@
 //! `salve undo`: take back the most recent salve change in this work tree, and only it (an
 //! apply's or ask's own diff, reverted); `--force` restores the checkpoint taken before it
-//! instead. Undo is itself a change, so a second `salve undo` redoes.
+//! instead. Undo is itself a change, so a second `salve undo` redoes. `--steps N` goes back
+//! through the N most recent changes still in place, newest first, each step its own undo.
 
-use salve_engine::undo::{self, Options};
+use salve_engine::undo::{self, Options, Outcome, Steps};
 
 use crate::cli::{parse_size, Global};
 use crate::error::{failed, CliError};
@@ -17,6 +18,10 @@ pub struct UndoArgs {
     /// checkpointed first), instead of reverting the change alone
     #[arg(long)]
     pub force: bool,
+    /// Go back through the N most recent salve changes still in place (undos are not steps;
+    /// a change already undone is skipped), newest first; each step is an undo of its own
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub steps: Option<u32>,
 }
 
 pub fn run(global: &Global, args: &UndoArgs) -> Result<u8, CliError> {
@@ -25,6 +30,11 @@ pub fn run(global: &Global, args: &UndoArgs) -> Result<u8, CliError> {
         force: args.force,
         ..Options::new(global.work_dir())
     };
+    if let Some(count) = args.steps {
+        let steps = undo::undo_steps(&options, usize::try_from(count).unwrap_or(usize::MAX))
+            .map_err(failed)?;
+        return render_steps(global, &steps);
+    }
     let outcome = undo::undo(&options).map_err(failed)?;
     if let Some(restore) = &outcome.restore {
         let verb = format!(
@@ -54,4 +64,54 @@ pub fn run(global: &Global, args: &UndoArgs) -> Result<u8, CliError> {
         print_text(&text)?;
     }
     Ok(0)
+}
+
+/// Each step as a line, then where the walk stopped; exit 1 when it stopped short.
+fn render_steps(global: &Global, steps: &Steps) -> Result<u8, CliError> {
+    if global.json {
+        print_json(steps)?;
+    } else if !global.quiet {
+        let mut text = String::new();
+        for (i, step) in steps.steps.iter().enumerate() {
+            text.push_str(&format!("step {}: {}\n", i + 1, step_line(step)));
+        }
+        if let Some(stopped) = &steps.stopped {
+            text.push_str(&format!(
+                "step {}: not taken: the {} from {}: {}\n",
+                steps.steps.len() + 1,
+                stopped.kind,
+                age(stopped.time),
+                stopped.message
+            ));
+        }
+        text.push_str(&format!(
+            "undid {} of {} {}; `salve undo` takes back the last step\n",
+            steps.steps.len(),
+            steps.asked,
+            if steps.asked == 1 {
+                "change"
+            } else {
+                "changes"
+            }
+        ));
+        print_text(&text)?;
+    }
+    Ok(if steps.stopped.is_some() { 1 } else { 0 })
+}
+
+fn step_line(step: &Outcome) -> String {
+    let what = format!("undid {} from {}", step.undone.kind, age(step.undone.time));
+    match (&step.reverted, &step.restore) {
+        (Some(reverted), _) if reverted.written.is_empty() => {
+            format!("{what}: no file to revert (already reverted)")
+        }
+        (Some(reverted), _) => format!("{what}: reverted {}", reverted.written.join(", ")),
+        (None, Some(restore)) => format!(
+            "{what}: restored checkpoint {} ({} files written, {} deleted)",
+            restore.target,
+            restore.written.len(),
+            restore.deleted.len()
+        ),
+        (None, None) => what,
+    }
 }

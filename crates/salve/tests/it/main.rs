@@ -28,6 +28,7 @@ mod support;
 mod syntax_check;
 mod trust;
 mod ui_browser;
+mod undo_steps;
 
 mod corpus;
 mod crash;

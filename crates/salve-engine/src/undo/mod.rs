@@ -8,6 +8,8 @@
 //! recorded diff) are undone by restoring their checkpoint. Undo is itself a change, so a second
 //! undo redoes.
 
+mod steps;
+
 use std::path::PathBuf;
 
 use salve_git::{undo as git_undo, GitError, Repo};
@@ -16,6 +18,8 @@ use serde::Serialize;
 use crate::checkpoint::{limits, DEFAULT_MAX_UNTRACKED_FILE};
 use crate::error::{Classified, Kind};
 use crate::restore;
+
+pub use steps::{undo_steps, Steps, Stopped};
 
 /// Where to undo.
 #[derive(Clone, Debug)]
@@ -95,6 +99,14 @@ pub enum Error {
     Conflict { kind: String, files: Vec<String> },
     #[error(transparent)]
     Apply(#[from] crate::apply::Error),
+    /// More steps were asked for than there are changes in place to take back.
+    #[error(
+        "{asked} steps of undo were asked for, but only {available} salve {} of this work \
+         tree {} still in place; nothing was changed",
+        if *available == 1 { "change" } else { "changes" },
+        if *available == 1 { "is" } else { "are" }
+    )]
+    TooFewChanges { asked: usize, available: usize },
 }
 
 impl From<git_undo::Error> for Error {
@@ -113,9 +125,10 @@ impl Classified for Error {
         match self {
             Error::Git(e) => e.kind(),
             Error::Restore(e) => e.kind(),
-            Error::NothingToUndo(_) | Error::CheckpointGone(_) | Error::Conflict { .. } => {
-                Kind::Refused
-            }
+            Error::NothingToUndo(_)
+            | Error::CheckpointGone(_)
+            | Error::Conflict { .. }
+            | Error::TooFewChanges { .. } => Kind::Refused,
             Error::Apply(e) => e.kind(),
         }
     }
@@ -127,6 +140,7 @@ impl Classified for Error {
             Error::NothingToUndo(_) => "nothing_to_undo",
             Error::CheckpointGone(_) => "checkpoint_gone",
             Error::Conflict { .. } => "undo_conflict",
+            Error::TooFewChanges { .. } => "too_few_changes",
             Error::Apply(e) => e.code(),
         }
     }
@@ -149,6 +163,9 @@ impl Classified for Error {
                     .to_owned(),
             ),
             Error::Apply(e) => e.hint(),
+            Error::TooFewChanges { available, .. } => Some(format!(
+                "ask for at most {available} steps; the record lists the changes"
+            )),
         }
     }
 }
@@ -156,10 +173,21 @@ impl Classified for Error {
 /// Undo the most recent salve change; see the module docs.
 pub fn undo(options: &Options) -> Result<Outcome, Error> {
     let repo = Repo::discover(&options.dir)?;
-    let last = salve_git::oplog::last(&repo)?;
-    if let (Some(last), false) = (&last, options.force) {
-        if let Some(run) = recorded_run(&repo, last) {
-            return revert(&repo, last, &run);
+    let last = salve_git::oplog::last(&repo)?
+        .ok_or_else(|| Error::NothingToUndo(git_undo::Error::NothingToUndo.to_string()))?;
+    undo_one(&repo, &last, options)
+}
+
+/// Take back `op`, a logged change: revert its recorded diff merged into the files as they are
+/// now, or (without one, or under `force`) restore the checkpoint taken before it.
+fn undo_one(
+    repo: &Repo,
+    op: &salve_git::oplog::Operation,
+    options: &Options,
+) -> Result<Outcome, Error> {
+    if !options.force {
+        if let Some(run) = recorded_run(repo, op) {
+            return revert(repo, op, &run);
         }
     }
     let _lock = crate::lock::acquire(&repo.root, crate::lock::DEFAULT_WAIT)
@@ -169,7 +197,7 @@ pub fn undo(options: &Options) -> Result<Outcome, Error> {
     // A file an apply wrote was captured by its checkpoint up to the apply's own size limit:
     // the undo captures it as far, so that it too can be undone.
     git_options.restore.max_capture_bytes = Some(crate::apply::DEFAULT_MAX_FILE_SIZE);
-    let outcome = git_undo::undo(&repo, &git_options)?;
+    let outcome = git_undo::undo_operation(repo, op.clone(), &git_options)?;
     let mut restored: restore::Outcome = outcome.restore.into();
     restored.unrewound = crate::rewind::bring_back(&repo.root, &restored.target_commit);
     Ok(Outcome {
@@ -231,7 +259,8 @@ fn revert(
         diff,
         &crate::apply::Options {
             reverse: true,
-            operation: "undo".to_owned(),
+            operation: salve_git::oplog::UNDO.to_owned(),
+            undoes: Some(last.before.clone()),
             record: false,
             // Undo brings back what the files held, which may not have parsed.
             syntax_check: false,
