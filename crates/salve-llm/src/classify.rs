@@ -198,6 +198,12 @@ mod tests {
             classify(&format!("{diff}\nNO_CHANGES_NEEDED")),
             ReplyClass::Edit
         );
+        // A bare Cline tool call is an edit too: the chain must not move on to the next
+        // provider as if the reply held none.
+        assert_eq!(
+            classify("<write_to_file>\n<path>notes.md</path>\n<content>\n# Notes\n</content>\n</write_to_file>\n"),
+            ReplyClass::Edit
+        );
     }
 
     #[test]

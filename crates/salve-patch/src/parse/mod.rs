@@ -160,6 +160,7 @@ mod fence;
 mod json;
 mod pair;
 mod paths;
+mod readers;
 mod sanitize;
 mod search_replace;
 mod sniff;

@@ -11,15 +11,14 @@
 
 use super::cx::Source;
 use super::fence::{fence_open, is_diff_lang, is_fence_close, lang_of, Fence};
-use super::{codex, diff, json, paths, search_replace};
+use super::readers::{proves_any, Scan};
+use super::{diff, paths, search_replace};
 
-/// True when `reply` holds something [`extract`](super::extract) reads as an edit: a git or
-/// unified diff header (`diff --git`, `--- ` then `+++ `), a Codex envelope (`*** Begin Patch`,
-/// `*** Update File:` ...), a complete SEARCH/REPLACE block (`<<<<<<< SEARCH` or
-/// `------- SEARCH`, `=======`, then `>>>>>>> REPLACE` or `+++++++ REPLACE`), an old/new JSON
-/// value that closes and has path, old and new keys (`path`, `old_string`, `new_string` and
-/// their variants), or a fence with a path attached (a path line before it or in its info
-/// string) whose content can be a whole file or hunks of that path.
+/// True when `reply` holds something [`extract`](super::extract) reads as an edit: a line where
+/// a reader of the formats table proves one (a git or unified diff header, a Codex envelope, a
+/// complete SEARCH/REPLACE block, an old/new or tool-call JSON value that closes with its keys,
+/// a Cline/Roo tool call), or a fence with a path attached (a path line before it or in its
+/// info string) whose content can be a whole file or hunks of that path.
 ///
 /// It is a cheap scan, linear in the reply, meant for deciding whether a provider's reply is
 /// worth applying. It errs only one way: whenever [`extract`](super::extract) finds an edit, this
@@ -29,38 +28,14 @@ pub fn looks_like_edit(reply: &str) -> bool {
     let src = Source::new(reply);
     let n = src.len();
     let mut prev: Option<usize> = None;
-    // A SEARCH marker seen, and a divider since it: a REPLACE marker then completes a block.
-    let mut search = false;
-    let mut divider = false;
-    // The JSON scan's budget, as in `extract`, keeps repeated attempts linear overall.
-    let mut json_budget = reply.len().saturating_mul(4).saturating_add(4096);
+    let mut scan = Scan::new(reply);
     for i in 0..n {
         let line = src.line(i);
         let t = line.trim_start();
         if t.is_empty() {
             continue;
         }
-        if line.starts_with("diff --git ")
-            || diff::is_file_header(&src, i, n)
-            || codex::is_start(line)
-        {
-            return true;
-        }
-        if search_replace::is_search(line) {
-            (search, divider) = (true, false);
-        } else if search && search_replace::is_divider(line) {
-            divider = true;
-        } else if divider && search_replace::is_replace(line) {
-            return true;
-        }
-        if (t.starts_with('{') || t.starts_with('['))
-            && json::may_hold_edit(
-                reply
-                    .get(src.offset(i) + line.len() - t.len()..)
-                    .unwrap_or(""),
-                &mut json_budget,
-            )
-        {
+        if proves_any(&src, i, n, &mut scan) {
             return true;
         }
         if let Some(f) = fence_open(line) {

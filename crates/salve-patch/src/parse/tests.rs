@@ -318,3 +318,22 @@ fn many_blocks_for_one_file_are_merged_and_repeats_dropped() {
     assert_eq!(x.edits.len(), 20_000);
     assert_eq!(x.notes.len(), 20_000);
 }
+
+/// The formats table covers every format but whole files (what a fence with a path holds when
+/// no reader leads its content).
+#[test]
+fn every_format_but_whole_files_has_a_reader() {
+    let read = super::readers::formats();
+    for format in [
+        Format::Git,
+        Format::Unified,
+        Format::Codex,
+        Format::SearchReplace,
+        Format::OldNewJson,
+        Format::ToolXml,
+        Format::ToolJson,
+    ] {
+        assert!(read.contains(&format), "{format:?} has no reader");
+    }
+    assert!(!read.contains(&Format::WholeFile));
+}

@@ -10,7 +10,8 @@
 
 use super::cx::{Cx, Region, RegionState};
 use super::fence::{fence_open, is_diff_lang, is_fence_close, lang_of, Fence};
-use super::{codex, diff, json, paths, search_replace, tool_xml, whole_file};
+use super::readers::{self, LineState};
+use super::{paths, search_replace, tool_xml, whole_file};
 use crate::edit::{BareNamed, FileEdit, IssueKind, ParseIssue};
 
 const MARK_START: &str = "<<<AI_DIFF_START>>>";
@@ -35,24 +36,10 @@ fn markers(cx: &mut Cx, r: &Region, i: usize) -> usize {
     close.map_or(end, |c| c + 1)
 }
 
-/// True when the content starting at `first` opens with an edit of any format.
+/// True when the content starting at `first` opens with an edit of any format (or a markers
+/// pair around one).
 fn starts_with_edit(cx: &Cx, first: usize, end: usize) -> bool {
-    let line = cx.src.line(first);
-    let t = line.trim_start();
-    line.starts_with("diff --git ")
-        || diff::is_file_header(&cx.src, first, end)
-        || codex::is_start(line)
-        || search_replace::is_search(line)
-        || tool_xml::tool_at(line).is_some()
-        || diff::is_orphan_hunk_start(&cx.src, first, end)
-        || line.trim() == MARK_START
-        || ((t.starts_with('{') || t.starts_with('['))
-            && json::mentions_edit_keys(
-                cx.src
-                    .text()
-                    .get(cx.src.offset(first)..cx.src.offset(end))
-                    .unwrap_or(""),
-            ))
+    cx.src.line(first).trim() == MARK_START || readers::leads_any(&cx.src, first, end)
 }
 
 /// Reads the fence opened at line `i`; returns the line after its close. `pending` is a path
@@ -68,17 +55,11 @@ fn fence(cx: &mut Cx, r: &Region, i: usize, f: &Fence, pending: Option<paths::Pa
     let start = i + 1;
     let first = cx.src.next_nonblank(start, r.end);
 
-    // SEARCH/REPLACE content may itself hold fences, so its blocks are read before the close.
+    // Content in a format whose text may hold fences (SEARCH/REPLACE blocks, tool calls) is
+    // read by its reader before the close is looked for.
     if let Some(k) = first {
-        let second = cx.src.next_nonblank(k + 1, r.end);
-        let sr_first = search_replace::is_search(cx.src.line(k))
-            || (paths::path_candidate(cx.src.line(k)).is_some()
-                && second.is_some_and(|s| search_replace::is_search(cx.src.line(s))));
-        if sr_first {
-            return search_replace::parse_fenced(cx, r, start, f, hint);
-        }
-        if tool_xml::tool_at(cx.src.line(k)).is_some() {
-            return tool_calls_fenced(cx, r, k, f);
+        if let Some(read) = readers::fenced_at(&cx.src, k, r.end) {
+            return read(cx, r, start, k, f, hint);
         }
     }
 
@@ -171,7 +152,7 @@ fn bare_named(cx: &mut Cx, inner: &Region, name: String, lang: &str, message: St
 /// Reads the tool calls in the fence whose first call opens at line `k`, then the fence's
 /// close; returns the line after it. A call's text may hold fences of its own, so calls are
 /// read before the close is looked for.
-fn tool_calls_fenced(cx: &mut Cx, r: &Region, k: usize, f: &Fence) -> usize {
+pub(super) fn tool_calls_fenced(cx: &mut Cx, r: &Region, k: usize, f: &Fence) -> usize {
     let mut i = k;
     while i < r.end {
         let l = cx.src.line(i);
@@ -193,8 +174,7 @@ const MAX_DEPTH: usize = 8;
 /// Reads `r` as a (nested) reply: wrappers, edits of every format, and prose.
 pub(crate) fn scan_region(cx: &mut Cx, r: &Region) {
     let mut i = r.start;
-    let mut pending: Option<paths::PathLine> = None;
-    let mut orphan_seen = false;
+    let mut state = LineState::default();
     while i < r.end {
         let line = cx.src.line(i);
         let t = line.trim();
@@ -205,17 +185,17 @@ pub(crate) fn scan_region(cx: &mut Cx, r: &Region) {
         if r.depth < MAX_DEPTH {
             if t == MARK_START {
                 i = markers(cx, r, i);
-                pending = None;
+                state.pending = None;
                 continue;
             }
             if let Some(f) = fence_open(line) {
-                i = fence(cx, r, i, &f, pending.take());
+                i = fence(cx, r, i, &f, state.pending.take());
                 continue;
             }
         }
-        if let Some(next) = try_edit(cx, r, i, &mut pending, &mut orphan_seen) {
+        if let Some(next) = readers::read_at(cx, r, i, &mut state) {
             i = next.max(i + 1);
-            pending = None;
+            state.pending = None;
             continue;
         }
         if search_replace::looks_like_marker(line) {
@@ -225,64 +205,7 @@ pub(crate) fn scan_region(cx: &mut Cx, r: &Region) {
                 format!("line {}: unrecognised SEARCH/REPLACE marker {t:?}", i + 1),
             );
         }
-        pending = paths::path_candidate(line).or_else(|| paths::prose_path(line));
+        state.pending = paths::path_candidate(line).or_else(|| paths::prose_path(line));
         i += 1;
     }
-}
-
-/// Reads the edit starting at line `i`, if one does; returns the line after it.
-fn try_edit(
-    cx: &mut Cx,
-    r: &Region,
-    i: usize,
-    pending: &mut Option<paths::PathLine>,
-    orphan_seen: &mut bool,
-) -> Option<usize> {
-    let line = cx.src.line(i);
-    if tool_xml::tool_at(line).is_some() {
-        return Some(tool_xml::parse(cx, r, i));
-    }
-    if line.starts_with("diff --git ") {
-        return Some(diff::parse_git(cx, r, i));
-    }
-    if diff::is_file_header(&cx.src, i, r.end) {
-        return Some(diff::parse_unified(cx, r, i));
-    }
-    if codex::is_start(line) {
-        return Some(codex::parse(cx, r, i));
-    }
-    if search_replace::is_search(line) {
-        let path = pending
-            .take()
-            .map(|p| p.path)
-            .or_else(|| r.hint.clone())
-            .or_else(|| cx.last_sr_path.clone());
-        return Some(search_replace::parse_block(cx, r, i, path));
-    }
-    let t = line.trim_start();
-    if t.starts_with('{') || t.starts_with('[') {
-        if let Some(next) = json::try_parse(cx, r, i) {
-            return Some(next);
-        }
-    }
-    if r.diff_lang && diff::is_headerless_body_start(line) {
-        if let Some(path) = r.hint.clone() {
-            return Some(diff::parse_orphan(cx, r, i, &path));
-        }
-    }
-    if diff::is_orphan_hunk_start(&cx.src, i, r.end) {
-        if let Some(path) = r.hint.clone() {
-            return Some(diff::parse_orphan(cx, r, i, &path));
-        }
-        if !*orphan_seen {
-            *orphan_seen = true;
-            cx.issue(
-                IssueKind::Malformed,
-                None,
-                format!("line {}: diff hunk without a file header", i + 1),
-            );
-        }
-        return Some(diff::skip_orphan(cx, r, i));
-    }
-    None
 }

@@ -3,7 +3,7 @@
 //! read an older version. Any issue of the extraction refuses the reply, as `salve apply` does
 //! without `--partial`.
 
-use salve_patch::{apply_hunks, extract, replace_whole_3way, FileChange};
+use salve_patch::{apply_hunks, extract, looks_like_edit, replace_whole_3way, FileChange};
 
 pub enum Outcome {
     /// The new text (the current text when nothing had to change).
@@ -14,6 +14,12 @@ pub enum Outcome {
 
 pub fn run(reply: &str, path: &str, current: &str, baseline: Option<&str>) -> Outcome {
     let ex = extract(reply);
+    // The cheap detector must see every edit extraction finds, or a provider chain would drop
+    // the reply as "no edit".
+    assert!(
+        ex.edits.is_empty() || looks_like_edit(reply),
+        "extract finds an edit that looks_like_edit misses:\n{reply}"
+    );
     if !ex.issues.is_empty() {
         return Outcome::Refused(format!("issues: {:?}", ex.issues));
     }
