@@ -9,8 +9,8 @@
 //! | tool | engine operation |
 //! |---|---|
 //! | `apply_edit {edit, check_only?}` | [`salve_engine::apply::apply`]: any edit format, the structured report |
-//! | `str_replace {path, old_str, new_str}` | the same, from an old/new JSON edit ([`reply`]) |
-//! | `write_file {path, content}` | the same, from a whole-file block ([`reply`]) |
+//! | `str_replace {path, old_str, new_str}` | the same, the arguments given to the engine as an old/new edit |
+//! | `write_file {path, content}` | the same, the arguments given to the engine as a whole-file write |
 //! | `checkpoint {message?}`, `list_checkpoints` | [`salve_engine::checkpoint`] |
 //! | `restore_checkpoint {id}`, `undo` | [`salve_engine::restore`], [`salve_engine::undo`] |
 //! | `run_check {command?, timeout_secs?}` | [`salve_engine::fix`]: run, extract failures, classify |
@@ -42,7 +42,6 @@ pub mod check;
 pub mod descriptions;
 pub mod ops;
 pub mod params;
-pub mod reply;
 pub mod result;
 pub mod server;
 pub mod state;

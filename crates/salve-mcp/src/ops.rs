@@ -2,7 +2,7 @@
 //! turns its outcome or error into a tool result. The server runs these off the async runtime.
 
 use rmcp::model::CallToolResult;
-use salve_engine::apply::{apply, Options as ApplyOptions, Outcome as Applied};
+use salve_engine::apply::{apply, Input, Options as ApplyOptions, Outcome as Applied};
 use salve_engine::{checkpoint, record, restore, undo};
 use salve_patch::{Outcome, Report, Status};
 use serde_json::Value;
@@ -11,42 +11,53 @@ use crate::params::{
     ApplyEditParams, CheckpointParams, LogParams, RestoreParams, ShowRunParams, StrReplaceParams,
     WriteFileParams,
 };
-use crate::reply::{self, WriteFileError};
 use crate::result;
 use crate::state::State;
 
 /// Runs listed by `log` when no limit is given.
 pub const DEFAULT_LOG_LIMIT: usize = 20;
 
-/// `apply_edit`.
+/// `apply_edit`: the reply as written.
 pub fn apply_edit(state: &State, params: &ApplyEditParams) -> CallToolResult {
-    apply_reply(state, &params.edit, params.check_only, "apply_edit")
+    apply_input(
+        state,
+        Input::Reply(&params.edit),
+        params.check_only,
+        "apply_edit",
+    )
 }
 
-/// `str_replace`: the pair as old/new JSON, applied like any edit.
+/// `str_replace`: the arguments as an old/new edit, given to the engine as they are (no text
+/// form in between, so any path the guard allows can be named).
 pub fn str_replace(state: &State, params: &StrReplaceParams) -> CallToolResult {
-    let text = reply::str_replace(&params.path, &params.old_str, &params.new_str);
-    apply_reply(state, &text, false, "str_replace")
+    let value = serde_json::json!({
+        "path": params.path,
+        "old_string": params.old_str,
+        "new_string": params.new_str,
+    });
+    apply_input(state, Input::Value(&value), false, "str_replace")
 }
 
-/// `write_file`: the content as a whole-file block, applied like any edit.
+/// `write_file`: the arguments as a whole-file write, given to the engine as they are.
 pub fn write_file(state: &State, params: &WriteFileParams) -> CallToolResult {
-    match reply::write_file(&params.path, &params.content) {
-        Ok(text) => apply_reply(state, &text, false, "write_file"),
-        Err(e @ WriteFileError::Path(_)) => result::refused(
-            "unnameable_path",
-            &e.to_string(),
-            Some("use apply_edit with a git diff (`diff --git a/PATH b/PATH`), which can name any path".to_owned()),
-        ),
-        Err(e @ WriteFileError::Empty) => result::refused(
+    if params.content.trim().is_empty() {
+        return result::refused(
             "empty_content",
-            &e.to_string(),
-            Some("write the whole content; to empty or delete a file use apply_edit with a diff".to_owned()),
-        ),
+            "the content is empty",
+            Some(
+                "write the whole content; to empty or delete a file use apply_edit with a diff"
+                    .to_owned(),
+            ),
+        );
     }
+    let value = serde_json::json!({
+        "file_path": params.path,
+        "content": params.content,
+    });
+    apply_input(state, Input::Value(&value), false, "write_file")
 }
 
-fn apply_reply(state: &State, text: &str, check_only: bool, tool: &str) -> CallToolResult {
+fn apply_input(state: &State, input: Input<'_>, check_only: bool, tool: &str) -> CallToolResult {
     let options = ApplyOptions {
         check: check_only,
         // The agent read the files as they are, not as HEAD has them.
@@ -54,7 +65,7 @@ fn apply_reply(state: &State, text: &str, check_only: bool, tool: &str) -> CallT
         command: vec!["salve".to_owned(), "mcp".to_owned(), tool.to_owned()],
         ..ApplyOptions::new(&state.dir)
     };
-    match apply(text, &options) {
+    match apply(input, &options) {
         Ok(outcome) => {
             let summary = apply_summary(&outcome);
             match outcome.report.outcome {

@@ -180,6 +180,63 @@ async fn an_ambiguous_edit_is_refused_with_candidates_and_nothing_written() {
     client.cancel().await.unwrap();
 }
 
+/// The drop-in tools hand their arguments to the engine as edits, never through a text form, so
+/// every path the guard allows can be named: the route files of Next.js, SvelteKit, Nuxt and
+/// Remix among them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn write_file_and_str_replace_name_route_files() {
+    let repo = repo();
+    let client = connect(&repo.root, false).await;
+    for path in [
+        "src/app/(marketing)/about/page.tsx",
+        "app/blog/[slug]/page.tsx",
+        "src/routes/+page.svelte",
+        "pages/[...all].vue",
+        "app/routes/$id.edit.tsx",
+        "app/{group}/x=1,y;z!.ts",
+        "notes with spaces.md",
+        "Makefile",
+    ] {
+        let written = call(
+            &client,
+            "write_file",
+            json!({ "path": path, "content": "export const x = 1;
+" }),
+        )
+        .await;
+        assert!(!is_error(&written), "{path}: {written:?}");
+        assert_eq!(
+            repo.read(path),
+            "export const x = 1;
+",
+            "{path}"
+        );
+        let replaced = call(
+            &client,
+            "str_replace",
+            json!({ "path": path, "old_str": "x = 1", "new_str": "x = 2" }),
+        )
+        .await;
+        assert!(!is_error(&replaced), "{path}: {replaced:?}");
+        assert_eq!(
+            repo.read(path),
+            "export const x = 2;
+",
+            "{path}"
+        );
+    }
+    // The guard still holds on the structured path.
+    let escaped = call(
+        &client,
+        "write_file",
+        json!({ "path": "../outside.txt", "content": "no\n" }),
+    )
+    .await;
+    assert!(is_error(&escaped), "{escaped:?}");
+    assert!(!repo.outside().join("outside.txt").exists());
+    client.cancel().await.unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn str_replace_and_write_file_keep_line_endings() {
     let repo = repo();

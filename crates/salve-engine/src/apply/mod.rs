@@ -3,8 +3,9 @@
 //! The steps, in order:
 //! 1. Find the repository and the baseline commit (`--base`, default `HEAD`); an unknown
 //!    revision is an [`Error`] before anything else happens.
-//! 2. Extract the edits from the reply ([`salve_patch::extract`]); `reverse` turns each
-//!    one around.
+//! 2. Read the edits from the [`Input`]: a reply's text ([`salve_patch::extract`]), one JSON
+//!    value such as a tool call's arguments ([`salve_patch::extract_value`]), or edits already
+//!    built. This is the only place the three differ. `reverse` turns each edit around.
 //! 3. Guard every path the reply names. One rejected path refuses the whole reply, even under
 //!    `partial`: a reply that reaches for `.git/hooks` or `../` is not trusted with anything.
 //! 4. Gather the edits per file (`plan`), then place each file in memory (`file`): resolve
@@ -22,6 +23,7 @@ mod counts;
 mod diff;
 mod error;
 mod file;
+mod input;
 mod load;
 mod plan;
 mod repository;
@@ -31,11 +33,12 @@ mod whole_target;
 use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 
-use salve_patch::{FileEdit, IssueKind, ParseIssue};
+use salve_patch::{Extraction, FileEdit, IssueKind, ParseIssue};
 
 use salve_patch::{Outcome as ReportOutcome, Report, Status};
 
 pub use error::Error;
+pub use input::Input;
 use serde::Serialize;
 
 use crate::paths::canonical_root;
@@ -171,23 +174,31 @@ fn drop_noise(report: &mut Report) {
     }
 }
 
-/// Apply `reply` to `options.dir`, and record the run. Refusals are reported in the outcome;
-/// only problems that stop the apply from running or from finishing its writes are errors.
-pub fn apply(reply: &str, options: &Options) -> Result<Outcome, Error> {
+/// Apply `input` (a reply's text, a JSON value, or edits already built) to `options.dir`, and
+/// record the run. Refusals are reported in the outcome; only problems that stop the apply from
+/// running or from finishing its writes are errors.
+pub fn apply<'a>(input: impl Into<Input<'a>>, options: &Options) -> Result<Outcome, Error> {
+    let input = input.into();
     if !options.record {
-        return place_and_write(reply, options).map(|mut o| {
+        return place_and_write(input, options).map(|mut o| {
             drop_noise(&mut o.report);
             o
         });
     }
     // Opening the record costs about as much as a small apply and does not depend on it: the
     // run is started on another thread meanwhile.
+    let recorded_text = input.text_for_record();
     let (started, result) = both(
         || {
             let command = command_line(options);
-            Recorder::start_with_reply(&options.dir, salve_store::RunKind::Apply, command, reply)
+            Recorder::start_with_reply(
+                &options.dir,
+                salve_store::RunKind::Apply,
+                command,
+                &recorded_text,
+            )
         },
-        || place_and_write(reply, options),
+        || place_and_write(input, options),
     );
     let recorded = started.and_then(|r| match (r, &result) {
         (None, _) => Ok(None),
@@ -237,7 +248,7 @@ fn finish_record(
 }
 
 /// Steps 1 to 6 of the module docs.
-fn place_and_write(reply: &str, options: &Options) -> Result<Outcome, Error> {
+fn place_and_write(input: Input<'_>, options: &Options) -> Result<Outcome, Error> {
     let root = canonical_root(&options.dir).map_err(|source| Error::Dir {
         path: options.dir.clone(),
         source,
@@ -260,7 +271,7 @@ fn place_and_write(reply: &str, options: &Options) -> Result<Outcome, Error> {
             issues,
             plans,
             unmatched,
-        } = match prepare(reply, options, &root) {
+        } = match prepare(input.read(), options, &root) {
             Ready::Refused(report) => {
                 let (_, baseline) = repository.finish()?;
                 let baseline = baseline.map(|b| b.commit().to_owned());
@@ -475,8 +486,7 @@ enum Ready {
 
 /// Steps 2 to 4 up to placing: extract, turn around under `reverse`, guard every path, group
 /// per file. Needs no git.
-fn prepare(reply: &str, options: &Options, root: &Path) -> Ready {
-    let extraction = salve_patch::extract(reply);
+fn prepare(extraction: Extraction, options: &Options, root: &Path) -> Ready {
     let mut edits: Vec<FileEdit> = if options.reverse {
         extraction.edits.iter().map(FileEdit::reversed).collect()
     } else {
