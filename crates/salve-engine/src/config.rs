@@ -188,28 +188,35 @@ fn untrusted_message(sections: &[Gated]) -> String {
     )
 }
 
-impl ConfigError {
-    /// What to do about it.
-    pub fn hint(&self) -> Option<String> {
+impl crate::error::Classified for ConfigError {
+    fn kind(&self) -> crate::error::Kind {
+        crate::error::Kind::Config
+    }
+
+    /// `untrusted_config` for sections the user has not trusted (a front end names its way to
+    /// trust them), `bad_config` for the rest.
+    fn code(&self) -> &'static str {
+        match self {
+            ConfigError::Untrusted { .. } => "untrusted_config",
+            _ => "bad_config",
+        }
+    }
+
+    /// What to do about it, in the configuration's own words (front ends add their commands).
+    fn hint(&self) -> Option<String> {
         Some(match self {
             ConfigError::NoProviders | ConfigError::UnknownProvider { .. } => {
                 "define providers in salve.toml or ~/.config/salve/config.toml \
-                 ([providers.NAME] kind = ...); `salve doctor` shows what is configured"
+                 ([providers.NAME] kind = ...)"
                     .to_owned()
             }
             ConfigError::Parse { .. } | ConfigError::Invalid { .. } | ConfigError::Spec(_) => {
-                "see the provider schema in the README (salve ask); `salve doctor` checks it"
-                    .to_owned()
+                "see the provider schema in the README".to_owned()
             }
-            ConfigError::Env { .. } => {
-                "unset the variable or fix its value; `salve doctor` lists the SALVE_* \
-                 variables in use"
-                    .to_owned()
-            }
+            ConfigError::Env { .. } => "unset the variable or fix its value".to_owned(),
             ConfigError::Untrusted { .. } => {
                 "a repository's salve.toml may run programs and receive your API keys only \
-                 once you allow it: read the sections named, then run `salve trust` in the \
-                 repository"
+                 once you have read the sections named and trusted them"
                     .to_owned()
             }
             ConfigError::Read { .. } => return None,

@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::error::Classified as _;
 use salve_llm::check::{availability, Check};
 use salve_llm::secret::redact;
 use serde::Serialize;

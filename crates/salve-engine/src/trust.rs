@@ -69,7 +69,7 @@ impl Classified for Error {
 
     fn code(&self) -> &'static str {
         match self {
-            Error::Config(_) => "bad_config",
+            Error::Config(e) => e.code(),
             Error::NoStore => "no_trust_store",
             Error::Io { .. } => "io",
         }

@@ -94,6 +94,11 @@ fn apply_summary(outcome: &Applied) -> String {
                 s.push_str(&format!(
                     "; checkpoint {id} was taken before writing (the undo tool reverts this)"
                 ));
+            } else if outcome.no_checkpoint.is_some() {
+                s.push_str(
+                    "; not in a git repository, so no checkpoint was taken and the undo tool \
+                     cannot revert this",
+                );
             }
             s
         }

@@ -167,6 +167,20 @@ pub fn failed<E: Classified>(e: E) -> CliError {
         ("unreadable_input", _) => {
             Some("pass a file written by `salve export`, or - for stdin".to_owned())
         }
+        ("untrusted_config", _) => Some(
+            "read the sections named (`salve trust --show`), then run `salve trust` in the \
+             repository to allow them"
+                .to_owned(),
+        ),
+        ("bad_config", _) => Some(match e.hint() {
+            Some(h) => format!("{h}; `salve doctor` shows what is configured"),
+            None => "`salve doctor` shows what is configured".to_owned(),
+        }),
+        ("checkpoint_failed", _) => Some(
+            "fix the cause above (install git if it is missing), or pass --no-checkpoint only if \
+             the change can be undone another way"
+                .to_owned(),
+        ),
         ("record_too_new", _) => {
             Some("a newer salve wrote this record; upgrade salve, or pass --no-record".to_owned())
         }

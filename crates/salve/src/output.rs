@@ -50,23 +50,6 @@ pub fn print_json_pretty(value: &impl Serialize) -> Result<(), CliError> {
     print_text(&format!("{text}\n"))
 }
 
-/// `value` as indented JSON with one more top-level field.
-pub fn json_pretty_with(
-    value: &impl Serialize,
-    key: &str,
-    extra: &impl Serialize,
-) -> Result<String, CliError> {
-    let mut object = serde_json::to_value(value).map_err(encoding_error)?;
-    if let Some(map) = object.as_object_mut() {
-        map.insert(
-            key.to_owned(),
-            serde_json::to_value(extra).map_err(encoding_error)?,
-        );
-    }
-    let text = serde_json::to_string_pretty(&object).map_err(encoding_error)?;
-    Ok(format!("{text}\n"))
-}
-
 fn encoding_error(e: serde_json::Error) -> CliError {
     CliError::internal(format!("encoding the JSON output: {e}"))
 }
@@ -153,6 +136,34 @@ pub fn render_restore(
         outcome.before
     ));
     print_text(&text)
+}
+
+/// What the command line adds to an apply's notes: how to undo it (or that nothing can), and
+/// the flags that would have written what the engine refused by default.
+pub fn apply_notes(outcome: &salve_engine::apply::Outcome, partial: bool) -> Vec<String> {
+    use salve_patch::Status;
+    let report = &outcome.report;
+    let mut notes = Vec::new();
+    if let Some(id) = &outcome.checkpoint {
+        notes.push(format!(
+            "checkpoint {id} taken before writing; `salve undo` reverts this apply"
+        ));
+    } else if outcome.no_checkpoint.is_some() {
+        notes.push(
+            "not in a git repository: no checkpoint was taken, so `salve undo` cannot revert \
+             this apply"
+                .to_owned(),
+        );
+    }
+    let skipped = report.files.iter().any(|f| f.status == Status::Skipped);
+    let whole_reply_issue = report.issues.iter().any(|i| i.path.is_none());
+    if skipped && !whole_reply_issue && !partial && !report.check_only {
+        notes.push("--partial writes the files that placed".to_owned());
+    }
+    if report.files.iter().any(|f| f.status == Status::Syntax) {
+        notes.push("--no-syntax-check writes a file that would not parse anyway".to_owned());
+    }
+    notes
 }
 
 /// `1 file`, `2 files`.

@@ -87,7 +87,7 @@ impl Classified for Error {
             }
             Error::Checkpoint(_) => {
                 "fix the cause above (install git if it is missing), or write without a \
-                 checkpoint (`--no-checkpoint`) only if the change can be undone another way"
+                 checkpoint only if the change can be undone another way"
             }
             Error::Baseline(BaselineError::Git(e)) | Error::Git(e) => return e.hint(),
             Error::Lock(e) => return e.hint(),

@@ -131,9 +131,13 @@ pub struct Outcome {
     /// The baseline commit used for 3-way placement, when there was one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub baseline: Option<String>,
-    /// The checkpoint taken before writing, when one was.
+    /// The checkpoint taken before writing, when one was: undo reverts the apply.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub checkpoint: Option<String>,
+    /// Why files were written without a checkpoint that was asked for, so nobody counts on an
+    /// undo that cannot happen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_checkpoint: Option<NoCheckpoint>,
     /// With [`Options::record`] or [`Options::show_diff`]: the unified diff of what was
     /// written, or would be under `check`. Empty when refused or when nothing changes.
     #[serde(skip)]
@@ -146,6 +150,14 @@ pub struct Outcome {
     pub record_error: Option<String>,
 }
 
+/// Why an apply that wrote files took no checkpoint, though one was asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NoCheckpoint {
+    /// The directory is not in a git repository, where checkpoints live.
+    NotARepository,
+}
+
 impl Outcome {
     fn refused(report: Report, baseline: Option<String>) -> Outcome {
         Outcome {
@@ -153,6 +165,7 @@ impl Outcome {
             written: Vec::new(),
             baseline,
             checkpoint: None,
+            no_checkpoint: None,
             diff: String::new(),
             run: None,
             record_error: None,
@@ -350,18 +363,9 @@ fn place_and_write(input: Input<'_>, options: &Options) -> Result<Outcome, Error
             snapshot,
             &checkpoint_options,
         )?;
-        if let Some(id) = &checkpoint {
-            report.notes.push(format!(
-                "checkpoint {id} taken before writing; `salve undo` reverts this apply"
-            ));
-        } else if options.checkpoint && git.is_none() && !written.is_empty() {
-            // Said once, so nobody counts on an undo that cannot happen.
-            report.notes.push(
-                "not in a git repository: no checkpoint was taken, so `salve undo` cannot revert \
-                 this apply"
-                    .to_owned(),
-            );
-        }
+        let no_checkpoint =
+            (checkpoint.is_none() && options.checkpoint && git.is_none() && !written.is_empty())
+                .then_some(NoCheckpoint::NotARepository);
         report.outcome = verdict(&placed, refusals);
         report.files = placed.into_iter().map(|p| p.report).collect();
         if counted {
@@ -372,6 +376,7 @@ fn place_and_write(input: Input<'_>, options: &Options) -> Result<Outcome, Error
             written,
             baseline: baseline_id,
             checkpoint,
+            no_checkpoint,
             diff,
             run: None,
             record_error: None,
@@ -539,7 +544,7 @@ fn skip_placed(placed: &mut [Placed], whole_reply_issue: bool) {
     let why = if whole_reply_issue {
         "placed, but not written: the reply as a whole has a problem (see issues)"
     } else {
-        "placed, but not written: another file was refused and salve writes all files or none (--partial writes the rest)"
+        "placed, but not written: another file was refused and salve writes all files or none"
     };
     for p in placed
         .iter_mut()

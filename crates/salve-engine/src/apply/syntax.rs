@@ -58,7 +58,7 @@ pub(super) fn judge(
         Status::Syntax,
         format!(
             "the file would not parse after the edit: {error}. It parsed cleanly before, so \
-             nothing was written.{hunk_part}{quoted}\n(--no-syntax-check writes it anyway)"
+             nothing was written.{hunk_part}{quoted}"
         ),
     )
 }

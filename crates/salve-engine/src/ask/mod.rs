@@ -268,7 +268,7 @@ impl Classified for Error {
         match self {
             Error::Prompt(_) => "bad_prompt_file",
             Error::Apply(e) => e.code(),
-            Error::Config(_) => "bad_config",
+            Error::Config(e) => e.code(),
             Error::Cassette { .. } => "unwritable_cassette",
         }
     }

@@ -105,7 +105,7 @@ pub fn build(input: &PromptInput<'_>) -> Result<Prompt, PromptError> {
             let content =
                 read(&root, &rel, input.max_file_size)?.ok_or_else(|| PromptError::File {
                     path: rel.clone(),
-                    message: "no such file (use --target for files the change creates)".into(),
+                    message: "no such file (a file the change creates is named as a target)".into(),
                 })?;
             if in_git {
                 let staged = staged_diff(&root, &rel);

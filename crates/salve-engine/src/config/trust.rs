@@ -180,7 +180,7 @@ fn section(
 /// order, so the same content always gives the same text).
 fn digest(file: &Path, section: &str, content: &serde_json::Value) -> String {
     let text = format!(
-        "salve trust v1\n{}\n{section}\n{content}",
+        "salve-trust-v1\n{}\n{section}\n{content}",
         file.to_string_lossy()
     );
     salve_store::objects::sha256_hex(text.as_bytes())

@@ -50,7 +50,7 @@ impl Classified for Error {
 
     fn hint(&self) -> Option<String> {
         match self {
-            Error::Read { .. } => Some("give a file written by a salve export".to_owned()),
+            Error::Read { .. } => Some("give a file written by an export of a record".to_owned()),
             Error::NotADirectory(_) => Some("check the directory of the work tree".to_owned()),
             Error::Store(e) => e.hint(),
         }

@@ -85,15 +85,24 @@ pub fn run(global: &Global, args: &ApplyArgs) -> Result<u8, CliError> {
         let warning = err_paint.warning_label("warning:");
         eprintln!("{warning} this apply was not recorded: {e}");
     }
-    let text = if global.json && args.diff {
-        output::json_pretty_with(report, "diff", &outcome.diff)?
-    } else if global.json {
-        format!("{}\n", report.to_json())
+    let text = if global.json {
+        // The report as recorded, with what the engine says beside it as data.
+        let printed = Printed {
+            report,
+            checkpoint: outcome.checkpoint.as_deref(),
+            no_checkpoint: outcome.no_checkpoint,
+            diff: args.diff.then_some(outcome.diff.as_str()),
+        };
+        let json = serde_json::to_string_pretty(&printed)
+            .map_err(|e| CliError::internal(format!("encoding the JSON output: {e}")))?;
+        format!("{json}\n")
     } else if global.quiet {
         String::new()
     } else {
         let mut err = std::io::stderr().lock();
-        for note in &report.notes {
+        // The engine says what happened; these notes word it in this command line's terms.
+        let cli_notes = output::apply_notes(&outcome, args.partial);
+        for note in report.notes.iter().chain(&cli_notes) {
             let _ = writeln!(err, "{} {note}", err_paint.note_label("note:"));
         }
         if args.diff {
@@ -106,6 +115,20 @@ pub fn run(global: &Global, args: &ApplyArgs) -> Result<u8, CliError> {
     };
     output::print_text(&text)?;
     Ok(u8::try_from(report.exit_code()).unwrap_or(1))
+}
+
+/// What `--json` prints: the report, then the checkpoint (or why there is none) and, with
+/// `--diff`, the diff.
+#[derive(serde::Serialize)]
+struct Printed<'a> {
+    #[serde(flatten)]
+    report: &'a salve_patch::Report,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    checkpoint: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    no_checkpoint: Option<salve_engine::apply::NoCheckpoint>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diff: Option<&'a str>,
 }
 
 fn read_reply(file: Option<&Path>, dir: Option<&Path>) -> Result<String, CliError> {

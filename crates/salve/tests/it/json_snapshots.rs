@@ -422,9 +422,7 @@ fn apply_applied() {
           "removed": 1
         }
       ],
-      "notes": [
-        "checkpoint [ckpt-1] taken before writing; `salve undo` reverts this apply"
-      ]
+      "checkpoint": "[ckpt-1]"
     }
     "#);
 }
@@ -600,7 +598,7 @@ fn apply_refused_syntax() {
           ],
           "added": 0,
           "removed": 0,
-          "message": "the file would not parse after the edit: Python syntax error at line 3, column 7: unexpected indent: `n = 0`. It parsed cleanly before, so nothing was written. Hunk 1 caused it (its new text is line 3 of the file after the edit): fix that hunk and send it again.\n  3 |       n = 0\n(--no-syntax-check writes it anyway)"
+          "message": "the file would not parse after the edit: Python syntax error at line 3, column 7: unexpected indent: `n = 0`. It parsed cleanly before, so nothing was written. Hunk 1 caused it (its new text is line 3 of the file after the edit): fix that hunk and send it again.\n  3 |       n = 0"
         }
       ]
     }
@@ -784,9 +782,7 @@ fn apply_partial() {
           "removed": 0
         }
       ],
-      "notes": [
-        "checkpoint [ckpt-1] taken before writing; `salve undo` reverts this apply"
-      ]
+      "checkpoint": "[ckpt-1]"
     }
     "#);
     assert_eq!(tree.read("greet.py"), GREET.replace("helo", "hello"));
@@ -945,9 +941,6 @@ fn ask_applied_from_the_replay_cassette() {
                 "added": 9,
                 "removed": 1
               }
-            ],
-            "notes": [
-              "checkpoint [ckpt-1] taken before writing; `salve undo` reverts this apply"
             ]
           }
         }
@@ -1056,7 +1049,7 @@ fn ask_applied_from_the_replay_cassette() {
         {
           "name": "apply_report",
           "sha256": "[sha256-2]",
-          "size": 922
+          "size": 820
         },
         {
           "name": "extracted_diff",
@@ -1807,7 +1800,7 @@ fn log_show_export_import_gc() {
         {
           "name": "apply_report",
           "sha256": "[sha256-2]",
-          "size": 527
+          "size": 425
         },
         {
           "name": "final_diff",
@@ -1949,9 +1942,9 @@ fn log_show_export_import_gc() {
           {
             "name": "apply_report",
             "sha256": "[sha256-2]",
-            "size": 527,
+            "size": 425,
             "encoding": "utf8",
-            "content": "{\n  \"outcome\": \"applied\",\n  \"check_only\": false,\n  \"files\": [\n    {\n      \"path\": \"calc.py\",\n      \"change\": \"modify\",\n      \"format\": \"unified\",\n      \"status\": \"applied\",\n      \"hunks\": [\n        {\n          \"index\": 0,\n          \"status\": \"applied\",\n          \"rung\": \"exact\",\n          \"lines\": {\n            \"start\": 1,\n            \"end\": 2\n          }\n        }\n      ],\n      \"added\": 2,\n      \"removed\": 1\n    }\n  ],\n  \"notes\": [\n    \"checkpoint [ckpt-1] taken before writing; `salve undo` reverts this apply\"\n  ]\n}"
+            "content": "{\n  \"outcome\": \"applied\",\n  \"check_only\": false,\n  \"files\": [\n    {\n      \"path\": \"calc.py\",\n      \"change\": \"modify\",\n      \"format\": \"unified\",\n      \"status\": \"applied\",\n      \"hunks\": [\n        {\n          \"index\": 0,\n          \"status\": \"applied\",\n          \"rung\": \"exact\",\n          \"lines\": {\n            \"start\": 1,\n            \"end\": 2\n          }\n        }\n      ],\n      \"added\": 2,\n      \"removed\": 1\n    }\n  ]\n}"
           },
           {
             "name": "final_diff",

@@ -78,9 +78,17 @@ fn an_apply_is_recorded_with_its_reply_report_and_diff() {
     let reply = run(&tree, &["show", id, "--artifact", "raw_reply"]);
     reply.code(0);
     assert_eq!(reply.stdout, FIX);
-    // The report is the one `apply --json` printed.
+    // The report is the one `apply --json` printed, which adds the checkpoint beside it.
     let report = run(&tree, &["show", id, "--artifact", "apply_report"]);
-    assert_eq!(report.stdout.trim_end(), applied.stdout.trim_end());
+    let mut printed = applied.json();
+    assert_eq!(
+        printed.as_object_mut().unwrap().remove("checkpoint"),
+        r["checkpoint"].as_str().map(|c| serde_json::json!(c[..12]))
+    );
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&report.stdout).unwrap(),
+        printed
+    );
     // The recorded diff is what landed: git sees the same change.
     let diff = run(&tree, &["show", id, "--diff"]);
     diff.code(0);

@@ -101,9 +101,22 @@ fn partial_writes_the_files_that_still_parse() {
     let tree = tree_with(&[("app.py", APP_PY), ("app.js", APP_JS)]);
     let good_js = "```diff\n--- a/app.js\n+++ b/app.js\n@@ -5 +5 @@\n-export const x = 1;\n+export const x = 2;\n```\n";
     let reply = format!("{BAD_INDENT}\n{good_js}");
-    // All or nothing by default.
-    tree.apply(&reply, &[]).code(1);
+    // All or nothing by default; the command line, not the report, names the flags that would
+    // write more.
+    let refused = tree.apply(&reply, &[]);
+    refused.code(1);
     assert_eq!(tree.read("app.js"), APP_JS);
+    for note in [
+        "note: --partial writes the files that placed",
+        "note: --no-syntax-check writes a file that would not parse anyway",
+    ] {
+        assert!(refused.stderr.contains(note), "{}", refused.stderr);
+    }
+    let json = tree.apply(&reply, &["--json"]).stdout;
+    assert!(
+        !json.contains("--partial") && !json.contains("--no-syntax-check"),
+        "{json}"
+    );
     // --partial writes the file that parses, never the one that does not.
     let run = tree.apply(&reply, &["--partial", "--json"]);
     run.code(1);

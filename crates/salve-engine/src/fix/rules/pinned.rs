@@ -43,7 +43,7 @@ struct Stats {
     failures: u32,
 }
 
-const HEADER: &str = "# A salve repair rule, pinned: `salve fix` replays its edit without a model when a\n\
+const HEADER: &str = "# A salve repair rule, pinned: salve's fix loop replays its edit without a model when a\n\
                       # failure matches [pattern], and verifies it like any repair. Reviewed like code.\n\n";
 
 /// A valid rule name: what can be a file name everywhere.

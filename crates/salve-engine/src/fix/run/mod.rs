@@ -318,7 +318,7 @@ impl Classified for Error {
             Error::Commit(e) => e.code(),
             Error::Budget(e) => e.code(),
             Error::Rules(e) => e.code(),
-            Error::Config(_) => "bad_config",
+            Error::Config(e) => e.code(),
         }
     }
 
