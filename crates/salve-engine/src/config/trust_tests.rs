@@ -3,6 +3,7 @@
 
 use super::tests_support::{env, setup_untrusted, spec, trust, Setup};
 use super::*;
+use crate::error::Classified as _;
 use crate::trust::{trust_with, Action, Options};
 
 const USER: &str = r#"
