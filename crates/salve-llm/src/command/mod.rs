@@ -17,6 +17,7 @@
 pub mod presets;
 pub mod process;
 pub mod rundir;
+pub mod signin;
 pub mod watch;
 
 use std::path::PathBuf;

@@ -1330,7 +1330,8 @@ fn doctor() {
           "model": null,
           "name": "script",
           "origin": "repository",
-          "preset": null
+          "preset": null,
+          "signed_in": null
         },
         {
           "available": false,
@@ -1345,7 +1346,8 @@ fn doctor() {
           "model": null,
           "name": "tape",
           "origin": "repository",
-          "preset": null
+          "preset": null,
+          "signed_in": null
         },
         {
           "available": false,
@@ -1360,7 +1362,8 @@ fn doctor() {
           "model": null,
           "name": "claude",
           "origin": "builtin",
-          "preset": "claude"
+          "preset": "claude",
+          "signed_in": null
         },
         {
           "available": false,
@@ -1375,7 +1378,8 @@ fn doctor() {
           "model": null,
           "name": "codex",
           "origin": "builtin",
-          "preset": "codex"
+          "preset": "codex",
+          "signed_in": null
         },
         {
           "available": false,
@@ -1390,7 +1394,8 @@ fn doctor() {
           "model": null,
           "name": "gemini",
           "origin": "builtin",
-          "preset": "gemini"
+          "preset": "gemini",
+          "signed_in": null
         }
       ],
       "store": {
