@@ -1,7 +1,7 @@
 //! `doctor`: what is installed and configured. The git version, the configuration files looked
-//! for, every provider with whether it could answer (its program on PATH, its endpoint
-//! reachable, its key variable set; the key itself is never read into the report), the chains,
-//! and where the record is kept. Nothing is sent to any model.
+//! for, every provider with whether it could answer (its program on PATH and, for an agent CLI,
+//! signed in; its endpoint reachable, its key variable set; the key itself is never read into
+//! the report), the chains, and where the record is kept. Nothing is sent to any model.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -93,8 +93,9 @@ fn problems(
         if !providers.iter().any(|p| p.available) {
             say(
                 "no provider could answer: ask and fix cannot reach a model".to_owned(),
-                "install one of the agent programs (claude, codex, gemini) or define a provider \
-                 in salve.toml; the checks under providers say what each one lacks",
+                "install and sign in to one of the agent programs (claude, codex, gemini) or \
+                 define a provider in salve.toml; the checks under providers say what each one \
+                 lacks",
             );
         }
     }
@@ -152,6 +153,9 @@ pub struct ProviderCheck {
     /// The layer that defined it.
     pub origin: SourceKind,
     pub preset: Option<&'static str>,
+    /// For an agent CLI run by its preset: `false` when it is installed but not signed in (so
+    /// not available), `true` when signed in, `null` when it cannot tell or is no agent CLI.
+    pub signed_in: Option<bool>,
 }
 
 /// One thing checked about a provider.
@@ -159,7 +163,7 @@ pub struct ProviderCheck {
 pub struct CheckResult {
     pub detail: String,
     pub ok: bool,
-    /// `program`, `endpoint`, `key`, `cassette` or `config`.
+    /// `program`, `sign_in`, `endpoint`, `key`, `cassette` or `config`.
     pub what: &'static str,
 }
 
@@ -257,6 +261,7 @@ fn providers(config: &Config) -> Vec<ProviderCheck> {
                 preset: p.spec.preset.map(|k| k.as_str()),
                 model: p.spec.model.clone(),
                 available: a.available,
+                signed_in: a.signed_in,
                 checks: a
                     .checks
                     .into_iter()

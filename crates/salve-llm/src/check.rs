@@ -1,5 +1,6 @@
 //! Availability checks for `salve doctor`: whether a provider could answer, found without
-//! asking it anything. A command provider's program must be on PATH; an HTTP provider's
+//! sending it any prompt. A command provider's program must be on PATH, and an agent CLI run by its
+//! preset must be signed in when it can tell ([`crate::command::signin`]); an HTTP provider's
 //! endpoint must accept a TCP connection (no request is sent, so no key leaves the machine) and
 //! its key variable must be set; a replay provider's cassette must be readable. A key's value
 //! is never looked at beyond "set or not".
@@ -11,6 +12,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::command::find_program;
+use crate::command::signin::sign_in;
 use crate::provider::ProviderKind;
 use crate::replay;
 use crate::spec::ProviderSpec;
@@ -21,7 +23,7 @@ pub const PROBE_TIMEOUT: Duration = Duration::from_secs(2);
 /// One thing checked.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Check {
-    /// `program`, `endpoint`, `key`, `cassette` or `config`.
+    /// `program`, `sign_in`, `endpoint`, `key`, `cassette` or `config`.
     pub what: &'static str,
     pub ok: bool,
     pub detail: String,
@@ -32,6 +34,9 @@ pub struct Check {
 pub struct Availability {
     pub available: bool,
     pub checks: Vec<Check>,
+    /// For an agent CLI run by its preset: whether it is signed in (`None` when it cannot tell,
+    /// and for every other provider).
+    pub signed_in: Option<bool>,
 }
 
 fn check(what: &'static str, ok: bool, detail: impl Into<String>) -> Check {
@@ -50,15 +55,37 @@ pub fn availability(
     path: Option<&str>,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Availability {
+    let mut signed_in = None;
     let checks = match spec.validate(name) {
         Err(e) => vec![check("config", false, e.message)],
         Ok(ProviderKind::Command) => {
             let argv = spec.argv();
             let program = argv.first().cloned().unwrap_or_default();
-            vec![match find_program(&program, path) {
-                Some(found) => check("program", true, found.display().to_string()),
-                None => check("program", false, format!("`{program}` is not on PATH")),
-            }]
+            match find_program(&program, path) {
+                Some(found) => {
+                    let mut checks = vec![check("program", true, found.display().to_string())];
+                    // Only the agent CLI itself is asked: a wrapper program configured with a
+                    // preset's output format may not know `auth status`.
+                    let cli = spec.preset.filter(|p| {
+                        found.file_name().and_then(|n| n.to_str()) == Some(p.program())
+                    });
+                    if let Some(preset) = cli {
+                        let found = sign_in(preset, &found, env);
+                        signed_in = found.signed_in;
+                        checks.push(check(
+                            "sign_in",
+                            found.signed_in != Some(false),
+                            found.detail,
+                        ));
+                    }
+                    checks
+                }
+                None => vec![check(
+                    "program",
+                    false,
+                    format!("`{program}` is not on PATH"),
+                )],
+            }
         }
         Ok(ProviderKind::Openai | ProviderKind::Anthropic) => {
             let url = spec.base_url_or_default().unwrap_or_default();
@@ -89,6 +116,7 @@ pub fn availability(
     Availability {
         available: checks.iter().all(|c| c.ok),
         checks,
+        signed_in,
     }
 }
 

@@ -228,11 +228,12 @@ pub struct Failure {
 }
 
 impl Failure {
-    /// A failure with `message` redacted.
+    /// A failure with `message` redacted and free of terminal escape codes (an agent's colored
+    /// stderr would otherwise print as `ESC[31m` in a log, a report or `--json`).
     pub fn new(kind: FailureKind, message: impl AsRef<str>) -> Failure {
         Failure {
             kind,
-            message: redact(message.as_ref()),
+            message: redact(&strip_ansi(message.as_ref())),
             retry_after: None,
         }
     }
@@ -285,9 +286,58 @@ pub(crate) fn tail(text: &str, max: usize) -> String {
     format!("…{rest}")
 }
 
-/// `text` on one line: newlines and runs of whitespace collapsed.
+/// `text` on one line: terminal escape codes removed, newlines and runs of whitespace
+/// collapsed.
 pub(crate) fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    strip_ansi(text)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `text` without terminal escape sequences (colors, cursor moves, window titles) and other
+/// control characters but tab and newline. Agents color their stderr even when it is a pipe, and
+/// what salve quotes from it goes into reasons, records and JSON, where the codes are noise.
+///
+/// Removed: CSI sequences (`ESC [` parameters, final byte `@`..`~`), OSC sequences (`ESC ]` up
+/// to BEL or `ESC \`), other two-byte `ESC x` escapes, and the one-character CSI (U+009B).
+pub fn strip_ansi(text: &str) -> String {
+    const ESC: char = '\u{1b}';
+    const BEL: char = '\u{7}';
+    const CSI: char = '\u{9b}';
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            ESC => match chars.next() {
+                Some('[') => skip_csi(&mut chars),
+                Some(']') => {
+                    // OSC: up to BEL or the string terminator `ESC \`.
+                    while let Some(c) = chars.next() {
+                        if c == BEL || (c == ESC && chars.next_if_eq(&'\\').is_some()) {
+                            break;
+                        }
+                    }
+                }
+                // A two-byte escape (`ESC c`, `ESC =`, ...): both bytes go.
+                Some(_) | None => {}
+            },
+            CSI => skip_csi(&mut chars),
+            '\t' | '\n' => out.push(c),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Skip a CSI sequence's parameter and intermediate bytes and its final byte.
+fn skip_csi(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
+    for c in chars.by_ref() {
+        if ('@'..='~').contains(&c) {
+            break;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -303,6 +353,22 @@ mod tests {
         assert!(flat.starts_with("=== USER ===\nfix it"));
         assert!(flat.contains("=== ASSISTANT (your earlier reply) ===\ndiff..."));
         assert!(flat.ends_with("=== USER ===\nit failed"));
+    }
+
+    #[test]
+    fn terminal_codes_are_stripped() {
+        let gemini = "\u{1b}[31mGemini CLI is not running in a trusted directory.\u{1b}[0m";
+        assert_eq!(
+            strip_ansi(gemini),
+            "Gemini CLI is not running in a trusted directory."
+        );
+        assert_eq!(strip_ansi("a\u{1b}[1;38;5;208mb\u{1b}[Kc"), "abc");
+        assert_eq!(strip_ansi("\u{1b}]0;title\u{7}x\u{1b}]8;;u\u{1b}\\y"), "xy");
+        assert_eq!(strip_ansi("\u{9b}2Jz\r\n\té"), "z\n\té");
+        assert_eq!(strip_ansi("cut off \u{1b}["), "cut off ");
+        assert_eq!(one_line("\u{1b}[31mred\u{1b}[0m\n  text"), "red text");
+        let f = Failure::new(FailureKind::Exit, "gemini failed: \u{1b}[31mno\u{1b}[0m");
+        assert_eq!(f.message, "gemini failed: no");
     }
 
     #[test]

@@ -19,6 +19,10 @@
 //! `max_tokens` (anthropic) and `max_output_bytes` (command). A command provider with a preset
 //! and no `command` runs the preset's default command line. Unknown fields are errors, so a typo
 //! is not silently ignored.
+//!
+//! Every command provider runs in a fresh, empty temporary directory, never in the repository
+//! ([`crate::command::rundir`]); a relative program path in `command` (`./model.sh`) is taken
+//! from the directory salve works in, other arguments are passed as written.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -161,8 +165,10 @@ impl ProviderSpec {
         Ok(kind)
     }
 
-    /// Build the provider. Relative cassette paths are taken from `base_dir`; command providers
-    /// run in `work_dir`. API keys are read from the environment now.
+    /// Build the provider. Relative cassette paths are taken from `base_dir`; a command
+    /// provider's relative program path (`./model.sh`) from `work_dir`, though the program runs
+    /// in an empty temporary directory of its own, never in the repository
+    /// ([`crate::command::rundir`]). API keys are read from the environment now.
     pub fn build(
         &self,
         name: &str,
@@ -174,7 +180,7 @@ impl ProviderSpec {
             ProviderKind::Command => {
                 let mut p = CommandProvider::new(name, self.argv(), self.preset, self.timeout())
                     .with_model(self.model.clone())
-                    .with_cwd(work_dir.map(Path::to_path_buf));
+                    .with_base_dir(work_dir.map(Path::to_path_buf));
                 if let Some(max) = self.max_output_bytes {
                     p = p.with_max_output(max);
                 }

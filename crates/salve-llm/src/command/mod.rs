@@ -8,9 +8,16 @@
 //! tree killed ([`process`]). A preset's output is also read line by line as it arrives, and an
 //! agent that only keeps retrying a lost connection is ended early with a transport reason
 //! ([`watch`]).
+//!
+//! Providers answer; they do not act. Every call runs in a fresh, empty temporary directory,
+//! never in the repository, and is removed afterwards ([`rundir`]); the presets switch the
+//! agents' tools off where the CLI can ([`presets`]). A relative program path (`./model.sh`) is
+//! still taken from the directory salve works in.
 
 pub mod presets;
 pub mod process;
+pub mod rundir;
+pub mod signin;
 pub mod watch;
 
 use std::path::PathBuf;
@@ -18,6 +25,7 @@ use std::time::{Duration, Instant};
 
 pub use presets::{Parsed, Preset};
 pub use process::{Finished, RunError, Spec};
+pub use rundir::RunDir;
 pub use watch::{Signal, StallPolicy, Stalled, Stream, Watch};
 
 use crate::classify::failure_kind_of;
@@ -39,7 +47,8 @@ pub struct CommandProvider {
     model: Option<String>,
     timeout: Duration,
     max_output: usize,
-    cwd: Option<PathBuf>,
+    /// Where a relative program path is taken from; `None`: salve's current directory.
+    base_dir: Option<PathBuf>,
     /// `None`: the preset's default.
     stall: Option<StallPolicy>,
 }
@@ -60,7 +69,7 @@ impl CommandProvider {
             model: None,
             timeout,
             max_output: DEFAULT_MAX_OUTPUT,
-            cwd: None,
+            base_dir: None,
             stall: None,
         }
     }
@@ -84,9 +93,11 @@ impl CommandProvider {
         self
     }
 
-    /// Run the program in `dir` (default: salve's own working directory).
-    pub fn with_cwd(mut self, dir: Option<PathBuf>) -> CommandProvider {
-        self.cwd = dir;
+    /// Take a relative program path (`./model.sh`) from `dir` (default: salve's own working
+    /// directory). The program itself always runs in an empty directory of its own
+    /// ([`rundir`]).
+    pub fn with_base_dir(mut self, dir: Option<PathBuf>) -> CommandProvider {
+        self.base_dir = dir;
         self
     }
 
@@ -106,8 +117,11 @@ impl CommandProvider {
         self.timeout
     }
 
-    fn spec(&self, prompt: &str) -> Spec {
-        let argv = self.argv();
+    fn spec(&self, prompt: &str, dir: &RunDir) -> Spec {
+        let mut argv = self.argv();
+        if let Some(program) = argv.first_mut() {
+            *program = rundir::resolve_program(program, self.base_dir.as_deref());
+        }
         let as_argument = argv.iter().any(|a| a.contains(PROMPT_PLACEHOLDER));
         Spec {
             argv: if as_argument {
@@ -120,7 +134,14 @@ impl CommandProvider {
             stdin: (!as_argument).then(|| prompt.as_bytes().to_vec()),
             timeout: self.timeout,
             max_output: self.max_output,
-            cwd: self.cwd.clone(),
+            cwd: Some(dir.work().to_path_buf()),
+            env: self
+                .preset
+                .map(Preset::env)
+                .unwrap_or_default()
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect(),
         }
     }
 }
@@ -159,8 +180,17 @@ impl Provider for CommandProvider {
             }
             stalled
         };
-        let finished = process::run_watched(&self.spec(&request.flatten()), &mut on_line)
-            .map_err(run_failure)?;
+        let dir = RunDir::create(self.preset).map_err(|e| {
+            Failure::new(
+                FailureKind::Exit,
+                format!("cannot make an empty directory to run in: {e}"),
+            )
+        })?;
+        let finished = process::run_watched(&self.spec(&request.flatten(), &dir), &mut on_line)
+            .map_err(run_failure);
+        // Removed before the output is read: nothing of the run's directory is needed after it.
+        drop(dir);
+        let finished = finished?;
         let parsed = match self.preset {
             Some(preset) => preset.parse(&finished)?,
             None => plain(&finished)?,

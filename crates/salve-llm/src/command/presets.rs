@@ -1,19 +1,36 @@
 //! Output parsing for the agent CLIs salve has presets for, and their default command lines.
 //!
-//! - **claude** (`claude -p --output-format stream-json --verbose`): JSON Lines events ending in
-//!   one of `"type": "result"` (a single object or an array of events is read too); the answer
-//!   is `result`, a failure is `is_error: true` with the reason in `result`. Cost and tokens come
-//!   from `total_cost_usd` and `usage`. The event stream (not the single `json` object) is what
-//!   shows claude's `api_retry` events while they happen ([`super::watch`]).
-//! - **codex** (`codex exec --json`): JSON Lines events; the answer is the text of the last
-//!   `item.completed` whose item is an `agent_message`; `turn.failed` (or an `error` event with
-//!   no answer after it) is a failure. Tokens come from `turn.completed.usage`.
-//! - **gemini** (`gemini -o json -p ...`): one JSON object with `response`, `stats` and, on
-//!   failure, `error` (printed on stderr by some versions). Exit code 41 is an authentication
-//!   failure, 42 an input error, 53 the turn limit.
+//! - **claude** (`claude -p --output-format stream-json --verbose --tools "" --strict-mcp-config`):
+//!   JSON Lines events ending in one of `"type": "result"` (a single object or an array of events
+//!   is read too); the answer is `result`, a failure is `is_error: true` with the reason in
+//!   `result`. Cost and tokens come from `total_cost_usd` and `usage`. The event stream (not the
+//!   single `json` object) is what shows claude's `api_retry` events while they happen
+//!   ([`super::watch`]).
+//! - **codex** (`codex exec --json --skip-git-repo-check --sandbox read-only -`): JSON Lines
+//!   events; the answer is the text of the last `item.completed` whose item is an
+//!   `agent_message`; `turn.failed` (or an `error` event with no answer after it) is a failure.
+//!   Tokens come from `turn.completed.usage`.
+//! - **gemini** (`gemini -o json --policy ../salve-no-tools.toml -p ...`): one JSON object with
+//!   `response`, `stats` and, on failure, `error` (printed on stderr by some versions). Exit code
+//!   41 is an authentication failure, 42 an input error, 53 the turn limit.
 //!
 //! Each parser returns the answer or a [`Failure`] whose kind comes from the agent's own words
 //! (an overload notice is retried, an auth failure is not).
+//!
+//! **Providers answer; they do not act.** salve applies the edit, behind its checkpoint and
+//! guard, so the agents' own tools are switched off wherever the CLI has a switch, and every
+//! command provider runs in an empty directory of its own ([`super::rundir`]), so no repository
+//! setting (`.claude/`, `.gemini/`, `.codex/`, `.mcp.json`) decides what the agent may do:
+//! - claude: `--tools ""` (no built-in tools) and `--strict-mcp-config` (no MCP server from any
+//!   configuration; `--tools` alone leaves the user's MCP servers mounted);
+//! - codex: `--sandbox read-only` (its commands cannot write; codex has no switch that removes
+//!   its shell) and `--skip-git-repo-check` (the empty directory is no git repository);
+//! - gemini: `--policy` with a rule denying every tool, written beside the empty directory
+//!   ([`GEMINI_NO_TOOLS_FILE`]; a globally denied tool is not even shown to the model), and
+//!   `GEMINI_CLI_TRUST_WORKSPACE=true` in its environment, since gemini refuses to run headless
+//!   in a folder it does not trust (exit 55) and trusting an empty directory grants nothing.
+//!
+//! A configured `command` replaces the whole default command line, these switches included.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -35,6 +52,21 @@ pub enum Preset {
 /// What gemini is told on its command line; the prompt itself goes on stdin, which gemini
 /// reads first (a prompt argument could pass the kernel's limit on one argument's length).
 const GEMINI_PROMPT_ARG: &str = "Follow the instructions given on standard input.";
+
+/// The gemini policy file the default command line names, relative to the directory the agent
+/// runs in: it is written one level up, so the directory itself stays empty.
+pub const GEMINI_NO_TOOLS_FILE: &str = "salve-no-tools.toml";
+
+/// A rule denying every tool, built-in or MCP, at the top priority of the user tier (an
+/// administrator's policy still wins, as it should).
+const GEMINI_NO_TOOLS_POLICY: &str = "\
+# Written by salve: the agent answers a prompt; salve applies the edit.
+[[rule]]
+toolName = \"*\"
+decision = \"deny\"
+priority = 999
+denyMessage = \"Tools are off: answer from the prompt alone.\"
+";
 
 /// How far into stderr a reason quotes.
 const REASON_CHARS: usize = 400;
@@ -62,9 +94,10 @@ impl Preset {
         self.as_str()
     }
 
-    /// The default command line, the prompt going to stdin. The agents are kept from editing
-    /// files themselves where they have a switch for it: salve applies the edit.
+    /// The default command line, the prompt going to stdin. The agents' tools are off where
+    /// they have a switch for it (see the module docs): salve applies the edit.
     pub fn default_command(self, model: Option<&str>) -> Vec<String> {
+        let gemini_policy = format!("../{GEMINI_NO_TOOLS_FILE}");
         let mut argv: Vec<String> = match self {
             Preset::Claude => vec![
                 "claude",
@@ -72,6 +105,9 @@ impl Preset {
                 "--output-format",
                 "stream-json",
                 "--verbose",
+                "--tools",
+                "",
+                "--strict-mcp-config",
             ],
             Preset::Codex => vec![
                 "codex",
@@ -81,7 +117,7 @@ impl Preset {
                 "--sandbox",
                 "read-only",
             ],
-            Preset::Gemini => vec!["gemini", "-o", "json"],
+            Preset::Gemini => vec!["gemini", "-o", "json", "--policy", gemini_policy.as_str()],
         }
         .into_iter()
         .map(str::to_owned)
@@ -103,6 +139,25 @@ impl Preset {
             Preset::Claude => {}
         }
         argv
+    }
+
+    /// Files written beside the directory the agent runs in (name, content), which its default
+    /// command line refers to.
+    pub fn support_files(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Preset::Gemini => &[(GEMINI_NO_TOOLS_FILE, GEMINI_NO_TOOLS_POLICY)],
+            Preset::Claude | Preset::Codex => &[],
+        }
+    }
+
+    /// Variables the agent runs with, whatever its command line.
+    pub fn env(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            // The documented switch for headless runs; `--skip-trust` came, went (0.37) and came
+            // back, while the variable is read by every version with folder trust.
+            Preset::Gemini => &[("GEMINI_CLI_TRUST_WORKSPACE", "true")],
+            Preset::Claude | Preset::Codex => &[],
+        }
     }
 
     /// The answer in a finished run's output.

@@ -41,6 +41,8 @@ pub struct Spec {
     /// stdout past this many bytes stops the run.
     pub max_output: usize,
     pub cwd: Option<PathBuf>,
+    /// Variables set for the program, on top of salve's own environment.
+    pub env: Vec<(String, String)>,
 }
 
 /// A finished run.
@@ -179,6 +181,7 @@ fn spawn(spec: &Spec) -> Result<Spawned<'_>, RunError> {
         if let Some(dir) = &spec.cwd {
             cmd.current_dir(dir);
         }
+        cmd.envs(spec.env.iter().map(|(k, v)| (k, v)));
     });
     wrap.wrap(ProcessGroup::leader());
     let mut child = wrap.spawn().map_err(|source| {

@@ -70,9 +70,9 @@ fn check(preset: Preset, with_key: bool) {
                 "ANTHROPIC_API_KEY=sk-ant-made-up",
                 "OPENAI_API_KEY=sk-made-up",
                 "CODEX_API_KEY=sk-made-up",
+                // No GEMINI_CLI_TRUST_WORKSPACE here: the preset sets it for the empty
+                // directory it runs gemini in.
                 "GEMINI_API_KEY=made-up",
-                // Past gemini's trusted-folder check, to its network retries.
-                "GEMINI_CLI_TRUST_WORKSPACE=true",
             ]
             .map(str::to_owned),
         );
@@ -109,6 +109,10 @@ fn check(preset: Preset, with_key: bool) {
     eprintln!("{}: {:?}: {reason}", preset.as_str(), attempt.failure);
     assert_eq!(attempt.class, ReplyClass::Error, "{reason}");
     assert!(!reason.contains("exit code 127"), "did not start: {reason}");
+    assert!(
+        !reason.contains("trusted directory") && !reason.contains('\u{1b}'),
+        "{reason}"
+    );
     assert!(
         !is_usage_error(&reason),
         "{} rejected its command line: {reason}",

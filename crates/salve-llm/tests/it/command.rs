@@ -217,6 +217,9 @@ fn preset_default_command_lines() {
             "--output-format",
             "stream-json",
             "--verbose",
+            "--tools",
+            "",
+            "--strict-mcp-config",
             "--model",
             "opus"
         ]
@@ -224,8 +227,13 @@ fn preset_default_command_lines() {
     let argv = Preset::Codex.default_command(None);
     assert_eq!(argv.first().map(String::as_str), Some("codex"));
     assert!(argv.contains(&"--json".to_owned()));
+    assert!(argv.windows(2).any(|w| w == ["--sandbox", "read-only"]));
+    assert!(argv.contains(&"--skip-git-repo-check".to_owned()));
     assert_eq!(argv.last().map(String::as_str), Some("-"));
     let argv = Preset::Gemini.default_command(None);
     assert!(argv.windows(2).any(|w| w == ["-o", "json"]));
+    assert!(argv
+        .windows(2)
+        .any(|w| w == ["--policy", "../salve-no-tools.toml"]));
     assert!(argv.contains(&"-p".to_owned()));
 }

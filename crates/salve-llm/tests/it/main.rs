@@ -10,6 +10,7 @@ mod chain;
 mod command;
 mod http;
 mod replay;
+mod rundir;
 mod server;
 #[path = "../../../../tests/support/skip.rs"]
 mod skip;

@@ -52,10 +52,10 @@ fn render(report: &Report) -> String {
             if let Some(model) = &p.model {
                 head.push_str(&format!(", model {model}"));
             }
-            let state = if p.available {
-                "available"
-            } else {
-                "unavailable"
+            let state = match (p.available, p.signed_in) {
+                (true, _) => "available",
+                (false, Some(false)) => "installed, not signed in",
+                (false, _) => "unavailable",
             };
             out.push_str(&format!("{head}): {state}\n"));
             for c in &p.checks {

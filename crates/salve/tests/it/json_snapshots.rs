@@ -1323,7 +1323,8 @@ fn doctor() {
           "model": null,
           "name": "script",
           "origin": "repository",
-          "preset": null
+          "preset": null,
+          "signed_in": null
         },
         {
           "available": false,
@@ -1338,7 +1339,8 @@ fn doctor() {
           "model": null,
           "name": "tape",
           "origin": "repository",
-          "preset": null
+          "preset": null,
+          "signed_in": null
         },
         {
           "available": false,
@@ -1353,7 +1355,8 @@ fn doctor() {
           "model": null,
           "name": "claude",
           "origin": "builtin",
-          "preset": "claude"
+          "preset": "claude",
+          "signed_in": null
         },
         {
           "available": false,
@@ -1368,7 +1371,8 @@ fn doctor() {
           "model": null,
           "name": "codex",
           "origin": "builtin",
-          "preset": "codex"
+          "preset": "codex",
+          "signed_in": null
         },
         {
           "available": false,
@@ -1383,7 +1387,8 @@ fn doctor() {
           "model": null,
           "name": "gemini",
           "origin": "builtin",
-          "preset": "gemini"
+          "preset": "gemini",
+          "signed_in": null
         }
       ],
       "store": {
