@@ -138,8 +138,8 @@ pub struct Config {
     pub sources: Vec<Source>,
     /// `[mcp]`: what `salve mcp` lets an agent run.
     pub mcp: McpConfig,
-    /// Keys of the sections read here that were ignored (unknown chain names, unknown keys,
-    /// sections of a repository file the user has not trusted).
+    /// Keys of the sections read here that were ignored (unknown chain names, unknown keys).
+    /// Sections ignored because the user has not trusted them are in [`Config::gated`].
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
     /// The sections of repository files that need the user's trust ([`trust`]), trusted or not.
@@ -306,9 +306,6 @@ impl Config {
             .map(str::to_owned)
             .collect();
         let mut config = interpret(merged, &origins, &dropped)?;
-        config
-            .warnings
-            .extend(gated.iter().filter(|g| !g.trusted).map(Gated::note));
         // Every key this configuration could use is redacted from everything salve prints or
         // records, even when its provider is not asked this time.
         let vars = config

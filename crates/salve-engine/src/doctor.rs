@@ -125,10 +125,25 @@ pub enum ConfigCheck {
         follow_ups: u32,
         root: PathBuf,
         sources: Vec<SourceCheck>,
+        /// The sections of repository files that need the user's trust, and whether they have
+        /// it (those without it are ignored).
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        trust: Vec<TrustCheck>,
         warnings: Vec<String>,
     },
     /// Not usable, and why.
     Failed { error: String, hint: Option<String> },
+}
+
+/// A gated section of a repository file (see [`crate::config::trust`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct TrustCheck {
+    pub file: PathBuf,
+    /// What it would let the repository do.
+    pub power: crate::config::Power,
+    /// `providers.NAME` or `mcp.allowed_checks`.
+    pub section: String,
+    pub trusted: bool,
 }
 
 /// One configuration layer looked for.
@@ -243,6 +258,16 @@ fn loaded(config: &Config) -> ConfigCheck {
             })
             .collect(),
         follow_ups: config.follow_ups,
+        trust: config
+            .gated
+            .iter()
+            .map(|g| TrustCheck {
+                file: g.file.clone(),
+                power: g.power,
+                section: g.section.clone(),
+                trusted: g.trusted,
+            })
+            .collect(),
         warnings: config.warnings.clone(),
     }
 }

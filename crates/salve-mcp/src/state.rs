@@ -94,7 +94,12 @@ impl State {
             root: config.root.clone(),
             mcp: config.mcp.clone(),
             allow_any_check: options.allow_any_check,
-            warnings: config.warnings.clone(),
+            warnings: config
+                .warnings
+                .iter()
+                .cloned()
+                .chain(config.untrusted_notes())
+                .collect(),
             untrusted_checks: config
                 .gated
                 .iter()

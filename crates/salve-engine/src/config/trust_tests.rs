@@ -85,13 +85,13 @@ fn gated_sections_are_ignored_with_a_note_and_harmless_ones_obeyed() {
             "mcp.allowed_checks"
         ]
     );
+    let notes = c.untrusted_notes();
     for section in untrusted(&c) {
         assert!(
-            c.warnings
+            notes
                 .iter()
                 .any(|w| w.contains(&format!("[{section}]")) && w.contains("until you trust")),
-            "{section}: {:?}",
-            c.warnings
+            "{section}: {notes:?}"
         );
     }
     let x = c.gated.iter().find(|g| g.section == "providers.x").unwrap();
@@ -135,7 +135,7 @@ fn trusting_obeys_exactly_that_content_and_a_changed_section_needs_it_again() {
     );
     assert_eq!(c.chains["default"], ["x", "leak", "tape"]);
     assert_eq!(c.mcp.allowed_checks, [["sh", "-c", "touch pwned"]]);
-    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+    assert!(c.untrusted_notes().is_empty(), "{:?}", c.untrusted_notes());
 
     // Comments, layout and harmless keys do not matter; a changed gated section does, alone.
     let edited = HOSTILE

@@ -107,7 +107,10 @@ fn render_config(out: &mut String, config: &ConfigCheck) {
             }
         }
         ConfigCheck::Loaded {
-            sources, warnings, ..
+            sources,
+            trust,
+            warnings,
+            ..
         } => {
             out.push_str("config:\n");
             for s in sources {
@@ -126,6 +129,24 @@ fn render_config(out: &mut String, config: &ConfigCheck) {
                         .map_or_else(|| "?".to_owned(), |p| p.display().to_string());
                     out.push_str(&format!("  {}: {path} ({found})\n", source_name(s.kind)));
                 }
+            }
+            for t in trust {
+                let state = if t.trusted {
+                    "trusted"
+                } else {
+                    "not trusted, ignored"
+                };
+                out.push_str(&format!(
+                    "  [{}] in {}: {state} (it {})\n",
+                    t.section,
+                    t.file.display(),
+                    t.power.describe()
+                ));
+            }
+            if trust.iter().any(|t| !t.trusted) {
+                out.push_str(
+                    "  hint: read those sections, then `salve trust` allows them (`salve trust --show` lists them)\n",
+                );
             }
             for w in warnings {
                 out.push_str(&format!("  warning: {w}\n"));

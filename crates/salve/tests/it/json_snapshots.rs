@@ -1301,6 +1301,14 @@ fn doctor() {
             "vars": []
           }
         ],
+        "trust": [
+          {
+            "file": "[tmp]/work/salve.toml",
+            "power": "runs_program",
+            "section": "providers.script",
+            "trusted": true
+          }
+        ],
         "warnings": []
       },
       "git": {

@@ -120,6 +120,16 @@ fn ask(tree: &Tree, provider: Option<&str>) -> Run {
     run(cmd)
 }
 
+/// The `Authorization` headers that carried a key.
+fn keyed(seen: &Arc<Mutex<Vec<String>>>) -> Vec<String> {
+    seen.lock()
+        .unwrap()
+        .iter()
+        .filter(|a| !a.is_empty())
+        .cloned()
+        .collect()
+}
+
 /// Where the repository's provider notes each run: outside both trees.
 fn marker(origin: &Tree) -> PathBuf {
     origin.outside().join("tool.ran")
@@ -153,6 +163,7 @@ fn a_clones_providers_run_nothing_and_get_no_key_until_trusted_and_again_after_a
     refused_as_untrusted(&ask(&clone, Some("http")), "http");
     assert_eq!(runs(&ran), 0, "the repository's program ran");
     assert!(seen.lock().unwrap().is_empty(), "a request was sent");
+    // (`salve doctor` below checks that the endpoint answers, without a key.)
     assert_eq!(clone.read("app.py"), "print('helo')\n");
     let shown = run({
         let mut cmd = salve(&clone);
@@ -179,6 +190,20 @@ fn a_clones_providers_run_nothing_and_get_no_key_until_trusted_and_again_after_a
         ]
     );
 
+    let doctor = run({
+        let mut cmd = salve(&clone);
+        cmd.arg("doctor");
+        cmd
+    });
+    assert!(
+        doctor.stdout.contains("[providers.tool] in ")
+            && doctor
+                .stdout
+                .contains(": not trusted, ignored (it runs a program)"),
+        "{}",
+        doctor.stdout
+    );
+
     // After trust: both work, and the key goes where the user allowed.
     let trusted = run({
         let mut cmd = salve(&clone);
@@ -198,10 +223,19 @@ fn a_clones_providers_run_nothing_and_get_no_key_until_trusted_and_again_after_a
     );
     ask(&clone, None).code(0);
     assert_eq!(runs(&ran), 1);
+    let doctor = run({
+        let mut cmd = salve(&clone);
+        cmd.args(["--json", "doctor"]);
+        cmd
+    });
+    let trust = doctor.json()["config"]["trust"].clone();
+    assert_eq!(trust[0]["section"], "providers.tool", "{trust}");
+    assert_eq!(trust[0]["trusted"], true, "{trust}");
+    assert_eq!(trust[1]["power"], "sends_keys", "{trust}");
     assert_eq!(clone.read("app.py"), "print('hello')\n");
     clone.write("app.py", "print('helo')\n");
     ask(&clone, Some("http")).code(0);
-    assert_eq!(*seen.lock().unwrap(), [format!("Bearer {KEY}")]);
+    assert_eq!(keyed(&seen), [format!("Bearer {KEY}")]);
     clone.write("app.py", "print('helo')\n");
 
     // A change to either section (a pull, an agent's edit) needs trust again.
@@ -218,7 +252,7 @@ fn a_clones_providers_run_nothing_and_get_no_key_until_trusted_and_again_after_a
     refused_as_untrusted(&ask(&clone, None), "tool");
     refused_as_untrusted(&ask(&clone, Some("http")), "http");
     assert_eq!(runs(&ran), 1);
-    assert_eq!(seen.lock().unwrap().len(), 1);
+    assert_eq!(keyed(&seen).len(), 1);
     run({
         let mut cmd = salve(&clone);
         cmd.arg("trust");
