@@ -4,9 +4,10 @@
 use std::time::Duration;
 
 use rmcp::model::CallToolResult;
-use salve_engine::fix::check::{self, CheckOptions, CheckResult};
-use salve_engine::fix::classify::{classify, Classification};
-use salve_engine::fix::failures::{extract, Failure};
+use salve_engine::fix::check::{self, CheckOptions};
+use salve_engine::fix::classify::{Classification, FailureClass};
+use salve_engine::fix::failures::Failure;
+use salve_engine::fix::judge::{judge, Judged};
 use serde::Serialize;
 
 use crate::params::RunCheckParams;
@@ -52,40 +53,35 @@ pub fn run_check(state: &State, params: &RunCheckParams) -> CallToolResult {
         output_cap: OUTPUT_EXCERPT,
         ..CheckOptions::new(&state.dir, command.clone())
     };
-    match check::run(&options) {
-        Ok(done) => render(&command, &done),
+    match judge(&options) {
+        Ok(judged) => render(&command, judged),
         Err(e) => result::failed(&e),
     }
 }
 
-fn render(command: &[String], done: &CheckResult) -> CallToolResult {
-    let passed = done.passed();
-    let failures = if passed {
-        Vec::new()
-    } else {
-        extract(command, done)
-    };
-    let classification = (!passed).then(|| classify(done, &failures));
+fn render(command: &[String], judged: Judged) -> CallToolResult {
+    let done = &judged.result;
+    let failures = &judged.failures;
     let listed = &failures[..failures.len().min(MAX_LISTED_FAILURES)];
-    let summary = match &classification {
+    let summary = match &judged.class {
         None => format!("passed in {} ms", done.duration_ms),
         Some(c) => format!(
             "failed ({}): {} failure(s) read from the output, {} problem: {}",
-            status_words(&done.status),
+            done.status,
             failures.len(),
             match c.class {
-                salve_engine::fix::classify::FailureClass::Environment => "an environment",
-                salve_engine::fix::classify::FailureClass::Code => "a code",
+                FailureClass::Environment => "an environment",
+                FailureClass::Code => "a code",
             },
             c.reason
         ),
     };
     let checked = Checked {
         command,
-        passed,
+        passed: judged.passed(),
         status: &done.status,
         duration_ms: done.duration_ms,
-        classification,
+        classification: judged.class.clone(),
         failure_count: failures.len(),
         failures: listed,
         output: &done.output,
@@ -93,17 +89,6 @@ fn render(command: &[String], done: &CheckResult) -> CallToolResult {
     };
     // A failing check is the check's answer, not a failure of the tool.
     result::ok(summary, &checked)
-}
-
-fn status_words(status: &check::Status) -> String {
-    match status {
-        check::Status::Exited { code } => format!("exit code {code}"),
-        check::Status::Signal { signal } => format!("killed by signal {signal}"),
-        check::Status::TimedOut => "timed out, process tree killed".to_owned(),
-        check::Status::Cancelled => "cancelled".to_owned(),
-        check::Status::NotFound { program } => format!("program {program} not found"),
-        check::Status::CannotStart { error } => format!("cannot start: {error}"),
-    }
 }
 
 /// The command to run: the one asked for when it is allowed, else the first configured.

@@ -5,7 +5,6 @@ use rmcp::model::CallToolResult;
 use salve_engine::apply::{apply, Input, Options as ApplyOptions, Outcome as Applied};
 use salve_engine::{checkpoint, record, restore, undo};
 use salve_patch::{Outcome, Report, Status};
-use serde_json::Value;
 
 use crate::params::{
     ApplyEditParams, CheckpointParams, LogParams, RestoreParams, ShowRunParams, StrReplaceParams,
@@ -259,26 +258,13 @@ pub fn log(state: &State, params: &LogParams) -> CallToolResult {
 
 /// `show_run`: the run's record, with the diffs it applied as text.
 pub fn show_run(state: &State, params: &ShowRunParams) -> CallToolResult {
-    let read = |what| {
-        record::show(&record::ShowOptions {
-            dir: state.dir.clone(),
-            run: params.run.clone(),
-            what,
-        })
-    };
-    let shown = match read(record::Shown::Record) {
-        Ok(shown) => shown,
-        Err(e) => return result::failed(&e),
-    };
-    let mut value = serde_json::to_value(&shown).unwrap_or(Value::Null);
-    if let Ok(record::ShowOutcome::Diffs { diffs, .. }) = read(record::Shown::Diffs) {
-        let diffs: Vec<String> = diffs
-            .iter()
-            .map(|d| String::from_utf8_lossy(d).into_owned())
-            .collect();
-        if let Value::Object(map) = &mut value {
-            map.insert("applied_diffs".to_owned(), Value::from(diffs));
-        }
+    let shown = record::show(&record::ShowOptions {
+        dir: state.dir.clone(),
+        run: params.run.clone(),
+        what: record::Shown::RecordWithDiffs,
+    });
+    match shown {
+        Ok(shown) => result::ok(format!("run {}", params.run), &shown),
+        Err(e) => result::failed(&e),
     }
-    result::ok(format!("run {}", params.run), &value)
 }

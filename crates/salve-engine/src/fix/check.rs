@@ -106,6 +106,22 @@ pub enum Status {
     CannotStart { error: String },
 }
 
+/// The status in a few words (`passed`, `exited 1`, `timed out`, ...), as every front end says
+/// it.
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Status::Exited { code: 0 } => write!(f, "passed"),
+            Status::Exited { code } => write!(f, "exited {code}"),
+            Status::Signal { signal } => write!(f, "killed by signal {signal}"),
+            Status::TimedOut => write!(f, "timed out"),
+            Status::Cancelled => write!(f, "cancelled"),
+            Status::NotFound { program } => write!(f, "not found: {program}"),
+            Status::CannotStart { error } => write!(f, "cannot start: {error}"),
+        }
+    }
+}
+
 /// What a check did.
 #[derive(Clone, Debug)]
 pub struct CheckResult {

@@ -38,6 +38,7 @@ pub mod check;
 pub mod classify;
 pub mod failures;
 pub mod guard;
+pub mod judge;
 pub mod rules;
 mod run;
 pub mod strictness;

@@ -26,6 +26,8 @@ pub enum Shown {
     Record,
     /// The diffs of the patch sets that were applied, in order.
     Diffs,
+    /// The run record and the applied diffs (as text), in one reading.
+    RecordWithDiffs,
     /// One artifact's bytes, by name.
     Artifact(String),
 }
@@ -45,6 +47,13 @@ pub enum ShowOutcome {
         /// The diffs, in patch-set order.
         diffs: Vec<Vec<u8>>,
     },
+    /// [`Shown::RecordWithDiffs`]: the run record, with `applied_diffs` beside its fields.
+    RecordWithDiffs {
+        #[serde(flatten)]
+        record: Box<RunRecord>,
+        /// Each applied patch set's diff, in order (invalid UTF-8 replaced).
+        applied_diffs: Vec<String>,
+    },
     /// [`Shown::Artifact`]: the artifact as stored.
     Artifact(Vec<u8>),
 }
@@ -63,17 +72,34 @@ pub fn show(options: &ShowOptions) -> Result<ShowOutcome, Error> {
         Shown::Record => Ok(ShowOutcome::Record(Box::new(store.record(&id)?))),
         Shown::Diffs => {
             let record = store.record(&id)?;
-            let mut diffs = Vec::new();
-            for p in &record.patch_sets {
-                if let (PatchStatus::Applied, Some(sha)) = (p.status, &p.diff_sha256) {
-                    diffs.push(store.objects().get(sha)?);
-                }
-            }
+            let diffs = applied_diffs(&store, &record)?;
             Ok(ShowOutcome::Diffs {
                 run: id,
                 status: record.run.status.clone(),
                 diffs,
             })
         }
+        Shown::RecordWithDiffs => {
+            let record = store.record(&id)?;
+            let applied_diffs = applied_diffs(&store, &record)?
+                .iter()
+                .map(|d| String::from_utf8_lossy(d).into_owned())
+                .collect();
+            Ok(ShowOutcome::RecordWithDiffs {
+                record: Box::new(record),
+                applied_diffs,
+            })
+        }
     }
+}
+
+/// The diffs of the run's applied patch sets, in order.
+fn applied_diffs(store: &Store, record: &RunRecord) -> Result<Vec<Vec<u8>>, Error> {
+    let mut diffs = Vec::new();
+    for p in &record.patch_sets {
+        if let (PatchStatus::Applied, Some(sha)) = (p.status, &p.diff_sha256) {
+            diffs.push(store.objects().get(sha)?);
+        }
+    }
+    Ok(diffs)
 }

@@ -59,6 +59,8 @@ pub fn run(global: &Global, args: &ShowArgs) -> Result<u8, CliError> {
             print_text(&render(&record, Paint::stdout()))?
         }
         ShowOutcome::Record(_) => {}
+        // Not asked for by this command.
+        ShowOutcome::RecordWithDiffs { .. } => {}
     }
     Ok(0)
 }

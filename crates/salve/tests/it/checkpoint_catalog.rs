@@ -28,12 +28,7 @@ fn a_hundred_applies_add_at_most_one_line_to_git_log_all() {
         let applied = tree.apply(if n % 2 == 0 { A_TO_B } else { B_TO_A }, &["--json"]);
         applied.code(0);
         if first.is_none() {
-            let note = applied.json()["notes"].to_string();
-            first = note
-                .split("checkpoint ")
-                .nth(1)
-                .and_then(|rest| rest.split_whitespace().next())
-                .map(str::to_owned);
+            first = applied.json()["checkpoint"].as_str().map(str::to_owned);
         }
     }
     assert_eq!(tree.read("src/lib.rs"), "pub fn a() {}\n");

@@ -353,8 +353,8 @@ fn apply_takes_a_checkpoint_that_undo_goes_back_to() {
 
     let applied = tree.apply(RENAME_A_TO_B, &["--json"]);
     applied.code(0);
-    let notes = applied.json()["notes"].to_string();
-    assert!(notes.contains("checkpoint "), "{notes}");
+    let json = applied.json();
+    assert!(json["checkpoint"].is_string(), "{json}");
     assert_eq!(tree.read("src/lib.rs"), "pub fn b() {}\n");
     let kept = tree.git_cmd(&["ls-tree", "--name-only", "refs/salve/catalog"]);
     assert_eq!(kept.lines().count(), 1, "{kept}");
@@ -379,7 +379,7 @@ fn apply_no_checkpoint_and_check_take_none() {
     tree.apply(RENAME_A_TO_B, &["--check"]).code(0);
     let applied = tree.apply(RENAME_A_TO_B, &["--no-checkpoint", "--json"]);
     applied.code(0);
-    assert!(!applied.json()["notes"].to_string().contains("checkpoint"));
+    assert!(applied.json().get("checkpoint").is_none());
     assert_eq!(tree.read("src/lib.rs"), "pub fn b() {}\n");
     assert_eq!(tree.git_cmd(&["for-each-ref", "refs/salve/"]), "");
     run(&tree, &["undo"]).code(1);
@@ -415,12 +415,10 @@ fn apply_checkpoints_leave_out_temp_files_and_refusals_publish_none() {
         &["--json"],
     );
     applied.code(0);
-    let note = applied.json()["notes"].to_string();
-    let id = note
-        .split("checkpoint ")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
-        .unwrap_or_else(|| panic!("no checkpoint note in {note}"))
+    let json = applied.json();
+    let id = json["checkpoint"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no checkpoint in {json}"))
         .to_owned();
     let files = tree.git_cmd(&["ls-tree", "-r", "--name-only", &id]);
     assert!(files.contains("src/lib.rs"), "{files}");

@@ -9,28 +9,16 @@ use salve_store::{artifact, Batch, NewRun, RunKind};
 use super::attempt::{AttemptReport, Candidate, Kept, Source, Verdict};
 use super::{CheckSummary, Error, Event, Options, Status};
 use crate::fix::budget::{branch_of, BudgetKind, Budgets, Limits};
-use crate::fix::check::{self, CheckOptions, CheckResult};
-use crate::fix::classify::{classify, Classification, FailureClass};
-use crate::fix::failures::{self, Failure};
+use crate::fix::check::{self, CheckOptions};
+use crate::fix::classify::FailureClass;
+use crate::fix::failures;
 use crate::fix::guard::Finding;
 use crate::fix::rules::Rules;
 use crate::paths::canonical_root;
 use crate::record::Recorder;
 
 /// A check that ran, read and judged.
-#[derive(Clone, Debug)]
-pub(super) struct Checked {
-    pub(super) result: CheckResult,
-    pub(super) failures: Vec<Failure>,
-    pub(super) class: Option<Classification>,
-    pub(super) signature: String,
-}
-
-impl Checked {
-    pub(super) fn passed(&self) -> bool {
-        self.result.passed()
-    }
-}
+pub(super) type Checked = crate::fix::judge::Judged;
 
 /// Why the loop stopped.
 #[derive(Clone, Debug)]
@@ -329,19 +317,7 @@ impl<'o> Session<'o> {
         if json_added {
             echo_rendered(self.options.echo, &result.log_text());
         }
-        let failures = if result.passed() {
-            Vec::new()
-        } else {
-            failures::extract(&self.command, &result)
-        };
-        let class = (!result.passed()).then(|| classify(&result, &failures));
-        let signature = failures::signature(&failures);
-        let checked = Checked {
-            result,
-            failures,
-            class,
-            signature,
-        };
+        let checked = crate::fix::judge::read(&self.command, result);
         self.checks.push(summary(&checked));
         self.record_check(run, &checked);
         Ok(checked)
@@ -401,15 +377,7 @@ impl<'o> Session<'o> {
 }
 
 fn summary(checked: &Checked) -> CheckSummary {
-    let status = match &checked.result.status {
-        check::Status::Exited { code: 0 } => "passed".to_owned(),
-        check::Status::Exited { code } => format!("exited {code}"),
-        check::Status::Signal { signal } => format!("killed by signal {signal}"),
-        check::Status::TimedOut => "timed out".to_owned(),
-        check::Status::Cancelled => "cancelled".to_owned(),
-        check::Status::NotFound { program } => format!("not found: {program}"),
-        check::Status::CannotStart { error } => format!("cannot start: {error}"),
-    };
+    let status = checked.result.status.to_string();
     CheckSummary {
         status,
         passed: checked.passed(),
