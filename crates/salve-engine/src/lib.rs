@@ -49,6 +49,7 @@ pub mod interrupt;
 pub mod lock;
 pub mod paths;
 pub mod record;
+pub mod report;
 pub mod restore;
 pub mod rewind;
 pub mod transaction;

@@ -3,8 +3,8 @@
 
 use rmcp::model::CallToolResult;
 use salve_engine::apply::{apply, Input, Options as ApplyOptions, Outcome as Applied};
+use salve_engine::report::Outcome;
 use salve_engine::{checkpoint, record, restore, undo};
-use salve_patch::{Outcome, Report, Status};
 
 use crate::params::{
     ApplyEditParams, CheckpointParams, LogParams, RestoreParams, ShowRunParams, StrReplaceParams,
@@ -105,7 +105,11 @@ fn apply_summary(outcome: &Applied) -> String {
             "already applied: the files already hold this change; nothing was written".to_owned()
         }
         Outcome::Partial | Outcome::Refused => {
-            let mut s = format!("refused, nothing was written: {}", refusals(report));
+            let refusals = match report.refusals() {
+                r if r.is_empty() => "no edit could be used".to_owned(),
+                r => r,
+            };
+            let mut s = format!("refused, nothing was written: {refusals}");
             if report
                 .files
                 .iter()
@@ -124,34 +128,6 @@ fn apply_summary(outcome: &Applied) -> String {
         summary.push_str(&format!("; recorded as run {run}"));
     }
     summary
-}
-
-/// `path: status (message)` for each file that did not place, and the reply's own issues.
-fn refusals(report: &Report) -> String {
-    let mut parts: Vec<String> = report
-        .files
-        .iter()
-        .filter(|f| !f.status.is_success() && f.status != Status::Skipped)
-        .map(|f| {
-            let message = f
-                .message
-                .clone()
-                .or_else(|| f.hunks.iter().find_map(|h| h.message.clone()));
-            match message {
-                Some(m) => format!("{}: {} ({m})", f.path, f.status.as_str()),
-                None => format!("{}: {}", f.path, f.status.as_str()),
-            }
-        })
-        .collect();
-    parts.extend(report.issues.iter().map(|i| match &i.path {
-        Some(p) => format!("{p}: {}", i.message),
-        None => i.message.clone(),
-    }));
-    if parts.is_empty() {
-        "no edit could be used".to_owned()
-    } else {
-        parts.join("; ")
-    }
 }
 
 /// `checkpoint`.

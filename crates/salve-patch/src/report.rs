@@ -207,6 +207,19 @@ pub enum ChangeKind {
     Replace,
 }
 
+impl ChangeKind {
+    /// The name used in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChangeKind::Modify => "modify",
+            ChangeKind::Create => "create",
+            ChangeKind::Delete => "delete",
+            ChangeKind::Rename => "rename",
+            ChangeKind::Replace => "replace",
+        }
+    }
+}
+
 /// What happened to one file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FileReport {
@@ -272,6 +285,66 @@ impl Report {
         match self.outcome {
             Outcome::Applied | Outcome::AlreadyApplied => 0,
             Outcome::Partial | Outcome::Refused => 1,
+        }
+    }
+
+    /// What did not land, in one line: `path: status (message)` for each file that was
+    /// refused, then the reply's own issues. Empty when nothing was refused. Every front end
+    /// (the MCP tools' summaries, the page, the repair prompt) says a refusal this way.
+    pub fn refusals(&self) -> String {
+        let mut parts: Vec<String> = self
+            .files
+            .iter()
+            .filter(|f| !f.status.is_success() && f.status != Status::Skipped)
+            .map(|f| {
+                let message = f
+                    .message
+                    .clone()
+                    .or_else(|| f.hunks.iter().find_map(|h| h.message.clone()));
+                match message {
+                    Some(m) => format!("{}: {} ({m})", f.path, f.status.as_str()),
+                    None => format!("{}: {}", f.path, f.status.as_str()),
+                }
+            })
+            .collect();
+        parts.extend(self.issues.iter().map(|i| match &i.path {
+            Some(p) => format!("{p}: {}", i.message),
+            None => i.message.clone(),
+        }));
+        parts.join("; ")
+    }
+
+    /// The verdict in one line: `applied: 2 files (+8 -2)`, `already applied`,
+    /// `refused: <refusals>`, `partial: ...`, with `check only` when nothing was written by
+    /// design.
+    pub fn summary(&self) -> String {
+        let (added, removed) = self
+            .files
+            .iter()
+            .filter(|f| f.status == Status::Applied)
+            .fold((0, 0), |(a, r), f| (a + f.added, r + f.removed));
+        let applied = self
+            .files
+            .iter()
+            .filter(|f| f.status == Status::Applied)
+            .count();
+        let files = if applied == 1 { "file" } else { "files" };
+        let refusals = match self.refusals() {
+            r if r.is_empty() => "no edit could be used".to_owned(),
+            r => r,
+        };
+        match (self.outcome, self.check_only) {
+            (Outcome::Applied, true) => {
+                format!("check only: {applied} {files} would change (+{added} -{removed})")
+            }
+            (Outcome::Applied, false) => {
+                format!("applied: {applied} {files} (+{added} -{removed})")
+            }
+            (Outcome::AlreadyApplied, _) => "already applied".to_owned(),
+            (Outcome::Partial, _) => format!(
+                "partial: {applied} {files} written (+{added} -{removed}), refused: {refusals}"
+            ),
+            (Outcome::Refused, _) => format!("refused: {refusals}"),
         }
     }
 

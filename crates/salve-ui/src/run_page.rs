@@ -2,8 +2,8 @@
 //! (every hunk's rung, and the candidates of a refusal), the attempts of an ask or a fix loop
 //! with their check output, the decisions with confidence and evidence, and the artifacts.
 
-use salve_engine::record::{self, RunRecord, ShowOptions, ShowOutcome, Shown};
-use serde_json::Value;
+use salve_engine::record::{self, NamedReport, RunRecord, ShowOptions, ShowOutcome, Shown};
+use salve_engine::report::FileReport;
 
 use crate::html::{duration, esc, page as frame, status_class, time};
 use crate::http::{percent_encode, Request, Response};
@@ -179,24 +179,22 @@ fn patch_sets(app: &App, record: &RunRecord) -> String {
 }
 
 fn reports(app: &App, record: &RunRecord) -> String {
+    let shown = record::show(&ShowOptions {
+        dir: app.dir.clone(),
+        run: record.run.id.clone(),
+        what: Shown::Reports,
+    });
+    let Ok(ShowOutcome::Reports(reports)) = shown else {
+        return String::new();
+    };
     let mut out = String::new();
-    for a in record
-        .artifacts
-        .iter()
-        .filter(|a| a.name.starts_with("apply_report"))
-    {
-        let Some(text) = artifact_text(app, &record.run.id, &a.name) else {
-            continue;
-        };
-        let Ok(report) = serde_json::from_str::<Value>(&text) else {
-            continue;
-        };
+    for NamedReport { name, report } in &reports {
         out.push_str(&format!(
-            "<h3>{} <span class=\"muted\">outcome: {}</span></h3>",
-            esc(&a.name),
-            esc(report["outcome"].as_str().unwrap_or(""))
+            "<h3>{} <span class=\"muted\">{}</span></h3>",
+            esc(name),
+            esc(&report.summary())
         ));
-        for file in report["files"].as_array().into_iter().flatten() {
+        for file in &report.files {
             out.push_str(&report_file(file));
         }
     }
@@ -206,37 +204,32 @@ fn reports(app: &App, record: &RunRecord) -> String {
     format!("<h2>Apply report</h2>{out}")
 }
 
-fn text_of(v: &Value) -> String {
-    match v {
-        Value::Null => String::new(),
-        Value::String(s) => s.clone(),
-        Value::Object(o) if o.contains_key("start") => {
-            format!("{}–{}", text_of(&o["start"]), text_of(&o["end"]))
-        }
-        other => other.to_string(),
-    }
-}
-
-fn report_file(file: &Value) -> String {
+fn report_file(file: &FileReport) -> String {
     let mut rows = String::new();
     let mut candidates = String::new();
-    for h in file["hunks"].as_array().into_iter().flatten() {
+    for h in &file.hunks {
+        let lines = h
+            .lines
+            .map(|l| format!("{}–{}", l.start, l.end))
+            .unwrap_or_default();
+        let similarity = h.similarity.map(|s| format!("{s:.2}")).unwrap_or_default();
         rows.push_str(&format!(
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            esc(&text_of(&h["index"])),
-            esc(&text_of(&h["status"])),
-            esc(&text_of(&h["rung"])),
-            esc(&text_of(&h["lines"])),
-            esc(&text_of(&h["similarity"])),
-            esc(&text_of(&h["message"])),
+            h.index,
+            esc(h.status.as_str()),
+            esc(h.rung.map(|r| r.as_str()).unwrap_or("")),
+            esc(&lines),
+            esc(&similarity),
+            esc(h.message.as_deref().unwrap_or("")),
         ));
-        for c in h["candidates"].as_array().into_iter().flatten() {
+        for c in &h.candidates {
             candidates.push_str(&format!(
-                "<li>hunk {}: lines {} (score {})<pre>{}</pre></li>",
-                esc(&text_of(&h["index"])),
-                esc(&text_of(&c["lines"])),
-                esc(&text_of(&c["score"])),
-                esc(&text_of(&c["diff"])),
+                "<li>hunk {}: lines {}–{} (score {:.2})<pre>{}</pre></li>",
+                h.index,
+                c.lines.start,
+                c.lines.end,
+                c.score,
+                esc(&c.diff),
             ));
         }
     }
@@ -249,10 +242,10 @@ fn report_file(file: &Value) -> String {
         "<p><code>{}</code> {} <span class=\"status\">{}</span> {}</p>\
          <table><thead><tr><th>Hunk</th><th>Status</th><th>Rung</th><th>Lines</th>\
          <th>Similarity</th><th>Note</th></tr></thead><tbody>{rows}</tbody></table>{candidates}",
-        esc(&text_of(&file["path"])),
-        esc(&text_of(&file["change"])),
-        esc(&text_of(&file["status"])),
-        esc(&text_of(&file["message"])),
+        esc(&file.path),
+        esc(file.change.as_str()),
+        esc(file.status.as_str()),
+        esc(file.message.as_deref().unwrap_or("")),
     )
 }
 

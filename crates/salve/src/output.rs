@@ -15,8 +15,8 @@ use std::io::Write as _;
 
 use salve_engine::checkpoint::{SkipReason, Skipped};
 use salve_engine::record::Timestamp;
+use salve_engine::report::{numbered, Candidate, FileReport, HunkReport, Outcome, Report, Status};
 use salve_engine::restore;
-use salve_patch::{numbered, Candidate, FileReport, HunkReport, Outcome, Report, Status};
 use serde::Serialize;
 
 use crate::cli::Global;
@@ -141,7 +141,7 @@ pub fn render_restore(
 /// What the command line adds to an apply's notes: how to undo it (or that nothing can), and
 /// the flags that would have written what the engine refused by default.
 pub fn apply_notes(outcome: &salve_engine::apply::Outcome, partial: bool) -> Vec<String> {
-    use salve_patch::Status;
+    use salve_engine::report::Status;
     let report = &outcome.report;
     let mut notes = Vec::new();
     if let Some(id) = &outcome.checkpoint {

@@ -15,7 +15,7 @@ use std::io::IsTerminal;
 
 use anstream::{AutoStream, ColorChoice};
 use anstyle::{AnsiColor, Style};
-use salve_patch::Status;
+use salve_engine::report::Status;
 
 /// `--color`: when to colour the output.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]

@@ -21,7 +21,7 @@ pub use error::Error;
 pub use exchange::{export, import, ExportOptions, ExportOutcome, ImportOptions, Selection};
 pub use gc::{gc, GcOptions, GcOutcome, DEFAULT_KEEP_MS};
 pub use log::{log, stamp, LogOptions, LogOutcome, RecordState};
-pub use show::{show, ShowOptions, ShowOutcome, Shown};
+pub use show::{show, NamedReport, ShowOptions, ShowOutcome, Shown};
 
 // The record's own types, as front ends render them.
 pub use salve_store::time::{parse_duration, parse_point};

@@ -28,6 +28,8 @@ pub enum Shown {
     Diffs,
     /// The run record and the applied diffs (as text), in one reading.
     RecordWithDiffs,
+    /// The apply reports the run kept (one per apply: a fix or an ask may keep several), typed.
+    Reports,
     /// One artifact's bytes, by name.
     Artifact(String),
 }
@@ -54,8 +56,19 @@ pub enum ShowOutcome {
         /// Each applied patch set's diff, in order (invalid UTF-8 replaced).
         applied_diffs: Vec<String>,
     },
+    /// [`Shown::Reports`]: each kept apply report with its artifact name, in the record's
+    /// order; a report that cannot be read is left out.
+    Reports(Vec<NamedReport>),
     /// [`Shown::Artifact`]: the artifact as stored.
     Artifact(Vec<u8>),
+}
+
+/// An apply report kept in the record, and the artifact it was kept as (`apply_report`,
+/// `apply_report.2`, ...).
+#[derive(Clone, Debug, Serialize)]
+pub struct NamedReport {
+    pub name: String,
+    pub report: crate::report::Report,
 }
 
 /// Read what `options` asks for.
@@ -78,6 +91,23 @@ pub fn show(options: &ShowOptions) -> Result<ShowOutcome, Error> {
                 status: record.run.status.clone(),
                 diffs,
             })
+        }
+        Shown::Reports => {
+            let record = store.record(&id)?;
+            let reports = record
+                .artifacts
+                .iter()
+                .filter(|a| a.name.starts_with(super::artifact::APPLY_REPORT))
+                .filter_map(|a| {
+                    let bytes = store.artifact(&id, &a.name).ok()?;
+                    let report = serde_json::from_slice(&bytes).ok()?;
+                    Some(NamedReport {
+                        name: a.name.clone(),
+                        report,
+                    })
+                })
+                .collect();
+            Ok(ShowOutcome::Reports(reports))
         }
         Shown::RecordWithDiffs => {
             let record = store.record(&id)?;

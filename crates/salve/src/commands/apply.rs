@@ -122,7 +122,7 @@ pub fn run(global: &Global, args: &ApplyArgs) -> Result<u8, CliError> {
 #[derive(serde::Serialize)]
 struct Printed<'a> {
     #[serde(flatten)]
-    report: &'a salve_patch::Report,
+    report: &'a salve_engine::report::Report,
     #[serde(skip_serializing_if = "Option::is_none")]
     checkpoint: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -60,7 +60,7 @@ pub fn run(global: &Global, args: &ShowArgs) -> Result<u8, CliError> {
         }
         ShowOutcome::Record(_) => {}
         // Not asked for by this command.
-        ShowOutcome::RecordWithDiffs { .. } => {}
+        ShowOutcome::RecordWithDiffs { .. } | ShowOutcome::Reports(_) => {}
     }
     Ok(0)
 }
