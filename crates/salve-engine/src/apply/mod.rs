@@ -170,6 +170,10 @@ fn drop_noise(report: &mut Report) {
 /// Apply `reply` to `options.dir`, and record the run. Refusals are reported in the outcome;
 /// only problems that stop the apply from running or from finishing its writes are errors.
 pub fn apply(reply: &str, options: &Options) -> Result<Outcome, Error> {
+    // Ctrl-C from here on waits for a safe point: before the writes (nothing written, the run
+    // recorded `interrupted`) or after them (written, recorded and undoable). Exiting at once
+    // could leave files written with the run unfinished, or a run that says nothing happened.
+    let _guard = (!options.check).then(crate::interrupt::guard);
     if !options.record {
         return place_and_write(reply, options).map(|mut o| {
             drop_noise(&mut o.report);
@@ -188,6 +192,7 @@ pub fn apply(reply: &str, options: &Options) -> Result<Outcome, Error> {
     let recorded = started.and_then(|r| match (r, &result) {
         (None, _) => Ok(None),
         (Some(r), Ok(o)) => finish_record(r, o).map(Some),
+        (Some(r), Err(e)) if e.is_interrupted() => r.interrupted(&e.to_string()).map(Some),
         (Some(r), Err(e)) => r.fail(&e.to_string()).map(Some),
     });
     let result = result.map(|mut o| {
@@ -335,6 +340,12 @@ fn place_and_write(reply: &str, options: &Options) -> Result<Outcome, Error> {
             snapshot,
             &checkpoint_options,
         )?;
+        if !written.is_empty() && crate::interrupt::requested() {
+            report.notes.push(
+                "stopped by the user after the files were written: the change is in place"
+                    .to_owned(),
+            );
+        }
         if let Some(id) = &checkpoint {
             report.notes.push(format!(
                 "checkpoint {id} taken before writing; `salve undo` reverts this apply"
@@ -419,6 +430,12 @@ fn write(
     // A killed earlier apply may have left temp files; clear them before the checkpoint is
     // published, as the write would.
     tx.sweep_leftovers();
+    // Stopped before writing: no checkpoint either, so undo has nothing of this apply to revert.
+    if crate::interrupt::requested() {
+        return Err(Error::Write(
+            crate::transaction::interrupted_before_writing(root),
+        ));
+    }
     let mut checkpoint = None;
     if let (true, Some(repo)) = (options.checkpoint, repo) {
         let snapshot = match snapshot {

@@ -255,6 +255,15 @@ impl Recorder {
         })
     }
 
+    /// End the run as stopped by the user (Ctrl-C) before it changed anything.
+    pub fn interrupted(self, message: &str) -> Result<String, StoreError> {
+        self.finish(&Finish {
+            status: status::INTERRUPTED.to_owned(),
+            message: Some(message.to_owned()),
+            ..Finish::default()
+        })
+    }
+
     /// End the run with the error that stopped the job.
     pub fn fail(self, message: &str) -> Result<String, StoreError> {
         self.finish(&Finish {

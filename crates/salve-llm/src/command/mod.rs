@@ -106,7 +106,7 @@ impl CommandProvider {
         self.timeout
     }
 
-    fn spec(&self, prompt: &str) -> Spec {
+    fn spec(&self, prompt: &str, cancel: &crate::cancel::Cancel) -> Spec {
         let argv = self.argv();
         let as_argument = argv.iter().any(|a| a.contains(PROMPT_PLACEHOLDER));
         Spec {
@@ -121,6 +121,7 @@ impl CommandProvider {
             timeout: self.timeout,
             max_output: self.max_output,
             cwd: self.cwd.clone(),
+            cancel: cancel.clone(),
         }
     }
 }
@@ -159,8 +160,11 @@ impl Provider for CommandProvider {
             }
             stalled
         };
-        let finished = process::run_watched(&self.spec(&request.flatten()), &mut on_line)
-            .map_err(run_failure)?;
+        let finished = process::run_watched(
+            &self.spec(&request.flatten(), &request.cancel),
+            &mut on_line,
+        )
+        .map_err(run_failure)?;
         let parsed = match self.preset {
             Some(preset) => preset.parse(&finished)?,
             None => plain(&finished)?,
@@ -218,6 +222,7 @@ fn run_failure(e: RunError) -> Failure {
         RunError::TooLarge { .. } => FailureKind::TooLarge,
         RunError::Empty => FailureKind::Config,
         RunError::Stalled(stalled) => stalled.kind,
+        RunError::Cancelled => FailureKind::Cancelled,
         RunError::Spawn { .. } | RunError::Wait { .. } => FailureKind::Exit,
     };
     Failure::new(kind, e.to_string())

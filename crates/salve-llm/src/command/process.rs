@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 use process_wrap::std::{ChildWrapper, CommandWrap, ProcessGroup};
 
 use super::watch::{Stalled, Stream};
+use crate::cancel::Cancel;
 
 /// How often the clock and the exit status are checked while waiting.
 const TICK: Duration = Duration::from_millis(10);
@@ -41,6 +42,8 @@ pub struct Spec {
     /// stdout past this many bytes stops the run.
     pub max_output: usize,
     pub cwd: Option<PathBuf>,
+    /// Once raised, the process tree is killed and the run ends with [`RunError::Cancelled`].
+    pub cancel: Cancel,
 }
 
 /// A finished run.
@@ -70,6 +73,9 @@ pub enum RunError {
     /// The watcher gave up on the program (a run of retries); its process tree was killed.
     #[error("{}; the process tree was killed", .0.message)]
     Stalled(Stalled),
+    /// The cancel token was raised (Ctrl-C); the process tree was killed.
+    #[error("stopped by the user; the process tree was killed")]
+    Cancelled,
     #[error("waiting for `{program}` failed: {source}")]
     Wait {
         program: String,
@@ -118,6 +124,10 @@ pub fn run_watched(
                 stdout: stdout.unwrap_or_default(),
                 stderr: stderr.unwrap_or_default(),
             });
+        }
+        if spec.cancel.is_cancelled() {
+            kill_tree(child.as_mut());
+            return Err(RunError::Cancelled);
         }
         let now = Instant::now();
         if now >= deadline {

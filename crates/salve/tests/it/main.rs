@@ -32,3 +32,4 @@ mod crash;
 mod git_compare;
 mod readme;
 mod scenarios;
+mod signals;
