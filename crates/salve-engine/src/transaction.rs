@@ -34,7 +34,7 @@ use std::time::SystemTime;
 pub use content::Content;
 use hooks::Hooks;
 use leftovers::TempName;
-pub use leftovers::{sweep_leftovers, TEMP_PREFIX};
+pub use leftovers::{sweep_files, sweep_leftovers, sweep_tree, TEMP_PREFIX};
 
 /// Enough of a file's metadata to notice that someone else changed it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -272,13 +272,13 @@ fn place_and_write(reply: &str, options: &Options) -> Result<Outcome, Error> {
         // 4. Place every file. The checkpoint's snapshot (hashing every changed file) is the
         //    slowest step of a default apply: it is taken meanwhile, and only made a checkpoint
         //    if something is written.
-        let wants_snapshot = options.checkpoint && !options.check && !plans.is_empty();
-        let snapshot_repo = wants_snapshot
+        let writing_repo = (!options.check && !plans.is_empty())
             .then(|| repository.git().map(|git| git.repo.clone()))
             .flatten();
+        let snapshot_repo = writing_repo.as_ref().filter(|_| options.checkpoint);
         // Every file the reply may overwrite or delete is captured, even one the checkpoint
         // would skip (a large or ignored file): undo must be able to bring it back.
-        let checkpoint_options = match &snapshot_repo {
+        let checkpoint_options = match snapshot_repo {
             Some(repo) => salve_git::checkpoint::create::Options {
                 force_paths: plans
                     .iter()
@@ -292,8 +292,12 @@ fn place_and_write(reply: &str, options: &Options) -> Result<Outcome, Error> {
         };
         let (snapshot, placed) = both(
             || {
+                // Killed applies' temporary files anywhere in the tree go first, so they are
+                // neither clutter for long nor in the checkpoint.
+                if let Some(repo) = &writing_repo {
+                    repository::sweep_untracked_leftovers(repo);
+                }
                 snapshot_repo
-                    .as_ref()
                     .map(|repo| salve_git::checkpoint::create::snapshot(repo, &checkpoint_options))
             },
             || place_all(&root, &repository, options, plans),
