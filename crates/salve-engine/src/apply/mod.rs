@@ -183,10 +183,7 @@ pub fn apply(reply: &str, options: &Options) -> Result<Outcome, Error> {
     // Opening the record costs about as much as a small apply and does not depend on it: the
     // run is started on another thread meanwhile.
     let (started, result) = both(
-        || {
-            let command = command_line(options);
-            Recorder::start_with_reply(&options.dir, salve_store::RunKind::Apply, command, reply)
-        },
+        || Recorder::start_with_reply(&options.dir, &new_run(options), reply),
         || place_and_write(reply, options),
     );
     let recorded = started.and_then(|r| match (r, &result) {
@@ -210,6 +207,19 @@ pub fn apply(reply: &str, options: &Options) -> Result<Outcome, Error> {
         outcome
     })
 }
+
+/// The run to record. A file size limit other than the default is kept with it, so that
+/// `salve undo` reads the files this apply wrote under the same limit.
+fn new_run(options: &Options) -> salve_store::NewRun {
+    let mut new = salve_store::NewRun::new(salve_store::RunKind::Apply, command_line(options));
+    if options.max_file_size != DEFAULT_MAX_FILE_SIZE {
+        new.budgets = Some(serde_json::json!({ MAX_FILE_SIZE_KEY: options.max_file_size }));
+    }
+    new
+}
+
+/// Where a run's budgets keep the file size limit it ran with.
+pub(crate) const MAX_FILE_SIZE_KEY: &str = "max_file_size";
 
 fn command_line(options: &Options) -> Vec<String> {
     if options.command.is_empty() {

@@ -144,14 +144,13 @@ impl Recorder {
         }))
     }
 
-    /// Start an apply-like run of `kind` and keep its reply.
+    /// Start an apply-like run and keep its reply.
     pub(crate) fn start_with_reply(
         dir: &Path,
-        kind: salve_store::RunKind,
-        command: Vec<String>,
+        new: &NewRun,
         reply: &str,
     ) -> Result<Option<Recorder>, StoreError> {
-        let Some(mut recorder) = Recorder::start(dir, &NewRun::new(kind, command))? else {
+        let Some(mut recorder) = Recorder::start(dir, new)? else {
             return Ok(None);
         };
         recorder.artifact(artifact::RAW_REPLY, reply.as_bytes())?;
