@@ -18,6 +18,7 @@
 //! thread and finished with the outcome or the error.
 
 mod change;
+mod control;
 mod counts;
 mod diff;
 mod error;

@@ -14,6 +14,7 @@ mod big_files;
 mod checkpoint_catalog;
 mod colour;
 mod completions;
+mod control_chars;
 mod fix;
 mod git_safety;
 mod json_snapshots;
