@@ -61,6 +61,9 @@ pub fn run(global: &Global, args: &AskArgs) -> Result<u8, CliError> {
     options.cassette = args.record.clone();
     options.command = command_line().iter().map(|a| redact(a)).collect();
     options.cancel = Some(salve_engine::interrupt::cancel_flag());
+    // Ctrl-C stops the ask through its cancel flag, also while the outcome is printed: the
+    // exit status then says whether the edit was written.
+    let _guard = salve_engine::interrupt::guard();
     let quiet = global.quiet || global.json;
     let progress = Progress::start(global, "building the prompt");
     let mut on = |event: &Event| {
