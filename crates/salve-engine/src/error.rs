@@ -12,6 +12,8 @@
 //! - [`Kind::User`]: the input is wrong (an id that names nothing, a file that cannot be read).
 //! - [`Kind::Config`]: salve's configuration or git's version is wrong.
 //! - [`Kind::Environment`]: the machine failed salve (I/O errors, git failing, a broken record).
+//! - [`Kind::Interrupted`]: the user stopped it (Ctrl-C, SIGTERM) before it changed anything;
+//!   the CLI exits 130, as a shell does for a process stopped by SIGINT.
 //! - [`Kind::Internal`]: a bug in salve.
 
 use salve_git::GitError;
@@ -29,6 +31,8 @@ pub enum Kind {
     Config,
     /// The machine or a tool failed: I/O, git, the record's database.
     Environment,
+    /// Stopped by the user before anything changed.
+    Interrupted,
     /// A bug in salve.
     Internal,
 }

@@ -10,6 +10,14 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 static GUARDS: AtomicUsize = AtomicUsize::new(0);
+static EXIT_WHEN_IDLE: AtomicBool = AtomicBool::new(false);
+
+/// For a server (`salve mcp`, `salve ui`): a stop asked for while guarded work ran ends the
+/// process (exit 130) once that work is done. Without this the flag would stay raised and stop
+/// every later request at its first safe point, while the server went on running.
+pub fn exit_when_idle() {
+    EXIT_WHEN_IDLE.store(true, Ordering::SeqCst);
+}
 
 /// The flag a request raises; shared with check runs, which poll it to kill their tree.
 pub fn cancel_flag() -> Arc<AtomicBool> {
@@ -41,6 +49,9 @@ pub fn guard() -> Guard {
 
 impl Drop for Guard {
     fn drop(&mut self) {
-        GUARDS.fetch_sub(1, Ordering::SeqCst);
+        let last = GUARDS.fetch_sub(1, Ordering::SeqCst) == 1;
+        if last && requested() && EXIT_WHEN_IDLE.load(Ordering::SeqCst) {
+            std::process::exit(130);
+        }
     }
 }

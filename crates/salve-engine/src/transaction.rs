@@ -34,7 +34,7 @@ use std::time::SystemTime;
 pub use content::Content;
 use hooks::Hooks;
 use leftovers::TempName;
-pub use leftovers::{sweep_leftovers, TEMP_PREFIX};
+pub use leftovers::{sweep_files, sweep_leftovers, sweep_tree, TEMP_PREFIX};
 
 /// Enough of a file's metadata to notice that someone else changed it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,6 +94,13 @@ pub struct TransactionError {
     #[source]
     pub source: io::Error,
     pub rolled_back: bool,
+}
+
+impl TransactionError {
+    /// Stopped by the user (Ctrl-C) at a safe point, rather than failed.
+    pub fn is_interrupted(&self) -> bool {
+        self.source.kind() == io::ErrorKind::Interrupted
+    }
 }
 
 /// A set of changes to write together.
@@ -165,6 +172,9 @@ impl Transaction {
         // Ctrl-C while the temporary files are written waits for this point, where dropping
         // them removes them and nothing has been replaced yet.
         let _guard = crate::interrupt::guard();
+        if crate::interrupt::requested() {
+            return Err(interrupted(&self.ops));
+        }
         let mut created_dirs = Vec::new();
         let prepared = match prepare(&self.ops, &mut created_dirs) {
             Ok(p) if crate::interrupt::requested() => {
@@ -204,12 +214,14 @@ impl Transaction {
 
 /// The error of a transaction stopped by Ctrl-C before it replaced anything.
 fn interrupted(ops: &[Op]) -> TransactionError {
+    interrupted_before_writing(ops.first().map(|op| op.path()).unwrap_or(Path::new("")))
+}
+
+/// The error of work stopped by Ctrl-C before it replaced anything under `path`.
+pub fn interrupted_before_writing(path: &Path) -> TransactionError {
     TransactionError {
         action: "interrupted before writing",
-        path: ops
-            .first()
-            .map(|op| op.path().to_path_buf())
-            .unwrap_or_default(),
+        path: path.to_path_buf(),
         source: io::Error::new(
             io::ErrorKind::Interrupted,
             "stopped by the user; nothing written",

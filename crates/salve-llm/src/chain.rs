@@ -230,6 +230,10 @@ impl Chain {
             if let Some(answer) = call_observed(provider, request, &self.retry, &mut attempts, on) {
                 return Ok(Answered { answer, attempts });
             }
+            // Stopped by the user: the next provider is not asked either.
+            if request.cancel.is_cancelled() {
+                break;
+            }
         }
         Err(AllFailed {
             chain: self.name.clone(),
@@ -287,7 +291,7 @@ pub fn call_observed(
             })
         };
         let server_wait = match judge(
-            provider.complete_observed(request, &mut notice),
+            crate::cancel::complete(provider, request, &mut notice),
             &mut attempt,
         ) {
             Judged::Answer(class, reply) => {
@@ -305,7 +309,7 @@ pub fn call_observed(
             Judged::Retry(server_wait) => server_wait,
         };
         // Overloaded: wait and retry, or give up on this provider.
-        if !retries_left {
+        if !retries_left || request.cancel.is_cancelled() {
             if let Some(reason) = &mut attempt.reason {
                 reason.push_str(&format!(" (gave up after {number} calls)"));
             }
@@ -333,7 +337,20 @@ pub fn call_observed(
             wait_ms: attempt.retry_in_ms.unwrap_or(0),
         });
         attempts.push(attempt);
-        std::thread::sleep(wait);
+        sleep_unless_cancelled(wait, request);
+    }
+}
+
+/// Wait before a retry, cut short when the request is cancelled (the next call then fails at
+/// once as cancelled).
+fn sleep_unless_cancelled(wait: Duration, request: &Request) {
+    let end = std::time::Instant::now() + wait;
+    while !request.cancel.is_cancelled() {
+        let left = end.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            return;
+        }
+        std::thread::sleep(left.min(Duration::from_millis(20)));
     }
 }
 

@@ -31,6 +31,7 @@
 //! }
 //! ```
 
+pub mod cancel;
 pub mod chain;
 pub mod check;
 pub mod classify;
@@ -41,6 +42,7 @@ pub mod replay;
 pub mod secret;
 pub mod spec;
 
+pub use cancel::Cancel;
 pub use chain::{AllFailed, Answer, Answered, Attempt, Chain, Event as ChainEvent, RetryPolicy};
 pub use classify::{classify, ReplyClass, NO_CHANGE_SENTINEL};
 pub use provider::{

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::cancel::Cancel;
 use crate::secret::redact;
 
 /// Who said a message.
@@ -41,6 +42,9 @@ pub struct Message {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Request {
     pub messages: Vec<Message>,
+    /// Raised to stop the call (Ctrl-C); see [`crate::cancel`]. Not part of what is asked.
+    #[serde(skip)]
+    pub cancel: Cancel,
 }
 
 impl Request {
@@ -51,7 +55,14 @@ impl Request {
                 role: Role::User,
                 content: prompt.into(),
             }],
+            cancel: Cancel::default(),
         }
+    }
+
+    /// This request, stopped when `cancel` is raised.
+    pub fn with_cancel(mut self, cancel: Cancel) -> Request {
+        self.cancel = cancel;
+        self
     }
 
     /// This conversation, plus the model's `reply` and the user's `next` message.
@@ -65,7 +76,10 @@ impl Request {
             role: Role::User,
             content: next.into(),
         });
-        Request { messages }
+        Request {
+            messages,
+            cancel: self.cancel.clone(),
+        }
     }
 
     /// The conversation as one text, for providers that take a single prompt (command-line
@@ -195,6 +209,8 @@ pub enum FailureKind {
     ReplayMiss,
     /// The provider itself is misconfigured (no model, bad URL, unreadable cassette).
     Config,
+    /// The user stopped the call (Ctrl-C); a command's process tree was killed.
+    Cancelled,
 }
 
 impl FailureKind {
@@ -213,6 +229,7 @@ impl FailureKind {
             FailureKind::NotFound => "not_found",
             FailureKind::ReplayMiss => "replay_miss",
             FailureKind::Config => "config",
+            FailureKind::Cancelled => "cancelled",
         }
     }
 }

@@ -46,6 +46,7 @@ fn kind_name(kind: salve_engine::Kind) -> &'static str {
         salve_engine::Kind::User => "user",
         salve_engine::Kind::Config => "config",
         salve_engine::Kind::Environment => "environment",
+        salve_engine::Kind::Interrupted => "interrupted",
         salve_engine::Kind::Internal => "internal",
     }
 }

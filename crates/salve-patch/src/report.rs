@@ -82,6 +82,9 @@ pub enum Status {
     /// Placed, but the file would not parse: it parsed cleanly before and the edit introduced
     /// a syntax error (the error's line and the hunk that caused it are reported).
     Syntax,
+    /// Placed, but the new text holds a control character (NUL, or another C0 control but tab,
+    /// CR and LF) that the file did not have: written, it would make a text file binary.
+    Binary,
 }
 
 impl Status {
@@ -98,6 +101,7 @@ impl Status {
             Status::Truncated => "truncated",
             Status::Skipped => "skipped",
             Status::Syntax => "syntax",
+            Status::Binary => "binary",
         }
     }
 

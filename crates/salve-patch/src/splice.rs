@@ -192,6 +192,15 @@ impl Splice {
             .sum()
     }
 
+    /// The new text the splice puts in, piece by piece, in order (what it keeps of the
+    /// original left out).
+    pub fn new_pieces(&self) -> impl Iterator<Item = &str> {
+        self.pieces.iter().filter_map(|p| match p {
+            Piece::New(text) => Some(text.as_str()),
+            Piece::Keep(_) => None,
+        })
+    }
+
     /// The pieces, in order (tests look at how they merge).
     #[cfg(test)]
     fn pieces(&self) -> &[Piece] {

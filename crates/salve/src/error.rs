@@ -17,6 +17,8 @@ pub enum Kind {
     Refused,
     User,
     Config,
+    /// Stopped by the user (Ctrl-C, SIGTERM) before anything changed (exit 130).
+    Interrupted,
     Internal,
 }
 
@@ -54,12 +56,14 @@ impl CliError {
         self
     }
 
-    /// 1 for a job that was refused, 2 for usage, configuration and environment errors, 101
-    /// for bugs (the same code a Rust panic exits with).
+    /// 1 for a job that was refused, 2 for usage, configuration and environment errors, 130
+    /// for a job stopped by Ctrl-C (as a shell reports SIGINT), 101 for bugs (the same code a
+    /// Rust panic exits with).
     pub fn exit_code(&self) -> u8 {
         match self.kind {
             Kind::Refused => 1,
             Kind::User | Kind::Config => 2,
+            Kind::Interrupted => 130,
             Kind::Internal => 101,
         }
     }
@@ -73,6 +77,7 @@ impl CliError {
                     Kind::Refused => "refused",
                     Kind::User => "usage",
                     Kind::Config => "config",
+                    Kind::Interrupted => "interrupted",
                     Kind::Internal => "internal",
                 }),
                 message: &self.message,
@@ -83,6 +88,7 @@ impl CliError {
         let label = match self.kind {
             Kind::Refused | Kind::User => "Error",
             Kind::Config => "Config error",
+            Kind::Interrupted => "Interrupted",
             Kind::Internal => "Internal error",
         };
         let paint = Paint::stderr();
@@ -106,6 +112,7 @@ fn fallback_hint(kind: Kind) -> &'static str {
         Kind::Refused => "nothing was changed; the message above says why",
         Kind::User => "`salve help <command>` shows what each command takes",
         Kind::Config => "`salve doctor` shows what salve found and what is missing",
+        Kind::Interrupted => "nothing was changed; run the command again to do it",
         Kind::Internal => BUG_HINT,
     }
 }
@@ -135,6 +142,7 @@ pub fn failed<E: Classified>(e: E) -> CliError {
         EngineKind::Refused => Kind::Refused,
         EngineKind::User | EngineKind::Environment => Kind::User,
         EngineKind::Config => Kind::Config,
+        EngineKind::Interrupted => Kind::Interrupted,
         EngineKind::Internal => Kind::Internal,
     };
     let code = e.code();
@@ -181,6 +189,15 @@ pub fn failed<E: Classified>(e: E) -> CliError {
              the change can be undone another way"
                 .to_owned(),
         ),
+        // A failed write was rolled back unless its message says otherwise; the engine's hint
+        // covers that case.
+        ("write_failed", _) => e.hint().or_else(|| {
+            Some(
+                "the files are as they were; fix the cause above (disk space, permissions) and \
+                 apply again"
+                    .to_owned(),
+            )
+        }),
         ("record_too_new", _) => {
             Some("a newer salve wrote this record; upgrade salve, or pass --no-record".to_owned())
         }

@@ -41,6 +41,13 @@ pub enum Error {
     Lock(#[from] LockError),
 }
 
+impl Error {
+    /// Stopped by the user (Ctrl-C) before any file was replaced.
+    pub fn is_interrupted(&self) -> bool {
+        matches!(self, Error::Write(e) if e.is_interrupted() && e.rolled_back)
+    }
+}
+
 impl Classified for Error {
     fn kind(&self) -> Kind {
         match self {
@@ -50,6 +57,7 @@ impl Classified for Error {
             | Error::FileTooLarge { .. }
             | Error::Read { .. } => Kind::User,
             Error::Baseline(BaselineError::Git(e)) | Error::Git(e) => e.kind(),
+            Error::Write(e) if e.is_interrupted() && e.rolled_back => Kind::Interrupted,
             Error::Write(_) | Error::Checkpoint(_) => Kind::Environment,
             Error::Lock(e) => e.kind(),
         }
@@ -63,6 +71,7 @@ impl Classified for Error {
             Error::Baseline(BaselineError::Git(e)) | Error::Git(e) => e.code(),
             Error::FileTooLarge { .. } => "file_too_large",
             Error::Read { .. } => "unreadable_file",
+            Error::Write(e) if e.is_interrupted() => "interrupted",
             Error::Write(_) => "write_failed",
             Error::Checkpoint(_) => "checkpoint_failed",
             Error::Lock(e) => e.code(),
@@ -80,6 +89,10 @@ impl Classified for Error {
             }
             Error::FileTooLarge { .. } => {
                 "raise the file size limit if this file is meant to be edited"
+            }
+            Error::Write(e) if e.is_interrupted() && e.rolled_back => {
+                "stopped before any file was replaced: the files are as they were and nothing \
+                 needs undoing; apply the reply again to write it"
             }
             Error::Write(e) if !e.rolled_back => {
                 "compare the files with `git status` / `git diff`; undo restores the checkpoint \

@@ -119,11 +119,19 @@ pub(crate) fn place(ctx: &Ctx<'_, '_, '_>, plan: FilePlan) -> Result<Placed, Err
     }
     let mut ops = Vec::new();
     let mut lazy = None;
-    match place_change(ctx, &plan, &mut report, &mut ops) {
+    // The checks on what would be written come after placing, whatever placed it.
+    let placed = place_change(ctx, &plan, &mut report, &mut ops)
+        .and_then(|()| super::control::judge(&report.path, &ops));
+    match placed {
         Ok(()) => {}
         Err(Stop::Refuse(status, message)) => {
             report.status = status;
             report.message = Some(message);
+            if status == Status::Binary {
+                // Nothing of a refused file counts as added or removed.
+                report.added = 0;
+                report.removed = 0;
+            }
             ops.clear();
         }
         Err(Stop::Lazy(status, message)) => {

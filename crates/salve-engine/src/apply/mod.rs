@@ -19,6 +19,7 @@
 //! thread and finished with the outcome or the error.
 
 mod change;
+mod control;
 mod counts;
 mod diff;
 mod error;
@@ -192,6 +193,10 @@ fn drop_noise(report: &mut Report) {
 /// running or from finishing its writes are errors.
 pub fn apply<'a>(input: impl Into<Input<'a>>, options: &Options) -> Result<Outcome, Error> {
     let input = input.into();
+    // Ctrl-C from here on waits for a safe point: before the writes (nothing written, the run
+    // recorded `interrupted`) or after them (written, recorded and undoable). Exiting at once
+    // could leave files written with the run unfinished, or a run that says nothing happened.
+    let _guard = (!options.check).then(crate::interrupt::guard);
     if !options.record {
         return place_and_write(input, options).map(|mut o| {
             drop_noise(&mut o.report);
@@ -202,20 +207,13 @@ pub fn apply<'a>(input: impl Into<Input<'a>>, options: &Options) -> Result<Outco
     // run is started on another thread meanwhile.
     let recorded_text = input.text_for_record();
     let (started, result) = both(
-        || {
-            let command = command_line(options);
-            Recorder::start_with_reply(
-                &options.dir,
-                salve_store::RunKind::Apply,
-                command,
-                &recorded_text,
-            )
-        },
+        || Recorder::start_with_reply(&options.dir, &new_run(options), &recorded_text),
         || place_and_write(input, options),
     );
     let recorded = started.and_then(|r| match (r, &result) {
         (None, _) => Ok(None),
         (Some(r), Ok(o)) => finish_record(r, o).map(Some),
+        (Some(r), Err(e)) if e.is_interrupted() => r.interrupted(&e.to_string()).map(Some),
         (Some(r), Err(e)) => r.fail(&e.to_string()).map(Some),
     });
     let result = result.map(|mut o| {
@@ -233,6 +231,19 @@ pub fn apply<'a>(input: impl Into<Input<'a>>, options: &Options) -> Result<Outco
         outcome
     })
 }
+
+/// The run to record. A file size limit other than the default is kept with it, so that
+/// `salve undo` reads the files this apply wrote under the same limit.
+fn new_run(options: &Options) -> salve_store::NewRun {
+    let mut new = salve_store::NewRun::new(salve_store::RunKind::Apply, command_line(options));
+    if options.max_file_size != DEFAULT_MAX_FILE_SIZE {
+        new.budgets = Some(serde_json::json!({ MAX_FILE_SIZE_KEY: options.max_file_size }));
+    }
+    new
+}
+
+/// Where a run's budgets keep the file size limit it ran with.
+pub(crate) const MAX_FILE_SIZE_KEY: &str = "max_file_size";
 
 fn command_line(options: &Options) -> Vec<String> {
     if options.command.is_empty() {
@@ -295,13 +306,13 @@ fn place_and_write(input: Input<'_>, options: &Options) -> Result<Outcome, Error
         // 4. Place every file. The checkpoint's snapshot (hashing every changed file) is the
         //    slowest step of a default apply: it is taken meanwhile, and only made a checkpoint
         //    if something is written.
-        let wants_snapshot = options.checkpoint && !options.check && !plans.is_empty();
-        let snapshot_repo = wants_snapshot
+        let writing_repo = (!options.check && !plans.is_empty())
             .then(|| repository.git().map(|git| git.repo.clone()))
             .flatten();
+        let snapshot_repo = writing_repo.as_ref().filter(|_| options.checkpoint);
         // Every file the reply may overwrite or delete is captured, even one the checkpoint
         // would skip (a large or ignored file): undo must be able to bring it back.
-        let checkpoint_options = match &snapshot_repo {
+        let checkpoint_options = match snapshot_repo {
             Some(repo) => salve_git::checkpoint::create::Options {
                 force_paths: plans
                     .iter()
@@ -315,8 +326,12 @@ fn place_and_write(input: Input<'_>, options: &Options) -> Result<Outcome, Error
         };
         let (snapshot, placed) = both(
             || {
+                // Killed applies' temporary files anywhere in the tree go first, so they are
+                // neither clutter for long nor in the checkpoint.
+                if let Some(repo) = &writing_repo {
+                    repository::sweep_untracked_leftovers(repo);
+                }
                 snapshot_repo
-                    .as_ref()
                     .map(|repo| salve_git::checkpoint::create::snapshot(repo, &checkpoint_options))
             },
             || place_all(&root, &repository, options, plans),
@@ -366,6 +381,12 @@ fn place_and_write(input: Input<'_>, options: &Options) -> Result<Outcome, Error
         let no_checkpoint =
             (checkpoint.is_none() && options.checkpoint && git.is_none() && !written.is_empty())
                 .then_some(NoCheckpoint::NotARepository);
+        if !written.is_empty() && crate::interrupt::requested() {
+            report.notes.push(
+                "stopped by the user after the files were written: the change is in place"
+                    .to_owned(),
+            );
+        }
         report.outcome = verdict(&placed, refusals);
         report.files = placed.into_iter().map(|p| p.report).collect();
         if counted {
@@ -440,6 +461,12 @@ fn write(
     // A killed earlier apply may have left temp files; clear them before the checkpoint is
     // published, as the write would.
     tx.sweep_leftovers();
+    // Stopped before writing: no checkpoint either, so undo has nothing of this apply to revert.
+    if crate::interrupt::requested() {
+        return Err(Error::Write(
+            crate::transaction::interrupted_before_writing(root),
+        ));
+    }
     let mut checkpoint = None;
     if let (true, Some(repo)) = (options.checkpoint, repo) {
         let snapshot = match snapshot {

@@ -7,7 +7,7 @@
 //! error is returned.
 
 use std::cell::{OnceCell, RefCell};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::thread::{Scope, ScopedJoinHandle};
 
 use super::{Error, Options};
@@ -76,4 +76,33 @@ impl<'scope, 'env> Repository<'scope, 'env> {
         self.get();
         self.found.into_inner().unwrap_or(Ok((None, None)))
     }
+}
+
+/// Remove the temporary files of killed salve writes that git lists anywhere in the work tree
+/// (untracked and not ignored), with one `git ls-files`; returns the paths removed. A leftover
+/// in an ignored directory goes when that directory is next written, or at `salve gc`. A git
+/// failure only leaves the clutter where it is.
+pub(crate) fn sweep_untracked_leftovers(repo: &salve_git::Repo) -> Vec<PathBuf> {
+    use std::os::unix::ffi::OsStrExt as _;
+    let pattern = format!(":(glob)**/{}*", crate::transaction::TEMP_PREFIX);
+    let listed = repo
+        .git()
+        .args([
+            "ls-files",
+            "--others",
+            "--exclude-standard",
+            "-z",
+            "--",
+            &pattern,
+        ])
+        .run_bytes();
+    let Ok(listed) = listed else {
+        return Vec::new();
+    };
+    let paths = listed
+        .split(|b| *b == 0)
+        .filter(|p| !p.is_empty())
+        .map(|p| repo.root.join(std::ffi::OsStr::from_bytes(p)))
+        .collect::<Vec<_>>();
+    crate::transaction::sweep_files(paths)
 }

@@ -24,10 +24,12 @@ pub mod prompt;
 pub mod record;
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use salve_llm::secret::redact;
-use salve_llm::{Attempt, Chain, Meta, ReplyClass, Request};
+use salve_llm::{Attempt, Cancel, Chain, Meta, ReplyClass, Request};
 use salve_patch::Extraction;
 use salve_patch::{Outcome as ReportOutcome, Report};
 use serde::Serialize;
@@ -66,6 +68,9 @@ pub struct Options {
     pub max_prompt_file: u64,
     /// The command line, for the record.
     pub command: Vec<String>,
+    /// Raised to stop the ask (Ctrl-C): a provider's process tree is killed, nothing is
+    /// applied, and the run is recorded `interrupted`.
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Options {
@@ -82,6 +87,7 @@ impl Options {
             cassette: None,
             max_prompt_file: DEFAULT_MAX_PROMPT_FILE,
             command: Vec::new(),
+            cancel: None,
         }
     }
 }
@@ -102,6 +108,8 @@ pub enum Status {
     Refused,
     /// No provider gave an edit.
     ProviderError,
+    /// Stopped by the user before anything was written.
+    Interrupted,
 }
 
 impl Status {
@@ -113,14 +121,17 @@ impl Status {
             Status::Checked => "checked",
             Status::Refused => "refused",
             Status::ProviderError => "provider_error",
+            Status::Interrupted => "interrupted",
         }
     }
 
-    /// 0 when the job succeeded, 1 when it ran and did not.
+    /// 0 when the job succeeded, 1 when it ran and did not, 130 when the user stopped it (as
+    /// a shell reports SIGINT).
     pub fn exit_code(self) -> u8 {
         match self {
             Status::Applied | Status::AlreadyApplied | Status::NoChange | Status::Checked => 0,
             Status::Refused | Status::ProviderError => 1,
+            Status::Interrupted => 130,
         }
     }
 }
@@ -313,6 +324,9 @@ pub enum Event {
 /// Ask the configured chain (or provider) and apply its edit, recorded; see the module docs.
 /// `on` hears which chain is asked before the first call, then each [`Event`] as it happens.
 pub fn ask(options: &Options, on: &mut dyn FnMut(&Event)) -> Result<Outcome, Error> {
+    // With a cancel flag, Ctrl-C only raises it: the ask then kills the provider's tree and
+    // records the run before returning, rather than dying with the provider left running.
+    let _guard = options.cancel.is_some().then(crate::interrupt::guard);
     let (chain, follow_ups, untrusted) = chain::build(options)?;
     on(&Event::Asking(Asking {
         untrusted: untrusted.clone(),
@@ -367,7 +381,8 @@ pub fn with_chain_observed(
     })?;
     let mut outcome = Outcome::new(chain.name(), prompt.text.clone(), ms(start));
     // 2. The chain, until a provider gives an edit.
-    let mut request = Request::new(prompt.text);
+    let cancel = options.cancel.clone().map(Cancel::new).unwrap_or_default();
+    let mut request = Request::new(prompt.text).with_cancel(cancel);
     let mut answer = match chain.run_observed(&request, &mut |e| on(&Event::Provider(e.clone()))) {
         Ok(answered) => {
             outcome.attempts = answered.attempts;
@@ -376,6 +391,7 @@ pub fn with_chain_observed(
         Err(all_failed) => {
             outcome.message = Some(all_failed.to_string());
             outcome.attempts = all_failed.attempts;
+            interrupted(options, &mut outcome);
             return Ok(finish(outcome, options, recorder, start));
         }
     };
@@ -386,10 +402,20 @@ pub fn with_chain_observed(
     let mut apply_ms = 0;
     loop {
         outcome.provider = Some(answer.provider.name().to_owned());
+        // An answer that arrives as the user stops the ask is not applied.
+        if interrupted(options, &mut outcome) {
+            break;
+        }
         // 3. Apply the answer.
         on(&Event::Applying { follow_up });
         let apply_start = Instant::now();
-        let report = apply_round(options, &root, &answer, follow_up, &mut outcome)?;
+        let report = match apply_round(options, &root, &answer, follow_up, &mut outcome) {
+            Err(Error::Apply(e)) if e.is_interrupted() => {
+                interrupted(options, &mut outcome);
+                break;
+            }
+            other => other?,
+        };
         apply_ms += ms(apply_start);
         let Some(report) = report else {
             break;
@@ -417,6 +443,7 @@ pub fn with_chain_observed(
                 answer = next;
                 follow_up = true;
             }
+            None if interrupted(options, &mut outcome) => break,
             None => {
                 let reason = outcome
                     .attempts
@@ -434,6 +461,23 @@ pub fn with_chain_observed(
     outcome.timings.apply_ms = apply_ms;
     // 5. The record.
     Ok(finish(outcome, options, recorder, start))
+}
+
+/// When the user stopped the ask, mark `outcome` so (nothing was written: the apply stops
+/// before its writes) and say true.
+fn interrupted(options: &Options, outcome: &mut Outcome) -> bool {
+    let stopped = options
+        .cancel
+        .as_ref()
+        .is_some_and(|c| c.load(Ordering::SeqCst));
+    if stopped {
+        outcome.status = Status::Interrupted;
+        outcome.message = Some(
+            "stopped by the user: the provider's processes were killed and nothing was written"
+                .to_owned(),
+        );
+    }
+    stopped
 }
 
 /// Step 3 for one answer: extract and apply its edit (or only check it), keep the round with

@@ -144,14 +144,13 @@ impl Recorder {
         }))
     }
 
-    /// Start an apply-like run of `kind` and keep its reply.
+    /// Start an apply-like run and keep its reply.
     pub(crate) fn start_with_reply(
         dir: &Path,
-        kind: salve_store::RunKind,
-        command: Vec<String>,
+        new: &NewRun,
         reply: &str,
     ) -> Result<Option<Recorder>, StoreError> {
-        let Some(mut recorder) = Recorder::start(dir, &NewRun::new(kind, command))? else {
+        let Some(mut recorder) = Recorder::start(dir, new)? else {
             return Ok(None);
         };
         recorder.artifact(artifact::RAW_REPLY, reply.as_bytes())?;
@@ -252,6 +251,15 @@ impl Recorder {
             baseline: baseline.map(str::to_owned),
             checkpoint: checkpoint.map(str::to_owned),
             budgets: None,
+        })
+    }
+
+    /// End the run as stopped by the user (Ctrl-C) before it changed anything.
+    pub fn interrupted(self, message: &str) -> Result<String, StoreError> {
+        self.finish(&Finish {
+            status: status::INTERRUPTED.to_owned(),
+            message: Some(message.to_owned()),
+            ..Finish::default()
         })
     }
 

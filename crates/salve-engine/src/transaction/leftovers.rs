@@ -10,7 +10,9 @@
 //! ```
 //!
 //! Before writing into a directory, a transaction removes the leftovers there whose owner is
-//! no longer running ([`sweep_leftovers`]). The owner check is what makes this safe while two
+//! no longer running ([`sweep_leftovers`]); an apply in a git repository also sweeps the ones
+//! git lists anywhere in the tree ([`sweep_files`]), and `salve gc` walks the whole tree, ignored
+//! directories included ([`sweep_tree`]). The owner check is what makes this safe while two
 //! salve processes work in the same tree: a live process's temporary file is never touched.
 //! A leftover whose owner cannot be checked (no `/proc`, no `ps`) is left alone, since clutter
 //! is better than a broken concurrent write.
@@ -78,24 +80,55 @@ pub fn owner_of(name: &str) -> Option<u32> {
 /// the paths removed. Errors are not reported: a leftover that cannot be removed is clutter,
 /// and the transaction that asked must not fail over it.
 pub fn sweep_leftovers(dir: &Path) -> Vec<PathBuf> {
-    let mut removed = Vec::new();
     let Ok(entries) = fs::read_dir(dir) else {
-        return removed;
+        return Vec::new();
     };
+    sweep_files(entries.flatten().map(|e| e.path()))
+}
+
+/// Remove those of `paths` that are temporary files of dead salve processes; the others (any
+/// other name, a live owner, not a regular file) are left alone. Returns the paths removed.
+pub fn sweep_files(paths: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
     let me = std::process::id();
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(owner) = name.to_str().and_then(owner_of) else {
+    let mut removed = Vec::new();
+    for path in paths {
+        let owner = path.file_name().and_then(|n| n.to_str()).and_then(owner_of);
+        let Some(owner) = owner else {
             continue;
         };
-        let is_file = entry.file_type().map(|t| t.is_file()).unwrap_or(false);
+        // Not followed: a symbolic link under a temporary name is not salve's.
+        let is_file = fs::symlink_metadata(&path).is_ok_and(|m| m.is_file());
         if owner == me || !is_file || process_alive(owner) != Some(false) {
             continue;
         }
-        let path = entry.path();
         if fs::remove_file(&path).is_ok() {
             removed.push(path);
         }
+    }
+    removed
+}
+
+/// Remove the temporary files of dead salve processes anywhere below `root`: every directory,
+/// ignored ones included, except `.git` and nested repositories (their leftovers are theirs).
+/// Symbolic links are not followed. Returns the paths removed.
+pub fn sweep_tree(root: &Path) -> Vec<PathBuf> {
+    let mut removed = Vec::new();
+    let mut dirs = vec![root.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        let Ok(entries) = fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut files = Vec::new();
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+            if !is_dir {
+                files.push(path);
+            } else if entry.file_name() != ".git" && !path.join(".git").exists() {
+                dirs.push(path);
+            }
+        }
+        removed.extend(sweep_files(files));
     }
     removed
 }
@@ -189,6 +222,33 @@ mod tests {
         assert_eq!(removed, vec![dead_file.clone()]);
         assert!(!dead_file.exists());
         assert!(mine.exists() && alive.exists() && user.exists() && a_dir.exists());
+        Ok(())
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_tree_sweep_reaches_every_directory_but_git_and_nested_repositories() -> std::io::Result<()>
+    {
+        let dir = tempfile::tempdir()?;
+        let mut child = std::process::Command::new("true").spawn()?;
+        let dead = child.id();
+        child.wait()?;
+        let name = format!(".salve-tmp-{dead}-aaaaaa-a.rs.tmp");
+        let deep = dir.path().join("a/b/c");
+        let nested = dir.path().join("vendor/lib");
+        let git = dir.path().join(".git/objects");
+        for d in [&deep, &nested.join(".git"), &git] {
+            fs::create_dir_all(d)?;
+        }
+        for d in [dir.path(), deep.as_path(), nested.as_path(), git.as_path()] {
+            fs::write(d.join(&name), "x")?;
+        }
+        let mut removed = sweep_tree(dir.path());
+        removed.sort();
+        let mut expected = vec![dir.path().join(&name), deep.join(&name)];
+        expected.sort();
+        assert_eq!(removed, expected);
+        assert!(nested.join(&name).exists() && git.join(&name).exists());
         Ok(())
     }
 }

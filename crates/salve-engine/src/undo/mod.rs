@@ -26,7 +26,8 @@ pub use steps::{undo_steps, Steps, Stopped};
 pub struct Options {
     /// A directory inside the work tree.
     pub dir: PathBuf,
-    /// Untracked files larger than this are left out of the checkpoint taken first.
+    /// Untracked files larger than this are left out of the checkpoint taken first. Above the
+    /// apply's default, it is also the limit for reading the files the undo reverts.
     pub max_file_size: u64,
     /// Restore the checkpoint even when the change could be reverted on its own (the whole tree
     /// goes back, later work included; it is checkpointed first).
@@ -185,10 +186,20 @@ fn undo_one(
     op: &salve_git::oplog::Operation,
     options: &Options,
 ) -> Result<Outcome, Error> {
-    if !options.force {
-        if let Some(run) = recorded_run(repo, op) {
-            return revert(repo, op, &run);
-        }
+    let run = recorded_run(repo, op);
+    // The files the change wrote are read (and captured) up to the largest of the default
+    // limit, the limit the change itself ran with, and the one given here: a file an apply was
+    // allowed to write must not be too large to take back.
+    let read_limit = [
+        crate::apply::DEFAULT_MAX_FILE_SIZE,
+        options.max_file_size,
+        run.as_ref().and_then(|r| r.max_file_size).unwrap_or(0),
+    ]
+    .into_iter()
+    .max()
+    .unwrap_or(crate::apply::DEFAULT_MAX_FILE_SIZE);
+    if let (Some(run), false) = (&run, options.force) {
+        return revert(repo, op, run, read_limit);
     }
     let _lock = crate::lock::acquire(&repo.root, crate::lock::DEFAULT_WAIT)
         .map_err(restore::Error::Lock)?;
@@ -196,7 +207,7 @@ fn undo_one(
     git_options.restore.limits = limits(options.max_file_size);
     // A file an apply wrote was captured by its checkpoint up to the apply's own size limit:
     // the undo captures it as far, so that it too can be undone.
-    git_options.restore.max_capture_bytes = Some(crate::apply::DEFAULT_MAX_FILE_SIZE);
+    git_options.restore.max_capture_bytes = Some(read_limit);
     let outcome = git_undo::undo_operation(repo, op.clone(), &git_options)?;
     let mut restored: restore::Outcome = outcome.restore.into();
     restored.unrewound = crate::rewind::bring_back(&repo.root, &restored.target_commit);
@@ -215,8 +226,17 @@ fn undone(op: &salve_git::oplog::Operation) -> Undone {
     }
 }
 
+/// A recorded apply or ask, as undo needs it.
+struct RecordedRun {
+    id: String,
+    /// The diff that landed.
+    diff: String,
+    /// The file size limit it ran with, when not the default.
+    max_file_size: Option<u64>,
+}
+
 /// The apply or ask run that took the checkpoint `op` names, with its applied diff.
-fn recorded_run(repo: &Repo, op: &salve_git::oplog::Operation) -> Option<(String, String)> {
+fn recorded_run(repo: &Repo, op: &salve_git::oplog::Operation) -> Option<RecordedRun> {
     if op.kind != "apply" && op.kind != "ask" {
         return None;
     }
@@ -245,7 +265,16 @@ fn recorded_run(repo: &Repo, op: &salve_git::oplog::Operation) -> Option<(String
     let diff = String::from_utf8(diff)
         .ok()
         .filter(|d| !d.trim().is_empty())?;
-    Some((run.run.id.clone(), diff))
+    let max_file_size = run
+        .run
+        .budgets
+        .as_ref()
+        .and_then(|b| b.get(crate::apply::MAX_FILE_SIZE_KEY)?.as_u64());
+    Some(RecordedRun {
+        id: run.run.id.clone(),
+        diff,
+        max_file_size,
+    })
 }
 
 /// Apply the run's diff in reverse, through the engine: checkpointed (logged as an undo, so a
@@ -253,15 +282,17 @@ fn recorded_run(repo: &Repo, op: &salve_git::oplog::Operation) -> Option<(String
 fn revert(
     repo: &Repo,
     last: &salve_git::oplog::Operation,
-    (run, diff): &(String, String),
+    run: &RecordedRun,
+    max_file_size: u64,
 ) -> Result<Outcome, Error> {
     let applied = crate::apply::apply(
-        diff,
+        &run.diff,
         &crate::apply::Options {
             reverse: true,
             operation: salve_git::oplog::UNDO.to_owned(),
             undoes: Some(last.before.clone()),
             record: false,
+            max_file_size,
             // Undo brings back what the files held, which may not have parsed.
             syntax_check: false,
             ..crate::apply::Options::new(&repo.root)
@@ -296,7 +327,7 @@ fn revert(
         restore: None,
         reverted: Some(Reverted {
             checkpoint: applied.checkpoint,
-            run: run.clone(),
+            run: run.id.clone(),
             written: applied
                 .written
                 .iter()

@@ -117,7 +117,7 @@ impl CommandProvider {
         self.timeout
     }
 
-    fn spec(&self, prompt: &str, dir: &RunDir) -> Spec {
+    fn spec(&self, prompt: &str, dir: &RunDir, cancel: &crate::cancel::Cancel) -> Spec {
         let mut argv = self.argv();
         if let Some(program) = argv.first_mut() {
             *program = rundir::resolve_program(program, self.base_dir.as_deref());
@@ -142,6 +142,7 @@ impl CommandProvider {
                 .iter()
                 .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
                 .collect(),
+            cancel: cancel.clone(),
         }
     }
 }
@@ -186,8 +187,11 @@ impl Provider for CommandProvider {
                 format!("cannot make an empty directory to run in: {e}"),
             )
         })?;
-        let finished = process::run_watched(&self.spec(&request.flatten(), &dir), &mut on_line)
-            .map_err(run_failure);
+        let finished = process::run_watched(
+            &self.spec(&request.flatten(), &dir, &request.cancel),
+            &mut on_line,
+        )
+        .map_err(run_failure);
         // Removed before the output is read: nothing of the run's directory is needed after it.
         drop(dir);
         let finished = finished?;
@@ -248,6 +252,7 @@ fn run_failure(e: RunError) -> Failure {
         RunError::TooLarge { .. } => FailureKind::TooLarge,
         RunError::Empty => FailureKind::Config,
         RunError::Stalled(stalled) => stalled.kind,
+        RunError::Cancelled => FailureKind::Cancelled,
         RunError::Spawn { .. } | RunError::Wait { .. } => FailureKind::Exit,
     };
     Failure::new(kind, e.to_string())

@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 use process_wrap::std::{ChildWrapper, CommandWrap, ProcessGroup};
 
 use super::watch::{Stalled, Stream};
+use crate::cancel::Cancel;
 
 /// How often the clock and the exit status are checked while waiting.
 const TICK: Duration = Duration::from_millis(10);
@@ -43,6 +44,8 @@ pub struct Spec {
     pub cwd: Option<PathBuf>,
     /// Variables set for the program, on top of salve's own environment.
     pub env: Vec<(String, String)>,
+    /// Once raised, the process tree is killed and the run ends with [`RunError::Cancelled`].
+    pub cancel: Cancel,
 }
 
 /// A finished run.
@@ -72,6 +75,9 @@ pub enum RunError {
     /// The watcher gave up on the program (a run of retries); its process tree was killed.
     #[error("{}; the process tree was killed", .0.message)]
     Stalled(Stalled),
+    /// The cancel token was raised (Ctrl-C); the process tree was killed.
+    #[error("stopped by the user; the process tree was killed")]
+    Cancelled,
     #[error("waiting for `{program}` failed: {source}")]
     Wait {
         program: String,
@@ -120,6 +126,10 @@ pub fn run_watched(
                 stdout: stdout.unwrap_or_default(),
                 stderr: stderr.unwrap_or_default(),
             });
+        }
+        if spec.cancel.is_cancelled() {
+            kill_tree(child.as_mut());
+            return Err(RunError::Cancelled);
         }
         let now = Instant::now();
         if now >= deadline {

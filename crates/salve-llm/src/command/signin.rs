@@ -71,6 +71,7 @@ fn status(argv: &[&str]) -> Option<process::Finished> {
         max_output: 64 * 1024,
         cwd: Some(dir.work().to_path_buf()),
         env: Vec::new(),
+        cancel: crate::cancel::Cancel::default(),
     })
     .ok()
 }

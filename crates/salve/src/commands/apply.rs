@@ -65,6 +65,9 @@ pub fn run(global: &Global, args: &ApplyArgs) -> Result<u8, CliError> {
         syntax_check: !args.no_syntax_check,
         ..Options::new(global.work_dir())
     };
+    // From here Ctrl-C waits for the apply's safe points (see `salve_engine::apply`), also
+    // while the report is printed: the exit status then says what is on disk.
+    let _guard = (!args.check).then(salve_engine::interrupt::guard);
     let progress = if reply.len() >= LARGE_APPLY {
         Progress::start(
             global,

@@ -60,6 +60,10 @@ pub fn run(global: &Global, args: &AskArgs) -> Result<u8, CliError> {
     options.provider = args.provider.clone();
     options.cassette = args.record.clone();
     options.command = command_line().iter().map(|a| redact(a)).collect();
+    options.cancel = Some(salve_engine::interrupt::cancel_flag());
+    // Ctrl-C stops the ask through its cancel flag, also while the outcome is printed: the
+    // exit status then says whether the edit was written.
+    let _guard = salve_engine::interrupt::guard();
     let quiet = global.quiet || global.json;
     let progress = Progress::start(global, "building the prompt");
     let mut on = |event: &Event| {
@@ -142,10 +146,11 @@ fn render(outcome: &Outcome, paint: Paint) -> String {
         Status::Checked => "ask: --dry-run; the edit places, nothing written".into(),
         Status::Refused => "ask: refused; nothing written".into(),
         Status::ProviderError => "ask: no provider gave an edit; nothing written".into(),
+        Status::Interrupted => "ask: stopped by the user; nothing written".into(),
     };
     let tone = match outcome.status {
         Status::Applied | Status::AlreadyApplied | Status::NoChange | Status::Checked => Tone::Good,
-        Status::Refused | Status::ProviderError => Tone::Bad,
+        Status::Refused | Status::ProviderError | Status::Interrupted => Tone::Bad,
     };
     out.push_str(&paint.verdict(tone, &verdict));
     out.push('\n');

@@ -1,6 +1,6 @@
 //! `salve gc [--older-than DUR]`: prune runs older than an age (90 days unless told otherwise,
 //! as git keeps its reflog), then remove the artifacts no remaining run references and the
-//! leftovers of interrupted writes.
+//! leftovers of interrupted writes (the record's, and temporary files in the work tree).
 
 use salve_engine::record::{gc, parse_duration, GcOptions};
 
@@ -45,6 +45,9 @@ pub fn run(global: &Global, args: &GcArgs) -> Result<u8, CliError> {
     } else if global.quiet {
         // The exit code tells.
     } else if outcome.record {
+        for path in &outcome.work_tree_temp_files {
+            eprintln!("removed {path} (left by a killed salve write)");
+        }
         eprintln!(
             "pruned {} runs; removed {} artifacts ({} bytes) and {} temporary files; kept {} artifacts",
             stats.runs_pruned,
@@ -54,7 +57,10 @@ pub fn run(global: &Global, args: &GcArgs) -> Result<u8, CliError> {
             stats.objects_kept
         );
     } else {
-        eprintln!("no record here; nothing to collect");
+        for path in &outcome.work_tree_temp_files {
+            eprintln!("removed {path} (left by a killed salve write)");
+        }
+        eprintln!("no record here; nothing else to collect");
     }
     Ok(0)
 }

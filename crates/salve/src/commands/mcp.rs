@@ -12,6 +12,8 @@ pub struct McpArgs {
 }
 
 pub fn run(global: &Global, args: &McpArgs) -> Result<u8, CliError> {
+    // Ctrl-C or SIGTERM during an edit lets it finish or stop cleanly, then ends the server.
+    salve_engine::interrupt::exit_when_idle();
     let options = salve_mcp::Options {
         dir: global.existing_work_dir()?,
         allow_any_check: args.allow_any_check,

@@ -17,6 +17,8 @@ pub struct UiArgs {
 }
 
 pub fn run(global: &Global, args: &UiArgs) -> Result<u8, CliError> {
+    // Ctrl-C or SIGTERM during an edit lets it finish or stop cleanly, then ends the server.
+    salve_engine::interrupt::exit_when_idle();
     let options = salve_ui::Options {
         port: args.port,
         ..salve_ui::Options::new(global.existing_work_dir()?)

@@ -11,7 +11,9 @@ use crate::output::{age, print_json, print_text, render_restore};
 
 #[derive(Debug, clap::Args)]
 pub struct UndoArgs {
-    /// Leave untracked files larger than this out of the checkpoint taken first
+    /// Leave untracked files larger than this out of the checkpoint taken first; above 64M it
+    /// also raises the limit for reading the files undo reverts (the limit the change ran
+    /// with is remembered)
     #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "10M")]
     pub max_file_size: u64,
     /// Restore the whole tree as it was before the change, later work included (it is

@@ -337,14 +337,75 @@ fn an_interrupt_between_writes_rolls_back_and_leaves_no_temporary_files() {
         let mut rest = String::new();
         std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
         let status = child.wait().unwrap();
-        assert_eq!(status.code(), Some(2), "{what}: {status:?}\n{rest}");
+        // 130, as a shell reports SIGINT, with a hint that says nothing was written.
+        assert_eq!(status.code(), Some(130), "{what}: {status:?}\n{rest}");
         assert!(rest.contains("stopped by the user"), "{what}: {rest}");
+        assert!(
+            rest.contains("the files are as they were"),
+            "{what}: {rest}"
+        );
+        assert!(!rest.contains("salve help"), "{what}: {rest}");
         let files = case.tree.snapshot();
         let litter: Vec<&String> = files.keys().filter(|p| p.contains(TEMP_PREFIX)).collect();
         assert!(litter.is_empty(), "{what}: {litter:?}");
         for (path, old) in &case.old {
             assert_eq!(files.get(path), old.as_ref(), "{what}: {path}");
         }
+        // The record says the same: stopped, nothing written.
+        let log = Run::from(
+            case.tree
+                .salve()
+                .args(["log", "--json", "--limit", "1"])
+                .output()
+                .unwrap(),
+        );
+        let run = &log.code(0).json()[0];
+        assert_eq!(run["status"], "interrupted", "{what}: {run}");
+        assert_eq!(run["files"].as_u64().unwrap_or(0), 0, "{what}: {run}");
+    }
+}
+
+/// Ctrl-C once every file is in place: the apply finishes rather than dying with the run
+/// unrecorded. Exit 0, the record says `applied` with the files, and undo takes it back.
+#[test]
+fn an_interrupt_after_the_last_write_finishes_records_and_can_be_undone() {
+    let case = Case::new();
+    let mut child = case
+        .hooked(hooks::PAUSE_AFTER_WRITES, WRITES)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = wait_for_pause(&mut child, WRITES, "SIGINT after the writes");
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{rest}");
+    assert!(
+        rest.contains("stopped by the user after the files were written"),
+        "{rest}"
+    );
+    case.assert_old_or_new(WRITES, "SIGINT after the writes");
+    let log = Run::from(
+        case.tree
+            .salve()
+            .args(["log", "--json", "--limit", "1"])
+            .output()
+            .unwrap(),
+    );
+    let run = &log.code(0).json()[0];
+    assert_eq!(run["status"], "applied", "{run}");
+    assert_eq!(run["files"].as_u64(), Some(WRITES as u64), "{run}");
+    Run::from(case.tree.salve().arg("undo").output().unwrap()).code(0);
+    let files = case.tree.snapshot();
+    for (path, old) in &case.old {
+        assert_eq!(files.get(path), old.as_ref(), "after undo: {path}");
     }
 }
 

@@ -385,16 +385,20 @@ fn apply_no_checkpoint_and_check_take_none() {
     run(&tree, &["undo"]).code(1);
 }
 
-/// The checkpoint of a default apply is taken while the edits are placed, before a killed
-/// earlier apply's temporary files are swept: it must leave them out wherever they are, and a
-/// refused apply must publish nothing.
+/// The checkpoint of a default apply is taken while the edits are placed: it must leave
+/// salve's temporary files out wherever they are (a live salve's too, which no sweep removes),
+/// and a refused apply must publish nothing.
 #[test]
 fn apply_checkpoints_leave_out_temp_files_and_refusals_publish_none() {
     let tree = repo();
-    // A dead run's leftovers: one where this apply writes (swept), one elsewhere (left).
+    // A dead run's leftovers, where this apply writes and elsewhere: both swept.
     let swept = "src/.salve-tmp-999999-Zz09aa-lib.rs.tmp";
-    let left = "docs/.salve-tmp-999999-Zz09bb-x.md.tmp";
+    let swept_elsewhere = "docs/.salve-tmp-999999-Zz09cc-y.md.tmp";
+    // A live process's (this test's) temporary file: a write in progress, left alone.
+    let left = format!("docs/.salve-tmp-{}-Zz09bb-x.md.tmp", std::process::id());
+    let left = left.as_str();
     tree.write(swept, "half-written\n")
+        .write(swept_elsewhere, "half-written\n")
         .write(left, "half-written\n");
     let refs = |tree: &Tree| tree.git_cmd(&["for-each-ref", "refs/salve"]);
     let before = refs(&tree);
@@ -431,8 +435,12 @@ fn apply_checkpoints_leave_out_temp_files_and_refusals_publish_none() {
         "the leftover where the apply writes is swept"
     );
     assert!(
+        !tree.path(swept_elsewhere).exists(),
+        "a dead process's leftover elsewhere is swept"
+    );
+    assert!(
         tree.path(left).exists(),
-        "a leftover elsewhere is not touched"
+        "a live process's temporary file is not touched"
     );
     assert_eq!(
         std::fs::read_to_string(tree.path("src/lib.rs")).unwrap(),

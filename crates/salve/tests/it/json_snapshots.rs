@@ -2074,7 +2074,8 @@ fn log_show_export_import_gc() {
       "objects_removed": 0,
       "bytes_freed": 0,
       "temp_files_removed": 0,
-      "objects_kept": 5
+      "objects_kept": 5,
+      "work_tree_temp_files": []
     }
     "#);
     let gc = run(&tree, &["gc", "--older-than", "0m", "--json"]);
@@ -2085,7 +2086,8 @@ fn log_show_export_import_gc() {
       "objects_removed": 0,
       "bytes_freed": 0,
       "temp_files_removed": 0,
-      "objects_kept": 5
+      "objects_kept": 5,
+      "work_tree_temp_files": []
     }
     "#);
     let log = run(&tree, &["log", "--json"]);
@@ -2108,7 +2110,8 @@ fn log_and_gc_without_a_record() {
       "objects_removed": 0,
       "bytes_freed": 0,
       "temp_files_removed": 0,
-      "objects_kept": 0
+      "objects_kept": 0,
+      "work_tree_temp_files": []
     }
     "#);
     assert!(!tree.exists(".git/salve"), "reading created a record");

@@ -10,9 +10,11 @@
 mod agent_clis;
 mod apply_cli;
 mod ask;
+mod big_files;
 mod checkpoint_catalog;
 mod colour;
 mod completions;
+mod control_chars;
 mod fix;
 mod git_safety;
 mod json_snapshots;
@@ -35,3 +37,4 @@ mod crash;
 mod git_compare;
 mod readme;
 mod scenarios;
+mod signals;

@@ -1,7 +1,7 @@
 //! Asking the model for a repair: the `default` chain first, the `quality` chain once an
 //! attempt has failed (or the one provider asked for).
 
-use salve_llm::{ReplyClass, Request};
+use salve_llm::{Cancel, ReplyClass, Request};
 use salve_store::Batch;
 
 use super::attempt::{Candidate, Source};
@@ -48,7 +48,9 @@ impl Session<'_> {
                 )))
             }
         };
-        let request = Request::new(prompt.clone());
+        // Ctrl-C kills the provider's tree at once rather than after its answer.
+        let cancel = self.options.cancel.clone().map(Cancel::new);
+        let request = Request::new(prompt.clone()).with_cancel(cancel.unwrap_or_default());
         let ran = chain.run_observed(&request, &mut |e| on(&Event::Provider(e.clone())));
         let attempts = match &ran {
             Ok(answered) => answered.attempts.clone(),
@@ -57,6 +59,12 @@ impl Session<'_> {
         self.record_provider_calls(&attempts, &prompt, tries + 1);
         let answered = match ran {
             Ok(answered) => answered,
+            Err(_) if self.cancelled() => {
+                return Ok(Err(Stop::new(
+                    Status::Interrupted,
+                    "stopped by the user while the model worked; its processes were killed",
+                )))
+            }
             Err(all_failed) => {
                 return Ok(Err(Stop::new(
                     Status::ProviderError,
