@@ -31,6 +31,15 @@ pub fn str_replace(state: &State, params: &StrReplaceParams) -> CallToolResult {
 
 /// `write_file`: the content as a whole-file block, applied like any edit.
 pub fn write_file(state: &State, params: &WriteFileParams) -> CallToolResult {
+    // The path guard first: a path into `.git` (in any spelling) is refused as such, even one
+    // the whole-file form could not carry (`.git::$INDEX_ALLOCATION/config`).
+    if let Err(why) = salve_engine::paths::normalize(&params.path) {
+        return result::refused(
+            "path_rejected",
+            &format!("{:?}: {why}", params.path),
+            Some("name a file inside the work tree, outside `.git`".to_owned()),
+        );
+    }
     match reply::write_file(&params.path, &params.content) {
         Ok(text) => apply_reply(state, &text, false, "write_file"),
         Err(e @ WriteFileError::Path(_)) => result::refused(

@@ -14,6 +14,7 @@ mod checkpoint_catalog;
 mod colour;
 mod completions;
 mod fix;
+mod git_names;
 mod git_safety;
 mod json_snapshots;
 mod mcp;
