@@ -16,6 +16,7 @@ mod completions;
 mod fix;
 mod git_names;
 mod git_safety;
+mod interfaces;
 mod json_snapshots;
 mod mcp;
 mod mcp_clients;
