@@ -82,6 +82,11 @@ pub enum Status {
     /// Placed, but the file would not parse: it parsed cleanly before and the edit introduced
     /// a syntax error (the error's line and the hunk that caused it are reported).
     Syntax,
+    /// The target is a binary file (it holds NUL bytes); salve edits text only.
+    Binary,
+    /// The target is text in an encoding other than UTF-8 (Latin-1, UTF-16, ...); salve edits
+    /// UTF-8 only, and would not guess at the bytes it writes back.
+    Encoding,
 }
 
 impl Status {
@@ -98,6 +103,8 @@ impl Status {
             Status::Truncated => "truncated",
             Status::Skipped => "skipped",
             Status::Syntax => "syntax",
+            Status::Binary => "binary",
+            Status::Encoding => "encoding",
         }
     }
 
