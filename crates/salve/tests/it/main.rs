@@ -10,6 +10,7 @@
 mod agent_clis;
 mod apply_cli;
 mod ask;
+mod big_reports;
 mod checkpoint_catalog;
 mod colour;
 mod completions;
