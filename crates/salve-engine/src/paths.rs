@@ -82,9 +82,10 @@ impl fmt::Display for Rejection {
                 "absolute paths are not allowed; paths must be relative to the work tree",
             ),
             Rejection::Escapes => f.write_str("the path climbs out of the work tree with `..`"),
-            Rejection::GitDir => {
-                f.write_str("the path is inside the repository's `.git` directory")
-            }
+            Rejection::GitDir => f.write_str(
+                "the path is inside the repository's `.git` directory \
+                 (or a name a file system may take for `.git`)",
+            ),
             Rejection::Symlink { link } => write!(
                 f,
                 "the path goes through the symlink `{link}`, which leads outside the work tree"
@@ -149,18 +150,33 @@ fn is_absolute(raw: &str) -> bool {
         || (bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':')
 }
 
-/// Names a file system may treat as `.git`: case-insensitive (macOS, Windows), with trailing dots
-/// or spaces (NTFS), with invisible code points (HFS+), or the NTFS short name `git~1`.
+/// Names a file system may treat as `.git`, refused on every platform because a tree written on
+/// Linux is checked out on macOS and Windows too (git's `verify_path` refuses the same under
+/// `core.protectNTFS` and `core.protectHFS`):
+/// - case-insensitive (macOS, Windows), also for Unicode letters HFS+ folds;
+/// - with invisible code points HFS+ ignores (`.g\u{200c}it`);
+/// - compatibility forms that read as `.git` (`．git` with a fullwidth dot, `ｇｉｔ`), folded by NFKC;
+/// - NTFS: trailing dots or spaces (`.git.`, `.git `), an alternate data stream suffix
+///   (`.git::$INDEX_ALLOCATION` is the directory itself, `.git:$DATA`, any `.git:name`), and the
+///   8.3 short name (`GIT~1`, or a later number when `GIT~1` was taken).
 fn is_git_dir_name(part: &str) -> bool {
-    let cleaned: String = part
-        .chars()
-        .filter(|c| !is_ignorable(*c))
-        .collect::<String>()
-        .trim_end_matches(['.', ' '])
-        .to_ascii_lowercase();
-    cleaned == ".git" || cleaned == "git~1"
+    use unicode_normalization::UnicodeNormalization as _;
+    let visible: String = part.chars().filter(|c| !is_ignorable(*c)).collect();
+    let folded: String = visible.nfkc().flat_map(char::to_lowercase).collect();
+    // `name:stream:type`: whatever follows the first colon names a stream of `name`.
+    let name = folded.split(':').next().unwrap_or_default();
+    let name = name.trim_end_matches(['.', ' ']);
+    name == ".git" || is_git_short_name(name)
 }
 
+/// `git~N`, the 8.3 short name NTFS may give `.git`.
+fn is_git_short_name(name: &str) -> bool {
+    name.strip_prefix("git~")
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Code points HFS+ drops from names when comparing them (the list git's `is_hfs_dotgit` skips),
+/// plus the zero-width space, which no careful user puts in a directory name.
 fn is_ignorable(c: char) -> bool {
     matches!(c,
         '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{206A}'..='\u{206F}' | '\u{FEFF}')
@@ -337,6 +353,43 @@ mod tests {
         assert_eq!(ok("a/.."), "rejected: Empty");
         assert_eq!(ok(".github/workflows/ci.yml"), ".github/workflows/ci.yml");
         assert_eq!(ok(".gitignore"), ".gitignore");
+    }
+
+    #[test]
+    fn every_spelling_of_dot_git_is_rejected() {
+        for raw in [
+            ".git::$INDEX_ALLOCATION/config",
+            ".git:$DATA/config",
+            ".GIT::$index_allocation/hooks/post-checkout",
+            ".git:stream",
+            ".git.:$DATA/config",
+            ".git. . /config",
+            ".git /config",
+            "git~1/config",
+            "Git~2/config",
+            "GIT~1::$INDEX_ALLOCATION/config",
+            "\u{FF0E}git/config",
+            "\u{FF0E}\u{FF27}\u{FF29}\u{FF34}/config",
+            "\u{FE52}git/config",
+            ".g\u{200d}i\u{206f}t\u{feff}/config",
+            ".\u{200e}GIT\u{202e}/config",
+            "sub/.git::$INDEX_ALLOCATION/x",
+            "sub\\.git:$DATA\\config",
+        ] {
+            assert_eq!(ok(raw), "rejected: GitDir", "{raw:?}");
+        }
+        for fine in [
+            ".github/x",
+            ".gitmodules",
+            ".git-blame-ignore-revs",
+            "git/x",
+            "git~/x",
+            "git~1a/x",
+            "x.git/y",
+            "\u{FF0E}github/x",
+        ] {
+            assert_eq!(ok(fine), fine, "{fine:?}");
+        }
     }
 
     #[test]

@@ -3,5 +3,5 @@
 
 pub use salve_patch::{
     numbered, Candidate, ChangeKind, ExcerptLine, FileReport, HunkReport, IssueKind, LineRange,
-    Outcome, ParseIssue, Report, Rung, Scope, Status,
+    Outcome, ParseIssue, Report, Rung, Scope, Status, DETAILED_HUNKS, MAX_MESSAGE_CHARS,
 };

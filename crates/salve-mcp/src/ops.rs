@@ -39,6 +39,15 @@ pub fn str_replace(state: &State, params: &StrReplaceParams) -> CallToolResult {
 
 /// `write_file`: the arguments as a whole-file write, given to the engine as they are.
 pub fn write_file(state: &State, params: &WriteFileParams) -> CallToolResult {
+    // The path guard first: a path into `.git` (in any spelling) is refused as such, before
+    // anything else is said of the call.
+    if let Err(why) = salve_engine::paths::normalize(&params.path) {
+        return result::refused(
+            "path_rejected",
+            &format!("{:?}: {why}", params.path),
+            Some("name a file inside the work tree, outside `.git`".to_owned()),
+        );
+    }
     if params.content.trim().is_empty() {
         return result::refused(
             "empty_content",

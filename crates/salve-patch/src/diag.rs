@@ -5,6 +5,10 @@
 //! expected but the file lacks as `[-…-]` and what the file has instead as `{+…+}`, writes spaces as
 //! `·`, tabs as `→`, carriage returns as `␍`, and other invisible or look-alike characters as
 //! `⟨U+00A0⟩`, and shortens long equal stretches.
+//!
+//! Every line it writes is at most [`MAX_WIDTH`] characters and says how many it left out: a
+//! minified file's one line can be megabytes, and a report quoting it whole for each candidate
+//! is unreadable and unsendable.
 
 use similar::{capture_diff_slices, Algorithm, DiffOp};
 
@@ -13,6 +17,31 @@ const MAX_LINES: usize = 6;
 /// Equal stretches longer than this are shortened to their ends.
 const MAX_EQUAL: usize = 24;
 const KEEP: usize = 10;
+/// Characters of one diff line shown before the rest is only counted.
+pub(crate) const MAX_WIDTH: usize = 300;
+/// Lines longer than this (together) are compared by their differing middle only, each side
+/// cut to this many characters, so the character diff stays cheap.
+const MAX_INLINE: usize = 2_000;
+
+/// `s` cut to `max` characters, saying how many were left out: `abc… 5 more characters`.
+pub(crate) fn clip(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((at, _)) => format!("{}… {} more characters", &s[..at], s[at..].chars().count()),
+        None => s.to_owned(),
+    }
+}
+
+/// [`visible`] of at most `max` characters of `raw`, saying how many were left out.
+fn visible_cut(raw: &str, max: usize) -> String {
+    match raw.char_indices().nth(max) {
+        Some((at, _)) => format!(
+            "{}… {} more characters",
+            visible(&raw[..at]),
+            raw[at..].chars().count()
+        ),
+        None => visible(raw),
+    }
+}
 
 /// Character-level diff from `expected` (what the edit says) to `found` (what the file has).
 pub(crate) fn char_diff(expected: &str, found: &str) -> String {
@@ -39,7 +68,10 @@ pub(crate) fn char_diff(expected: &str, found: &str) -> String {
                 old_index, old_len, ..
             } => {
                 for (k, line) in a.iter().enumerate().skip(old_index).take(old_len) {
-                    push(format!("{}: [-{}-]", k + 1, visible(line)), &mut out);
+                    push(
+                        format!("{}: [-{}-]", k + 1, visible_cut(line, MAX_WIDTH)),
+                        &mut out,
+                    );
                 }
             }
             DiffOp::Insert {
@@ -49,7 +81,7 @@ pub(crate) fn char_diff(expected: &str, found: &str) -> String {
             } => {
                 for line in b.iter().skip(new_index).take(new_len) {
                     push(
-                        format!("{}: {{+{}+}}", old_index + 1, visible(line)),
+                        format!("{}: {{+{}+}}", old_index + 1, visible_cut(line, MAX_WIDTH)),
                         &mut out,
                     );
                 }
@@ -66,9 +98,15 @@ pub(crate) fn char_diff(expected: &str, found: &str) -> String {
                         a.get(old_index + k).filter(|_| k < old_len),
                         b.get(new_index + k).filter(|_| k < new_len),
                     ) {
-                        (Some(x), Some(y)) => format!("{}: {}", old_index + k + 1, inline(x, y)),
-                        (Some(x), None) => format!("{}: [-{}-]", old_index + k + 1, visible(x)),
-                        (None, Some(y)) => format!("{}: {{+{}+}}", old_index + k + 1, visible(y)),
+                        (Some(x), Some(y)) => {
+                            format!("{}: {}", old_index + k + 1, clip(&inline(x, y), MAX_WIDTH))
+                        }
+                        (Some(x), None) => {
+                            format!("{}: [-{}-]", old_index + k + 1, visible_cut(x, MAX_WIDTH))
+                        }
+                        (None, Some(y)) => {
+                            format!("{}: {{+{}+}}", old_index + k + 1, visible_cut(y, MAX_WIDTH))
+                        }
                         (None, None) => continue,
                     };
                     push(line, &mut out);
@@ -86,8 +124,34 @@ pub(crate) fn char_diff(expected: &str, found: &str) -> String {
 fn inline(x: &str, y: &str) -> String {
     let a: Vec<char> = x.chars().collect();
     let b: Vec<char> = y.chars().collect();
+    if a.len() + b.len() <= MAX_INLINE {
+        return inline_chars(&a, &b);
+    }
+    // Long lines: the common ends are equal stretches, and only the middle is diffed, cut to
+    // a length the diff handles fast (the rest of it is counted, not shown).
+    let prefix = a.iter().zip(&b).take_while(|(p, q)| p == q).count();
+    let suffix = a[prefix..]
+        .iter()
+        .rev()
+        .zip(b[prefix..].iter().rev())
+        .take_while(|(p, q)| p == q)
+        .count();
+    let (middle_a, middle_b) = (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix]);
+    let ends = |chars: &[char]| shorten(&visible(&chars.iter().collect::<String>()));
+    let mut out = ends(&a[..prefix]);
+    if middle_a.len() + middle_b.len() <= MAX_INLINE {
+        out.push_str(&inline_chars(middle_a, middle_b));
+    } else {
+        let side = |chars: &[char]| visible_cut(&chars.iter().collect::<String>(), MAX_INLINE / 2);
+        out.push_str(&format!("[-{}-]{{+{}+}}", side(middle_a), side(middle_b)));
+    }
+    out.push_str(&ends(&a[a.len() - suffix..]));
+    out
+}
+
+fn inline_chars(a: &[char], b: &[char]) -> String {
     let mut out = String::new();
-    for op in capture_diff_slices(Algorithm::Myers, &a, &b) {
+    for op in capture_diff_slices(Algorithm::Myers, a, b) {
         let (_, o, n) = op.as_tag_tuple();
         let left: String = a[o.clone()].iter().collect();
         let right: String = b[n.clone()].iter().collect();
@@ -172,6 +236,34 @@ mod tests {
         let d = char_diff("a\nb\nc", "a\nc\nd");
         assert!(d.contains("2: [-b-]"), "{d}");
         assert!(d.contains("{+d+}"), "{d}");
+    }
+
+    #[test]
+    fn a_megabyte_line_gives_a_short_diff_that_says_what_it_left_out() {
+        let line = "function f(a){return a+1};".repeat(40_000);
+        let d = char_diff("function f(a){return a+1};", &line);
+        assert!(d.chars().count() < MAX_WIDTH + 60, "{}", d.len());
+        assert!(d.contains(" more characters"), "{d}");
+
+        // Two long lines that differ in the middle: cheap, short, and the change is shown.
+        let other = format!("{}X{}", &line[..500_000], &line[500_000..]);
+        let started = std::time::Instant::now();
+        let d = char_diff(&line, &other);
+        assert!(started.elapsed().as_secs() < 2);
+        assert!(d.contains("{+X+}"), "{d}");
+        assert!(d.chars().count() < MAX_WIDTH + 60, "{}", d.len());
+
+        // Long lines that differ everywhere are cut on both sides.
+        let d = char_diff(&"a".repeat(100_000), &"b".repeat(100_000));
+        assert!(d.contains("more characters"), "{d}");
+        assert!(d.chars().count() < MAX_WIDTH + 60, "{}", d.len());
+    }
+
+    #[test]
+    fn clip_counts_what_it_leaves_out() {
+        assert_eq!(clip("abcdef", 4), "abcd… 2 more characters");
+        assert_eq!(clip("abc", 4), "abc");
+        assert_eq!(clip("ééé", 1), "é… 2 more characters");
     }
 
     #[test]

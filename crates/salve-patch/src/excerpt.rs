@@ -34,7 +34,7 @@ pub(crate) const CONTEXT: usize = 2;
 pub(crate) const MAX_EXCERPT: usize = 16;
 /// Lines of the tail kept when an excerpt is cut.
 const TAIL: usize = 6;
-/// Characters shown of one line (scope or excerpt); a longer line ends in `…`.
+/// Characters shown of one line (scope or excerpt); a longer line ends in `… N more characters`.
 pub(crate) const MAX_LINE_CHARS: usize = 200;
 /// Lines walked back looking for a scope.
 pub(crate) const MAX_SCAN: usize = 5_000;
@@ -137,10 +137,7 @@ fn is_markdown(path: &str) -> bool {
 }
 
 fn cap(line: &str) -> String {
-    match line.char_indices().nth(MAX_LINE_CHARS) {
-        Some((at, _)) => format!("{}…", &line[..at]),
-        None => line.to_owned(),
-    }
+    crate::diag::clip(line, MAX_LINE_CHARS)
 }
 
 fn scope_at(doc: &Doc, i: usize) -> Scope {

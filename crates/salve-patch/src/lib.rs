@@ -56,6 +56,7 @@ pub use parse::{extract, extract_value, is_placeholder, looks_like_edit};
 pub use render::{unified_diff, unified_diff_spliced};
 pub use report::{
     Candidate, ChangeKind, FileReport, HunkReport, LineRange, Outcome, Report, Rung, Status,
+    DETAILED_HUNKS, MAX_MESSAGE_CHARS,
 };
 pub use splice::Splice;
 pub use text::is_binary;

@@ -82,9 +82,13 @@ pub enum Status {
     /// Placed, but the file would not parse: it parsed cleanly before and the edit introduced
     /// a syntax error (the error's line and the hunk that caused it are reported).
     Syntax,
-    /// Placed, but the new text holds a control character (NUL, or another C0 control but tab,
-    /// CR and LF) that the file did not have: written, it would make a text file binary.
+    /// Not written: the file to edit is binary (it holds NUL bytes), or the new text holds a
+    /// control character (NUL, or another C0 control but tab, CR and LF) that the file did not
+    /// have, so that written it would make a text file binary. Salve edits text only.
     Binary,
+    /// The target is text in an encoding other than UTF-8 (Latin-1, UTF-16, ...); salve edits
+    /// UTF-8 only, and would not guess at the bytes it writes back.
+    Encoding,
 }
 
 impl Status {
@@ -102,6 +106,7 @@ impl Status {
             Status::Skipped => "skipped",
             Status::Syntax => "syntax",
             Status::Binary => "binary",
+            Status::Encoding => "encoding",
         }
     }
 
@@ -174,6 +179,11 @@ pub struct HunkReport {
     /// On failure, the best places the hunk could have gone.
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub candidates: Vec<Candidate>,
+    /// Places found but not listed in `candidates`: beyond the few an ambiguous hunk shows, or
+    /// every one once the report has detailed [`DETAILED_HUNKS`] failed hunks (see
+    /// [`Report::details_omitted`]).
+    #[serde(skip_serializing_if = "is_zero", default)]
+    pub candidates_omitted: usize,
     /// Why it failed, or a note on a success that needs one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
@@ -190,10 +200,22 @@ impl HunkReport {
             similarity: None,
             margin: None,
             candidates: Vec::new(),
+            candidates_omitted: 0,
             message: None,
         }
     }
 }
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// Failed hunks per report told in detail (message and candidates); later ones keep their
+/// status only. A reply of 100,000 hunks that fit nowhere would otherwise print megabytes.
+pub const DETAILED_HUNKS: usize = 25;
+
+/// Characters of a hunk or file message kept; the rest is counted.
+pub const MAX_MESSAGE_CHARS: usize = 2_000;
 
 /// The kind of change made to a file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -281,6 +303,10 @@ pub struct Report {
     /// Repairs made while reading the reply.
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub notes: Vec<String>,
+    /// Failed hunks whose message and candidates were left out: every one after the first
+    /// [`DETAILED_HUNKS`] failed hunks of the report (their `status` stays).
+    #[serde(skip_serializing_if = "is_zero", default)]
+    pub details_omitted: usize,
 }
 
 impl Report {
@@ -352,8 +378,105 @@ impl Report {
         }
     }
 
+    /// Keep the report readable and sendable whatever the reply: the first [`DETAILED_HUNKS`]
+    /// failed hunks keep their message and candidates, later ones their status only (counted
+    /// in `details_omitted`, their candidates in `candidates_omitted`), and every message is cut
+    /// to [`MAX_MESSAGE_CHARS`], saying how much was left out.
+    pub fn limit_details(&mut self) {
+        let mut detailed = 0;
+        for file in &mut self.files {
+            clip_message(&mut file.message);
+            for hunk in &mut file.hunks {
+                clip_message(&mut hunk.message);
+                let failed = !hunk.status.is_success() && hunk.status != Status::Skipped;
+                if !failed || (hunk.candidates.is_empty() && hunk.message.is_none()) {
+                    continue;
+                }
+                if detailed < DETAILED_HUNKS {
+                    detailed += 1;
+                    continue;
+                }
+                hunk.candidates_omitted += hunk.candidates.len();
+                hunk.candidates.clear();
+                hunk.message = None;
+                self.details_omitted += 1;
+            }
+        }
+    }
+
     /// The report as pretty-printed JSON, the form `--json` and the MCP tool print.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+    }
+}
+
+fn clip_message(message: &mut Option<String>) {
+    if let Some(text) = message {
+        if text.len() > MAX_MESSAGE_CHARS {
+            *text = crate::diag::clip(text, MAX_MESSAGE_CHARS);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::edit::Format;
+
+    fn failed_hunk(index: usize, message: String) -> HunkReport {
+        let mut hunk = HunkReport::new(index, Status::NotFound);
+        hunk.message = Some(message);
+        hunk.candidates = vec![Candidate::new(
+            LineRange { start: 1, end: 1 },
+            0.5,
+            "1: x".into(),
+        )];
+        hunk
+    }
+
+    #[test]
+    fn limit_details_keeps_the_first_failures_and_counts_the_rest() {
+        let mut hunks: Vec<HunkReport> = (0..DETAILED_HUNKS + 5)
+            .map(|i| failed_hunk(i, "y".repeat(MAX_MESSAGE_CHARS + 10)))
+            .collect();
+        hunks.insert(0, HunkReport::new(99, Status::Applied));
+        let mut report = Report {
+            outcome: Outcome::Refused,
+            check_only: false,
+            files: vec![FileReport {
+                path: "a.txt".into(),
+                requested_path: None,
+                new_path: None,
+                change: ChangeKind::Modify,
+                format: Format::Unified,
+                status: Status::NotFound,
+                hunks,
+                added: 0,
+                removed: 0,
+                message: None,
+            }],
+            issues: Vec::new(),
+            notes: Vec::new(),
+            details_omitted: 0,
+        };
+        report.limit_details();
+        let hunks = &report.files[0].hunks;
+        assert_eq!(report.details_omitted, 5);
+        assert_eq!(
+            hunks.len(),
+            DETAILED_HUNKS + 6,
+            "every hunk keeps its entry"
+        );
+        let detailed: Vec<&HunkReport> = hunks.iter().filter(|h| h.message.is_some()).collect();
+        assert_eq!(detailed.len(), DETAILED_HUNKS);
+        assert!(detailed.iter().all(|h| h.candidates.len() == 1));
+        let message = detailed[0].message.as_deref().unwrap_or_default();
+        assert!(message.ends_with("… 10 more characters"), "{message}");
+        let last = &hunks[DETAILED_HUNKS + 5];
+        assert_eq!((last.candidates.len(), last.candidates_omitted), (0, 1));
+        assert_eq!(last.status, Status::NotFound);
+        let json = report.to_json();
+        assert!(json.contains("\"details_omitted\": 5"), "{json}");
+        assert!(json.contains("\"candidates_omitted\": 1"), "{json}");
     }
 }

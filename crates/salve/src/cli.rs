@@ -101,7 +101,8 @@ pub enum Command {
     Ui(commands::ui::UiArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish)
     Completions(commands::completions::CompletionsArgs),
-    /// Print the manual page (roff): `salve man > salve.1`
+    /// Print a manual page (roff): `salve man > salve.1`, `salve man apply > salve-apply.1`;
+    /// `--dir DIR` writes them all
     Man(commands::man::ManArgs),
 }
 

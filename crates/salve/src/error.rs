@@ -211,6 +211,82 @@ pub fn failed<E: Classified>(e: E) -> CliError {
     }
 }
 
+/// A command line clap could not parse, or `--help` / `--version` (which are no errors): clap
+/// says it on stderr (help and version on stdout) as usual, and with `--json` among the
+/// arguments an error is also data on stdout, in the shape every other error has, so a script
+/// that reads stdout is not left with nothing. Returns the exit code: 2, or 0 for help.
+pub fn parse_failed(err: &clap::Error) -> u8 {
+    use clap::error::ErrorKind;
+    let is_error = !matches!(
+        err.kind(),
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+    );
+    if is_error && json_requested(std::env::args_os().skip(1)) {
+        let (message, hint) = describe_parse_error(err);
+        let error = ErrorJson {
+            kind: "usage",
+            message: &message,
+            hint: Some(&hint),
+        };
+        let _ = crate::output::print_json(&ErrorReport { error });
+    }
+    // Nothing sensible is left to do if the stream itself is gone.
+    let _ = err.print();
+    u8::try_from(err.exit_code()).unwrap_or(2)
+}
+
+/// Whether `--json` was given: the line could not be parsed, so it is looked for by hand, up to
+/// a `--` after which everything is an argument of the command salve runs.
+fn json_requested(args: impl Iterator<Item = std::ffi::OsString>) -> bool {
+    args.take_while(|a| a != "--").any(|a| a == "--json")
+}
+
+/// The error's message (its first paragraph, on one line) and a hint: clap's own tip (`a similar
+/// subcommand exists: 'apply'`) when it has one.
+fn describe_parse_error(err: &clap::Error) -> (String, String) {
+    use clap::error::ErrorKind;
+    let text = err.render().to_string();
+    if err.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        // clap printed the command's help: name the command from its usage line.
+        let usage = text
+            .lines()
+            .find_map(|l| l.strip_prefix("Usage: "))
+            .unwrap_or("salve");
+        let command: Vec<&str> = usage
+            .split_whitespace()
+            .take_while(|w| !w.starts_with(['[', '<']))
+            .collect();
+        let command = command.join(" ");
+        let help = command.replacen("salve", "salve help", 1);
+        return (
+            format!("`{command}` needs a command; usage: {usage}"),
+            format!("`{help}` lists them"),
+        );
+    }
+    let mut paragraphs = text.split("\n\n");
+    let message = paragraphs
+        .next()
+        .unwrap_or_default()
+        .lines()
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let message = message
+        .strip_prefix("error: ")
+        .unwrap_or(&message)
+        .to_owned();
+    let tips: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("tip: "))
+        .collect();
+    let hint = if tips.is_empty() {
+        fallback_hint(Kind::User).to_owned()
+    } else {
+        tips.join("; ")
+    };
+    (message, hint)
+}
+
 /// A panic is a bug: say so in the same shape as other errors. The process then exits with 101.
 pub fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {

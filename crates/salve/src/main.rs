@@ -11,7 +11,7 @@ mod style;
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::Parser as _;
 
 fn main() -> ExitCode {
     error::install_panic_hook();
@@ -19,7 +19,10 @@ fn main() -> ExitCode {
     if std::env::var_os("SALVE_DEBUG_PANIC").is_some() {
         panic!("SALVE_DEBUG_PANIC is set");
     }
-    let cli = cli::Cli::parse();
+    let cli = match cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return ExitCode::from(error::parse_failed(&err)),
+    };
     style::init(cli.global.color);
     // Ctrl-C and SIGTERM: work that must not stop half done (writing files, a fix loop) finishes
     // or undoes itself and returns; anything else stops at once.

@@ -207,8 +207,12 @@ pub fn utc(time: i64) -> String {
     format!("{} UTC", Timestamp(time.saturating_mul(1000)).to_short())
 }
 
-/// Candidates shown per failed hunk; the JSON report has them all.
+/// Candidates shown per failed hunk.
 const MAX_CANDIDATES: usize = 3;
+/// Hunks shown per report, and files: a reply of 100,000 hunks is summarised, not printed
+/// (`--json` has every hunk's status and message).
+const MAX_HUNKS: usize = 40;
+const MAX_FILES: usize = 100;
 
 fn status_word(status: Status) -> String {
     status.as_str().replace('_', " ")
@@ -217,8 +221,17 @@ fn status_word(status: Status) -> String {
 /// The human rendering of an apply report, painted with `paint`; see the module docs.
 pub fn render(report: &Report, paint: Paint) -> String {
     let mut out = String::new();
-    for file in &report.files {
-        render_file(&mut out, file, paint);
+    let mut hunks_left = MAX_HUNKS;
+    for file in report.files.iter().take(MAX_FILES) {
+        render_file(&mut out, file, paint, &mut hunks_left);
+    }
+    if let Some(rest) = report.files.get(MAX_FILES..).filter(|r| !r.is_empty()) {
+        let statuses = count_statuses(rest.iter().map(|f| f.status));
+        let _ = writeln!(
+            out,
+            "… {} not shown: {statuses} (--json lists every file)",
+            plural(rest.len(), "more file")
+        );
     }
     for issue in &report.issues {
         let path = issue
@@ -233,12 +246,36 @@ pub fn render(report: &Report, paint: Paint) -> String {
         let label = paint.status(Status::Malformed, "issue:");
         let _ = writeln!(out, "{label} {kind}{path}: {}", issue.message);
     }
+    if report.details_omitted > 0 {
+        let _ = writeln!(
+            out,
+            "note: the first {} failed hunks are told in detail; {} more have their status only",
+            salve_engine::report::DETAILED_HUNKS,
+            report.details_omitted
+        );
+    }
     let (tone, text) = verdict(report);
     let _ = writeln!(out, "{}", paint.verdict(tone, &text));
     out
 }
 
-fn render_file(out: &mut String, file: &FileReport, paint: Paint) {
+/// `3 applied, 99,997 not found`: how many of each status, in the order first seen.
+fn count_statuses(statuses: impl Iterator<Item = Status>) -> String {
+    let mut counts: Vec<(Status, usize)> = Vec::new();
+    for status in statuses {
+        match counts.iter_mut().find(|(s, _)| *s == status) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((status, 1)),
+        }
+    }
+    counts
+        .iter()
+        .map(|(s, n)| format!("{n} {}", status_word(*s)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn render_file(out: &mut String, file: &FileReport, paint: Paint, hunks_left: &mut usize) {
     let mut head = file.path.clone();
     if let Some(req) = &file.requested_path {
         let _ = write!(head, " (the reply said {req})");
@@ -259,8 +296,19 @@ fn render_file(out: &mut String, file: &FileReport, paint: Paint) {
     if let Some(message) = &file.message {
         let _ = writeln!(out, "  {message}");
     }
-    for hunk in &file.hunks {
+    let shown = file.hunks.len().min(*hunks_left);
+    *hunks_left -= shown;
+    for hunk in &file.hunks[..shown] {
         render_hunk(out, hunk, paint);
+    }
+    if shown < file.hunks.len() {
+        let rest = &file.hunks[shown..];
+        let statuses = count_statuses(rest.iter().map(|h| h.status));
+        let _ = writeln!(
+            out,
+            "  … {} not shown: {statuses} (--json lists every hunk)",
+            plural(rest.len(), "more hunk")
+        );
     }
 }
 
@@ -303,12 +351,9 @@ fn render_hunk(out: &mut String, hunk: &HunkReport, paint: Paint) {
     for cand in hunk.candidates.iter().take(MAX_CANDIDATES) {
         render_candidate(out, cand, !quoted(&cand.diff), paint);
     }
-    if hunk.candidates.len() > MAX_CANDIDATES {
-        let _ = writeln!(
-            out,
-            "    ... and {} more (see --json)",
-            hunk.candidates.len() - MAX_CANDIDATES
-        );
+    let omitted = hunk.candidates.len().saturating_sub(MAX_CANDIDATES) + hunk.candidates_omitted;
+    if omitted > 0 {
+        let _ = writeln!(out, "    … {} not shown", plural(omitted, "more candidate"));
     }
 }
 

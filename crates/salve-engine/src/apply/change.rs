@@ -3,7 +3,7 @@
 //! be refused, and queues the writes; nothing is written here.
 
 use salve_patch::{
-    create_text, is_placeholder, replace_whole_3way, FileReport, Hunk, Splice, Status,
+    create_text, is_placeholder, replace_whole_3way, ChangeKind, FileReport, Hunk, Splice, Status,
 };
 
 use super::file::{
@@ -159,6 +159,8 @@ pub(super) fn replace(
                         ),
                     ));
                 }
+                // The report says what happened to the tree: a file appeared.
+                report.change = ChangeKind::Create;
                 let text = create_text(content, final_newline);
                 report.added = line_count(&text);
                 ops.push(Op::Write {

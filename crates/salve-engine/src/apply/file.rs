@@ -261,13 +261,13 @@ pub(super) fn read(ctx: &Ctx<'_, '_, '_>, target: &Guarded) -> Result<Current, S
         Ok(Loaded::Text(text)) => text,
         Ok(Loaded::Binary) => {
             return refuse(
-                Status::Conflict,
+                Status::Binary,
                 format!("{shown} is a binary file (it contains NUL bytes); salve only edits text"),
             )
         }
         Ok(Loaded::NotUtf8) => {
             return refuse(
-                Status::Conflict,
+                Status::Encoding,
                 format!("{shown} is not UTF-8 text; salve only edits UTF-8 text files"),
             )
         }

@@ -178,7 +178,9 @@ impl Outcome {
 /// correcting its edit, a person): they are left out of reports.
 pub const MIN_CANDIDATE_SIMILARITY: f64 = 0.3;
 
-/// Drop candidates below [`MIN_CANDIDATE_SIMILARITY`] from every hunk of `report`.
+/// Drop candidates below [`MIN_CANDIDATE_SIMILARITY`] from every hunk of `report`, then bound
+/// what is left ([`Report::limit_details`]): the CLI, the MCP result and a repair prompt all
+/// show this report, and none can use megabytes of it.
 fn drop_noise(report: &mut Report) {
     for file in &mut report.files {
         for hunk in &mut file.hunks {
@@ -186,6 +188,7 @@ fn drop_noise(report: &mut Report) {
                 .retain(|c| c.score >= MIN_CANDIDATE_SIMILARITY);
         }
     }
+    report.limit_details();
 }
 
 /// Apply `input` (a reply's text, a JSON value, or edits already built) to `options.dir`, and
@@ -548,6 +551,7 @@ fn prepare(extraction: Extraction, options: &Options, root: &Path) -> Ready {
         files: Vec::new(),
         issues: issues.clone(),
         notes: extraction.notes,
+        details_omitted: 0,
     };
     let guarded = match guard_all(root, edits, &issues) {
         Guard::Ok(guarded) => guarded,

@@ -60,6 +60,7 @@ pub(crate) fn ambiguous(doc: &Doc, hunk: &Hunk, i: usize, cands: &[Placement]) -
             )
         })
         .collect();
+    report.candidates_omitted = cands.len().saturating_sub(SHOWN);
     let places: Vec<String> = cands
         .iter()
         .take(6)

@@ -388,6 +388,8 @@ fn ambiguous_text(
             )
         })
         .collect();
+    // At most MAX_HITS were collected: the count is a floor, as the message says.
+    report.candidates_omitted = ranges.len().saturating_sub(SHOWN);
     report.message = Some(format!(
         "{why}; include more of the surrounding text so it matches only one place"
     ));

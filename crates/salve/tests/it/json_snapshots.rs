@@ -851,6 +851,96 @@ fn apply_error_prints_the_error_as_json() {
     );
 }
 
+/// An argument salve cannot parse is an error like any other under `--json`.
+#[test]
+fn usage_error_prints_the_error_as_json() {
+    let tree = greet_tree();
+    let mut norm = Norm::new(&tree);
+    let out = run(&tree, &["--json", "apply", "--chek"]);
+    out.code(2);
+    insta::assert_json_snapshot!(norm.line(&out), @r#"
+    {
+      "error": {
+        "kind": "usage",
+        "message": "unexpected argument '--chek' found",
+        "hint": "a similar argument exists: '--check'"
+      }
+    }
+    "#);
+}
+
+/// A whole-file block for a path that does not exist creates the file, and says so.
+#[test]
+fn apply_whole_file_block_creates_a_file() {
+    let tree = greet_tree();
+    let mut norm = Norm::new(&tree);
+    let reply = "Add a helper:\n\nsrc/helper.py\n```python\ndef helper():\n    return 1\n```\n";
+    let out = tree.apply(reply, &["--json", "--check"]);
+    out.code(0);
+    insta::assert_json_snapshot!(norm.pretty(&out), @r#"
+    {
+      "outcome": "applied",
+      "check_only": true,
+      "files": [
+        {
+          "path": "src/helper.py",
+          "change": "create",
+          "format": "whole-file",
+          "status": "applied",
+          "hunks": [],
+          "added": 2,
+          "removed": 0
+        }
+      ]
+    }
+    "#);
+}
+
+/// A binary target and a Latin-1 one are refused with statuses of their own, not `conflict`.
+#[test]
+fn apply_refused_binary_and_encoding() {
+    let tree = greet_tree();
+    tree.write("data.bin", b"head\n\x00\x01\nline\n")
+        .write("latin1.txt", b"caf\xe9\nline\n")
+        .commit("odd files");
+    let mut norm = Norm::new(&tree);
+    let reply = format!(
+        "{}{}",
+        diff("data.bin", "head", "line", "LINE"),
+        diff("latin1.txt", "caf\u{e9}", "line", "LINE")
+    );
+    let out = tree.apply(&reply, &["--json"]);
+    out.code(1);
+    insta::assert_json_snapshot!(norm.pretty(&out), @r#"
+    {
+      "outcome": "refused",
+      "check_only": false,
+      "files": [
+        {
+          "path": "data.bin",
+          "change": "modify",
+          "format": "unified",
+          "status": "binary",
+          "hunks": [],
+          "added": 0,
+          "removed": 0,
+          "message": "data.bin is a binary file (it contains NUL bytes); salve only edits text"
+        },
+        {
+          "path": "latin1.txt",
+          "change": "modify",
+          "format": "unified",
+          "status": "encoding",
+          "hunks": [],
+          "added": 0,
+          "removed": 0,
+          "message": "latin1.txt is not UTF-8 text; salve only edits UTF-8 text files"
+        }
+      ]
+    }
+    "#);
+}
+
 // ---------------------------------------------------------------------------------------------
 // ask and doctor
 
