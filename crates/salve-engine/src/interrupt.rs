@@ -5,6 +5,10 @@
 //! points ([`requested`], [`cancel_flag`]), and it stops cleanly: temporary files removed, the
 //! tree as it was. With no guard held there is nothing to clean up, and the front end may exit
 //! at once.
+//!
+//! Besides the process's own stop, each call can carry a [`Cancel`] token of its own (a server
+//! cancels one request, not the process): work stops at the same safe points when either is
+//! raised.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -35,6 +39,34 @@ pub fn request() -> bool {
 /// Whether a stop was asked for.
 pub fn requested() -> bool {
     cancel_flag().load(Ordering::SeqCst)
+}
+
+/// A stop asked for one call: the process's stop ([`request`]) always counts, and a flag of
+/// the call's own when it has one. The default token is the process's stop alone.
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(Option<Arc<AtomicBool>>);
+
+impl Cancel {
+    /// A token for one call, raised when `flag` is (or when the process is asked to stop).
+    pub fn with_flag(flag: Arc<AtomicBool>) -> Cancel {
+        Cancel(Some(flag))
+    }
+
+    /// Whether this call, or the whole process, was asked to stop.
+    pub fn requested(&self) -> bool {
+        requested() || self.0.as_ref().is_some_and(|f| f.load(Ordering::SeqCst))
+    }
+
+    /// The call's own flag, when it has one (else the process's): for a child process that
+    /// polls one flag.
+    pub fn flag(&self) -> Arc<AtomicBool> {
+        self.0.clone().unwrap_or_else(cancel_flag)
+    }
+
+    /// Whether the call has a flag of its own.
+    pub fn is_per_call(&self) -> bool {
+        self.0.is_some()
+    }
 }
 
 /// Held while work must finish or undo itself rather than die half done.

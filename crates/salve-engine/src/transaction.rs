@@ -109,6 +109,8 @@ pub struct Transaction {
     ops: Vec<Op>,
     /// When set, directories left empty by deletions are removed up to (not including) it.
     root: Option<PathBuf>,
+    /// Checked at the safe points: before anything is replaced, and between two writes.
+    cancel: crate::interrupt::Cancel,
 }
 
 /// A step already taken during commit, with what undoes it.
@@ -142,7 +144,14 @@ impl Transaction {
         Transaction {
             ops: Vec::new(),
             root: Some(root.to_path_buf()),
+            cancel: crate::interrupt::Cancel::default(),
         }
+    }
+
+    /// Stop at the safe points when `cancel` is raised (as well as on the process's own stop).
+    pub fn with_cancel(mut self, cancel: crate::interrupt::Cancel) -> Self {
+        self.cancel = cancel;
+        self
     }
 
     pub fn push(&mut self, op: Op) {
@@ -172,12 +181,12 @@ impl Transaction {
         // Ctrl-C while the temporary files are written waits for this point, where dropping
         // them removes them and nothing has been replaced yet.
         let _guard = crate::interrupt::guard();
-        if crate::interrupt::requested() {
+        if self.cancel.requested() {
             return Err(interrupted(&self.ops));
         }
         let mut created_dirs = Vec::new();
         let prepared = match prepare(&self.ops, &mut created_dirs) {
-            Ok(p) if crate::interrupt::requested() => {
+            Ok(p) if self.cancel.requested() => {
                 drop(p);
                 remove_dirs(&created_dirs);
                 return Err(interrupted(&self.ops));
@@ -190,7 +199,13 @@ impl Transaction {
         };
         let mut done: Vec<Done> = Vec::new();
         let mut touched_dirs: Vec<PathBuf> = Vec::new();
-        let result = commit_steps(&self.ops, prepared, &mut done, &mut touched_dirs, &hooks);
+        let result = commit_steps(
+            &self.ops,
+            prepared,
+            &mut done,
+            &mut touched_dirs,
+            (&hooks, &self.cancel),
+        );
         if let Err(mut e) = result {
             e.rolled_back = rollback(done);
             remove_dirs(&created_dirs);
@@ -327,7 +342,7 @@ fn commit_steps(
     prepared: Vec<Option<tempfile::NamedTempFile>>,
     done: &mut Vec<Done>,
     touched_dirs: &mut Vec<PathBuf>,
-    hooks: &Hooks,
+    (hooks, cancel): (&Hooks, &crate::interrupt::Cancel),
 ) -> Result<(), TransactionError> {
     hooks.after_writes(0);
     // Writes first, deletions last: a rename's new file exists before its old one goes.
@@ -336,7 +351,7 @@ fn commit_steps(
             continue;
         };
         touched_dirs.push(parent_of(path));
-        stop_if_interrupted(path)?;
+        stop_if_interrupted(path, cancel)?;
         if *expect == Expect::Absent {
             hooks.before_write(done.len());
             // Persisting without overwrite fails if something appeared meanwhile.
@@ -360,7 +375,7 @@ fn commit_steps(
             continue;
         };
         touched_dirs.push(parent_of(path));
-        stop_if_interrupted(path)?;
+        stop_if_interrupted(path, cancel)?;
         let original = keep(path).map_err(|e| fail("deleting", path, e))?;
         hooks.before_write(done.len());
         fs::remove_file(path).map_err(|e| fail("deleting", path, e))?;
@@ -374,8 +389,11 @@ fn commit_steps(
 }
 
 /// Ctrl-C between two writes: stop here, and the caller's rollback puts back what was written.
-fn stop_if_interrupted(path: &Path) -> Result<(), TransactionError> {
-    if crate::interrupt::requested() {
+fn stop_if_interrupted(
+    path: &Path,
+    cancel: &crate::interrupt::Cancel,
+) -> Result<(), TransactionError> {
+    if cancel.requested() {
         return Err(fail(
             "interrupted before writing",
             path,

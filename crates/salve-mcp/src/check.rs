@@ -8,6 +8,7 @@ use salve_engine::fix::check::{self, CheckOptions};
 use salve_engine::fix::classify::{Classification, FailureClass};
 use salve_engine::fix::failures::Failure;
 use salve_engine::fix::judge::{judge, Judged};
+use salve_engine::interrupt::Cancel;
 use serde::Serialize;
 
 use crate::params::RunCheckParams;
@@ -38,7 +39,7 @@ struct Checked<'a> {
 }
 
 /// Run the check `params` asks for, when it is allowed.
-pub fn run_check(state: &State, params: &RunCheckParams) -> CallToolResult {
+pub fn run_check(state: &State, params: &RunCheckParams, cancel: &Cancel) -> CallToolResult {
     let command = match chosen(state, params.command.as_deref()) {
         Ok(command) => command,
         Err(refusal) => return refusal,
@@ -51,6 +52,8 @@ pub fn run_check(state: &State, params: &RunCheckParams) -> CallToolResult {
     let options = CheckOptions {
         timeout,
         output_cap: OUTPUT_EXCERPT,
+        // The client's cancel of this request kills the check's tree, and only this one's.
+        cancel: Some(cancel.flag()),
         ..CheckOptions::new(&state.dir, command.clone())
     };
     match judge(&options) {

@@ -3,6 +3,7 @@
 
 use rmcp::model::CallToolResult;
 use salve_engine::apply::{apply, Input, Options as ApplyOptions, Outcome as Applied};
+use salve_engine::interrupt::Cancel;
 use salve_engine::report::Outcome;
 use salve_engine::{checkpoint, record, restore, undo};
 
@@ -17,28 +18,28 @@ use crate::state::State;
 pub const DEFAULT_LOG_LIMIT: usize = 20;
 
 /// `apply_edit`: the reply as written.
-pub fn apply_edit(state: &State, params: &ApplyEditParams) -> CallToolResult {
+pub fn apply_edit(state: &State, params: &ApplyEditParams, cancel: &Cancel) -> CallToolResult {
     apply_input(
         state,
         Input::Reply(&params.edit),
-        params.check_only,
+        (params.check_only, cancel),
         "apply_edit",
     )
 }
 
 /// `str_replace`: the arguments as an old/new edit, given to the engine as they are (no text
 /// form in between, so any path the guard allows can be named).
-pub fn str_replace(state: &State, params: &StrReplaceParams) -> CallToolResult {
+pub fn str_replace(state: &State, params: &StrReplaceParams, cancel: &Cancel) -> CallToolResult {
     let value = serde_json::json!({
         "path": params.path,
         "old_string": params.old_str,
         "new_string": params.new_str,
     });
-    apply_input(state, Input::Value(&value), false, "str_replace")
+    apply_input(state, Input::Value(&value), (false, cancel), "str_replace")
 }
 
 /// `write_file`: the arguments as a whole-file write, given to the engine as they are.
-pub fn write_file(state: &State, params: &WriteFileParams) -> CallToolResult {
+pub fn write_file(state: &State, params: &WriteFileParams, cancel: &Cancel) -> CallToolResult {
     // The path guard first: a path into `.git` (in any spelling) is refused as such, before
     // anything else is said of the call.
     if let Err(why) = salve_engine::paths::normalize(&params.path) {
@@ -62,12 +63,18 @@ pub fn write_file(state: &State, params: &WriteFileParams) -> CallToolResult {
         "file_path": params.path,
         "content": params.content,
     });
-    apply_input(state, Input::Value(&value), false, "write_file")
+    apply_input(state, Input::Value(&value), (false, cancel), "write_file")
 }
 
-fn apply_input(state: &State, input: Input<'_>, check_only: bool, tool: &str) -> CallToolResult {
+fn apply_input(
+    state: &State,
+    input: Input<'_>,
+    (check_only, cancel): (bool, &Cancel),
+    tool: &str,
+) -> CallToolResult {
     let options = ApplyOptions {
         check: check_only,
+        cancel: cancel.clone(),
         // The agent read the files as they are, not as HEAD has them.
         three_way: false,
         command: vec!["salve".to_owned(), "mcp".to_owned(), tool.to_owned()],

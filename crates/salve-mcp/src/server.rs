@@ -2,12 +2,15 @@
 //! its engine operation on the blocking pool, so the protocol loop keeps answering (pings,
 //! cancellations, other calls) while a check or an apply runs.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, Implementation, ServerCapabilities, ServerConfig};
 use rmcp::{tool, tool_handler, tool_router, ErrorData, ServerHandler};
+use salve_engine::interrupt::Cancel;
+use tokio_util::sync::CancellationToken;
 
 use crate::descriptions as d;
 use crate::params::{
@@ -40,68 +43,110 @@ impl SalveServer {
         &self.state
     }
 
-    /// Run `job` on the blocking pool. A panic in it is an internal error of this call only.
-    async fn blocking<F>(&self, job: F) -> ToolResult
+    /// Run `job` on the blocking pool with a stop token of this call's own, raised when the
+    /// client cancels the request (`notifications/cancelled`): a check's process tree is killed,
+    /// an apply stops at its next safe point; other calls go on. A panic in the job is an
+    /// internal error of this call only.
+    async fn blocking<F>(&self, ct: CancellationToken, job: F) -> ToolResult
     where
-        F: FnOnce(&State) -> CallToolResult + Send + 'static,
+        F: FnOnce(&State, &Cancel) -> CallToolResult + Send + 'static,
     {
         let state = Arc::clone(&self.state);
-        tokio::task::spawn_blocking(move || job(&state))
-            .await
-            .map_err(|e| ErrorData::internal_error(format!("the tool call failed: {e}"), None))
+        let flag = Arc::new(AtomicBool::new(false));
+        let cancel = Cancel::with_flag(Arc::clone(&flag));
+        let watcher = tokio::spawn(async move {
+            ct.cancelled().await;
+            flag.store(true, Ordering::SeqCst);
+        });
+        let done = tokio::task::spawn_blocking(move || job(&state, &cancel)).await;
+        watcher.abort();
+        done.map_err(|e| ErrorData::internal_error(format!("the tool call failed: {e}"), None))
     }
 }
 
 #[tool_router]
 impl SalveServer {
     #[tool(description = d::APPLY_EDIT, annotations(destructive_hint = true, idempotent_hint = true))]
-    async fn apply_edit(&self, Parameters(p): Parameters<ApplyEditParams>) -> ToolResult {
-        self.blocking(move |s| ops::apply_edit(s, &p)).await
+    async fn apply_edit(
+        &self,
+        Parameters(p): Parameters<ApplyEditParams>,
+        ct: CancellationToken,
+    ) -> ToolResult {
+        self.blocking(ct, move |s, c| ops::apply_edit(s, &p, c))
+            .await
     }
 
     #[tool(description = d::STR_REPLACE, annotations(destructive_hint = true, idempotent_hint = true))]
-    async fn str_replace(&self, Parameters(p): Parameters<StrReplaceParams>) -> ToolResult {
-        self.blocking(move |s| ops::str_replace(s, &p)).await
+    async fn str_replace(
+        &self,
+        Parameters(p): Parameters<StrReplaceParams>,
+        ct: CancellationToken,
+    ) -> ToolResult {
+        self.blocking(ct, move |s, c| ops::str_replace(s, &p, c))
+            .await
     }
 
     #[tool(description = d::WRITE_FILE, annotations(destructive_hint = true, idempotent_hint = true))]
-    async fn write_file(&self, Parameters(p): Parameters<WriteFileParams>) -> ToolResult {
-        self.blocking(move |s| ops::write_file(s, &p)).await
+    async fn write_file(
+        &self,
+        Parameters(p): Parameters<WriteFileParams>,
+        ct: CancellationToken,
+    ) -> ToolResult {
+        self.blocking(ct, move |s, c| ops::write_file(s, &p, c))
+            .await
     }
 
     #[tool(description = d::CHECKPOINT, annotations(destructive_hint = false))]
-    async fn checkpoint(&self, Parameters(p): Parameters<CheckpointParams>) -> ToolResult {
-        self.blocking(move |s| ops::checkpoint(s, &p)).await
+    async fn checkpoint(
+        &self,
+        Parameters(p): Parameters<CheckpointParams>,
+        ct: CancellationToken,
+    ) -> ToolResult {
+        self.blocking(ct, move |s, _| ops::checkpoint(s, &p)).await
     }
 
     #[tool(description = d::LIST_CHECKPOINTS, annotations(read_only_hint = true))]
-    async fn list_checkpoints(&self) -> ToolResult {
-        self.blocking(ops::list_checkpoints).await
+    async fn list_checkpoints(&self, ct: CancellationToken) -> ToolResult {
+        self.blocking(ct, |s, _| ops::list_checkpoints(s)).await
     }
 
     #[tool(description = d::RESTORE_CHECKPOINT, annotations(destructive_hint = true))]
-    async fn restore_checkpoint(&self, Parameters(p): Parameters<RestoreParams>) -> ToolResult {
-        self.blocking(move |s| ops::restore_checkpoint(s, &p)).await
+    async fn restore_checkpoint(
+        &self,
+        Parameters(p): Parameters<RestoreParams>,
+        ct: CancellationToken,
+    ) -> ToolResult {
+        self.blocking(ct, move |s, _| ops::restore_checkpoint(s, &p))
+            .await
     }
 
     #[tool(description = d::UNDO, annotations(destructive_hint = true))]
-    async fn undo(&self) -> ToolResult {
-        self.blocking(ops::undo).await
+    async fn undo(&self, ct: CancellationToken) -> ToolResult {
+        self.blocking(ct, |s, _| ops::undo(s)).await
     }
 
     #[tool(description = d::RUN_CHECK, annotations(destructive_hint = false))]
-    async fn run_check(&self, Parameters(p): Parameters<RunCheckParams>) -> ToolResult {
-        self.blocking(move |s| check::run_check(s, &p)).await
+    async fn run_check(
+        &self,
+        Parameters(p): Parameters<RunCheckParams>,
+        ct: CancellationToken,
+    ) -> ToolResult {
+        self.blocking(ct, move |s, c| check::run_check(s, &p, c))
+            .await
     }
 
     #[tool(description = d::LOG, annotations(read_only_hint = true))]
-    async fn log(&self, Parameters(p): Parameters<LogParams>) -> ToolResult {
-        self.blocking(move |s| ops::log(s, &p)).await
+    async fn log(&self, Parameters(p): Parameters<LogParams>, ct: CancellationToken) -> ToolResult {
+        self.blocking(ct, move |s, _| ops::log(s, &p)).await
     }
 
     #[tool(description = d::SHOW_RUN, annotations(read_only_hint = true))]
-    async fn show_run(&self, Parameters(p): Parameters<ShowRunParams>) -> ToolResult {
-        self.blocking(move |s| ops::show_run(s, &p)).await
+    async fn show_run(
+        &self,
+        Parameters(p): Parameters<ShowRunParams>,
+        ct: CancellationToken,
+    ) -> ToolResult {
+        self.blocking(ct, move |s, _| ops::show_run(s, &p)).await
     }
 }
 

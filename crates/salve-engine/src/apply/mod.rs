@@ -91,6 +91,8 @@ pub struct Options {
     /// Refuse a file that parsed cleanly before and would not after the edit (status
     /// `syntax`); see `salve_syntax` for the languages and rules. On by default.
     pub syntax_check: bool,
+    /// A stop asked for this call (a server's cancelled request), besides the process's own.
+    pub cancel: crate::interrupt::Cancel,
 }
 
 impl Options {
@@ -111,6 +113,7 @@ impl Options {
             command: Vec::new(),
             show_diff: false,
             syntax_check: true,
+            cancel: crate::interrupt::Cancel::default(),
         }
     }
 }
@@ -384,7 +387,7 @@ fn place_and_write(input: Input<'_>, options: &Options) -> Result<Outcome, Error
         let no_checkpoint =
             (checkpoint.is_none() && options.checkpoint && git.is_none() && !written.is_empty())
                 .then_some(NoCheckpoint::NotARepository);
-        if !written.is_empty() && crate::interrupt::requested() {
+        if !written.is_empty() && options.cancel.requested() {
             report.notes.push(
                 "stopped by the user after the files were written: the change is in place"
                     .to_owned(),
@@ -452,7 +455,7 @@ fn write(
 ) -> Result<(Vec<PathBuf>, Option<String>), Error> {
     // The ops move into the transaction: a copy of every new file text costs as much as
     // writing it, and only the reports are needed past this point.
-    let mut tx = Transaction::within(root);
+    let mut tx = Transaction::within(root).with_cancel(options.cancel.clone());
     for p in placed.iter_mut().filter(|p| p.ok()) {
         for op in p.ops.drain(..) {
             tx.push(op);
@@ -465,7 +468,7 @@ fn write(
     // published, as the write would.
     tx.sweep_leftovers();
     // Stopped before writing: no checkpoint either, so undo has nothing of this apply to revert.
-    if crate::interrupt::requested() {
+    if options.cancel.requested() {
         return Err(Error::Write(
             crate::transaction::interrupted_before_writing(root),
         ));

@@ -22,6 +22,7 @@ mod git_safety;
 mod interfaces;
 mod json_snapshots;
 mod mcp;
+mod mcp_cancel;
 mod mcp_clients;
 mod progress;
 mod record;
