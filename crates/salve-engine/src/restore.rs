@@ -162,6 +162,6 @@ pub fn restore(options: &Options) -> Result<Outcome, Error> {
         ..git_restore::Options::default()
     };
     let mut outcome: Outcome = git_restore::restore(&repo, &options.id, &git_options)?.into();
-    outcome.unrewound = crate::rewind::bring_back(&repo.root, &outcome.target_commit);
+    outcome.unrewound = crate::record::bring_back(&repo.root, &outcome.target_commit);
     Ok(outcome)
 }

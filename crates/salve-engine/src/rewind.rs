@@ -190,12 +190,3 @@ pub fn preview(options: &Options) -> Result<Preview, Error> {
         run: id,
     })
 }
-
-/// Bring back the runs rewound by the restore that took checkpoint `commit`, now that it was
-/// restored. Best effort, as recording is: the work tree is already back.
-pub(crate) fn bring_back(dir: &std::path::Path, commit: &str) -> Vec<String> {
-    match Store::open_existing(dir) {
-        Ok(Some(mut store)) => store.unmark_rewound(commit).unwrap_or_default(),
-        _ => Vec::new(),
-    }
-}

@@ -239,8 +239,8 @@ pub(crate) fn commit_content(tree: &str, parents: &[&str], time: i64, message: &
     }
     let who = format!(
         "{} <{}> {time} +0000",
-        crate::checkpoint::create::IDENTITY_NAME,
-        crate::checkpoint::create::IDENTITY_EMAIL
+        crate::checkpoint::options::IDENTITY_NAME,
+        crate::checkpoint::options::IDENTITY_EMAIL
     );
     let _ = write!(out, "author {who}\ncommitter {who}\n\n{message}");
     if !message.ends_with('\n') {

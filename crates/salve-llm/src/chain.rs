@@ -291,7 +291,7 @@ pub fn call_observed(
             })
         };
         let server_wait = match judge(
-            crate::cancel::complete(provider, request, &mut notice),
+            crate::call::complete(provider, request, &mut notice),
             &mut attempt,
         ) {
             Judged::Answer(class, reply) => {

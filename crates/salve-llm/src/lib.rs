@@ -31,6 +31,7 @@
 //! }
 //! ```
 
+mod call;
 pub mod cancel;
 pub mod chain;
 pub mod check;

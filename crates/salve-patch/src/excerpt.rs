@@ -23,9 +23,8 @@
 //!   by the line holding the keyword; an arrow function assigned to a `const` is not recognised.
 //!   The walk stops after [`MAX_SCAN`] lines.
 
-use serde::{Deserialize, Serialize};
-
 use crate::report::{Candidate, HunkReport};
+pub use crate::report::{ExcerptLine, Scope};
 use crate::text::Doc;
 
 /// Lines shown before and after a candidate.
@@ -38,24 +37,6 @@ const TAIL: usize = 6;
 pub(crate) const MAX_LINE_CHARS: usize = 200;
 /// Lines walked back looking for a scope.
 pub(crate) const MAX_SCAN: usize = 5_000;
-
-/// The line that opens the function, class, impl, method or section a candidate sits in.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Scope {
-    /// Its line number, 1-based.
-    pub line: usize,
-    /// The line, without its indentation.
-    pub text: String,
-}
-
-/// One line of the file, numbered.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ExcerptLine {
-    /// 1-based line number in the file before the edit.
-    pub line: usize,
-    /// The line as the file has it, without its line ending.
-    pub text: String,
-}
 
 /// Give every candidate of `hunks` its scope and excerpt from `text`, the file (named `path`)
 /// that the candidates' line numbers refer to.

@@ -4,7 +4,6 @@
 use serde::{Deserialize, Serialize};
 
 use crate::edit::{Format, ParseIssue};
-use crate::excerpt::{ExcerptLine, Scope};
 
 /// The rung of the placement ladder that placed a hunk (DESIGN.md §3.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -416,6 +415,24 @@ fn clip_message(message: &mut Option<String>) {
             *text = crate::diag::clip(text, MAX_MESSAGE_CHARS);
         }
     }
+}
+
+/// The line that opens the function, class, impl, method or section a candidate sits in.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Scope {
+    /// Its line number, 1-based.
+    pub line: usize,
+    /// The line, without its indentation.
+    pub text: String,
+}
+
+/// One line of the file, numbered.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExcerptLine {
+    /// 1-based line number in the file before the edit.
+    pub line: usize,
+    /// The line as the file has it, without its line ending.
+    pub text: String,
 }
 
 #[cfg(test)]

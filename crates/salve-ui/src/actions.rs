@@ -4,9 +4,9 @@
 
 use salve_engine::{restore, rewind};
 
+use crate::html::error_page;
 use crate::html::{button_form, esc, page as frame};
 use crate::http::{percent_encode, Request, Response};
-use crate::routes::error_page;
 use crate::App;
 
 /// `GET /run/ID/restore`: what a rewind to the run would change, and the button that does it.

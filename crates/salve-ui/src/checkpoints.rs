@@ -4,9 +4,9 @@
 use salve_engine::checkpoint::{self, DropOptions, DropSelection, ListOptions};
 use salve_engine::restore;
 
+use crate::html::error_page;
 use crate::html::{button_form_with, datetime, esc, page as frame};
 use crate::http::{percent_encode, Request, Response};
-use crate::routes::error_page;
 use crate::timeline::undo_banner;
 use crate::App;
 

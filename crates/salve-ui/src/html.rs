@@ -3,6 +3,8 @@
 
 use salve_engine::record::Timestamp;
 
+use crate::http::Response;
+
 /// `text` safe inside HTML text and double- or single-quoted attributes.
 pub fn esc(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -99,6 +101,38 @@ pub fn status_class(status: &str) -> &'static str {
         "partial" | "no_change" | "interrupted" => "warn",
         _ => "bad",
     }
+}
+
+/// A page for "there is no such thing".
+pub fn not_found(what: &str) -> Response {
+    Response::html(
+        404,
+        page(
+            "Not found",
+            None,
+            &format!("<h1>Not found</h1><p>{}</p>", esc(what)),
+        ),
+    )
+}
+
+/// An engine error as a page: what happened and what to do, with a status that fits its kind.
+pub fn error_page(e: &(impl salve_engine::Classified + std::fmt::Display)) -> Response {
+    let status = match e.kind() {
+        salve_engine::Kind::User => 400,
+        salve_engine::Kind::Refused => 409,
+        _ => 500,
+    };
+    let hint = e
+        .hint()
+        .map(|h| format!("<p class=\"hint\">{}</p>", esc(&h)))
+        .unwrap_or_default();
+    let body = format!(
+        "<h1>That did not work</h1><p class=\"error\">{}</p>{hint}<p><code>{}</code></p>\
+         <p><a href=\"/\">Back to the runs</a></p>",
+        esc(&e.to_string()),
+        esc(e.code())
+    );
+    Response::html(status, page("Error", None, &body))
 }
 
 #[cfg(test)]

@@ -2,9 +2,8 @@
 //! assets, the live-update stamp, and how engine errors read on a page.
 
 use salve_engine::record::{self, ShowOptions, ShowOutcome, Shown};
-use salve_engine::Classified;
 
-use crate::html::{esc, page};
+use crate::html::not_found;
 use crate::http::{Request, Response};
 use crate::{actions, checkpoints, run_page, timeline, App};
 
@@ -84,36 +83,4 @@ fn fnv(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
     })
-}
-
-/// A page for "there is no such thing".
-pub fn not_found(what: &str) -> Response {
-    Response::html(
-        404,
-        page(
-            "Not found",
-            None,
-            &format!("<h1>Not found</h1><p>{}</p>", esc(what)),
-        ),
-    )
-}
-
-/// An engine error as a page: what happened and what to do, with a status that fits its kind.
-pub fn error_page(e: &(impl Classified + std::fmt::Display)) -> Response {
-    let status = match e.kind() {
-        salve_engine::Kind::User => 400,
-        salve_engine::Kind::Refused => 409,
-        _ => 500,
-    };
-    let hint = e
-        .hint()
-        .map(|h| format!("<p class=\"hint\">{}</p>", esc(&h)))
-        .unwrap_or_default();
-    let body = format!(
-        "<h1>That did not work</h1><p class=\"error\">{}</p>{hint}<p><code>{}</code></p>\
-         <p><a href=\"/\">Back to the runs</a></p>",
-        esc(&e.to_string()),
-        esc(e.code())
-    );
-    Response::html(status, page("Error", None, &body))
 }

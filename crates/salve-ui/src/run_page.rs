@@ -6,8 +6,8 @@ use salve_engine::record::{self, NamedReport, RunRecord, ShowOptions, ShowOutcom
 use salve_engine::report::FileReport;
 
 use crate::html::{duration, esc, page as frame, status_class, time};
+use crate::html::{error_page, not_found};
 use crate::http::{percent_encode, Request, Response};
-use crate::routes::{error_page, not_found};
 use crate::{diff, App};
 
 /// Lines of a check's output shown on the page (the artifact holds it all).

@@ -3,9 +3,9 @@
 
 use salve_engine::record::{self, LogOptions, RunKind, RunSummary, STATUSES};
 
+use crate::html::error_page;
 use crate::html::{button_form, duration, esc, page as frame, status_class, time};
 use crate::http::{percent_encode, Request, Response};
-use crate::routes::error_page;
 use crate::App;
 
 /// Runs on one page.

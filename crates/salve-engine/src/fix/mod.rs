@@ -47,6 +47,3 @@ pub use run::{
     fix, AttemptReport, CheckSummary, Error, Event, Options, Outcome, Source, Status, Verdict,
     DEFAULT_CONFIDENCE_GATE,
 };
-
-mod capped;
-mod process;

@@ -272,3 +272,13 @@ impl Recorder {
         })
     }
 }
+
+/// Runs a rewind marked rewound come back when the checkpoint that rewind took (`commit`) is
+/// restored: unmark them, and say which. Nothing happens where no record is kept; a record
+/// that cannot be written is left as it is (the restore itself stands).
+pub(crate) fn bring_back(dir: &std::path::Path, commit: &str) -> Vec<String> {
+    match salve_store::Store::open_existing(dir) {
+        Ok(Some(mut store)) => store.unmark_rewound(commit).unwrap_or_default(),
+        _ => Vec::new(),
+    }
+}

@@ -210,7 +210,7 @@ fn undo_one(
     git_options.restore.max_capture_bytes = Some(read_limit);
     let outcome = git_undo::undo_operation(repo, op.clone(), &git_options)?;
     let mut restored: restore::Outcome = outcome.restore.into();
-    restored.unrewound = crate::rewind::bring_back(&repo.root, &restored.target_commit);
+    restored.unrewound = crate::record::bring_back(&repo.root, &restored.target_commit);
     Ok(Outcome {
         undone: undone(&outcome.undone),
         restore: Some(restored),

@@ -16,7 +16,7 @@ use std::os::unix::ffi::OsStrExt as _;
 use std::os::unix::fs::MetadataExt as _;
 use std::path::Path;
 
-use crate::checkpoint::create::Options;
+use crate::checkpoint::options::Options;
 use crate::checkpoint::probe;
 use crate::checkpoint::scan::Scan;
 use crate::cmd::GitError;

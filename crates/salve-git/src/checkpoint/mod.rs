@@ -54,7 +54,7 @@ mod inproc {
     pub(super) fn trees(
         _: &crate::repo::Repo,
         _: &super::scan::Scan,
-        _: &super::create::Options,
+        _: &super::options::Options,
     ) -> Result<Option<Trees>, crate::cmd::GitError> {
         Ok(None)
     }
@@ -62,6 +62,7 @@ mod inproc {
 mod legacy;
 pub mod list;
 pub(crate) mod meta;
+pub(crate) mod options;
 #[cfg(unix)]
 mod probe;
 mod scan;

@@ -15,7 +15,7 @@ use crate::cmd::{split_nul, GitError};
 use crate::path::{literal_pathspec, path_from_bytes};
 use crate::repo::{is_nested_repository, Repo};
 
-use super::create::{Limits, SkipReason, Skipped};
+use super::options::{Limits, SkipReason, Skipped};
 
 /// The result of a scan: what to exclude from `git add -A`, the report for the user, and the
 /// untracked files that are not excluded (what `add -A` would bring in).

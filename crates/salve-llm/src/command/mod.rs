@@ -14,6 +14,7 @@
 //! agents' tools off where the CLI can ([`presets`]). A relative program path (`./model.sh`) is
 //! still taken from the directory salve works in.
 
+mod finished;
 pub mod presets;
 pub mod process;
 pub mod rundir;

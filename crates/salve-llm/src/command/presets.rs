@@ -38,7 +38,7 @@ use serde_json::Value;
 use crate::classify::failure_kind_of;
 use crate::provider::{one_line, tail, Failure, FailureKind};
 
-use super::process::Finished;
+use super::finished::Finished;
 
 /// The agent CLIs with a known output format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -48,14 +48,7 @@ pub struct Spec {
     pub cancel: Cancel,
 }
 
-/// A finished run.
-#[derive(Debug)]
-pub struct Finished {
-    pub status: ExitStatus,
-    pub stdout: Vec<u8>,
-    /// The last `STDERR_KEEP` bytes of stderr.
-    pub stderr: Vec<u8>,
-}
+pub use super::finished::Finished;
 
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {

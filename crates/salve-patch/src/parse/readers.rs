@@ -98,7 +98,7 @@ pub(super) const READERS: &[Reader] = &[
         proves: |src, i, _, _| tool_xml::tool_at(src.line(i)).is_some(),
         fenced: Some(Fenced {
             opens: |src, first, _| tool_xml::tool_at(src.line(first)).is_some(),
-            read: |cx, r, _, first, f, _| super::wrapper::tool_calls_fenced(cx, r, first, f),
+            read: |cx, r, _, first, f, _| tool_xml::parse_fenced(cx, r, first, f),
         }),
     },
     Reader {

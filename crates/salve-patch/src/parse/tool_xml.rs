@@ -34,6 +34,7 @@
 //! is `Malformed` for the whole reply.
 
 use super::cx::{Cx, Region, RegionState};
+use super::fence::{is_fence_close, Fence};
 use super::{search_replace, whole_file};
 use crate::edit::{FileChange, Format, IssueKind};
 
@@ -260,6 +261,25 @@ fn sr_text(cx: &mut Cx, text: &str, base: usize, path: &str, start_line: Option<
     for n in sub.notes {
         cx.notes.push(shift_line(&n, base));
     }
+}
+
+/// Reads the tool calls in the fence whose first call opens at line `k`, then the fence's
+/// close; returns the line after it. A call's text may hold fences of its own, so calls are
+/// read before the close is looked for.
+pub(crate) fn parse_fenced(cx: &mut Cx, r: &Region, k: usize, f: &Fence) -> usize {
+    let mut i = k;
+    while i < r.end {
+        let l = cx.src.line(i);
+        if is_fence_close(l, f) {
+            return i + 1;
+        }
+        if tool_at(l).is_some() {
+            i = parse(cx, r, i).max(i + 1);
+        } else {
+            i += 1;
+        }
+    }
+    r.end
 }
 
 /// Moves a leading `line N:` of a message found in a sub-extraction by `base` lines.

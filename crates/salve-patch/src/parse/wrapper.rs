@@ -11,7 +11,7 @@
 use super::cx::{Cx, Region, RegionState};
 use super::fence::{fence_open, is_diff_lang, is_fence_close, lang_of, Fence};
 use super::readers::{self, LineState};
-use super::{paths, search_replace, tool_xml, whole_file};
+use super::{paths, search_replace, whole_file};
 use crate::edit::{BareNamed, FileEdit, IssueKind, ParseIssue};
 
 const MARK_START: &str = "<<<AI_DIFF_START>>>";
@@ -147,25 +147,6 @@ fn bare_named(cx: &mut Cx, inner: &Region, name: String, lang: &str, message: St
         });
     }
     cx.issues.push(issue);
-}
-
-/// Reads the tool calls in the fence whose first call opens at line `k`, then the fence's
-/// close; returns the line after it. A call's text may hold fences of its own, so calls are
-/// read before the close is looked for.
-pub(super) fn tool_calls_fenced(cx: &mut Cx, r: &Region, k: usize, f: &Fence) -> usize {
-    let mut i = k;
-    while i < r.end {
-        let l = cx.src.line(i);
-        if is_fence_close(l, f) {
-            return i + 1;
-        }
-        if tool_xml::tool_at(l).is_some() {
-            i = tool_xml::parse(cx, r, i).max(i + 1);
-        } else {
-            i += 1;
-        }
-    }
-    r.end
 }
 
 /// Nesting deeper than this is read as prose, so hostile input cannot exhaust the stack.

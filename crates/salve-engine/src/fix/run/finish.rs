@@ -3,7 +3,7 @@
 
 use salve_store::Finish;
 
-use super::attempt::Source;
+use super::repair::Source;
 use super::session::{Proposed, Session, Stop};
 use super::{Error, Outcome, Status};
 use crate::commit::{self, Verification};

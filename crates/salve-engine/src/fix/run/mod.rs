@@ -27,6 +27,7 @@ mod attempt;
 mod finish;
 mod model;
 mod prompt;
+mod repair;
 mod session;
 
 use std::path::PathBuf;
@@ -43,7 +44,7 @@ use super::guard::Finding;
 use super::strictness::Strictness;
 use crate::error::{Classified, Kind};
 
-pub use attempt::{AttemptReport, Source, Verdict};
+pub use repair::{AttemptReport, Source, Verdict};
 
 /// The confidence a model must state for its repair to be applied: 0.75.
 pub const DEFAULT_CONFIDENCE_GATE: f64 = 0.75;

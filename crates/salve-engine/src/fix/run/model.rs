@@ -4,8 +4,8 @@
 use salve_llm::{Cancel, ReplyClass, Request};
 use salve_store::Batch;
 
-use super::attempt::{Candidate, Source};
 use super::prompt::{repair_prompt, stated_confidence};
+use super::repair::{Candidate, Source};
 use super::session::{Checked, Session, Stop};
 use super::{Error, Event, Status};
 use crate::config::{Config, ConfigError, ModelHint};

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::attempt::{AttemptReport, Verdict};
+use super::repair::{AttemptReport, Verdict};
 use super::session::Checked;
 use crate::ask::prompt::{build, PromptError, PromptInput, DEFAULT_MAX_PROMPT_FILE};
 use crate::fix::failures;

@@ -6,7 +6,7 @@ use std::time::Instant;
 use salve_git::Repo;
 use salve_store::{artifact, Batch, NewRun, RunKind};
 
-use super::attempt::{AttemptReport, Candidate, Kept, Source, Verdict};
+use super::repair::{AttemptReport, Candidate, Kept, Source, Verdict};
 use super::{CheckSummary, Error, Event, Options, Status};
 use crate::fix::budget::{branch_of, BudgetKind, Budgets, Limits};
 use crate::fix::check::{self, CheckOptions};

@@ -22,9 +22,12 @@ use std::time::{Duration, Instant};
 use process_wrap::std::{CommandWrap, ProcessGroup};
 use serde::Serialize;
 
-use super::capped::Capped;
-use super::process::{kill_tree, start_readers, watch, Sink};
+use capped::Capped;
+mod capped;
+mod process;
+
 use crate::error::{Classified, Kind};
+use process::{kill_tree, start_readers, watch, Sink};
 
 /// How much output [`CheckResult::output`] keeps by default: 256 KiB.
 pub const DEFAULT_OUTPUT_CAP: usize = 256 << 10;

@@ -1,4 +1,4 @@
-//! The process side of [`super::check::run`]: watching the leader, the pipes, the clock and the
+//! The process side of [`super::run`]: watching the leader, the pipes, the clock and the
 //! cancel flag, and feeding the output where it goes. See that module's docs for the design.
 
 use std::io::{Read, Write};
@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use process_wrap::std::ChildWrapper;
 
 use super::capped::Capped;
-use super::check::{CheckError, CheckOptions, Echo, Status};
+use super::{CheckError, CheckOptions, Echo, Status};
 
 /// How often the exit status, the clock and the cancel flag are checked.
 const TICK: Duration = Duration::from_millis(10);
