@@ -73,7 +73,7 @@ pub fn changes_in_place(ops: &[Operation]) -> Vec<Operation> {
     let mut pending = Vec::new();
     for op in ops.iter().rev() {
         let marked = undone.iter().any(|b| *b == op.before);
-        if op.kind == UNDO {
+        if is_undo(&op.kind) {
             if !marked {
                 if let Some(target) = &op.target {
                     undone.push(target);
@@ -86,8 +86,17 @@ pub fn changes_in_place(ops: &[Operation]) -> Vec<Operation> {
     pending
 }
 
-/// The kind logged by undo.
+/// The kind logged by an undo that reverted the change it took back (its diff, merged into
+/// the files as they were): undoing it re-applies that change the same way.
 pub const UNDO: &str = "undo";
+/// The kind logged by an undo that restored the checkpoint taken before the change (the whole
+/// tree): undoing it restores the checkpoint it took in turn.
+pub const UNDO_RESTORE: &str = "undo-restore";
+
+/// Whether an operation of this kind is an undo.
+pub fn is_undo(kind: &str) -> bool {
+    kind == UNDO || kind == UNDO_RESTORE
+}
 
 /// The most recent operation, if any.
 pub fn last(repo: &Repo) -> Result<Option<Operation>, GitError> {
@@ -172,6 +181,15 @@ mod tests {
                 redo.clone()
             ])),
             ["b2", "a1"]
+        );
+        // An undo that restored counts alike.
+        assert_eq!(
+            befores(&changes_in_place(&[
+                a.clone(),
+                b.clone(),
+                op("undo-restore", "g7", Some("b2"))
+            ])),
+            ["a1"]
         );
         // An old undo without a target (logged before targets were) marks nothing.
         assert_eq!(

@@ -20,7 +20,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             restore: restore::Options {
-                operation: "undo".to_owned(),
+                operation: oplog::UNDO_RESTORE.to_owned(),
                 ..restore::Options::default()
             },
         }
@@ -63,7 +63,7 @@ pub fn undo_operation(repo: &Repo, undone: Operation, options: &Options) -> Resu
     };
     let target = checkpoint::by_commit(repo, &undone.before)?.ok_or_else(gone)?;
     let mut restore_options = options.restore.clone();
-    restore_options.operation = "undo".to_owned();
+    restore_options.operation = oplog::UNDO_RESTORE.to_owned();
     let restore = restore::restore_checkpoint(repo, &target, &restore_options)?;
     Ok(Outcome { undone, restore })
 }

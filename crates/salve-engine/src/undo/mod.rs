@@ -74,6 +74,9 @@ pub struct Outcome {
 pub struct Reverted {
     /// The checkpoint taken before reverting: undoing this undo brings it back.
     pub checkpoint: Option<String>,
+    /// True when the change was applied again (the undo took back an undo: a redo).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub redo: bool,
     /// The run whose diff was reverted.
     pub run: String,
     /// The files written, relative to the work tree.
@@ -174,19 +177,27 @@ impl Classified for Error {
 /// Undo the most recent salve change; see the module docs.
 pub fn undo(options: &Options) -> Result<Outcome, Error> {
     let repo = Repo::discover(&options.dir)?;
-    let last = salve_git::oplog::last(&repo)?
+    let ops = salve_git::oplog::read(&repo)?;
+    let last = ops
+        .last()
         .ok_or_else(|| Error::NothingToUndo(git_undo::Error::NothingToUndo.to_string()))?;
-    undo_one(&repo, &last, options)
+    undo_one(&repo, last, options)
 }
 
-/// Take back `op`, a logged change: revert its recorded diff merged into the files as they are
-/// now, or (without one, or under `force`) restore the checkpoint taken before it.
+/// Take back `op`, a logged change: apply the opposite of what it did to the files as they are
+/// now (an apply's recorded diff reversed; for an undo that reverted, the change it took back,
+/// forward: a redo), or, without such a diff or under `force`, restore the checkpoint taken
+/// before it.
 fn undo_one(
     repo: &Repo,
     op: &salve_git::oplog::Operation,
     options: &Options,
 ) -> Result<Outcome, Error> {
-    let run = recorded_run(repo, op);
+    let ops = salve_git::oplog::read(repo)?;
+    let (run, reverse) = match effect(repo, op, &ops) {
+        Some((run, reverse)) => (Some(run), reverse),
+        None => (None, true),
+    };
     // The files the change wrote are read (and captured) up to the largest of the default
     // limit, the limit the change itself ran with, and the one given here: a file an apply was
     // allowed to write must not be too large to take back.
@@ -199,7 +210,7 @@ fn undo_one(
     .max()
     .unwrap_or(crate::apply::DEFAULT_MAX_FILE_SIZE);
     if let (Some(run), false) = (&run, options.force) {
-        return revert(repo, op, run, read_limit);
+        return revert(repo, op, run, (reverse, read_limit));
     }
     let _lock = crate::lock::acquire(&repo.root, crate::lock::DEFAULT_WAIT)
         .map_err(restore::Error::Lock)?;
@@ -233,6 +244,32 @@ struct RecordedRun {
     diff: String,
     /// The file size limit it ran with, when not the default.
     max_file_size: Option<u64>,
+}
+
+/// What `op` did, as a recorded diff and the direction that takes it back: an apply or ask's
+/// own diff, reversed; for an undo that reverted a change, that change's diff, forward; and so
+/// on down a chain of undos. `None` when the chain ends at a change without a recorded diff, or
+/// at an undo that restored a checkpoint (those are taken back by restoring in turn).
+fn effect(
+    repo: &Repo,
+    op: &salve_git::oplog::Operation,
+    ops: &[salve_git::oplog::Operation],
+) -> Option<(RecordedRun, bool)> {
+    let mut current = op.clone();
+    let mut reverse = true;
+    // A chain longer than the log cannot be: it would loop.
+    for _ in 0..=ops.len() {
+        match current.kind.as_str() {
+            salve_git::oplog::UNDO => {
+                let target = current.target.as_deref()?;
+                current = ops.iter().rev().find(|o| o.before == target)?.clone();
+                reverse = !reverse;
+            }
+            salve_git::oplog::UNDO_RESTORE => return None,
+            _ => return recorded_run(repo, &current).map(|run| (run, reverse)),
+        }
+    }
+    None
 }
 
 /// The apply or ask run that took the checkpoint `op` names, with its applied diff.
@@ -277,18 +314,19 @@ fn recorded_run(repo: &Repo, op: &salve_git::oplog::Operation) -> Option<Recorde
     })
 }
 
-/// Apply the run's diff in reverse, through the engine: checkpointed (logged as an undo, so a
-/// second undo restores what this one replaced), all files or none.
+/// Apply the run's diff (in reverse to undo it, forward to redo it), merged through the engine:
+/// checkpointed and logged as an undo of `last`, so a further undo takes this one back the same
+/// way; all files or none.
 fn revert(
     repo: &Repo,
     last: &salve_git::oplog::Operation,
     run: &RecordedRun,
-    max_file_size: u64,
+    (reverse, max_file_size): (bool, u64),
 ) -> Result<Outcome, Error> {
     let applied = crate::apply::apply(
         &run.diff,
         &crate::apply::Options {
-            reverse: true,
+            reverse,
             operation: salve_git::oplog::UNDO.to_owned(),
             undoes: Some(last.before.clone()),
             record: false,
@@ -327,6 +365,7 @@ fn revert(
         restore: None,
         reverted: Some(Reverted {
             checkpoint: applied.checkpoint,
+            redo: !reverse,
             run: run.id.clone(),
             written: applied
                 .written

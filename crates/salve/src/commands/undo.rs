@@ -49,9 +49,14 @@ pub fn run(global: &Global, args: &UndoArgs) -> Result<u8, CliError> {
         print_json(&outcome)?;
     } else if let (Some(reverted), false) = (&outcome.reverted, global.quiet) {
         let mut text = format!(
-            "undid {} from {}: reverted its changes to {}\n",
+            "undid {} from {}: {} {}\n",
             outcome.undone.kind,
             age(outcome.undone.time),
+            if reverted.redo {
+                "applied its change again to"
+            } else {
+                "reverted its changes to"
+            },
             if reverted.written.is_empty() {
                 "no file (already reverted)".to_owned()
             } else {

@@ -136,3 +136,36 @@ fn a_step_that_conflicts_stops_the_walk_and_names_its_files() {
     );
     assert_eq!(tree.read("b.py"), "b1 = 1\nb2 = 2\nb3 = 3\n");
 }
+
+/// A redo (an undo of an undo) applies the change again merged, as undo reverted it: work done
+/// between the two, in another file, stays. Before, the redo restored the whole tree.
+#[test]
+fn a_redo_applies_the_change_again_and_keeps_later_work() {
+    let tree = Tree::git();
+    tree.write("a.py", "a1 = 1\na2 = 2\na3 = 3\n")
+        .write("README.md", "# readme\n")
+        .commit("start");
+    tree.apply(
+        &change("a.py", "a1 = 1", "a2 = 2", "a2 = 20", "a3 = 3"),
+        &[],
+    )
+    .code(0);
+    run(&tree, &["undo"]).code(0);
+    assert_eq!(tree.read("a.py"), "a1 = 1\na2 = 2\na3 = 3\n");
+    // Work by hand after the undo.
+    tree.write("README.md", "# readme\nmore, by hand\n");
+    tree.write("notes.txt", "new\n");
+    let redo = run(&tree, &["--json", "undo"]);
+    redo.code(0);
+    let json = redo.json();
+    assert_eq!(json["undone"]["kind"], "undo", "{json}");
+    assert_eq!(json["reverted"]["redo"], true, "{json}");
+    assert_eq!(json["reverted"]["written"], serde_json::json!(["a.py"]));
+    assert_eq!(tree.read("a.py"), "a1 = 1\na2 = 20\na3 = 3\n");
+    assert_eq!(tree.read("README.md"), "# readme\nmore, by hand\n");
+    assert_eq!(tree.read("notes.txt"), "new\n");
+    // And the redo is undone the same way.
+    run(&tree, &["undo"]).code(0);
+    assert_eq!(tree.read("a.py"), "a1 = 1\na2 = 2\na3 = 3\n");
+    assert_eq!(tree.read("README.md"), "# readme\nmore, by hand\n");
+}
