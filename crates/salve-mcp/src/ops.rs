@@ -82,6 +82,7 @@ fn apply_input(
     };
     match apply(input, &options) {
         Ok(outcome) => {
+            state.made(outcome.checkpoint.as_deref());
             let summary = apply_summary(&outcome);
             match outcome.report.outcome {
                 Outcome::Applied | Outcome::AlreadyApplied => result::ok(summary, &outcome),
@@ -185,8 +186,10 @@ pub fn list_checkpoints(state: &State) -> CallToolResult {
 /// `restore_checkpoint`.
 pub fn restore_checkpoint(state: &State, params: &RestoreParams) -> CallToolResult {
     match restore::restore(&restore::Options::new(&state.dir, &params.id)) {
-        Ok(done) => result::ok(
-            format!(
+        Ok(done) => {
+            state.made(Some(&done.before));
+            result::ok(
+                format!(
                 "restored checkpoint {}: {} file(s) written, {} deleted; the state it replaced \
                  was saved as checkpoint {} (undo takes the restore back)",
                 done.target,
@@ -194,20 +197,32 @@ pub fn restore_checkpoint(state: &State, params: &RestoreParams) -> CallToolResu
                 done.deleted.len(),
                 done.before
             ),
-            &done,
-        ),
+                &done,
+            )
+        }
         Err(e) => result::failed(&e),
     }
 }
 
-/// `undo`.
+/// `undo`: this session's newest change (an undo of it redoes), merged into the files as they
+/// are, so other sessions' and the user's work stays.
 pub fn undo(state: &State) -> CallToolResult {
-    match undo::undo(&undo::Options::new(&state.dir)) {
+    let options = undo::Options {
+        only: Some(state.changes()),
+        ..undo::Options::new(&state.dir)
+    };
+    match undo::undo(&options) {
         Ok(done) => {
+            state.made(done.checkpoint_taken());
             let how = match (&done.restore, &done.reverted) {
                 (Some(r), _) => format!("by restoring checkpoint {}", r.target),
                 (None, Some(r)) => format!(
-                    "by reverting its own changes to {}",
+                    "by {} {}",
+                    if r.redo {
+                        "applying its change again to"
+                    } else {
+                        "reverting its own changes to"
+                    },
                     if r.written.is_empty() {
                         "no file".to_owned()
                     } else {

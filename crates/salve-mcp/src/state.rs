@@ -11,7 +11,7 @@ use salve_engine::config::{Config, ConfigError, McpConfig};
 use crate::Options;
 
 /// The server's settled state, shared by every call.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct State {
     /// The work tree, canonical: every path of every edit stays inside it.
     pub dir: PathBuf,
@@ -25,6 +25,23 @@ pub struct State {
     pub warnings: Vec<String>,
     /// The repository lists checks the user has not trusted, so they are not allowed.
     pub untrusted_checks: bool,
+    /// The changes this session made (edits, restores, undos), by the checkpoint taken before
+    /// each: the session's `undo` takes back the newest of them, not another session's.
+    pub changes: std::sync::Mutex<Vec<String>>,
+}
+
+impl State {
+    /// Remember a change this session made, by the checkpoint taken before it.
+    pub fn made(&self, checkpoint: Option<&str>) {
+        if let (Some(id), Ok(mut changes)) = (checkpoint, self.changes.lock()) {
+            changes.push(id.to_owned());
+        }
+    }
+
+    /// The changes this session made, oldest first.
+    pub fn changes(&self) -> Vec<String> {
+        self.changes.lock().map(|c| c.clone()).unwrap_or_default()
+    }
 }
 
 /// Why the server cannot start.
@@ -104,6 +121,7 @@ impl State {
                 .gated
                 .iter()
                 .any(|g| !g.trusted && g.power == salve_engine::config::Power::AllowsChecks),
+            changes: std::sync::Mutex::new(Vec::new()),
             dir,
         })
     }

@@ -32,6 +32,10 @@ pub struct Options {
     /// Restore the checkpoint even when the change could be reverted on its own (the whole tree
     /// goes back, later work included; it is checkpointed first).
     pub force: bool,
+    /// Take back the newest of these changes alone, named by the checkpoints taken before them
+    /// (a prefix is enough): one caller's own changes, as an MCP session's undo. `None` takes
+    /// back the newest change of the work tree, whoever made it.
+    pub only: Option<Vec<String>>,
 }
 
 impl Options {
@@ -41,6 +45,7 @@ impl Options {
             dir: dir.into(),
             max_file_size: DEFAULT_MAX_UNTRACKED_FILE,
             force: false,
+            only: None,
         }
     }
 }
@@ -178,10 +183,37 @@ impl Classified for Error {
 pub fn undo(options: &Options) -> Result<Outcome, Error> {
     let repo = Repo::discover(&options.dir)?;
     let ops = salve_git::oplog::read(&repo)?;
-    let last = ops
-        .last()
-        .ok_or_else(|| Error::NothingToUndo(git_undo::Error::NothingToUndo.to_string()))?;
+    let last = match &options.only {
+        None => ops
+            .last()
+            .ok_or_else(|| Error::NothingToUndo(git_undo::Error::NothingToUndo.to_string()))?,
+        Some(mine) => ops
+            .iter()
+            .rev()
+            .find(|op| {
+                mine.iter()
+                    .any(|id| !id.is_empty() && op.before.starts_with(id.as_str()))
+            })
+            .ok_or_else(|| {
+                Error::NothingToUndo(
+                    "nothing to undo: no change of this session is logged in this work tree"
+                        .to_owned(),
+                )
+            })?,
+    };
     undo_one(&repo, last, options)
+}
+
+impl Outcome {
+    /// The checkpoint this undo took before it wrote: what names the undo itself, for a caller
+    /// that keeps track of its own changes.
+    pub fn checkpoint_taken(&self) -> Option<&str> {
+        match (&self.reverted, &self.restore) {
+            (Some(reverted), _) => reverted.checkpoint.as_deref(),
+            (None, Some(restore)) => Some(&restore.before),
+            (None, None) => None,
+        }
+    }
 }
 
 /// Take back `op`, a logged change: apply the opposite of what it did to the files as they are

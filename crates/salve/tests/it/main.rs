@@ -24,6 +24,7 @@ mod json_snapshots;
 mod mcp;
 mod mcp_cancel;
 mod mcp_clients;
+mod mcp_sessions;
 mod progress;
 mod record;
 mod refusals;
