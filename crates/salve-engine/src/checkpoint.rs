@@ -231,6 +231,10 @@ pub struct ListOptions {
     pub dir: PathBuf,
     /// Only checkpoints taken in this work tree (linked worktrees share the list).
     pub here: bool,
+    /// List at most this many (after `offset`), newest first; `None` lists all.
+    pub limit: Option<usize>,
+    /// Leave out this many of the newest (paging).
+    pub offset: usize,
 }
 
 /// One checkpoint as listed. Fields are in alphabetical order, as JSON prints them.
@@ -256,21 +260,28 @@ pub struct Listed {
 #[serde(transparent)]
 pub struct List {
     pub checkpoints: Vec<Listed>,
+    /// How many checkpoints there are in all (the page is `checkpoints`); not in the JSON,
+    /// which is the array.
+    #[serde(skip)]
+    pub total: usize,
 }
 
 /// List the checkpoints, newest first, with the files each changed against its HEAD.
 pub fn list(options: &ListOptions) -> Result<List, Error> {
     let repo = Repo::discover(&options.dir)?;
-    let mut all = git_checkpoint::list(
-        &repo,
-        &git_checkpoint::list::Options {
-            with_file_counts: true,
-        },
-    )?;
+    let mut all = git_checkpoint::list(&repo, &git_checkpoint::list::Options::default())?;
     if options.here {
         all.retain(|c| c.worktree.as_deref() == Some(repo.root.as_path()));
     }
-    let checkpoints = all
+    let total = all.len();
+    let mut page: Vec<_> = all
+        .into_iter()
+        .skip(options.offset)
+        .take(options.limit.unwrap_or(usize::MAX))
+        .collect();
+    // Counted for the page alone, in one git call.
+    git_checkpoint::list::count_files(&repo, &mut page)?;
+    let checkpoints = page
         .into_iter()
         .map(|c| Listed {
             worktree: c.worktree.as_deref().map(show),
@@ -284,7 +295,7 @@ pub fn list(options: &ListOptions) -> Result<List, Error> {
             skipped: c.skipped,
         })
         .collect();
-    Ok(List { checkpoints })
+    Ok(List { checkpoints, total })
 }
 
 /// The checkpoint limits with this size for untracked files.

@@ -136,6 +136,8 @@ fn checkpoints_restore_and_undo_are_operations_with_classified_refusals() {
     let listed = checkpoint::list(&checkpoint::ListOptions {
         dir: d.clone(),
         here: true,
+        limit: None,
+        offset: 0,
     })
     .unwrap();
     assert_eq!(listed.checkpoints.len(), 1);

@@ -331,6 +331,53 @@ impl Repo {
     }
 
     /// Paths that differ between two trees (or commits), relative to the work tree root.
+    /// The tree of each of `revs` (commits or trees), in one `git rev-parse`; an error when any
+    /// is missing.
+    pub(crate) fn trees_of(&self, revs: &[String]) -> Result<Vec<String>, GitError> {
+        if revs.is_empty() {
+            return Ok(Vec::new());
+        }
+        let out = self
+            .git()
+            .args(["rev-parse", "--end-of-options"])
+            .args(revs.iter().map(|r| format!("{r}^{{tree}}")))
+            .run()?;
+        let trees: Vec<String> = out.lines().map(str::to_owned).collect();
+        if trees.len() != revs.len() {
+            return Err(GitError::Failed {
+                args: "rev-parse".to_owned(),
+                code: 0,
+                stderr: format!("{} trees for {} revisions", trees.len(), revs.len()),
+            });
+        }
+        Ok(trees)
+    }
+
+    /// How many paths differ between each pair of trees, in one `git diff-tree --stdin` for
+    /// all of them (one process per pair costs a second for a few hundred).
+    pub(crate) fn changed_counts(
+        &self,
+        pairs: &[(String, String)],
+    ) -> Result<Vec<usize>, GitError> {
+        if pairs.is_empty() {
+            return Ok(Vec::new());
+        }
+        let input: String = pairs.iter().map(|(a, b)| format!("{a} {b}\n")).collect();
+        let out = self
+            .git()
+            .args([
+                "diff-tree",
+                "--stdin",
+                "-r",
+                "-z",
+                "--no-renames",
+                "--name-only",
+            ])
+            .stdin(input.into_bytes())
+            .run_bytes()?;
+        Ok(count_per_pair(&out, pairs))
+    }
+
     pub(crate) fn changed_paths(&self, from: &str, to: &str) -> Result<Vec<PathBuf>, GitError> {
         let out = self
             .git()
@@ -346,6 +393,32 @@ impl Repo {
             .run_bytes()?;
         Ok(split_nul(&out).map(path_from_bytes).collect())
     }
+}
+
+/// Split `diff-tree --stdin -z --name-only` output: each pair's `FROM TO` line, then its paths,
+/// each ending in NUL. A pair's line is recognized as the next one expected, so no path name
+/// can be taken for one.
+fn count_per_pair(out: &[u8], pairs: &[(String, String)]) -> Vec<usize> {
+    let mut counts = vec![0; pairs.len()];
+    let mut rest = out;
+    let mut current: Option<usize> = None;
+    while !rest.is_empty() {
+        let next = current.map_or(0, |c| c + 1);
+        if let Some((a, b)) = pairs.get(next) {
+            let header = format!("{a} {b}\n");
+            if rest.starts_with(header.as_bytes()) {
+                rest = &rest[header.len()..];
+                current = Some(next);
+                continue;
+            }
+        }
+        let end = rest.iter().position(|&c| c == 0).unwrap_or(rest.len());
+        if let Some(c) = current {
+            counts[c] += 1;
+        }
+        rest = rest.get(end + 1..).unwrap_or(&[]);
+    }
+    counts
 }
 
 /// True when the index `git` reads (the user's, or a temporary one) has unmerged entries.

@@ -53,7 +53,8 @@ write by this server already takes one first.";
 
 /// `list_checkpoints`.
 pub const LIST_CHECKPOINTS: &str = "List the checkpoints of this repository, newest first: id, \
-time (Unix seconds), message, the HEAD it was taken on and how many files differed. Read-only.";
+time (Unix seconds), message, the HEAD it was taken on and how many files differed. `limit` \
+(default 20) and `offset` page through them; `total` says how many there are. Read-only.";
 
 /// `restore_checkpoint`.
 pub const RESTORE_CHECKPOINT: &str = "Bring back the files and staged state of a checkpoint \

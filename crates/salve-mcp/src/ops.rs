@@ -8,8 +8,8 @@ use salve_engine::report::Outcome;
 use salve_engine::{checkpoint, record, restore, undo};
 
 use crate::params::{
-    ApplyEditParams, CheckpointParams, LogParams, RestoreParams, ShowRunParams, StrReplaceParams,
-    WriteFileParams,
+    ApplyEditParams, CheckpointParams, ListCheckpointsParams, LogParams, RestoreParams,
+    ShowRunParams, StrReplaceParams, WriteFileParams,
 };
 use crate::result;
 use crate::state::State;
@@ -166,18 +166,33 @@ pub fn checkpoint(state: &State, params: &CheckpointParams) -> CallToolResult {
 }
 
 /// `list_checkpoints`.
-pub fn list_checkpoints(state: &State) -> CallToolResult {
+pub fn list_checkpoints(state: &State, params: &ListCheckpointsParams) -> CallToolResult {
     let options = checkpoint::ListOptions {
         dir: state.dir.clone(),
         here: false,
+        limit: Some(params.limit.unwrap_or(DEFAULT_LOG_LIMIT)),
+        offset: params.offset.unwrap_or(0),
     };
     match checkpoint::list(&options) {
         Ok(list) => {
-            let value = serde_json::json!({ "checkpoints": list.checkpoints });
-            result::ok(
-                format!("{} checkpoint(s), newest first", list.checkpoints.len()),
-                &value,
-            )
+            let shown = list.checkpoints.len();
+            let offset = options.offset;
+            let value = serde_json::json!({
+                "checkpoints": list.checkpoints,
+                "total": list.total,
+                "offset": offset,
+            });
+            let more = list.total.saturating_sub(offset + shown);
+            let summary = if more > 0 {
+                format!(
+                    "{shown} of {} checkpoint(s), newest first; {more} older (offset {})",
+                    list.total,
+                    offset + shown
+                )
+            } else {
+                format!("{shown} of {} checkpoint(s), newest first", list.total)
+            };
+            result::ok(summary, &value)
         }
         Err(e) => result::failed(&e),
     }

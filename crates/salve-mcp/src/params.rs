@@ -73,6 +73,19 @@ pub struct RunCheckParams {
     pub timeout_secs: Option<u64>,
 }
 
+/// `list_checkpoints`.
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+pub struct ListCheckpointsParams {
+    /// At most this many checkpoints, newest first (default 20).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "u32")]
+    pub limit: Option<usize>,
+    /// Leave out this many of the newest first, to page through the rest (default 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "u32")]
+    pub offset: Option<usize>,
+}
+
 /// `log`.
 #[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
 pub struct LogParams {

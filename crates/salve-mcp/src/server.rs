@@ -14,8 +14,8 @@ use tokio_util::sync::CancellationToken;
 
 use crate::descriptions as d;
 use crate::params::{
-    ApplyEditParams, CheckpointParams, LogParams, RestoreParams, RunCheckParams, ShowRunParams,
-    StrReplaceParams, WriteFileParams,
+    ApplyEditParams, CheckpointParams, ListCheckpointsParams, LogParams, RestoreParams,
+    RunCheckParams, ShowRunParams, StrReplaceParams, WriteFileParams,
 };
 use crate::state::State;
 use crate::{check, ops};
@@ -106,8 +106,13 @@ impl SalveServer {
     }
 
     #[tool(description = d::LIST_CHECKPOINTS, annotations(read_only_hint = true))]
-    async fn list_checkpoints(&self, ct: CancellationToken) -> ToolResult {
-        self.blocking(ct, |s, _| ops::list_checkpoints(s)).await
+    async fn list_checkpoints(
+        &self,
+        Parameters(p): Parameters<ListCheckpointsParams>,
+        ct: CancellationToken,
+    ) -> ToolResult {
+        self.blocking(ct, move |s, _| ops::list_checkpoints(s, &p))
+            .await
     }
 
     #[tool(description = d::RESTORE_CHECKPOINT, annotations(destructive_hint = true))]

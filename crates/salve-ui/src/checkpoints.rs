@@ -15,6 +15,8 @@ pub fn page(app: &App, request: &Request) -> Response {
     let list = match checkpoint::list(&ListOptions {
         dir: app.dir.clone(),
         here: false,
+        limit: None,
+        offset: 0,
     }) {
         Ok(list) => list,
         Err(e) => return error_page(&e),

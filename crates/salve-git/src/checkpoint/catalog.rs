@@ -280,6 +280,13 @@ fn swap(repo: &Repo, old: Option<&str>, new: Option<&str>) -> Result<bool, GitEr
 /// Seconds since the Unix epoch: the clock's, or the time `GIT_COMMITTER_DATE` names when it
 /// is set (git parses it, in any of the forms git accepts), as a checkpoint's commit made by
 /// git would have it.
+/// The nanoseconds within the current second: only to order checkpoints taken in one second.
+pub(super) fn subsec_nanos() -> u32 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos())
+}
+
 pub(super) fn now(repo: &Repo) -> i64 {
     if std::env::var_os("GIT_COMMITTER_DATE").is_some() {
         let ident = repo.git().args(["var", "GIT_COMMITTER_IDENT"]).run();

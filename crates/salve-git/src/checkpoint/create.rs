@@ -86,6 +86,7 @@ pub fn snapshot(repo: &Repo, options: &Options) -> Result<Snapshot, Error> {
         skipped: scan.skipped.len(),
         tree: Some(tree.clone()),
         time: Some(catalog::now(repo)),
+        nanos: Some(catalog::subsec_nanos()),
     };
     let parents: Vec<&str> = head.commit.iter().map(String::as_str).collect();
     let content = commit_content(&tree, &parents, meta.time.unwrap_or(0), &meta.render());

@@ -99,6 +99,7 @@ pub(super) fn metas(repo: &Repo, old: &[Checkpoint]) -> Result<Vec<Meta>, GitErr
             skipped: checkpoint.skipped,
             tree: Some(checkpoint.tree.clone()),
             time: Some(checkpoint.time),
+            nanos: checkpoint.nanos,
         });
     }
     Ok(metas)

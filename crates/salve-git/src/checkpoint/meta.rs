@@ -19,6 +19,8 @@ const SKIPPED: &str = "Salve-Skipped";
 const INDEX_TREE: &str = "Salve-Index-Tree";
 const TREE: &str = "Salve-Tree";
 const TIME: &str = "Salve-Time";
+/// Nanoseconds within the second of [`TIME`]: orders checkpoints taken in the same second.
+const NANOS: &str = "Salve-Nanos";
 
 /// The facts a checkpoint records besides its trees.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -35,6 +37,8 @@ pub(crate) struct Meta {
     pub tree: Option<String>,
     /// Seconds since the Unix epoch (version 2 only).
     pub time: Option<i64>,
+    /// Nanoseconds within that second, when recorded: newest first holds within a second too.
+    pub nanos: Option<u32>,
 }
 
 impl Meta {
@@ -70,6 +74,9 @@ impl Meta {
         if let Some(time) = self.time {
             let _ = writeln!(out, "{TIME}: {time}");
         }
+        if let Some(nanos) = self.nanos {
+            let _ = writeln!(out, "{NANOS}: {nanos}");
+        }
         out
     }
 
@@ -91,6 +98,7 @@ impl Meta {
                 INDEX | INDEX_TREE => meta.index = (value != "none").then(|| value.to_owned()),
                 TREE => meta.tree = Some(value.to_owned()),
                 TIME => meta.time = value.parse().ok(),
+                NANOS => meta.nanos = value.parse().ok(),
                 WORKTREE => meta.worktree = Some(value.to_owned()),
                 SKIPPED => meta.skipped = value.parse().unwrap_or(0),
                 _ => body.push(line),
@@ -119,6 +127,7 @@ mod tests {
             skipped: 3,
             tree: Some("c".repeat(40)),
             time: Some(1_700_000_000),
+            nanos: Some(123_456_789),
         };
         assert_eq!(Meta::parse(&born.render()), Some(born));
         let unborn = Meta {

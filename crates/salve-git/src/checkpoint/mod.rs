@@ -95,6 +95,8 @@ pub struct Checkpoint {
     pub commit: String,
     /// Seconds since the Unix epoch.
     pub time: i64,
+    /// Nanoseconds within that second, when the checkpoint recorded them (older ones did not).
+    pub nanos: Option<u32>,
     pub message: String,
     /// HEAD when it was taken, `None` on an unborn branch.
     pub head: Option<String>,
@@ -222,6 +224,7 @@ fn parse(commit: &str, tree: &[u8], time: &[u8], message: &[u8]) -> Option<Check
         id: short_id(commit),
         commit: commit.to_owned(),
         time,
+        nanos: meta.nanos,
         message: meta.message,
         head: meta.head,
         branch: meta.branch,

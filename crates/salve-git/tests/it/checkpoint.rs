@@ -77,6 +77,7 @@ fn works_without_identity_and_without_commits() {
         &t.repo(),
         &list::Options {
             with_file_counts: true,
+            ..Default::default()
         },
     )
     .unwrap();
@@ -205,6 +206,7 @@ fn lists_finds_and_drops() {
         &repo,
         &list::Options {
             with_file_counts: true,
+            ..Default::default()
         },
     )
     .unwrap();
@@ -323,4 +325,39 @@ fn git_errors_name_the_problem() {
     let dir = tempfile::tempdir().unwrap();
     let err = salve_git::Repo::discover(dir.path()).unwrap_err();
     assert!(matches!(err, GitError::NotARepository(_)), "{err}");
+}
+
+/// Checkpoints taken within one second are still listed newest first: the second alone would
+/// leave their order to their ids.
+#[test]
+fn checkpoints_of_one_second_list_newest_first() {
+    let t = TestRepo::new();
+    t.write("a.txt", "0\n");
+    t.commit_all("init");
+    for n in 0..6 {
+        t.write("a.txt", &format!("{n}\n"));
+        checkpoint::create(
+            &t.repo(),
+            &create::Options {
+                message: Some(format!("n{n}")),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    }
+    let listed = list::list(&t.repo(), &list::Options::default()).unwrap();
+    let messages: Vec<&str> = listed.iter().map(|c| c.message.as_str()).collect();
+    assert_eq!(messages, ["n5", "n4", "n3", "n2", "n1", "n0"]);
+    let page = list::list(
+        &t.repo(),
+        &list::Options {
+            limit: Some(2),
+            offset: 1,
+            with_file_counts: true,
+        },
+    )
+    .unwrap();
+    let messages: Vec<&str> = page.iter().map(|c| c.message.as_str()).collect();
+    assert_eq!(messages, ["n4", "n3"]);
+    assert_eq!(page[0].files_changed, Some(1));
 }

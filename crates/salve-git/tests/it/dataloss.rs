@@ -231,7 +231,7 @@ fn undo_of_undo_is_redo() {
     assert_eq!(first.undone.kind, "apply");
     assert_eq!(t.state(), original);
     let second = undo(&t.repo(), &undo::Options::default()).unwrap();
-    assert_eq!(second.undone.kind, "undo");
+    assert_eq!(second.undone.kind, "undo-restore");
     assert_eq!(t.state(), changed);
     undo(&t.repo(), &undo::Options::default()).unwrap();
     assert_eq!(t.state(), original);

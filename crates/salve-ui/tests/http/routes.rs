@@ -205,6 +205,8 @@ fn the_checkpoints_page_restores_and_drops() {
     let list = salve_engine::checkpoint::list(&salve_engine::checkpoint::ListOptions {
         dir: dir.to_path_buf(),
         here: false,
+        limit: None,
+        offset: 0,
     })
     .unwrap();
     assert_eq!(list.checkpoints.len(), 3);

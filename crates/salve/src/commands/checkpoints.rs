@@ -18,6 +18,8 @@ pub fn run(global: &Global, args: &CheckpointsArgs) -> Result<u8, CliError> {
     let options = ListOptions {
         dir: global.work_dir(),
         here: args.here,
+        limit: None,
+        offset: 0,
     };
     let list = checkpoint::list(&options).map_err(failed)?;
     if global.json {

@@ -104,3 +104,30 @@ fn outside_git_every_write_says_undo_is_unavailable() {
     );
     server.finish();
 }
+
+/// `list_checkpoints` pages: 20 by default, `limit` and `offset` to see more, `total` to know
+/// how many there are.
+#[test]
+fn list_checkpoints_pages_through_them() {
+    let tree = repo();
+    let mut server = Server::start(&tree, &[]);
+    server.initialize("2025-06-18");
+    for n in 0..3 {
+        tree.write("notes.txt", format!("{n}\n"));
+        let (taken, is_error) = server.call("checkpoint", json!({ "message": format!("n{n}") }));
+        assert!(!is_error, "{taken}");
+    }
+    let (page, is_error) = server.call("list_checkpoints", json!({ "limit": 2 }));
+    assert!(!is_error, "{page}");
+    assert_eq!(page["checkpoints"].as_array().unwrap().len(), 2, "{page}");
+    assert_eq!(page["total"], 3, "{page}");
+    assert_eq!(page["checkpoints"][0]["message"], "n2", "{page}");
+    let (rest, _) = server.call("list_checkpoints", json!({ "limit": 2, "offset": 2 }));
+    assert_eq!(rest["checkpoints"].as_array().unwrap().len(), 1, "{rest}");
+    assert_eq!(rest["checkpoints"][0]["message"], "n0", "{rest}");
+    assert!(
+        rest["checkpoints"][0]["files_changed"].is_number(),
+        "{rest}"
+    );
+    server.finish();
+}
