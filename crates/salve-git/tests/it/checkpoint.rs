@@ -335,7 +335,7 @@ fn checkpoints_of_one_second_list_newest_first() {
     t.write("a.txt", "0\n");
     t.commit_all("init");
     for n in 0..6 {
-        t.write("a.txt", &format!("{n}\n"));
+        t.write("a.txt", format!("{n}\n"));
         checkpoint::create(
             &t.repo(),
             &create::Options {
