@@ -131,3 +131,17 @@ fn list_checkpoints_pages_through_them() {
     );
     server.finish();
 }
+
+/// An empty path is named as such, not as a character the whole-file form cannot carry.
+#[test]
+fn write_file_with_an_empty_path_says_so() {
+    let tree = repo();
+    let mut server = Server::start(&tree, &[]);
+    server.initialize("2025-06-18");
+    let (refused, is_error) = server.call("write_file", json!({"path": "", "content": "x\n"}));
+    assert!(is_error, "{refused}");
+    assert_eq!(refused["error"]["code"], "path_rejected", "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(message.contains("empty"), "{message}");
+    server.finish();
+}
