@@ -12,7 +12,7 @@ use salve_llm::ChainEvent;
 mod support;
 use support::repo;
 
-const REPLY: &str = "```diff\n--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -1,3 +1,3 @@\n pub fn one() -> u32 {\n-    1\n+    2\n }\n```\n";
+const REPLY: &str = "```diff\n--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -1,3 +1,3 @@\n pub fn one() -> u32 {\n-    1\n+    2\n }\n```\nConfidence: 0.9\n";
 
 /// A trust store of this test process's own, so trusting the test's `salve.toml` never touches
 /// the user's.

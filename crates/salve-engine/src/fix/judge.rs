@@ -38,7 +38,12 @@ pub fn read(command: &[String], result: CheckResult) -> Judged {
         failures::extract(command, &result)
     };
     let class = (!result.passed()).then(|| classify(&result, &failures));
-    let signature = failures::signature(&failures);
+    // Failures no reader understood are told apart by their output, not all by one key.
+    let signature = if failures.is_empty() && !result.passed() {
+        failures::output_signature(&result.log_text(), &result.status.to_string())
+    } else {
+        failures::signature(&failures)
+    };
     Judged {
         result,
         failures,

@@ -9,7 +9,7 @@ use crate::support::{Run, Tree};
 
 /// A scripted provider: call N prints `replies/N` (or `replies/last` when there is none) and
 /// counts itself in `calls`. Returns the provider section for `salve.toml`.
-fn scripted(tree: &Tree, replies: &[&str]) -> String {
+pub(crate) fn scripted(tree: &Tree, replies: &[&str]) -> String {
     let dir = tree.outside().join("provider");
     std::fs::create_dir_all(dir.join("replies")).unwrap();
     for (i, reply) in replies.iter().enumerate() {
@@ -32,7 +32,7 @@ fn scripted(tree: &Tree, replies: &[&str]) -> String {
 }
 
 /// How many times the scripted provider was called.
-fn calls(tree: &Tree) -> u32 {
+pub(crate) fn calls(tree: &Tree) -> u32 {
     std::fs::read_to_string(tree.outside().join("provider/calls"))
         .map(|s| s.trim().parse().unwrap())
         .unwrap_or(0)
@@ -43,7 +43,7 @@ fn cargo_target() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("fix-projects")
 }
 
-fn fix(tree: &Tree, args: &[&str]) -> Run {
+pub(crate) fn fix(tree: &Tree, args: &[&str]) -> Run {
     let home = tree.outside().join("home");
     std::fs::create_dir_all(&home).unwrap();
     let mut cmd = tree.salve();
@@ -114,7 +114,7 @@ fn a_type_error_is_healed_and_only_the_fix_is_committed() {
     let out = fix(&tree, &["--", "cargo", "build"]);
     out.code(0);
     let json = out.json();
-    assert_eq!(json["status"], "passed_first_try", "{}", out.stdout);
+    assert_eq!(json["status"], "repaired", "{}", out.stdout);
     assert_eq!(json["green"], true);
     assert_eq!(json["touched"], serde_json::json!(["src/lib.rs"]));
     assert_eq!(json["checks"][0]["failures"][0]["code"], "E0308");
@@ -138,7 +138,7 @@ fn a_type_error_is_healed_and_only_the_fix_is_committed() {
     let show = tree.salve().args(["--json", "show", run]).output().unwrap();
     let record: serde_json::Value = serde_json::from_slice(&show.stdout).unwrap();
     assert_eq!(record["run"]["kind"], "fix");
-    assert_eq!(record["run"]["status"], "passed_first_try");
+    assert_eq!(record["run"]["status"], "repaired");
     assert_eq!(record["patch_sets"][0]["status"], "applied");
     assert!(
         record["attempts"].as_array().unwrap().len() >= 3,
@@ -210,7 +210,7 @@ fn a_learned_rule_replays_without_the_model_and_production_makes_no_calls() {
 }
 
 /// A Python package whose unit test fails on an assertion.
-fn python_project(replies: &[&str]) -> Tree {
+pub(crate) fn python_project(replies: &[&str]) -> Tree {
     let tree = Tree::git();
     let providers = scripted(&tree, replies);
     tree.write("calc.py", "def add(a, b):\n    return a - b\n")
@@ -225,7 +225,7 @@ fn python_project(replies: &[&str]) -> Tree {
     tree
 }
 
-const PY_FIX: &str = "```diff\n--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n+    return a + b\n```\nConfidence: 0.95\n";
+pub(crate) const PY_FIX: &str = "```diff\n--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n+    return a + b\n```\nConfidence: 0.95\n";
 const PY_NOOP: &str = "```diff\n--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,3 @@\n def add(a, b):\n+    # adds\n     return a - b\n```\nConfidence: 0.8\n";
 
 #[test]
@@ -404,7 +404,7 @@ fn ci_mode_writes_a_step_summary() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
     let md = std::fs::read_to_string(&summary).unwrap();
-    assert!(md.contains("salve fix: `passed_first_try`"), "{md}");
+    assert!(md.contains("salve fix: `repaired`"), "{md}");
     assert!(md.contains("+    return a + b"), "{md}");
 }
 

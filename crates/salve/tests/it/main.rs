@@ -17,6 +17,7 @@ mod colour;
 mod completions;
 mod control_chars;
 mod fix;
+mod fix_budgets;
 mod git_names;
 mod git_safety;
 mod interfaces;

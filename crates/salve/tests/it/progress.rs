@@ -68,7 +68,7 @@ fn a_hung_provider_is_given_up_on_with_a_transport_reason_and_no_spinner_reaches
 fn fix_in_a_pipe_prints_no_phases_and_no_spinner() {
     let tree = project(&format!(
         "{}[chains]\ndefault = [\"good\"]\n",
-        command_provider("good", &["sh", &fixture("fix.sh")])
+        command_provider("good", &["sh", &fixture("fix_confident.sh")])
     ));
     let check = tree.outside().join("check.sh");
     std::fs::write(&check, "grep -q hello app.py\n").unwrap();

@@ -37,7 +37,7 @@ use serde::Serialize;
 use super::check::CheckResult;
 
 pub use excerpt::{excerpt, MAX_LINES_AROUND};
-pub use signature::{normalize_message, signature};
+pub use signature::{normalize_message, output_signature, signature};
 
 /// At most this many failures are kept: a prompt has no room for more, and the first ones are
 /// usually the cause of the rest.

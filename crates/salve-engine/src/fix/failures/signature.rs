@@ -33,6 +33,26 @@ pub fn signature(failures: &[Failure]) -> String {
     })
 }
 
+/// The signature of a failed check whose output no reader understood: its output, normalized
+/// as messages are (paths, numbers, whitespace), so `echo a; exit 3` and `echo b; exit 4` are
+/// different failures with budgets of their own, and the same failure in another directory or
+/// on another line is the same. Only the tail is read: where a failure is said, and bounded.
+pub fn output_signature(output: &str, status: &str) -> String {
+    const TAIL_LINES: usize = 60;
+    let lines: Vec<&str> = output.lines().collect();
+    let tail = &lines[lines.len().saturating_sub(TAIL_LINES)..];
+    let text = format!(
+        "output|{}|{}",
+        normalize_message(status),
+        normalize_message(&tail.join("\n"))
+    );
+    let digest = Sha1::digest(text.as_bytes());
+    digest.iter().fold(String::with_capacity(40), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}
+
 /// The message with absolute paths as `<path>`, every run of digits as `#` and whitespace
 /// collapsed: `left: 5 right: 4` and `left: 6 right: 4` are the same failure, and so are two
 /// runs in different temporary directories. Learned rules match on this form too.

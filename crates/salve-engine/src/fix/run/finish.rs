@@ -24,11 +24,7 @@ impl Session<'_> {
         };
         let green = matches!(
             stop.status,
-            Status::AlreadyGreen
-                | Status::PassedFirstTry
-                | Status::Repaired
-                | Status::RuleApplied
-                | Status::ProposedApplied
+            Status::AlreadyGreen | Status::Repaired | Status::RuleApplied | Status::ProposedApplied
         );
         let status = match (self.proposed, stop.status) {
             (Proposed::Enhancing, s) if green && s != Status::AlreadyGreen => {

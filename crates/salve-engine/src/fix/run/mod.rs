@@ -122,9 +122,8 @@ impl Options {
 pub enum Status {
     /// The check passed before anything was done.
     AlreadyGreen,
-    /// The first repair made it pass.
-    PassedFirstTry,
-    /// A later repair made it pass.
+    /// A repair made it pass (the first or a later one: `attempts` says which). Records of
+    /// older versions say `passed_first_try` for a first one.
     Repaired,
     /// A rule replayed without a model made it pass.
     RuleApplied,
@@ -161,7 +160,6 @@ impl Status {
     pub fn as_str(self) -> &'static str {
         match self {
             Status::AlreadyGreen => "already_green",
-            Status::PassedFirstTry => "passed_first_try",
             Status::Repaired => "repaired",
             Status::RuleApplied => "rule_applied",
             Status::Exhausted => "exhausted",

@@ -83,8 +83,21 @@ impl Session<'_> {
             )));
         }
         let text = answer.reply.text;
+        // Below the gate nothing is applied, so a repair must say how sure it is: asked once
+        // more when it did not; still none, and the gate refuses it.
+        let confidence = stated_confidence(&text).or_else(|| {
+            let ask = Request::new(confidence_question(&text)).with_cancel(
+                self.options
+                    .cancel
+                    .clone()
+                    .map(Cancel::new)
+                    .unwrap_or_default(),
+            );
+            let said = answer.provider.complete(&ask).ok()?;
+            stated_confidence(&said.text)
+        });
         Ok(Ok(Candidate {
-            confidence: stated_confidence(&text),
+            confidence,
             rationale: Some(crate::ask::redact_secrets(&first_words(&text))),
             source: Source::Model {
                 provider: answer.provider.name().to_owned(),
@@ -116,6 +129,15 @@ impl Session<'_> {
             self.record_error.get_or_insert(e.to_string());
         }
     }
+}
+
+/// The follow-up that asks a repair's author for the confidence it left out.
+fn confidence_question(reply: &str) -> String {
+    format!(
+        "You proposed this repair for a failing check, without saying how confident you are that \
+         it makes the check pass without weakening it:\n\n{reply}\n\nAnswer with one line, \
+         `Confidence: N`, N between 0 and 1. Do not repeat the repair.\n"
+    )
 }
 
 /// The reply's prose before its first fence or edit marker, shortened: the model's reasoning,

@@ -178,6 +178,16 @@ impl<'o> Session<'o> {
                 Err(stop) => return Ok(stop),
             };
             tries += 1;
+            if candidate.confidence.is_none() && matches!(candidate.source, Source::Model { .. }) {
+                self.attempts
+                    .push(AttemptReport::low_confidence(tries, &candidate));
+                self.record_decision(&candidate, "not applied: no confidence stated");
+                return Ok(Stop::new(
+                    Status::RejectedLowConfidence,
+                    "the repair states no confidence, even when asked; below the gate, nothing \
+                     is applied",
+                ));
+            }
             if let Some(c) = candidate.confidence {
                 if c < self.options.confidence_gate {
                     self.attempts
@@ -197,7 +207,14 @@ impl<'o> Session<'o> {
                 .spend(&self.branch, &checked.signature, BudgetKind::Attempts)?;
             let (verdict, after) = self.attempt(tries, &candidate, &checked, on)?;
             match (verdict, after) {
-                (Verdict::Green, Some(after)) | (Verdict::Better, Some(after)) => checked = after,
+                (Verdict::Green, Some(after)) => {
+                    // The budget counts failed attempts: a repair that made the check pass
+                    // gives this failure its whole budget back.
+                    self.budgets
+                        .reset(Some(&self.branch), Some(&checked.signature))?;
+                    checked = after;
+                }
+                (Verdict::Better, Some(after)) => checked = after,
                 (Verdict::NotBetter, Some(after)) if after.signature == checked.signature => {
                     stuck += 1;
                     if stuck >= 2 {
@@ -223,7 +240,6 @@ impl<'o> Session<'o> {
         let last = self.kept.last().map(|k| k.source.clone());
         let status = match last {
             Some(Source::Rule { .. }) => Status::RuleApplied,
-            _ if self.attempts.len() <= 1 => Status::PassedFirstTry,
             _ => Status::Repaired,
         };
         Stop::new(status, "the check passes")

@@ -1,0 +1,81 @@
+//! The fix loop's budgets count failed attempts per failure, and its confidence gate holds for
+//! every repair a model proposes.
+
+use crate::fix::{calls, fix, python_project, PY_FIX};
+
+const UNITTEST: &[&str] = &["--", "python3", "-m", "unittest", "-q"];
+const BROKEN: &str = "def add(a, b):\n    return a - b\n";
+
+/// A repair that made the check pass gives its failure the whole budget back: the same break
+/// fixed four times in a row (three is the attempt budget) is fixed the fourth time too.
+#[test]
+fn a_success_resets_the_failures_budget() {
+    let tree = python_project(&[PY_FIX]);
+    for round in 1..=4 {
+        let out = fix(&tree, UNITTEST);
+        out.code(0);
+        // The model's repair first, then the rule learned from it: either way not refused for
+        // a budget spent by earlier successes.
+        let status = out.json()["status"].clone();
+        assert!(
+            status == "repaired" || status == "rule_applied",
+            "round {round}: {}",
+            out.stdout
+        );
+        assert_eq!(tree.read("calc.py"), "def add(a, b):\n    return a + b\n");
+        // The same break comes back.
+        tree.write("calc.py", BROKEN).commit("the bug again");
+    }
+    assert!(calls(&tree) >= 1);
+}
+
+/// Failures no reader understands have budgets of their own, by their output: exhausting one
+/// leaves another its model calls.
+#[test]
+fn unparsed_failures_do_not_share_one_budget() {
+    let tree = python_project(&[PY_FIX]);
+    let a = ["--", "sh", "-c", "echo 'it broke: alpha'; exit 3"];
+    for _ in 0..2 {
+        let out = fix(&tree, &a);
+        out.code(1);
+    }
+    let spent = fix(&tree, &a);
+    spent.code(1);
+    assert_eq!(
+        spent.json()["status"],
+        "budget_exhausted",
+        "{}",
+        spent.stdout
+    );
+    let before = calls(&tree);
+    let b = fix(
+        &tree,
+        &["--", "sh", "-c", "echo 'another thing: beta'; exit 4"],
+    );
+    b.code(1);
+    assert_ne!(b.json()["status"], "budget_exhausted", "{}", b.stdout);
+    assert!(calls(&tree) > before, "the other failure got no model call");
+}
+
+/// A repair that states no confidence is asked for it once; the answer decides.
+#[test]
+fn a_repair_without_confidence_is_asked_for_it_and_refused_without_one() {
+    let unstated = PY_FIX.replace("Confidence: 0.95\n", "");
+    // Asked, it says 0.9: applied.
+    let tree = python_project(&[&unstated, "Confidence: 0.9\n"]);
+    let out = fix(&tree, UNITTEST);
+    out.code(0);
+    assert_eq!(out.json()["status"], "repaired", "{}", out.stdout);
+    assert_eq!(calls(&tree), 2);
+    // Asked, it still says nothing: below the gate, nothing applied.
+    let tree = python_project(&[&unstated, "I am fairly sure.\n"]);
+    let out = fix(&tree, UNITTEST);
+    out.code(1);
+    assert_eq!(
+        out.json()["status"],
+        "rejected_low_confidence",
+        "{}",
+        out.stdout
+    );
+    assert_eq!(tree.read("calc.py"), BROKEN);
+}
