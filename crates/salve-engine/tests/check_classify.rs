@@ -5,7 +5,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use salve_engine::fix::check::{run, CheckOptions, CheckResult, Status};
-use salve_engine::fix::classify::{classify, Classification, FailureClass, Scope, TABLE};
+use salve_engine::fix::classify::{
+    classify, classify_in, Classification, FailureClass, Scope, TABLE,
+};
 use salve_engine::fix::failures::{extract, Failure, FailureKind, Tool};
 
 fn failed(log: &str) -> CheckResult {
@@ -179,6 +181,21 @@ fn real_environment_failures_are_the_environment() {
         ),
         ("env/sh-permission-denied.txt", 126, "permission denied"),
         ("env/disk-full.txt", 1, "the disk is full"),
+        (
+            "env/unittest-connection-refused.txt",
+            1,
+            "a service the check connects to is not running (connection refused)",
+        ),
+        (
+            "env/curl-connection-refused.txt",
+            7,
+            "a service the check connects to is not running (connection refused)",
+        ),
+        (
+            "env/make-missing-tool.txt",
+            2,
+            "a command the Makefile runs is not installed (exit 127)",
+        ),
     ];
     for (name, code, reason) in cases {
         let verdict = saved(name, Status::Exited { code });
@@ -186,6 +203,53 @@ fn real_environment_failures_are_the_environment() {
         assert_eq!(verdict.reason, reason, "{name}");
         assert!(!verdict.transient, "{name}");
     }
+    // Worth running again: the machine may have memory, the network an answer, next time.
+    for (name, reason) in [
+        (
+            "env/unittest-socket-timeout.txt",
+            "a network connection timed out",
+        ),
+        (
+            "env/python-memory-error.txt",
+            "Python ran out of memory (MemoryError)",
+        ),
+    ] {
+        let verdict = saved(name, Status::Exited { code: 1 });
+        assert_eq!(verdict.class, FailureClass::Environment, "{name}");
+        assert_eq!(verdict.reason, reason, "{name}");
+        assert!(verdict.transient, "{name}");
+    }
+}
+
+/// A module Python cannot find is a package not installed, unless the project has a module of
+/// that name: then the import is the project's own, misspelled, and that is code.
+#[test]
+fn a_missing_package_is_the_environment_and_the_projects_own_typo_is_code() {
+    let project = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(project.path().join("pkg")).unwrap();
+    std::fs::write(
+        project.path().join("pkg/core.py"),
+        "def double(x):\n    return 2 * x\n",
+    )
+    .unwrap();
+    let judge = |name: &str| {
+        let path = format!("{}/tests/fixtures/check/{name}", env!("CARGO_MANIFEST_DIR"));
+        let result = CheckResult::from_log(
+            "/tmp/fx",
+            Status::Exited { code: 1 },
+            std::fs::read(path).unwrap(),
+        );
+        let command = vec!["python3".to_owned(), "-m".to_owned(), "unittest".to_owned()];
+        classify_in(project.path(), &result, &extract(&command, &result))
+    };
+    let missing = judge("env/unittest-missing-package.txt");
+    assert_eq!(missing.class, FailureClass::Environment, "{missing:?}");
+    assert_eq!(
+        missing.reason,
+        "the Python package `requestz` is not installed"
+    );
+    let typo = judge("unittest/import-typo-own-package.txt");
+    assert_eq!(typo.class, FailureClass::Code, "{typo:?}");
 }
 
 #[test]

@@ -120,6 +120,8 @@ pub static TABLE: &[Pattern] = &[
         "error: could not exec the linker: Cannot allocate memory (os error 12)"),
     row(&["memory allocation of ", " failed"], Always, "the machine ran out of memory", true,
         "memory allocation of 1073741824 bytes failed"),
+    row(&["memoryerror"], Always, "Python ran out of memory (MemoryError)", true,
+        "MemoryError"),
     row(&["killed signal terminated program"], Always,
         "the compiler was killed, most likely by the out-of-memory killer", true,
         "gcc: fatal error: Killed signal terminated program cc1"),
@@ -159,6 +161,17 @@ pub static TABLE: &[Pattern] = &[
         "Max retries exceeded with url: /simple/pytest/"),
     row(&["tls handshake timeout"], Always, "a network connection timed out", true,
         "net/http: TLS handshake timeout"),
+    row(&["timeouterror: timed out"], Always, "a network connection timed out", true,
+        "TimeoutError: timed out"),
+    row(&["connectionrefusederror"], Always,
+        "a service the check connects to is not running (connection refused)", false,
+        "ConnectionRefusedError: [Errno 111] Connection refused"),
+    row(&["curl: (7) failed to connect to"], Always,
+        "a service the check connects to is not running (connection refused)", false,
+        "curl: (7) Failed to connect to 127.0.0.1 port 9 after 0 ms: Couldn't connect to server"),
+    // A recipe's command that is not installed: make says which target, the shell said why.
+    row(&["make: ***", "error 127"], Always, "a command the Makefile runs is not installed (exit 127)",
+        false, "make: *** [Makefile:2: test] Error 127"),
     // Containers.
     row(&["cannot connect to the docker daemon"], Always, "the Docker daemon is not running", false,
         "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?"),
@@ -180,6 +193,57 @@ pub static TABLE: &[Pattern] = &[
     row(&["exec format error"], Unexplained, "a program is built for another machine", false,
         "cannot execute binary file: Exec format error"),
 ];
+
+/// [`classify`], knowing the work tree the check ran in: a Python module that is not found and
+/// is not the project's own (no file or directory of its name in the tree) is a package that is
+/// not installed, the environment; the project's own misspelled import stays code.
+pub fn classify_in(
+    dir: &std::path::Path,
+    result: &CheckResult,
+    failures: &[Failure],
+) -> Classification {
+    let verdict = classify(result, failures);
+    if verdict.class != FailureClass::Code || result.passed() {
+        return verdict;
+    }
+    match missing_module(&result.log_text()) {
+        Some(module) if !is_projects_own(dir, &module) => environment(
+            &format!("the Python package `{module}` is not installed"),
+            false,
+        ),
+        _ => verdict,
+    }
+}
+
+/// The top-level name of the first module Python could not find.
+fn missing_module(log: &str) -> Option<String> {
+    log.lines().find_map(|line| {
+        let rest = line
+            .trim()
+            .strip_prefix("ModuleNotFoundError: No module named ")?;
+        let name = rest.trim().trim_matches(|c| c == '\'' || c == '"');
+        let top = name.split('.').next()?.trim();
+        (!top.is_empty()).then(|| top.to_owned())
+    })
+}
+
+/// Whether the tree holds a module of this name: `name.py` or a `name/` directory, at the top
+/// or under `src/`, `lib/` or one level of directories (a project's own package).
+fn is_projects_own(dir: &std::path::Path, name: &str) -> bool {
+    let here = |base: &std::path::Path| {
+        base.join(format!("{name}.py")).is_file() || base.join(name).is_dir()
+    };
+    if here(dir) {
+        return true;
+    }
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().is_dir())
+        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        .any(|e| here(&e.path()))
+}
 
 /// Classify a failed check; see the module docs. A passing check is [`FailureClass::Code`] with
 /// the reason `passed` (callers look at [`CheckResult::passed`] first).

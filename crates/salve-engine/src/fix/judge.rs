@@ -3,7 +3,7 @@
 //! way, and so does the MCP server's `run_check`, so both say the same of the same output.
 
 use super::check::{self, CheckError, CheckOptions, CheckResult};
-use super::classify::{classify, Classification};
+use super::classify::{classify_in, Classification};
 use super::failures::{self, Failure};
 
 /// A check run and read.
@@ -27,17 +27,17 @@ impl Judged {
 /// Run the check `options` describes, then read and classify its failures.
 pub fn judge(options: &CheckOptions) -> Result<Judged, CheckError> {
     let result = check::run(options)?;
-    Ok(read(&options.command, result))
+    Ok(read(&options.dir, &options.command, result))
 }
 
-/// Read and classify the failures of a check `command` that ran to `result`.
-pub fn read(command: &[String], result: CheckResult) -> Judged {
+/// Read and classify the failures of a check `command` that ran in `dir` to `result`.
+pub fn read(dir: &std::path::Path, command: &[String], result: CheckResult) -> Judged {
     let failures = if result.passed() {
         Vec::new()
     } else {
         failures::extract(command, &result)
     };
-    let class = (!result.passed()).then(|| classify(&result, &failures));
+    let class = (!result.passed()).then(|| classify_in(dir, &result, &failures));
     // Failures no reader understood are told apart by their output, not all by one key.
     let signature = if failures.is_empty() && !result.passed() {
         failures::output_signature(&result.log_text(), &result.status.to_string())

@@ -333,7 +333,7 @@ impl<'o> Session<'o> {
         if json_added {
             echo_rendered(self.options.echo, &result.log_text());
         }
-        let checked = crate::fix::judge::read(&self.command, result);
+        let checked = crate::fix::judge::read(&self.root, &self.command, result);
         self.checks.push(summary(&checked));
         self.record_check(run, &checked);
         Ok(checked)
