@@ -406,6 +406,11 @@ fn ci_mode_writes_a_step_summary() {
     let md = std::fs::read_to_string(&summary).unwrap();
     assert!(md.contains("salve fix: `repaired`"), "{md}");
     assert!(md.contains("+    return a + b"), "{md}");
+    // The failing test is listed, and every fence and code span is balanced.
+    assert!(md.contains("### Failing"), "{md}");
+    assert!(md.contains("test_add"), "{md}");
+    let fences = md.lines().filter(|l| l.starts_with("```")).count();
+    assert_eq!(fences % 2, 0, "{md}");
 }
 
 /// Ctrl-C while the repair is being verified: the check's whole process tree is killed, the
