@@ -79,3 +79,22 @@ fn a_repair_without_confidence_is_asked_for_it_and_refused_without_one() {
     );
     assert_eq!(tree.read("calc.py"), BROKEN);
 }
+
+/// A repair that writes outside the work tree is refused by the guard, which names the path;
+/// the loop ends `guard_rejected`, not `exhausted`.
+#[test]
+fn a_repair_outside_the_tree_is_guard_rejected_with_its_path() {
+    let outside = "```diff\n--- a/../elsewhere.py\n+++ b/../elsewhere.py\n@@ -0,0 +1 @@\n+x = 1\n```\nConfidence: 0.9\n";
+    let tree = python_project(&[outside]);
+    let out = fix(&tree, UNITTEST);
+    out.code(1);
+    let json = out.json();
+    assert_eq!(json["status"], "guard_rejected", "{}", out.stdout);
+    let finding = json["guard"][0].to_string();
+    assert!(
+        finding.contains("outside_paths") && finding.contains("elsewhere.py"),
+        "{finding}"
+    );
+    assert!(!tree.outside().join("elsewhere.py").exists());
+    assert_eq!(tree.read("calc.py"), BROKEN);
+}

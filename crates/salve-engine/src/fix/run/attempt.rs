@@ -87,6 +87,40 @@ impl Session<'_> {
         };
         // Placed first without writing: the guard reads the diff before anything lands.
         let preview = apply::apply(&candidate.text, &self.apply_options(true))?;
+        // A repair that reaches outside the work tree (or into `.git`) is not a repair that
+        // failed to place: it is one the guard refuses, and it says which path.
+        let outside: Vec<guard::Finding> = preview
+            .report
+            .files
+            .iter()
+            .filter(|f| f.status == crate::report::Status::PathRejected)
+            .map(|f| guard::Finding {
+                rule: guard::GuardRule::OutsidePaths,
+                path: f.path.clone(),
+                line: None,
+                detail: f
+                    .message
+                    .clone()
+                    .unwrap_or_else(|| "the repair writes outside the work tree".to_owned()),
+            })
+            .collect();
+        if !outside.is_empty() {
+            self.guard.extend(outside.iter().cloned());
+            report.guard = outside.clone();
+            report.verdict = Verdict::GuardRejected;
+            report.report = Some(preview.report.clone());
+            let reason = format!(
+                "guard: {}",
+                outside
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            );
+            self.record_patch(candidate, &preview.report, "", Some(&reason));
+            self.attempts.push(report);
+            return Ok((Verdict::GuardRejected, None));
+        }
         if !placed(&preview.report) {
             report.report = Some(preview.report.clone());
             self.record_patch(candidate, &preview.report, "", Some("did not apply"));
