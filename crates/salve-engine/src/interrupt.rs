@@ -41,31 +41,56 @@ pub fn requested() -> bool {
     cancel_flag().load(Ordering::SeqCst)
 }
 
-/// A stop asked for one call: the process's stop ([`request`]) always counts, and a flag of
-/// the call's own when it has one. The default token is the process's stop alone.
-#[derive(Clone, Debug, Default)]
-pub struct Cancel(Option<Arc<AtomicBool>>);
+/// A stop asked for one call: the process's stop ([`request`]) counts, and a flag of the
+/// call's own when it has one. The default token is the process's stop alone; [`Cancel::none`]
+/// is for work that puts things back after a stop and must not be stopped itself.
+#[derive(Clone, Debug)]
+pub struct Cancel {
+    flag: Option<Arc<AtomicBool>>,
+    process: bool,
+}
+
+impl Default for Cancel {
+    fn default() -> Self {
+        Cancel {
+            flag: None,
+            process: true,
+        }
+    }
+}
 
 impl Cancel {
     /// A token for one call, raised when `flag` is (or when the process is asked to stop).
     pub fn with_flag(flag: Arc<AtomicBool>) -> Cancel {
-        Cancel(Some(flag))
+        Cancel {
+            flag: Some(flag),
+            process: true,
+        }
+    }
+
+    /// A token nothing raises: for the work that takes a change back after a stop.
+    pub fn none() -> Cancel {
+        Cancel {
+            flag: None,
+            process: false,
+        }
     }
 
     /// Whether this call, or the whole process, was asked to stop.
     pub fn requested(&self) -> bool {
-        requested() || self.0.as_ref().is_some_and(|f| f.load(Ordering::SeqCst))
+        (self.process && requested())
+            || self.flag.as_ref().is_some_and(|f| f.load(Ordering::SeqCst))
     }
 
     /// The call's own flag, when it has one (else the process's): for a child process that
     /// polls one flag.
     pub fn flag(&self) -> Arc<AtomicBool> {
-        self.0.clone().unwrap_or_else(cancel_flag)
+        self.flag.clone().unwrap_or_else(cancel_flag)
     }
 
     /// Whether the call has a flag of its own.
     pub fn is_per_call(&self) -> bool {
-        self.0.is_some()
+        self.flag.is_some()
     }
 }
 

@@ -64,6 +64,7 @@ pub const STATUSES: &[&str] = &[
     "proposed_applied",
     "proposed_enhanced",
     "proposed_rejected",
+    "entangled",
 ];
 
 /// Arguments joined the way a shell would read them back.

@@ -18,6 +18,7 @@ mod completions;
 mod control_chars;
 mod fix;
 mod fix_budgets;
+mod fix_later_work;
 mod git_names;
 mod git_safety;
 mod interfaces;

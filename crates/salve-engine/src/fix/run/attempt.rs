@@ -167,11 +167,13 @@ impl Session<'_> {
             self.attempts.push(report);
             return Ok((Verdict::Refused, None));
         }
+        self.pending = Some(applied.diff.clone());
         let after = self.check(on)?;
         report.failures_after = Some(after.failures.len());
         let verdict = judge(before, &after, self.cancelled());
         report.verdict = verdict;
         let kept = matches!(verdict, Verdict::Green | Verdict::Better);
+        self.pending = None;
         if kept {
             self.kept.push(Kept {
                 source: candidate.source.clone(),
@@ -182,13 +184,15 @@ impl Session<'_> {
             });
             self.record_patch(candidate, &applied.report, &applied.diff, None);
         } else {
-            if let Some(id) = &applied.checkpoint {
-                crate::restore::restore(&crate::restore::Options::new(&self.root, id))?;
+            // Taken back alone, merged like an undo: what the user (or another salve) wrote
+            // while the check ran stays.
+            if let Err(files) = self.take_back(&applied.diff)? {
+                self.entangled = Some(files);
             }
             let why = match verdict {
-                Verdict::Environment => "restored: the check then failed outside the code",
-                Verdict::Interrupted => "restored: stopped by the user",
-                _ => "restored: the failures did not go down",
+                Verdict::Environment => "taken back: the check then failed outside the code",
+                Verdict::Interrupted => "taken back: stopped by the user",
+                _ => "taken back: the failures did not go down",
             };
             self.record_patch(candidate, &applied.report, &applied.diff, Some(why));
         }

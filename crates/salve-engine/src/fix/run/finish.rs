@@ -14,8 +14,8 @@ impl Session<'_> {
         let stop = match stop {
             Ok(stop) => stop,
             Err(e) => {
-                // The loop broke off: put the tree back as the run found it, say why.
-                let _ = self.restore_start();
+                // The loop broke off: take back what it wrote, say why.
+                let _ = self.put_back();
                 if let Some(recorder) = self.recorder.take() {
                     let _ = recorder.fail(&e.to_string());
                 }
@@ -34,6 +34,7 @@ impl Session<'_> {
             (_, s) => s,
         };
         let touched = self.touched();
+        let mut message = stop.message;
         let mut commit_id = None;
         let mut verification = None;
         let mut restored = false;
@@ -73,16 +74,24 @@ impl Session<'_> {
             }
         } else {
             self.settle_rules(false);
-            if !self.options.keep && !self.kept.is_empty() {
-                self.restore_start()?;
-                restored = true;
+            if !self.options.keep && !self.kept.is_empty() && self.entangled.is_none() {
+                match self.put_back()? {
+                    Ok(()) => restored = true,
+                    Err(files) => {
+                        message = format!(
+                            "{message}; the repairs kept along the way could not be taken back \
+                             without touching work done since in {}, so they stay",
+                            files.join(", ")
+                        );
+                    }
+                }
             }
         }
         let cost = (!self.costs.is_empty()).then(|| self.costs.iter().sum::<f64>());
         let mut outcome = Outcome {
             status,
             green,
-            message: stop.message,
+            message,
             command: self.command.clone(),
             checks: std::mem::take(&mut self.checks),
             attempts: std::mem::take(&mut self.attempts),
@@ -139,11 +148,49 @@ impl Session<'_> {
         out
     }
 
-    fn restore_start(&mut self) -> Result<(), Error> {
-        if let Some(id) = &self.start_checkpoint {
-            crate::restore::restore(&crate::restore::Options::new(&self.root, id))?;
+    /// Take back this run's own changes, newest first, each merged like an undo: the repair in
+    /// flight, then the kept ones. Work done meanwhile stays; where a change cannot be taken
+    /// back without touching it, stop there and name the files.
+    pub(super) fn put_back(&mut self) -> Result<Result<(), Vec<String>>, Error> {
+        let mut diffs: Vec<String> = self.pending.take().into_iter().collect();
+        diffs.extend(self.kept.iter().rev().map(|k| k.diff.clone()));
+        for diff in diffs {
+            if let Err(files) = self.take_back(&diff)? {
+                return Ok(Err(files));
+            }
         }
-        Ok(())
+        Ok(Ok(()))
+    }
+
+    /// Apply `diff` in reverse to the files as they are now, all or nothing; the files where
+    /// it did not place when it cannot.
+    pub(super) fn take_back(&mut self, diff: &str) -> Result<Result<(), Vec<String>>, Error> {
+        if diff.trim().is_empty() {
+            return Ok(Ok(()));
+        }
+        let undone = crate::apply::apply(
+            diff,
+            &crate::apply::Options {
+                reverse: true,
+                operation: "fix".to_owned(),
+                record: false,
+                // What is taken back is what the files held, which may not have parsed.
+                syntax_check: false,
+                // Taking back is what a stop asks for: it must not stop itself.
+                cancel: crate::interrupt::Cancel::none(),
+                ..crate::apply::Options::new(&self.root)
+            },
+        )?;
+        match undone.report.outcome {
+            crate::report::Outcome::Applied | crate::report::Outcome::AlreadyApplied => Ok(Ok(())),
+            _ => Ok(Err(undone
+                .report
+                .files
+                .iter()
+                .filter(|f| !f.status.is_success())
+                .map(|f| f.path.clone())
+                .collect())),
+        }
     }
 
     /// Tell the rules replayed in this run how they did.

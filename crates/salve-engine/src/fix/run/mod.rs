@@ -125,6 +125,9 @@ pub enum Status {
     /// A repair made it pass (the first or a later one: `attempts` says which). Records of
     /// older versions say `passed_first_try` for a first one.
     Repaired,
+    /// A repair that did not help could not be taken back without touching work done while the
+    /// check ran; the loop stopped and kept both.
+    Entangled,
     /// A rule replayed without a model made it pass.
     RuleApplied,
     /// The attempts ran out.
@@ -161,6 +164,7 @@ impl Status {
         match self {
             Status::AlreadyGreen => "already_green",
             Status::Repaired => "repaired",
+            Status::Entangled => "entangled",
             Status::RuleApplied => "rule_applied",
             Status::Exhausted => "exhausted",
             Status::NoProgress => "no_progress",

@@ -57,6 +57,12 @@ pub(super) struct Session<'o> {
     pub(super) checks: Vec<CheckSummary>,
     pub(super) attempts: Vec<AttemptReport>,
     pub(super) kept: Vec<Kept>,
+    /// The diff of a repair applied and not yet kept or taken back, so that a loop broken off
+    /// in between takes it back too.
+    pub(super) pending: Option<String>,
+    /// Files where a repair could not be taken back without touching work done since: the
+    /// loop stops and keeps both.
+    pub(super) entangled: Option<Vec<String>>,
     pub(super) guard: Vec<Finding>,
     pub(super) provider_calls: usize,
     /// Time spent waiting for providers, milliseconds.
@@ -110,6 +116,8 @@ impl<'o> Session<'o> {
             checks: Vec::new(),
             attempts: Vec::new(),
             kept: Vec::new(),
+            pending: None,
+            entangled: None,
             guard: Vec::new(),
             provider_calls: 0,
             provider_ms: 0,
@@ -206,6 +214,16 @@ impl<'o> Session<'o> {
             self.budgets
                 .spend(&self.branch, &checked.signature, BudgetKind::Attempts)?;
             let (verdict, after) = self.attempt(tries, &candidate, &checked, on)?;
+            if let Some(files) = &self.entangled {
+                return Ok(Stop::new(
+                    Status::Entangled,
+                    format!(
+                        "a repair that did not help could not be taken back without touching \
+                         work done since in {}; both were kept",
+                        files.join(", ")
+                    ),
+                ));
+            }
             match (verdict, after) {
                 (Verdict::Green, Some(after)) => {
                     // The budget counts failed attempts: a repair that made the check pass
