@@ -113,8 +113,11 @@ salve_cp=$(time_runs "salve checkpoint" "$salve" checkpoint -m bench)
 hand=$(time_runs "by hand" by_hand)
 seeded=$(time_runs "read-tree seeded" read_tree_seeded)
 
-target=$("$salve" checkpoint --json -m target | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
-target_commit=$(git rev-parse "refs/salve/checkpoints/$target")
+# The checkpoint's commit comes from its own report: checkpoints live in one catalog ref now,
+# not a ref each.
+taken=$("$salve" checkpoint --json -m target)
+target=$(printf '%s' "$taken" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+target_commit=$(printf '%s' "$taken" | python3 -c 'import json,sys; print(json.load(sys.stdin)["tree"])')
 
 restore_samples=()
 checkout_samples=()

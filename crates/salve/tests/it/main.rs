@@ -10,6 +10,7 @@
 mod agent_clis;
 mod apply_cli;
 mod ask;
+mod bench_scripts;
 mod big_files;
 mod big_reports;
 mod checkpoint_catalog;
