@@ -17,7 +17,7 @@ use crate::locate::index::FileIndex;
 use crate::locate::place::{eof_override, place_all};
 use crate::locate::plan::Edit;
 use crate::locate::style::reply_style;
-use crate::locate::{applied, hunk_keys, levels, ops_for, whole};
+use crate::locate::{applied, applied_evidence, hunk_keys, levels, ops_for, whole};
 use crate::merge::merge3;
 use crate::ops::{diff_ops, splice, Op};
 use crate::report::{HunkReport, Rung, Status};
@@ -159,6 +159,9 @@ pub fn apply_hunks_lazy(
         }
     }
     let mut reports: Vec<HunkReport> = plans.into_iter().map(|p| p.report).collect();
+    for (r, h) in reports.iter_mut().zip(hunks) {
+        applied_evidence::refuse_applied_beside_old(&doc, h, r);
+    }
     refuse_changes_to_applied(&mut reports, &ops);
     finish(&doc, reports, &ops, eof)
 }
