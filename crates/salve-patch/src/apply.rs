@@ -17,7 +17,7 @@ use crate::locate::index::FileIndex;
 use crate::locate::place::{eof_override, place_all};
 use crate::locate::plan::Edit;
 use crate::locate::style::reply_style;
-use crate::locate::{applied, applied_evidence, hunk_keys, levels, ops_for, whole};
+use crate::locate::{applied, applied_evidence, cut, hunk_keys, levels, ops_for, whole};
 use crate::merge::merge3;
 use crate::ops::{diff_ops, splice, Op};
 use crate::report::{HunkReport, Rung, Status};
@@ -258,6 +258,41 @@ pub fn replace_whole_3way(
     final_newline: bool,
     baseline: Option<&str>,
 ) -> FileOutcome {
+    replace_whole_with(
+        path,
+        current,
+        content,
+        final_newline,
+        baseline,
+        Whole::default(),
+    )
+}
+
+/// What a reply says about a whole-file replacement beyond its content, and what its caller
+/// allows: the inputs of the "no unexplained loss" check (DESIGN.md §3.3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Whole {
+    /// A sentence beside the block says the rest of the file is unchanged
+    /// ([`crate::Extraction::rest_unchanged`]): content that keeps the file's beginning and
+    /// stops is filled in with the file's end, where that end begins certainly.
+    pub rest_unchanged: bool,
+    /// The caller confirms that the content may be one stretch of the file with the rest
+    /// deleted: without it, such content is refused as `truncated`.
+    pub allow_shrink: bool,
+}
+
+/// [`replace_whole_3way`] with what the reply says beside the block and what the caller allows
+/// ([`Whole`]). New content that is one stretch of the file (its beginning, its end or a middle
+/// part, with edits inside) and leaves the rest out is a reply cut short: filled in when the
+/// reply says the rest is unchanged, refused as [`Status::Truncated`] otherwise.
+pub fn replace_whole_with(
+    path: &str,
+    current: &str,
+    content: &str,
+    final_newline: bool,
+    baseline: Option<&str>,
+    whole: Whole,
+) -> FileOutcome {
     let doc = Doc::parse(current);
     let base = baseline.filter(|b| *b != current).map(Doc::parse);
     let source = base.as_ref().unwrap_or(&doc);
@@ -269,6 +304,18 @@ pub fn replace_whole_3way(
             report.status = e.status;
             report.message = Some(e.message);
             return refused(report);
+        }
+    };
+    let lines = if whole.allow_shrink {
+        lines
+    } else {
+        match cut::check(source, lines, whole.rest_unchanged) {
+            Ok(l) => l,
+            Err(e) => {
+                report.status = e.status;
+                report.message = Some(e.message);
+                return refused(report);
+            }
         }
     };
     let content_lines: Vec<&str> = content.lines().collect();

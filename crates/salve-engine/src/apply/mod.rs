@@ -91,6 +91,10 @@ pub struct Options {
     /// Refuse a file that parsed cleanly before and would not after the edit (status
     /// `syntax`); see `salve_syntax` for the languages and rules. On by default.
     pub syntax_check: bool,
+    /// Write a whole file whose new content is one stretch of the old one (its beginning, its
+    /// end or a middle part) with the rest left out. By default such content is a reply cut
+    /// short and is refused with status `truncated`; this confirms the deletion is meant.
+    pub allow_shrink: bool,
 }
 
 impl Options {
@@ -111,6 +115,7 @@ impl Options {
             command: Vec::new(),
             show_diff: false,
             syntax_check: true,
+            allow_shrink: false,
         }
     }
 }
@@ -432,6 +437,7 @@ fn place_all(
         repository,
         max_file_size: options.max_file_size,
         syntax_check: options.syntax_check,
+        allow_shrink: options.allow_shrink,
         files: OnceCell::new(),
     };
     plans.into_iter().map(|plan| place(&ctx, plan)).collect()
@@ -561,7 +567,10 @@ fn prepare(extraction: Extraction, options: &Options, root: &Path) -> Ready {
             return Ready::Refused(report);
         }
     };
-    let (plans, unmatched) = group(root, guarded, &issues);
+    let (mut plans, unmatched) = group(root, guarded, &issues);
+    for plan in &mut plans {
+        plan.rest_unchanged = extraction.rest_unchanged.contains(&plan.raw);
+    }
     Ready::Plans(Prepared {
         report,
         issues,

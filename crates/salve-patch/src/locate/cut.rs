@@ -1,0 +1,189 @@
+//! No unexplained loss (DESIGN.md §3.3): a whole-file replacement that is one stretch of the
+//! file it replaces, the rest missing, is a reply cut short, not a rewrite.
+//!
+//! The check reads the old text, the new text and what the reply says beside the block, never
+//! which reader produced the content, so a fenced block, a Claude `Write`, a Gemini
+//! `write_file` and a Cline `<write_to_file>` are judged alike.
+//!
+//! The new content is compared with the file line by line (trailing whitespace aside). It is a
+//! *stretch* of the file when most of its lines (two in three) are file lines, and it leaves out
+//! a run of file lines at the file's start or end with fewer than half as many lines in their
+//! place: the file's beginning, its end, or a middle part, with the edits the model made inside
+//! it. Then:
+//! - a sentence beside the block that says the rest of the file is unchanged (the parser's
+//!   [`crate::Extraction::rest_unchanged`]) fills the missing end in from the file, where the
+//!   rest begins certainly ([`rest::resume`](super::rest::resume)); a missing beginning is not
+//!   filled, and refuses;
+//! - a last line `...` (Python's Ellipsis, which passes as code there) says the content stops:
+//!   refused;
+//! - otherwise, losing at least [`MIN_LOST`] lines and a fifth of the file is refused as
+//!   [`Status::Truncated`]. A smaller loss is what a rewrite that deletes a function or a stale
+//!   section at the end looks like, and is written.
+//!
+//! A new content made mostly of new text is a rewrite, however much it deletes, and is never
+//! judged here. A cut that is really meant is confirmed by the caller (`allow_shrink`), or
+//! written as an edit that deletes the lines.
+
+use similar::DiffOp;
+
+use super::index::FileIndex;
+use super::rest;
+use super::whole::FillError;
+use crate::report::Status;
+use crate::text::{has_words, is_blank, Doc};
+
+/// Fewest file lines a stretch must leave out, without a word from the reply, to be a cut.
+pub(crate) const MIN_LOST: usize = 8;
+
+/// The share of the file (one part in this many) a stretch must leave out to be a cut.
+const LOST_SHARE: usize = 5;
+
+/// What the new content leaves out of the file, when it is a stretch of it.
+#[derive(Debug, PartialEq, Eq)]
+struct Stretch {
+    /// File lines left out before the first kept line.
+    head: usize,
+    /// File lines left out after the last kept line.
+    tail: usize,
+    /// The file lines `[start, end)` the content keeps, 1-based for messages.
+    start: usize,
+    end: usize,
+}
+
+/// Check `lines`, the new content of a file that held `source` (gaps already filled), and fill
+/// a missing end in from the file where `rest_unchanged` says so. `Err` refuses the file as
+/// [`Status::Truncated`].
+pub(crate) fn check(
+    source: &Doc,
+    lines: Vec<String>,
+    rest_unchanged: bool,
+) -> Result<Vec<String>, FillError> {
+    let dotted = ends_with_dots(&lines);
+    let shown = if dotted {
+        trimmed_end(&lines)
+    } else {
+        lines.len()
+    };
+    let Some(s) = stretch(source, &lines[..shown]) else {
+        return Ok(lines);
+    };
+    let cut = |why: String| {
+        FillError {
+        status: Status::Truncated,
+        message: format!(
+            "the new content is lines {}-{} of the file as it stands (with its edits) and leaves out {} line(s) {}: {why}; write the whole file, or confirm the deletion (--allow-shrink)",
+            s.start,
+            s.end,
+            s.head + s.tail,
+            match (s.head, s.tail) {
+                (0, _) => "after them",
+                (_, 0) => "before them",
+                _ => "around them",
+            }
+        ),
+    }
+    };
+    if dotted && s.tail > 0 {
+        return Err(cut(
+            "its last line `...` says the content stops there".into()
+        ));
+    }
+    if rest_unchanged && s.tail > 0 {
+        if s.head > 0 {
+            return Err(cut(
+                "the reply says the rest is unchanged, but the file's beginning is missing too"
+                    .into(),
+            ));
+        }
+        return fill_rest(source, lines).map_err(|why| cut(why.into()));
+    }
+    let lost = s.head + s.tail;
+    if lost >= MIN_LOST && lost * LOST_SHARE >= source.len() {
+        return Err(cut("a reply cut short, not a rewrite".into()));
+    }
+    Ok(lines)
+}
+
+/// Whether the content's last non-blank line is a bare `...` (or `…`).
+fn ends_with_dots(lines: &[String]) -> bool {
+    lines
+        .iter()
+        .rev()
+        .find(|l| !is_blank(l))
+        .is_some_and(|l| matches!(l.trim(), "..." | "\u{2026}"))
+}
+
+/// How many lines are left once the last non-blank line and the blank lines after it go.
+fn trimmed_end(lines: &[String]) -> usize {
+    lines.iter().rposition(|l| !is_blank(l)).unwrap_or(0)
+}
+
+/// What `new` leaves out of `source` when it is a stretch of it (see the module docs).
+fn stretch(source: &Doc, new: &[String]) -> Option<Stretch> {
+    if source.is_empty() || new.is_empty() {
+        return None;
+    }
+    let old: Vec<&str> = (0..source.len())
+        .map(|k| source.line(k).trim_end())
+        .collect();
+    let new: Vec<&str> = new.iter().map(|l| l.trim_end()).collect();
+    let ops = similar::capture_diff_slices(similar::Algorithm::Myers, &old, &new);
+    let equal: Vec<(usize, usize, usize)> = ops
+        .iter()
+        .filter_map(|op| match *op {
+            DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } => Some((old_index, new_index, len)),
+            _ => None,
+        })
+        .collect();
+    let kept: usize = equal.iter().map(|e| e.2).sum();
+    // Where the kept stretch begins and ends is read from runs with words: the diff may as well
+    // match the content's last blank line or `}` with the file's very last one.
+    let worded: Vec<&(usize, usize, usize)> = equal
+        .iter()
+        .filter(|&&(o, _, len)| old[o..o + len].iter().any(|l| has_words(l)))
+        .collect();
+    let (&&(first_old, first_new, _), &&(last_old, last_new, last_len)) =
+        (worded.first()?, worded.last()?);
+    if kept * 3 < new.len() * 2 {
+        return None; // mostly new text: a rewrite
+    }
+    let lost = |left_out: usize, in_place: usize| {
+        if in_place * 2 < left_out {
+            left_out
+        } else {
+            0
+        }
+    };
+    let old_end = last_old + last_len;
+    let head = lost(first_old, first_new);
+    let tail = lost(old.len() - old_end, new.len() - (last_new + last_len));
+    (head + tail > 0).then_some(Stretch {
+        head,
+        tail,
+        start: first_old + 1,
+        end: old_end,
+    })
+}
+
+/// The content with the file's lines after its last kept line added, where that is certain.
+fn fill_rest(source: &Doc, mut lines: Vec<String>) -> Result<Vec<String>, &'static str> {
+    let idx = FileIndex::new(source);
+    let view: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let from = rest::resume(&idx, &view, view.len(), 0, 0)
+        .map_err(|_| "the reply says the rest is unchanged, but where the rest begins in the file is not certain from the lines before it")?;
+    lines.extend((from..source.len()).map(|k| source.line(k).to_string()));
+    let unchanged =
+        lines.len() == source.len() && lines.iter().enumerate().all(|(k, l)| l == source.line(k));
+    if unchanged {
+        return Err("the content keeps only lines the file already has, so the change it was meant to make is not in it");
+    }
+    Ok(lines)
+}
+
+#[cfg(test)]
+#[path = "cut_tests.rs"]
+mod tests;
