@@ -11,10 +11,12 @@
 //! place: the file's beginning, its end, or a middle part, with the edits the model made inside
 //! it. Then:
 //! - a sentence beside the block that says the rest of the file is unchanged (the parser's
-//!   [`crate::Extraction::rest_unchanged`]) fills the missing end in from the file, where the
-//!   rest begins certainly ([`rest::resume`](super::rest::resume)); a missing beginning is not
-//!   filled, and refuses;
-//! - a last line `...` (Python's Ellipsis, which passes as code there) says the content stops:
+//!   [`crate::Extraction::rest_unchanged`]) makes any content that stops before the file's last
+//!   line a head: the rest is filled in from the file where it begins certainly
+//!   ([`rest::resume`](super::rest::resume)), else the file is refused, as for a trailing
+//!   `# ... rest unchanged ...` line; a missing beginning is not filled, and refuses;
+//! - a last line `...` (Python's Ellipsis, which passes as code there) after which file lines
+//!   are missing, or at column 0 (no module ends on an Ellipsis), says the content stops:
 //!   refused;
 //! - otherwise, losing at least [`MIN_LOST`] lines and a fifth of the file is refused as
 //!   [`Status::Truncated`]. A smaller loss is what a rewrite that deletes a function or a stale
@@ -45,6 +47,8 @@ struct Stretch {
     head: usize,
     /// File lines left out after the last kept line.
     tail: usize,
+    /// File lines after the last kept line, whatever the content has in their place.
+    left_out: usize,
     /// The file lines `[start, end)` the content keeps, 1-based for messages.
     start: usize,
     end: usize,
@@ -64,6 +68,22 @@ pub(crate) fn check(
     } else {
         lines.len()
     };
+    if rest_unchanged && !dotted && !source.is_empty() && !reaches_end(source, &lines) {
+        // The reply says the file goes on: whatever the content keeps, it is the head, and
+        // the rest is the file's own from where the head ends.
+        if stretch(source, &lines).is_some_and(|s| s.head > 0) {
+            return Err(said_rest(
+                "the file's beginning is missing too, so the content is no head of it",
+            ));
+        }
+        return fill_rest(source, lines).map_err(said_rest);
+    }
+    if dotted && at_column_zero(&lines) && !source.is_empty() {
+        return Err(FillError {
+            status: Status::Truncated,
+            message: "the new content ends with a line `...`, which says it stops there: the file is cut short; write the whole file, or the changed lines as an edit".into(),
+        });
+    }
     let Some(s) = stretch(source, &lines[..shown]) else {
         return Ok(lines);
     };
@@ -74,8 +94,8 @@ pub(crate) fn check(
             "the new content is lines {}-{} of the file as it stands (with its edits) and leaves out {} line(s) {}: {why}; write the whole file, or confirm the deletion (--allow-shrink)",
             s.start,
             s.end,
-            s.head + s.tail,
-            match (s.head, s.tail) {
+            s.head + s.tail.max(s.left_out),
+            match (s.head, s.tail.max(s.left_out)) {
                 (0, _) => "after them",
                 (_, 0) => "before them",
                 _ => "around them",
@@ -83,25 +103,46 @@ pub(crate) fn check(
         ),
     }
     };
-    if dotted && s.tail > 0 {
+    if dotted && s.left_out > 0 {
         return Err(cut(
             "its last line `...` says the content stops there".into()
         ));
-    }
-    if rest_unchanged && s.tail > 0 {
-        if s.head > 0 {
-            return Err(cut(
-                "the reply says the rest is unchanged, but the file's beginning is missing too"
-                    .into(),
-            ));
-        }
-        return fill_rest(source, lines).map_err(|why| cut(why.into()));
     }
     let lost = s.head + s.tail;
     if lost >= MIN_LOST && lost * LOST_SHARE >= source.len() {
         return Err(cut("a reply cut short, not a rewrite".into()));
     }
     Ok(lines)
+}
+
+/// The refusal of content beside a "rest unchanged" sentence that cannot be filled in.
+fn said_rest(why: &str) -> FillError {
+    FillError {
+        status: Status::Truncated,
+        message: format!(
+            "the reply says the rest of the file is unchanged, but the content stops before the file's end and {why}; write the whole file, or the changed lines as an edit"
+        ),
+    }
+}
+
+/// Whether the content's last line with words is the file's last such line: content that
+/// reaches the file's end has no rest to fill, whatever the prose around it says.
+fn reaches_end(source: &Doc, lines: &[String]) -> bool {
+    // Compared from their last lines with words on (`}` ends every block of a C file), blank
+    // lines aside: the closing lines after them must be the file's too.
+    fn tail<'a>(lines: impl DoubleEndedIterator<Item = &'a str>) -> Vec<&'a str> {
+        let mut out = Vec::new();
+        for l in lines.rev().filter(|l| !is_blank(l)) {
+            out.push(l.trim_end());
+            if has_words(l) {
+                break;
+            }
+        }
+        out
+    }
+    let new = tail(lines.iter().map(String::as_str));
+    let old = tail((0..source.len()).map(|k| source.line(k)));
+    new.is_empty() || old.is_empty() || new == old
 }
 
 /// Whether the content's last non-blank line is a bare `...` (or `…`).
@@ -111,6 +152,16 @@ fn ends_with_dots(lines: &[String]) -> bool {
         .rev()
         .find(|l| !is_blank(l))
         .is_some_and(|l| matches!(l.trim(), "..." | "\u{2026}"))
+}
+
+/// Whether the content's last non-blank line (its `...`) stands at column 0: no file ends on a
+/// module-level Ellipsis, so there it says the content stops, whatever was left out.
+fn at_column_zero(lines: &[String]) -> bool {
+    lines
+        .iter()
+        .rev()
+        .find(|l| !is_blank(l))
+        .is_some_and(|l| !l.starts_with([' ', '\t']))
 }
 
 /// How many lines are left once the last non-blank line and the blank lines after it go.
@@ -161,9 +212,11 @@ fn stretch(source: &Doc, new: &[String]) -> Option<Stretch> {
     let old_end = last_old + last_len;
     let head = lost(first_old, first_new);
     let tail = lost(old.len() - old_end, new.len() - (last_new + last_len));
-    (head + tail > 0).then_some(Stretch {
+    let left_out = old.len() - old_end;
+    (head + tail > 0 || left_out > 0).then_some(Stretch {
         head,
         tail,
+        left_out,
         start: first_old + 1,
         end: old_end,
     })
@@ -174,7 +227,7 @@ fn fill_rest(source: &Doc, mut lines: Vec<String>) -> Result<Vec<String>, &'stat
     let idx = FileIndex::new(source);
     let view: Vec<&str> = lines.iter().map(String::as_str).collect();
     let from = rest::resume(&idx, &view, view.len(), 0, 0)
-        .map_err(|_| "the reply says the rest is unchanged, but where the rest begins in the file is not certain from the lines before it")?;
+        .map_err(|_| "where the rest begins in the file is not certain from the lines before it")?;
     lines.extend((from..source.len()).map(|k| source.line(k).to_string()));
     let unchanged =
         lines.len() == source.len() && lines.iter().enumerate().all(|(k, l)| l == source.line(k));

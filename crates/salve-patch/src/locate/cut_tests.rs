@@ -48,6 +48,12 @@ fn a_sentence_saying_the_rest_is_unchanged_fills_it_in() {
     assert!(e.message.contains("not in it"), "{e:?}");
     // The beginning missing too: not filled.
     assert!(check(&doc, lines(&src)[10..40].to_vec(), true).is_err());
+    // Mostly new text that stops early beside such a sentence: a head that cannot be placed.
+    let fresh: Vec<String> = (0..5).map(|k| format!("fresh {k}")).collect();
+    assert_eq!(
+        check(&doc, fresh, true).unwrap_err().status,
+        Status::Truncated
+    );
     // A whole file beside such a sentence is written as it is.
     let mut all = lines(&src);
     all[0] = "line 1 = one".into();
@@ -84,4 +90,18 @@ fn rewrites_and_small_deletions_are_written() {
     let mut tail = lines(&src)[..60].to_vec();
     tail.extend((0..30).map(|k| format!("new {k}")));
     assert!(check(&doc, tail, false).is_ok());
+}
+
+#[test]
+fn an_indented_ellipsis_ending_a_stretch_that_drops_lines_is_a_cut() {
+    let src =
+        "class Q:\n    def a(self):\n        return 1\n\n    def b(self):\n        return 2\n";
+    let doc = Doc::parse(src);
+    // `b` replaced by a stub whose body is `...`: file lines are left out after it.
+    let e = check(
+        &doc,
+        lines("class Q:\n    def a(self):\n        return 1\n\n    def c(self):\n        ...\n"),
+        false,
+    );
+    assert!(e.is_err(), "{e:?}");
 }
