@@ -33,6 +33,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 #[path = "generated/apply.rs"]
+#[allow(dead_code)] // the refusal reasons are read by the generator only
 mod apply;
 #[path = "generated/rng.rs"]
 #[allow(dead_code)]

@@ -527,7 +527,7 @@ fn new_text_standing_beside_the_old_lines_it_replaces_is_not_already_applied() {
     assert!(!out.status.is_success(), "{:#?}", out.hunks);
     // The one-line shape of the same class.
     let h = hunk("+new\n-old\n B\n-new");
-    let out = apply_hunks("new\nB\nold\n", &[h.clone()], None);
+    let out = apply_hunks("new\nB\nold\n", std::slice::from_ref(&h), None);
     assert!(!out.status.is_success(), "{:#?}", out.hunks);
     // A retried edit whose removed lines are gone is still already applied.
     let out = apply_hunks("new\nB\nC\n", &[h], None);
