@@ -91,7 +91,7 @@ pub(crate) fn check(
         FillError {
         status: Status::Truncated,
         message: format!(
-            "the new content is lines {}-{} of the file as it stands (with its edits) and leaves out {} line(s) {}: {why}; write the whole file, or confirm the deletion (--allow-shrink)",
+            "the new content is lines {}-{} of the file as it stands (with its edits) and leaves out {} line(s) {}: {why}; write the whole file, or confirm that the deletion is meant",
             s.start,
             s.end,
             s.head + s.tail.max(s.left_out),
