@@ -30,7 +30,7 @@ use similar::DiffOp;
 
 use super::index::FileIndex;
 use super::rest;
-use super::whole::FillError;
+use super::whole::{FillError, Miss};
 use crate::report::Status;
 use crate::text::{has_words, is_blank, Doc};
 
@@ -59,7 +59,7 @@ struct Stretch {
 /// [`Status::Truncated`].
 pub(crate) fn check(
     source: &Doc,
-    lines: Vec<String>,
+    mut lines: Vec<String>,
     rest_unchanged: bool,
 ) -> Result<Vec<String>, FillError> {
     let dotted = ends_with_dots(&lines);
@@ -68,7 +68,14 @@ pub(crate) fn check(
     } else {
         lines.len()
     };
-    if rest_unchanged && !dotted && !source.is_empty() && !reaches_end(source, &lines) {
+    // The same last lines can end two functions: the stretch says whether lines were left out.
+    // A content at least as long as the file, ending as it does, is the whole file whatever the
+    // prose says; a shorter one may end like the file by a block that ends alike.
+    let short = |s: &Stretch| s.tail > 0;
+    let whole = reaches_end(source, &lines)
+        && lines.len() >= source.len()
+        && !stretch(source, &lines).as_ref().is_some_and(short);
+    if rest_unchanged && !dotted && !source.is_empty() && !whole {
         // The reply says the file goes on: whatever the content keeps, it is the head, and
         // the rest is the file's own from where the head ends.
         if stretch(source, &lines).is_some_and(|s| s.head > 0) {
@@ -76,7 +83,12 @@ pub(crate) fn check(
                 "the file's beginning is missing too, so the content is no head of it",
             ));
         }
-        return fill_rest(source, lines).map_err(said_rest);
+        match fill_rest(source, lines) {
+            Ok(Rest::Filled(l)) => return Ok(l),
+            // Its last lines are the file's last: nothing left to fill; judged as it stands.
+            Ok(Rest::None(l)) => lines = l,
+            Err(why) => return Err(said_rest(why)),
+        }
     }
     if dotted && at_column_zero(&lines) && !source.is_empty() {
         return Err(FillError {
@@ -222,19 +234,32 @@ fn stretch(source: &Doc, new: &[String]) -> Option<Stretch> {
     })
 }
 
+/// What a "rest unchanged" fill found.
+enum Rest {
+    /// The content with the file's rest added.
+    Filled(Vec<String>),
+    /// The content, whose last lines are the file's last: there is no rest.
+    None(Vec<String>),
+}
+
 /// The content with the file's lines after its last kept line added, where that is certain.
-fn fill_rest(source: &Doc, mut lines: Vec<String>) -> Result<Vec<String>, &'static str> {
+fn fill_rest(source: &Doc, mut lines: Vec<String>) -> Result<Rest, &'static str> {
     let idx = FileIndex::new(source);
     let view: Vec<&str> = lines.iter().map(String::as_str).collect();
-    let from = rest::resume(&idx, &view, view.len(), 0, 0)
-        .map_err(|_| "where the rest begins in the file is not certain from the lines before it")?;
+    let from = match rest::resume(&idx, &view, view.len(), 0, 0) {
+        Ok(from) => from,
+        Err(Miss::NoRest) => return Ok(Rest::None(lines)),
+        Err(_) => {
+            return Err("where the rest begins in the file is not certain from the lines before it")
+        }
+    };
     lines.extend((from..source.len()).map(|k| source.line(k).to_string()));
     let unchanged =
         lines.len() == source.len() && lines.iter().enumerate().all(|(k, l)| l == source.line(k));
     if unchanged {
         return Err("the content keeps only lines the file already has, so the change it was meant to make is not in it");
     }
-    Ok(lines)
+    Ok(Rest::Filled(lines))
 }
 
 #[cfg(test)]
