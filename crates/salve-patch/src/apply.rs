@@ -298,24 +298,12 @@ pub fn replace_whole_with(
     let source = base.as_ref().unwrap_or(&doc);
     let mut report = HunkReport::new(0, Status::Applied);
     let dots_are_code = crate::parse::dots_are_code(path);
-    let lines = match whole::fill_placeholders(source, content, dots_are_code) {
+    let lines = match filled(source, content, dots_are_code, whole) {
         Ok(l) => l,
         Err(e) => {
             report.status = e.status;
             report.message = Some(e.message);
             return refused(report);
-        }
-    };
-    let lines = if whole.allow_shrink {
-        lines
-    } else {
-        match cut::check(source, lines, whole.rest_unchanged) {
-            Ok(l) => l,
-            Err(e) => {
-                report.status = e.status;
-                report.message = Some(e.message);
-                return refused(report);
-            }
         }
     };
     let content_lines: Vec<&str> = content.lines().collect();
@@ -386,6 +374,22 @@ pub fn replace_whole_with(
         added,
         removed,
     }
+}
+
+/// The lines of whole-file `content` with its gaps filled in from `source`, then checked for
+/// an unexplained loss (a stretch of the file with the rest missing; see `locate::cut`) unless
+/// the caller allows it.
+fn filled(
+    source: &Doc,
+    content: &str,
+    dots_are_code: bool,
+    whole: Whole,
+) -> Result<Vec<String>, whole::FillError> {
+    let lines = whole::fill_placeholders(source, content, dots_are_code)?;
+    if whole.allow_shrink {
+        return Ok(lines);
+    }
+    cut::check(source, lines, whole.rest_unchanged)
 }
 
 fn refused(report: HunkReport) -> FileOutcome {
