@@ -11,9 +11,12 @@
 //! Two kinds of written cases are counted and listed with `SALVE_DAMAGE_SHOW=1`, but do not
 //! fail the run, since the damaged reply means something else than the undamaged one:
 //! - a whole file cut with nothing to say so, losing only a few lines (below the cut rule of
-//!   `locate::cut`), reads like a rewrite that deletes them (`unmarked`);
-//! - a whole file cut with "the rest is unchanged" where the rest held edits of the undamaged
-//!   reply: salve fills in the file's own rest, as the damaged reply asks (`false_rest`).
+//!   `locate::cut`), reads like a rewrite that deletes them (`unmarked`). A "rest is unchanged"
+//!   sentence after the block counts the same where the rest cannot be placed: models write it
+//!   after complete files too (the corpus does), so it fills the rest only when certain;
+//! - a whole file cut with a `... rest unchanged ...` line where the rest held edits of the
+//!   undamaged reply: salve fills in the file's own rest, as the damaged reply asks
+//!   (`false_rest`).
 //!
 //! Every other case must hold, except, for now, replies cut at a byte (`byte_cuts`): a cut
 //! that leaves complete edits and loses later ones with no sign of the cut (a bare diff ending
@@ -146,10 +149,10 @@ struct Damaged {
     reply: String,
     /// The reply cut at a byte.
     byte_cut: bool,
-    /// A whole file cut with nothing to say so.
+    /// A whole file cut with nothing to say so, or only a sentence after it.
     unmarked: bool,
-    /// A whole file cut with a "rest unchanged" placeholder or sentence where the rest held
-    /// edits: the damaged reply says something else than the undamaged one.
+    /// A whole file cut with a "rest unchanged" placeholder line where the rest held edits:
+    /// the damaged reply says something else than the undamaged one.
     false_rest: bool,
 }
 
@@ -249,8 +252,8 @@ fn whole_cut(s: &Source, rng: &mut Rng) -> Option<Damaged> {
         ),
         reply,
         byte_cut: false,
-        unmarked: matches!(mark, Mark::None),
-        false_rest: matches!(mark, Mark::Comment | Mark::Sentence) && !rest_kept(s, keep),
+        unmarked: matches!(mark, Mark::None | Mark::Sentence),
+        false_rest: matches!(mark, Mark::Comment) && !rest_kept(s, keep),
     })
 }
 
@@ -325,7 +328,7 @@ fn damaged_replies_are_refused_or_write_what_the_undamaged_reply_writes() {
         }
     }
     eprintln!(
-        "damaged: {cases} cases: {refused} refused, {same} wrote what the undamaged reply writes, {unmarked} unmarked whole-file cuts written, {false_rest} cuts saying the rest is unchanged where it was not filled in from the file, {} byte cuts written (open: {byte_cuts:?}), {} wrong",
+        "damaged: {cases} cases: {refused} refused, {same} wrote what the undamaged reply writes, {unmarked} whole-file cuts without a placeholder line written, {false_rest} cuts saying the rest is unchanged where it was not filled in from the file, {} byte cuts written (open: {byte_cuts:?}), {} wrong",
         byte_cuts.len(),
         wrong.len()
     );

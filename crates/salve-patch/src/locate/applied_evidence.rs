@@ -94,9 +94,9 @@ pub(crate) fn refuse_applied_beside_old(doc: &Doc, hunk: &Hunk, report: &mut Hun
 }
 
 /// Whether the lines an edit that adds text removes for good (pre-image lines with text that no
-/// post-image line keeps, counting those the file holds once) mostly still stand right beside
-/// the place `[start, end)` where its result was found, within the hunk's length (plus
-/// [`SLACK`]) before or after it. A
+/// post-image line keeps) all still stand right beside the place `[start, end)` where its
+/// result was found, within the hunk's length (plus [`SLACK`]) before or after it, one of them
+/// a line the file holds once. A
 /// result standing next to the old text it replaces is no retried edit: the file holds both (a
 /// method defined twice, new version first), and the edit is still to make, or was written
 /// against another file. An edit is already applied only when the lines it removes are gone.
@@ -125,19 +125,38 @@ pub(crate) fn replaced_lines_stand(
             None => {}
         }
     }
-    // A line the file holds more than once (`wait(d);` in three loops) standing nearby says
-    // nothing: only removed lines the file holds once are the old text itself.
+    // A line the file holds more than once (`wait(d);` in three loops) says nothing of its
+    // own: one removed line the file holds once must be among them. And every removed line
+    // must stand there: an edit that moved some of its lines into new code (a function split
+    // in two, the old name kept for a wrapper) leaves others gone.
     let once = |t: &&str| {
         (0..doc.len())
             .filter(|&k| strip_cr(doc.line(k)).trim_end() == *t)
             .count()
             == 1
     };
-    removed.retain(once);
     let reach = lines.len() + SLACK;
+    removed.iter().any(once)
+        && (all_in(doc, &removed, start.saturating_sub(reach), start)
+            || all_in(doc, &removed, end, end + reach))
+}
+
+/// Whether every one of `removed` (non-empty) stands among file lines `[from, to)`, compared
+/// up to trailing whitespace, each file line matching once.
+fn all_in(doc: &Doc, removed: &[&str], from: usize, to: usize) -> bool {
+    let mut window: Vec<&str> = (from..to.min(doc.len()))
+        .map(|f| strip_cr(doc.line(f)).trim_end())
+        .collect();
     !removed.is_empty()
-        && (mostly_in(doc, &removed, start.saturating_sub(reach), start)
-            || mostly_in(doc, &removed, end, end + reach))
+        && removed
+            .iter()
+            .all(|w| match window.iter().position(|f| f == w) {
+                Some(k) => {
+                    window.remove(k);
+                    true
+                }
+                None => false,
+            })
 }
 
 /// Whether an edit only removes lines, each equal to a line it keeps: a deletion inside a run

@@ -11,10 +11,13 @@
 //! place: the file's beginning, its end, or a middle part, with the edits the model made inside
 //! it. Then:
 //! - a sentence beside the block that says the rest of the file is unchanged (the parser's
-//!   [`crate::Extraction::rest_unchanged`]) makes any content that stops before the file's last
+//!   [`crate::Extraction::rest_unchanged`]) makes content that stops before the file's last
 //!   line a head: the rest is filled in from the file where it begins certainly
-//!   ([`rest::resume`](super::rest::resume)), else the file is refused, as for a trailing
-//!   `# ... rest unchanged ...` line; a missing beginning is not filled, and refuses;
+//!   ([`rest::resume`](super::rest::resume)). A sentence is weaker than a placeholder line:
+//!   models write "This keeps the rest of the file unchanged." after complete files too (a
+//!   rewrite that deletes the file's last lines among them), so where the rest cannot be
+//!   placed the content is judged by the rules below as if nothing were said; a missing
+//!   beginning is not filled, and refuses;
 //! - a last line `...` (Python's Ellipsis, which passes as code there) after which file lines
 //!   are missing, or at column 0 (no module ends on an Ellipsis), says the content stops:
 //!   refused;
@@ -30,7 +33,7 @@ use similar::DiffOp;
 
 use super::index::FileIndex;
 use super::rest;
-use super::whole::{FillError, Miss};
+use super::whole::FillError;
 use crate::report::Status;
 use crate::text::{has_words, is_blank, Doc};
 
@@ -59,7 +62,7 @@ struct Stretch {
 /// [`Status::Truncated`].
 pub(crate) fn check(
     source: &Doc,
-    mut lines: Vec<String>,
+    lines: Vec<String>,
     rest_unchanged: bool,
 ) -> Result<Vec<String>, FillError> {
     let dotted = ends_with_dots(&lines);
@@ -83,11 +86,11 @@ pub(crate) fn check(
                 "the file's beginning is missing too, so the content is no head of it",
             ));
         }
-        match fill_rest(source, lines) {
-            Ok(Rest::Filled(l)) => return Ok(l),
-            // Its last lines are the file's last: nothing left to fill; judged as it stands.
-            Ok(Rest::None(l)) => lines = l,
-            Err(why) => return Err(said_rest(why)),
+        // Where the rest cannot be placed, the sentence may be the one models write after a
+        // complete file too ("This keeps the rest of the file unchanged."): the content is
+        // judged as it stands, as if nothing were said.
+        if let Some(filled) = fill_rest(source, &lines) {
+            return Ok(filled);
         }
     }
     if dotted && at_column_zero(&lines) && !source.is_empty() {
@@ -234,32 +237,17 @@ fn stretch(source: &Doc, new: &[String]) -> Option<Stretch> {
     })
 }
 
-/// What a "rest unchanged" fill found.
-enum Rest {
-    /// The content with the file's rest added.
-    Filled(Vec<String>),
-    /// The content, whose last lines are the file's last: there is no rest.
-    None(Vec<String>),
-}
-
-/// The content with the file's lines after its last kept line added, where that is certain.
-fn fill_rest(source: &Doc, mut lines: Vec<String>) -> Result<Rest, &'static str> {
+/// The content with the file's lines after its last kept line added, where that is certain
+/// and the content changes something ([`rest::resume`](super::rest::resume)).
+fn fill_rest(source: &Doc, lines: &[String]) -> Option<Vec<String>> {
     let idx = FileIndex::new(source);
     let view: Vec<&str> = lines.iter().map(String::as_str).collect();
-    let from = match rest::resume(&idx, &view, view.len(), 0, 0) {
-        Ok(from) => from,
-        Err(Miss::NoRest) => return Ok(Rest::None(lines)),
-        Err(_) => {
-            return Err("where the rest begins in the file is not certain from the lines before it")
-        }
-    };
-    lines.extend((from..source.len()).map(|k| source.line(k).to_string()));
+    let from = rest::resume(&idx, &view, view.len(), 0, 0).ok()?;
+    let mut out = lines.to_vec();
+    out.extend((from..source.len()).map(|k| source.line(k).to_string()));
     let unchanged =
-        lines.len() == source.len() && lines.iter().enumerate().all(|(k, l)| l == source.line(k));
-    if unchanged {
-        return Err("the content keeps only lines the file already has, so the change it was meant to make is not in it");
-    }
-    Ok(Rest::Filled(lines))
+        out.len() == source.len() && out.iter().enumerate().all(|(k, l)| l == source.line(k));
+    (!unchanged).then_some(out)
 }
 
 #[cfg(test)]

@@ -43,17 +43,19 @@ fn a_sentence_saying_the_rest_is_unchanged_fills_it_in() {
     let mut want = lines(&src);
     want[3] = "line 4 = four".into();
     assert_eq!(out, want);
-    // Nothing changed in what is shown: the change is not in the reply.
+    // Nothing changed in what is shown: no change to fill in; judged as it stands, a cut.
     let e = check(&doc, lines(&src)[..40].to_vec(), true).unwrap_err();
-    assert!(e.message.contains("not in it"), "{e:?}");
+    assert_eq!(e.status, Status::Truncated, "{e:?}");
     // The beginning missing too: not filled.
     assert!(check(&doc, lines(&src)[10..40].to_vec(), true).is_err());
-    // Mostly new text that stops early beside such a sentence: a head that cannot be placed.
+    // Mostly new text beside such a sentence: no head to place, a rewrite as it stands.
     let fresh: Vec<String> = (0..5).map(|k| format!("fresh {k}")).collect();
-    assert_eq!(
-        check(&doc, fresh, true).unwrap_err().status,
-        Status::Truncated
-    );
+    assert!(check(&doc, fresh, true).is_ok());
+    // A rewrite that deletes the file's last lines, beside the sentence models write after
+    // complete files too: its rest cannot be placed, and it loses too little to be a cut.
+    let mut short = lines(&src)[..96].to_vec();
+    short[95] = "line 96 = last".into();
+    assert_eq!(check(&doc, short.clone(), true).unwrap(), short);
     // A whole file beside such a sentence is written as it is.
     let mut all = lines(&src);
     all[0] = "line 1 = one".into();
