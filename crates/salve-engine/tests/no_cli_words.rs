@@ -39,6 +39,7 @@ const FLAGS: &[&str] = &[
     "--no-checkpoint",
     "--no-record",
     "--no-syntax-check",
+    "--allow-shrink",
     "--diff",
     "--json",
     "--quiet",

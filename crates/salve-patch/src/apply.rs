@@ -17,7 +17,7 @@ use crate::locate::index::FileIndex;
 use crate::locate::place::{eof_override, place_all};
 use crate::locate::plan::Edit;
 use crate::locate::style::reply_style;
-use crate::locate::{applied, hunk_keys, levels, ops_for, whole};
+use crate::locate::{applied, applied_evidence, cut, hunk_keys, levels, ops_for, whole};
 use crate::merge::merge3;
 use crate::ops::{diff_ops, splice, Op};
 use crate::report::{HunkReport, Rung, Status};
@@ -159,6 +159,9 @@ pub fn apply_hunks_lazy(
         }
     }
     let mut reports: Vec<HunkReport> = plans.into_iter().map(|p| p.report).collect();
+    for (r, h) in reports.iter_mut().zip(hunks) {
+        applied_evidence::refuse_applied_beside_old(&doc, h, r);
+    }
     refuse_changes_to_applied(&mut reports, &ops);
     finish(&doc, reports, &ops, eof)
 }
@@ -255,12 +258,47 @@ pub fn replace_whole_3way(
     final_newline: bool,
     baseline: Option<&str>,
 ) -> FileOutcome {
+    replace_whole_with(
+        path,
+        current,
+        content,
+        final_newline,
+        baseline,
+        Whole::default(),
+    )
+}
+
+/// What a reply says about a whole-file replacement beyond its content, and what its caller
+/// allows: the inputs of the "no unexplained loss" check (DESIGN.md §3.3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Whole {
+    /// A sentence beside the block says the rest of the file is unchanged
+    /// ([`crate::Extraction::rest_unchanged`]): content that keeps the file's beginning and
+    /// stops is filled in with the file's end, where that end begins certainly.
+    pub rest_unchanged: bool,
+    /// The caller confirms that the content may be one stretch of the file with the rest
+    /// deleted: without it, such content is refused as `truncated`.
+    pub allow_shrink: bool,
+}
+
+/// [`replace_whole_3way`] with what the reply says beside the block and what the caller allows
+/// ([`Whole`]). New content that is one stretch of the file (its beginning, its end or a middle
+/// part, with edits inside) and leaves the rest out is a reply cut short: filled in when the
+/// reply says the rest is unchanged, refused as [`Status::Truncated`] otherwise.
+pub fn replace_whole_with(
+    path: &str,
+    current: &str,
+    content: &str,
+    final_newline: bool,
+    baseline: Option<&str>,
+    whole: Whole,
+) -> FileOutcome {
     let doc = Doc::parse(current);
     let base = baseline.filter(|b| *b != current).map(Doc::parse);
     let source = base.as_ref().unwrap_or(&doc);
     let mut report = HunkReport::new(0, Status::Applied);
     let dots_are_code = crate::parse::dots_are_code(path);
-    let lines = match whole::fill_placeholders(source, content, dots_are_code) {
+    let lines = match filled(source, content, dots_are_code, whole) {
         Ok(l) => l,
         Err(e) => {
             report.status = e.status;
@@ -336,6 +374,22 @@ pub fn replace_whole_3way(
         added,
         removed,
     }
+}
+
+/// The lines of whole-file `content` with its gaps filled in from `source`, then checked for
+/// an unexplained loss (a stretch of the file with the rest missing; see `locate::cut`) unless
+/// the caller allows it.
+fn filled(
+    source: &Doc,
+    content: &str,
+    dots_are_code: bool,
+    whole: Whole,
+) -> Result<Vec<String>, whole::FillError> {
+    let lines = whole::fill_placeholders(source, content, dots_are_code)?;
+    if whole.allow_shrink {
+        return Ok(lines);
+    }
+    cut::check(source, lines, whole.rest_unchanged)
 }
 
 fn refused(report: HunkReport) -> FileOutcome {

@@ -362,6 +362,11 @@ pub struct Extraction {
     /// is a file there and the block is clearly that file's.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bare_named: Vec<BareNamed>,
+    /// Paths of whole-file blocks beside a sentence saying the rest of the file is unchanged
+    /// ("The rest of the file is unchanged."): content that stops early is then the head of
+    /// the file, to fill in from it, and a new file under such a path has no rest to fill from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rest_unchanged: Vec<String>,
 }
 
 /// A whole-file block after a line holding only a bare name, and the issue that refuses it

@@ -44,7 +44,7 @@ mod text;
 
 pub use apply::{
     apply_hunks, apply_hunks_lazy, create_text, new_file_from_insertion, replace_whole,
-    replace_whole_3way, FileOutcome,
+    replace_whole_3way, replace_whole_with, FileOutcome, Whole,
 };
 pub use edit::{
     Anchor, BareNamed, Extraction, FileChange, FileEdit, Format, Hunk, HunkLine, IssueKind,

@@ -508,3 +508,28 @@ fn a_blank_removed_over_two_file_blanks_is_not_given_the_spaces_of_one() {
     assert_eq!(rungs, [Some(Rung::TrailingWs)]);
     assert_eq!(got, "# t\n\n<div b>\n  \n[x]\n");
 }
+
+#[test]
+fn new_text_standing_beside_the_old_lines_it_replaces_is_not_already_applied() {
+    // The method stands twice, new version first; the edit replaces old with new and drops
+    // the copy. Its result stands at the top, but the old lines it removes are still there.
+    let file = "    def load(self):\n        return self.cache.get(self.key)\n\n    def save(self):\n        self.store.put(self.key)\n\n    def load(self):\n        return self.store.get(self.key)\n";
+    let x = salve_patch::extract(&format!(
+        "app.py\n```python\n<<<<<<< SEARCH\n{}=======\n{}>>>>>>> REPLACE\n```\n",
+        "    def load(self):\n        return self.store.get(self.key)\n\n    def save(self):\n        self.store.put(self.key)\n\n    def load(self):\n        return self.cache.get(self.key)\n",
+        "    def load(self):\n        return self.cache.get(self.key)\n\n    def save(self):\n        self.store.put(self.key)\n",
+    ));
+    let salve_patch::FileChange::Modify { hunks } = &x.edits[0].change else {
+        panic!("{x:?}")
+    };
+    let out = apply_hunks(file, hunks, None);
+    assert_ne!(out.status, Status::AlreadyApplied, "{:#?}", out.hunks);
+    assert!(!out.status.is_success(), "{:#?}", out.hunks);
+    // The one-line shape of the same class.
+    let h = hunk("+new\n-old\n B\n-new");
+    let out = apply_hunks("new\nB\nold\n", std::slice::from_ref(&h), None);
+    assert!(!out.status.is_success(), "{:#?}", out.hunks);
+    // A retried edit whose removed lines are gone is still already applied.
+    let out = apply_hunks("new\nB\nC\n", &[h], None);
+    assert_eq!(out.status, Status::AlreadyApplied, "{:#?}", out.hunks);
+}

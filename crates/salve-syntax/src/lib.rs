@@ -193,3 +193,22 @@ pub fn check(path: &Path, before: &str, after: &str) -> Verdict {
         Err(NoTree) => Verdict::Unchecked(Unchecked::ParserFailed),
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod cut_tests {
+    use super::*;
+
+    #[test]
+    fn a_file_cut_inside_a_function_is_introduced_by_its_missing_brace() {
+        let full = "export class Store {\n  private items: Map<string, number> = new Map();\n\n  get(key: string): number | undefined {\n    return this.items.get(key);\n  }\n\n  set(key: string, value: number): void {\n    if (value < 0) {\n      throw new Error(\"negative\");\n    }\n    this.items.set(key, value);\n  }\n}\n";
+        for cut in 1..full.lines().count() {
+            let text: String = full.lines().take(cut).map(|l| format!("{l}\n")).collect();
+            let v = check(Path::new("src/store.ts"), full, &text);
+            assert!(
+                matches!(v, Verdict::Introduced(_)),
+                "cut at {cut}: {v:?}\n{text}"
+            );
+        }
+    }
+}

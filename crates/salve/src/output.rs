@@ -163,6 +163,14 @@ pub fn apply_notes(outcome: &salve_engine::apply::Outcome, partial: bool) -> Vec
     if report.files.iter().any(|f| f.status == Status::Syntax) {
         notes.push("--no-syntax-check writes a file that would not parse anyway".to_owned());
     }
+    let cut_whole = |f: &FileReport| {
+        f.status == Status::Truncated && f.hunks.iter().any(|h| h.status == Status::Truncated)
+    };
+    if report.files.iter().any(cut_whole) {
+        notes.push(
+            "--allow-shrink writes a whole file that keeps only part of the old one".to_owned(),
+        );
+    }
     notes
 }
 

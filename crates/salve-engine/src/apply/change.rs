@@ -3,7 +3,8 @@
 //! be refused, and queues the writes; nothing is written here.
 
 use salve_patch::{
-    create_text, is_placeholder, replace_whole_3way, ChangeKind, FileReport, Hunk, Splice, Status,
+    create_text, is_placeholder, replace_whole_with, ChangeKind, FileReport, Hunk, Splice, Status,
+    Whole,
 };
 
 use super::file::{
@@ -159,6 +160,17 @@ pub(super) fn replace(
                         ),
                     ));
                 }
+                if plan.rest_unchanged {
+                    // "The rest is unchanged" beside a new file: there is no rest, so the
+                    // content shown is not the whole file the model meant.
+                    return refuse(
+                        Status::Truncated,
+                        format!(
+                            "{} does not exist, but the reply says the rest of it is unchanged: a new file has no rest, so the content shown is not all of it; write the file out in full",
+                            plan.target.path
+                        ),
+                    );
+                }
                 // The report says what happened to the tree: a file appeared.
                 report.change = ChangeKind::Create;
                 let text = create_text(content, final_newline);
@@ -179,12 +191,16 @@ pub(super) fn replace(
     let baseline = ctx
         .baseline()
         .and_then(|b| b.differing_text(&target.real_rel, &cur.text));
-    let out = replace_whole_3way(
+    let out = replace_whole_with(
         target.path.as_str(),
         &cur.text,
         content,
         final_newline,
         baseline.as_deref(),
+        Whole {
+            rest_unchanged: plan.rest_unchanged,
+            allow_shrink: ctx.allow_shrink,
+        },
     );
     if matches!(out.status, Status::NotFound | Status::Ambiguous) {
         // Only a gap that could not be filled in from the file refuses a whole file this way:

@@ -29,6 +29,8 @@ pub(crate) struct Ctx<'a, 'scope, 'env> {
     pub max_file_size: u64,
     /// Refuse files the edit leaves unparsable (`syntax`).
     pub syntax_check: bool,
+    /// Write whole files that keep one stretch of the old file and drop the rest.
+    pub allow_shrink: bool,
     pub files: OnceCell<Vec<TreePath>>,
 }
 

@@ -93,6 +93,10 @@ pub struct Options {
     pub syntax_check: bool,
     /// A stop asked for this call (a server's cancelled request), besides the process's own.
     pub cancel: crate::interrupt::Cancel,
+    /// Write a whole file whose new content is one stretch of the old one (its beginning, its
+    /// end or a middle part) with the rest left out. By default such content is a reply cut
+    /// short and is refused with status `truncated`; this confirms the deletion is meant.
+    pub allow_shrink: bool,
 }
 
 impl Options {
@@ -114,6 +118,7 @@ impl Options {
             show_diff: false,
             syntax_check: true,
             cancel: crate::interrupt::Cancel::default(),
+            allow_shrink: false,
         }
     }
 }
@@ -435,6 +440,7 @@ fn place_all(
         repository,
         max_file_size: options.max_file_size,
         syntax_check: options.syntax_check,
+        allow_shrink: options.allow_shrink,
         files: OnceCell::new(),
     };
     plans.into_iter().map(|plan| place(&ctx, plan)).collect()
@@ -564,7 +570,10 @@ fn prepare(extraction: Extraction, options: &Options, root: &Path) -> Ready {
             return Ready::Refused(report);
         }
     };
-    let (plans, unmatched) = group(root, guarded, &issues);
+    let (mut plans, unmatched) = group(root, guarded, &issues);
+    for plan in &mut plans {
+        plan.rest_unchanged = extraction.rest_unchanged.contains(&plan.raw);
+    }
     Ready::Plans(Prepared {
         report,
         issues,

@@ -45,6 +45,8 @@ pub(crate) struct FilePlan {
     pub mode: Option<u32>,
     /// A parse problem reported for this path; refuses the file.
     pub issue: Option<ParseIssue>,
+    /// A sentence beside the reply's whole-file block says the rest of the file is unchanged.
+    pub rest_unchanged: bool,
 }
 
 /// The result of guarding: either every path is acceptable, or the reports that refuse all.
@@ -200,6 +202,7 @@ pub(crate) fn group(
                     format,
                     mode,
                     issue: None,
+                    rest_unchanged: false,
                 },
             )),
         }

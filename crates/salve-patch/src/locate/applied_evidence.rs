@@ -12,7 +12,8 @@ use super::search::contiguous_fits;
 use super::substance::cuts_word;
 use super::substring::{occurrences, Flat, MAX_HITS};
 use super::{post_image, pre_image};
-use crate::edit::{HunkLine, LineKind, TextPair};
+use crate::edit::{Hunk, HunkLine, LineKind, TextPair};
+use crate::report::{HunkReport, Status};
 use crate::text::{strip_cr, Doc, Form};
 
 /// File lines beyond the removed lines' own count that [`removal_stands`] looks through, for
@@ -70,6 +71,92 @@ pub(crate) fn removal_stands(doc: &Doc, lines: &[HunkLine], start: usize, end: u
         pre.ends_with(&post) && mostly_in(doc, &pre[..n], start.saturating_sub(n + SLACK), start);
     let after = pre.starts_with(&post) && mostly_in(doc, &pre[post.len()..], end, end + n + SLACK);
     before || after
+}
+
+/// "Already applied", whatever rung said so, needs the lines the edit removes to be gone: a
+/// result found right beside the old lines it replaces is refused (`not_found`), never taken as
+/// done (see [`replaced_lines_stand`]). Run after hunks that disagree were settled
+/// ([`super::applied::settle`]), which may place such a hunk at its old text.
+pub(crate) fn refuse_applied_beside_old(doc: &Doc, hunk: &Hunk, report: &mut HunkReport) {
+    let Some(lines) = report
+        .lines
+        .filter(|_| report.status == Status::AlreadyApplied)
+    else {
+        return;
+    };
+    if replaced_lines_stand(doc, &hunk.lines, lines.start - 1, lines.end) {
+        report.status = Status::NotFound;
+        report.message = Some(format!(
+            "the edit's result stands at lines {}-{}, but the lines it replaces still stand beside it: the file holds both, so the edit is not applied; quote the lines to change as they are now",
+            lines.start, lines.end
+        ));
+    }
+}
+
+/// Whether the lines an edit that adds text removes for good (pre-image lines with text that no
+/// post-image line keeps) all still stand right beside the place `[start, end)` where its
+/// result was found, within the hunk's length (plus [`SLACK`]) before or after it, one of them
+/// a line the file holds once. A
+/// result standing next to the old text it replaces is no retried edit: the file holds both (a
+/// method defined twice, new version first), and the edit is still to make, or was written
+/// against another file. An edit is already applied only when the lines it removes are gone.
+pub(crate) fn replaced_lines_stand(
+    doc: &Doc,
+    lines: &[HunkLine],
+    start: usize,
+    end: usize,
+) -> bool {
+    if !lines.iter().any(|l| l.kind == LineKind::Add) {
+        return false;
+    }
+    let (pre, _) = pre_image(lines);
+    let mut kept: Vec<&str> = post_image(lines)
+        .into_iter()
+        .map(|l| strip_cr(l).trim_end())
+        .collect();
+    let mut removed: Vec<&str> = Vec::new();
+    for l in pre {
+        let t = strip_cr(l).trim_end();
+        match kept.iter().position(|k| *k == t) {
+            Some(k) => {
+                kept.swap_remove(k);
+            }
+            None if crate::text::has_words(t) => removed.push(t),
+            None => {}
+        }
+    }
+    // A line the file holds more than once (`wait(d);` in three loops) says nothing of its
+    // own: one removed line the file holds once must be among them. And every removed line
+    // must stand there: an edit that moved some of its lines into new code (a function split
+    // in two, the old name kept for a wrapper) leaves others gone.
+    let once = |t: &&str| {
+        (0..doc.len())
+            .filter(|&k| strip_cr(doc.line(k)).trim_end() == *t)
+            .count()
+            == 1
+    };
+    let reach = lines.len() + SLACK;
+    removed.iter().any(once)
+        && (all_in(doc, &removed, start.saturating_sub(reach), start)
+            || all_in(doc, &removed, end, end + reach))
+}
+
+/// Whether every one of `removed` (non-empty) stands among file lines `[from, to)`, compared
+/// up to trailing whitespace, each file line matching once.
+fn all_in(doc: &Doc, removed: &[&str], from: usize, to: usize) -> bool {
+    let mut window: Vec<&str> = (from..to.min(doc.len()))
+        .map(|f| strip_cr(doc.line(f)).trim_end())
+        .collect();
+    !removed.is_empty()
+        && removed
+            .iter()
+            .all(|w| match window.iter().position(|f| f == w) {
+                Some(k) => {
+                    window.remove(k);
+                    true
+                }
+                None => false,
+            })
 }
 
 /// Whether an edit only removes lines, each equal to a line it keeps: a deletion inside a run

@@ -45,6 +45,7 @@ pub(crate) mod ambiguity;
 pub(crate) mod applied;
 pub(crate) mod applied_evidence;
 pub(crate) mod count;
+pub(crate) mod cut;
 pub(crate) mod dropped;
 pub(crate) mod elision;
 pub(crate) mod evidence;

@@ -29,7 +29,7 @@
 use super::index::FileIndex;
 use super::search::loose_fits;
 use super::whole::Miss;
-use crate::text::is_blank;
+use crate::text::{has_words, is_blank};
 
 /// How many non-blank lines before the placeholder the anchor may use.
 const MAX_ANCHOR: usize = 3;
@@ -82,10 +82,16 @@ pub(super) fn resume(
     if a + blanks > doc.len() || (a..a + blanks).any(|k| !is_blank(doc.line(k))) {
         return Err(Miss::NotFound);
     }
-    check_head(&lines[lo..=last], (from..a).map(|k| doc.line(k)))?;
+    let added = check_head(&lines[lo..=last], (from..a).map(|k| doc.line(k)))?;
     let r = a + blanks;
     if r >= doc.len() {
         return Err(Miss::NoRest);
+    }
+    // A line the head adds that the rest holds too was moved up from the rest (or copied):
+    // filling the rest in would write it twice, and which the model meant cannot be told.
+    let in_rest = |t: &str| (r..doc.len()).any(|k| doc.line(k).trim() == t);
+    if added.iter().any(|t| has_words(t) && in_rest(t)) {
+        return Err(Miss::Ambiguous);
     }
     Ok(r)
 }
@@ -125,7 +131,11 @@ fn says_something(line: &str) -> bool {
 /// them: a new function that ends like the one it was written before (`    return True`, `}`)
 /// would otherwise read as that function's end, and the function would be lost
 /// ([`Miss::Ambiguous`]). Lines only added there leave no file line behind, so one will do.
-fn check_head<'a>(head: &[&str], old: impl Iterator<Item = &'a str>) -> Result<(), Miss> {
+/// Returns the lines the head adds or puts in place of file lines, trimmed.
+fn check_head<'a, 'h>(
+    head: &[&'h str],
+    old: impl Iterator<Item = &'a str>,
+) -> Result<Vec<&'h str>, Miss> {
     use similar::DiffOp;
     let old: Vec<&str> = old.map(str::trim_end).collect();
     let new: Vec<&str> = head.iter().map(|l| l.trim_end()).collect();
@@ -147,12 +157,29 @@ fn check_head<'a>(head: &[&str], old: impl Iterator<Item = &'a str>) -> Result<(
         .iter()
         .filter(|l| says_something(l))
         .count();
-    match before.last() {
-        Some(&DiffOp::Replace {
-            old_len, new_len, ..
-        }) if old_len != new_len || unchanged < MIN_AFTER_CHANGE => Err(Miss::Ambiguous),
-        _ => Ok(()),
+    if let Some(&DiffOp::Replace {
+        old_len, new_len, ..
+    }) = before.last()
+    {
+        if old_len != new_len || unchanged < MIN_AFTER_CHANGE {
+            return Err(Miss::Ambiguous);
+        }
     }
+    let added = ops
+        .iter()
+        .filter_map(|op| match *op {
+            DiffOp::Insert {
+                new_index, new_len, ..
+            }
+            | DiffOp::Replace {
+                new_index, new_len, ..
+            } => Some(new_index..new_index + new_len),
+            _ => None,
+        })
+        .flatten()
+        .map(|k| head[k].trim())
+        .collect();
+    Ok(added)
 }
 
 #[cfg(test)]

@@ -121,6 +121,8 @@ pub(crate) struct Cx<'a> {
     pub last_sr_path: Option<String>,
     /// Bytes the JSON reader may still scan; keeps repeated failed attempts linear overall.
     pub json_budget: usize,
+    /// Paths of whole-file blocks beside a sentence saying the rest is unchanged.
+    pub rest_unchanged: Vec<String>,
 }
 
 impl<'a> Cx<'a> {
@@ -133,6 +135,7 @@ impl<'a> Cx<'a> {
             bare_named: Vec::new(),
             last_sr_path: None,
             json_budget: reply.len().saturating_mul(4).saturating_add(4096),
+            rest_unchanged: Vec::new(),
         }
     }
 
@@ -172,6 +175,9 @@ impl<'a> Cx<'a> {
                 slash_path(p, &mut self.notes);
             }
         }
+        for p in &mut self.rest_unchanged {
+            slash_path(p, &mut Vec::new());
+        }
         let edits = merge_modifies(std::mem::take(&mut self.edits), &mut self.notes);
         let mut seen = HashSet::new();
         let mut issues: Vec<ParseIssue> = self
@@ -197,6 +203,7 @@ impl<'a> Cx<'a> {
             issues,
             notes,
             bare_named: self.bare_named,
+            rest_unchanged: self.rest_unchanged,
         }
     }
 }

@@ -101,10 +101,21 @@ fn diff_terminator(src: &Source, i: usize, end: usize) -> bool {
 
 /// True when the reply was evidently cut inside this (last) hunk body.
 ///
-/// Header counts are wrong often enough in complete replies that a short body alone proves
-/// nothing. Evidence is: the reply ends inside an unclosed wrapper (then any shortfall, or no
-/// counts at all, will do), or a bare reply ends inside the body on a changed line while the body
-/// is short on both sides (or on one side, when the reply stops in the middle of a line).
+/// Header counts are wrong often enough in complete replies that a body a line or three short
+/// of them proves nothing: recounting is right when the hunk is followed by another header, a
+/// closing fence or prose. At the very end of the reply a short body means the reply was cut
+/// when the evidence allows it:
+/// - the reply ends inside an unclosed wrapper (then any shortfall, or no counts at all, will
+///   do);
+/// - a bare reply ends inside the body on a changed line while the body is short on both sides
+///   (or on one side, when the reply stops in the middle of a line);
+/// - a bare reply stops on a line that is only a prefix (` `, `+`, `-`, with no newline): a
+///   line cut right after its first character, not a blank context line, so any shortfall is
+///   a cut;
+/// - the body holds at most half the lines its header counts on a side (two or more missing),
+///   and is not longer than the header on the other side: a count twice too large is no
+///   miscount, while a body longer on one side and shorter on the other is one (counts swapped).
+///   Not for a body with elision lines (`// ...`), which stand for lines the counts include.
 fn cut_hunk(cx: &Cx, r: &Region, h: &HunkHeader, b: &Body) -> bool {
     if !b.reached_end || !r.ends_reply_unclosed(&cx.src) {
         return false;
@@ -113,11 +124,38 @@ fn cut_hunk(cx: &Cx, r: &Region, h: &HunkHeader, b: &Body) -> bool {
     match r.state {
         RegionState::Open => short.is_none_or(|(o, n)| o || n),
         RegionState::Top => {
-            b.ends_on_change()
-                && short.is_some_and(|(o, n)| (o && n) || ((o || n) && !cx.src.ends_with_newline))
+            let Some((o, n)) = short else {
+                return false;
+            };
+            let unterminated = !cx.src.ends_with_newline;
+            (b.ends_on_change() && ((o && n) || ((o || n) && unterminated)))
+                || ((o || n) && unterminated && ends_on_bare_prefix(cx))
+                || (!elides(b) && h.counts().is_some_and(|c| halved(c, (b.old, b.new))))
         }
         RegionState::Closed => false,
     }
+}
+
+/// Whether the body has an elision line (`...`, `// ...`), standing for lines its counts hold.
+fn elides(b: &Body) -> bool {
+    b.elisions > 0 || b.lines.iter().any(|l| sanitize::is_elision(&l.text))
+}
+
+/// Whether the reply's last line is a diff line prefix alone (` `, `+` or `-`, trailing
+/// whitespace aside), with no newline after it.
+fn ends_on_bare_prefix(cx: &Cx) -> bool {
+    let last = cx.src.len().checked_sub(1).map(|k| cx.src.line(k));
+    !cx.src.ends_with_newline
+        && last.is_some_and(|l| {
+            matches!(l.as_bytes().first(), Some(b' ' | b'+' | b'-')) && l[1..].trim().is_empty()
+        })
+}
+
+/// Whether a body of `(old, new)` lines holds at most half of what its header counts on one
+/// side (two or more lines missing there) and no more than it counts on the other.
+fn halved((oc, nc): (usize, usize), (old, new): (usize, usize)) -> bool {
+    let half = |count: usize, got: usize| got * 2 <= count && count - got >= 2;
+    old <= oc && new <= nc && (half(oc, old) || half(nc, new))
 }
 
 /// Reads consecutive hunks from line `i`. Returns them, the next line, and whether the reply

@@ -297,3 +297,37 @@ fn lazy_added_line_in_diff() {
     assert_eq!(x.issues[0].kind, IssueKind::Lazy);
     assert_eq!(x.issues[0].path.as_deref(), Some("m.py"));
 }
+
+#[test]
+fn a_body_at_the_reply_end_with_half_its_counted_lines_is_truncated() {
+    // `-20,9 +20,2` over four lines, at the very end of a bare reply: the deletion was cut, not
+    // miscounted; recounting would delete only the lines the model got to.
+    let x = extract("--- a/x\n+++ b/x\n@@ -20,9 +20,2 @@\n a\n-b\n-c\n d\n");
+    assert_eq!(x.issues.len(), 1, "{:?}", x.issues);
+    assert_eq!(x.issues[0].kind, IssueKind::Truncated);
+    // The same hunk followed by another header, a closing fence or prose: a miscount.
+    for tail in [
+        "@@ -40 +40 @@\n-e\n+f\n",
+        "```\n",
+        "\nThat deletes the old block.\n",
+    ] {
+        let open = if tail == "```\n" { "```diff\n" } else { "" };
+        let x = extract(&format!(
+            "{open}--- a/x\n+++ b/x\n@@ -20,9 +20,2 @@\n a\n-b\n-c\n d\n{tail}"
+        ));
+        assert!(x.issues.is_empty(), "{tail:?}: {:?}", x.issues);
+    }
+    // Counts swapped (one side longer than its count) are a miscount, not a cut.
+    let x = extract("--- a/x\n+++ b/x\n@@ -1,6 +1,2 @@\n a\n+b\n+c\n+d\n d\n");
+    assert!(x.issues.is_empty(), "{:?}", x.issues);
+}
+
+#[test]
+fn a_reply_ending_on_a_lone_space_is_cut_not_a_blank_context_line() {
+    let x = extract("--- a/x\n+++ b/x\n@@ -1,5 +1,4 @@\n a\n-b\n c\n ");
+    assert_eq!(x.issues.len(), 1, "{:?}", x.issues);
+    assert_eq!(x.issues[0].kind, IssueKind::Truncated);
+    // With a newline after it, it is the blank context line the counts ask for.
+    let x = extract("--- a/x\n+++ b/x\n@@ -1,4 +1,3 @@\n a\n-b\n c\n \n");
+    assert!(x.issues.is_empty(), "{:?}", x.issues);
+}

@@ -11,7 +11,8 @@
 use crate::edit::{Hunk, LineKind};
 
 /// Comment openers, longest first so that `<!--` wins over `<`-less ones.
-const COMMENT_OPENERS: &[&str] = &["<!--", "{/*", "/*", "//", "--", "#", ";", "%", "*"];
+/// `.. ` opens a reStructuredText comment (`.. existing code`); `...` does not start with it.
+const COMMENT_OPENERS: &[&str] = &["<!--", "{/*", ".. ", "/*", "//", "--", "#", ";", "%", "*"];
 /// Comment closers stripped from the end of a comment-only line.
 const COMMENT_CLOSERS: &[&str] = &["-->", "*/}", "*/"];
 
@@ -223,6 +224,35 @@ pub(crate) fn says_rest_unchanged(line: &str) -> bool {
     let kept = ["unchanged", "same", "untouched"].iter().any(has)
         || text.contains("as before")
         || text.contains("as is");
+    rest && kept
+}
+
+/// Longest sentence read as saying the rest of a file is unchanged, in words.
+const MAX_REST_SENTENCE_WORDS: usize = 30;
+
+/// Whether a prose line beside a whole-file block says the rest of the file is unchanged ("The
+/// rest of the file is unchanged.", "Everything else stays the same."): it names what is left
+/// (`rest`, `remaining`, `remainder`, `everything else`) and says it is kept (`unchanged`,
+/// `same`, `untouched`, `as before`, `as is`). Such a sentence makes content that stops early a
+/// head to fill in from the file (see `locate::cut`), never a file to write as it is.
+pub(crate) fn says_rest_unchanged_in_prose(line: &str) -> bool {
+    let text = line.to_lowercase();
+    let words: Vec<&str> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    if words.is_empty() || words.len() > MAX_REST_SENTENCE_WORDS {
+        return false;
+    }
+    let has = |w: &&str| words.contains(w);
+    let rest =
+        ["rest", "remaining", "remainder"].iter().any(has) || text.contains("everything else");
+    let kept = ["unchanged", "same", "untouched", "unmodified"]
+        .iter()
+        .any(has)
+        || text.contains("as before")
+        || text.contains("as is")
+        || text.contains("as-is");
     rest && kept
 }
 

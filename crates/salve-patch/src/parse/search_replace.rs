@@ -224,6 +224,20 @@ pub(crate) fn parse_fenced(
             i += 1;
             continue;
         }
+        if close.is_none() && r.ends_reply_unclosed(&cx.src) {
+            // The fence never closes and the reply ends in text after the blocks: the reply
+            // was cut there, and what that text began (another block) is lost.
+            let path = cx.last_sr_path.clone();
+            cx.issue(
+                IssueKind::Truncated,
+                path.as_deref(),
+                format!(
+                    "line {}: the reply ends inside the SEARCH/REPLACE fence, after its last block",
+                    i + 1
+                ),
+            );
+            return r.end;
+        }
         if let Some(k) = (i..stop).find(|&k| looks_like_marker(cx.src.line(k))) {
             cx.issue(
                 IssueKind::Malformed,
@@ -241,6 +255,14 @@ pub(crate) fn parse_fenced(
             ));
         }
         return close.map_or(r.end, |k| k + 1);
+    }
+    if pending.is_some() && r.ends_reply_unclosed(&cx.src) {
+        // A path line, then the end of the reply inside the fence: its block was cut off.
+        cx.issue(
+            IssueKind::Truncated,
+            pending.as_deref(),
+            "the reply ends inside the SEARCH/REPLACE fence, after a path line",
+        );
     }
     r.end
 }

@@ -214,3 +214,19 @@ fn a_block_keeps_its_text_for_substring_placement() {
         Some("x = f(3)")
     );
 }
+
+#[test]
+fn a_reply_cut_after_a_block_inside_its_unclosed_fence_is_truncated() {
+    let block = "n.txt\n```\n<<<<<<< SEARCH\none\n=======\nONE\n>>>>>>> REPLACE\n";
+    for tail in ["..", "...\n<<<", "src/b.txt\n"] {
+        let x = extract(&format!("{block}{tail}"));
+        assert!(
+            x.issues.iter().any(|i| i.kind == IssueKind::Truncated),
+            "{tail:?}: {:?}",
+            x.issues
+        );
+    }
+    // The fence closed: the text after the block is prose.
+    let x = extract(&format!("{block}...\n```\n"));
+    assert!(x.issues.is_empty(), "{:?}", x.issues);
+}

@@ -12,7 +12,10 @@
 //!            | "<diff>" sr-text "</diff>"               (apply_diff, replace_in_file)
 //!            | "<content>" text "</content>"            (write_to_file)
 //!            | "<args>" file* "</args>"                 (Roo's multi-file apply_diff)
-//!            | other                                    (`<line_count>`, ... : ignored)
+//!            | "<line_count>" N "</line_count>"         (write_to_file: the content's own line
+//!                                                     count; a content shorter than it was
+//!                                                     cut: truncated)
+//!            | other                                    (ignored)
 //! file      := "<file>" "<path>" text "</path>" diff* "</file>"
 //! diff      := "<diff>" ( sr-text | "<content>" sr-text "</content>" "<start_line>" N
 //!              "</start_line>"? ) "</diff>"
@@ -310,6 +313,24 @@ fn write(cx: &mut Cx, i: usize, end: usize, path: &str) {
         RegionState::Open
     };
     let lines: Vec<&str> = c.text.lines().collect();
+    // Cline states the line count of what it writes: a content shorter than its own count was
+    // cut on the way (a longer one only miscounted, and is written).
+    // Looked for outside the content, which may mention the tag itself.
+    let counted = element(cx, c.close + 1, end, "line_count")
+        .or_else(|| element(cx, i, c.open, "line_count"))
+        .and_then(|e| e.text.trim().parse().ok());
+    if let Some(n) = counted.filter(|&n: &usize| lines.len() < n) {
+        cx.issue(
+            IssueKind::Truncated,
+            Some(path),
+            format!(
+                "line {}: <write_to_file> says its content has {n} lines, but it holds {}: the content was cut",
+                i + 1,
+                lines.len()
+            ),
+        );
+        return;
+    }
     whole_file::take_lines(
         cx,
         path.to_string(),

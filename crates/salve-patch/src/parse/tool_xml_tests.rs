@@ -100,3 +100,20 @@ fn fenced_tool_call() {
     assert!(x.issues.is_empty(), "{:?}", x.issues);
     assert_eq!(x.edits.len(), 1);
 }
+
+#[test]
+fn a_write_shorter_than_its_own_line_count_is_truncated() {
+    let call = |n: usize| {
+        format!("<write_to_file>\n<path>notes.md</path>\n<content>\n# Notes\n\n- one\n</content>\n<line_count>{n}</line_count>\n</write_to_file>\n")
+    };
+    let x = extract(&call(40));
+    assert!(x.edits.is_empty(), "{:?}", x.edits);
+    assert_eq!(x.issues[0].kind, IssueKind::Truncated, "{:?}", x.issues);
+    assert!(x.issues[0].message.contains("40 lines"), "{:?}", x.issues);
+    // Its own count, or one too large on the other side, is written.
+    for n in [3, 2] {
+        let x = extract(&call(n));
+        assert!(x.issues.is_empty(), "{n}: {:?}", x.issues);
+        assert_eq!(x.edits.len(), 1);
+    }
+}

@@ -20,7 +20,33 @@ use crate::locate::whole::is_gap_at;
 /// Records the fenced content of `r` as the whole new content of `path`.
 pub(crate) fn take(cx: &mut Cx, r: &Region, path: String, lang: &str) {
     let lines: Vec<&str> = (r.start..r.end).map(|k| cx.src.line(k)).collect();
+    if says_rest_beside(cx, r) {
+        cx.rest_unchanged.push(path.clone());
+    }
     take_lines(cx, path, lines, r.state, lang, Format::WholeFile, r.start);
+}
+
+/// How many non-blank prose lines before a block's fence (its path line among them) and after
+/// its close are read as the sentence beside it.
+const BESIDE: usize = 3;
+
+/// Whether a sentence right before the block `r` (above its fence) or right after its closing
+/// fence says the rest of the file is unchanged (`sanitize::says_rest_unchanged_in_prose`).
+fn says_rest_beside(cx: &Cx, r: &Region) -> bool {
+    let says = |k: usize| sanitize::says_rest_unchanged_in_prose(cx.src.line(k));
+    let before = (0..r.start.saturating_sub(1))
+        .rev()
+        .filter(|&k| !cx.src.line(k).trim().is_empty())
+        .take(BESIDE)
+        .take_while(|&k| fence_open(cx.src.line(k)).is_none())
+        .any(says);
+    let after = r.state == RegionState::Closed
+        && (r.end + 1..cx.src.len())
+            .filter(|&k| !cx.src.line(k).trim().is_empty())
+            .take(BESIDE)
+            .take_while(|&k| fence_open(cx.src.line(k)).is_none())
+            .any(says);
+    before || after
 }
 
 /// The first line of `lines` (an index into it) that is edit syntax at the top level of the

@@ -85,6 +85,14 @@ fn fence(cx: &mut Cx, r: &Region, i: usize, f: &Fence, pending: Option<paths::Pa
     };
     let next = close.map_or(end, |c| c + 1);
     let Some(first) = cx.src.next_nonblank(start, end) else {
+        if state == RegionState::Open {
+            // A fence opened as the reply ends: the edit it was to hold was cut off.
+            cx.issue(
+                IssueKind::Truncated,
+                hint.as_deref(),
+                format!("line {}: the reply ends right after a fence opens", i + 1),
+            );
+        }
         return next;
     };
     let content: Vec<&str> = (first..end).map(|k| cx.src.line(k)).collect();

@@ -3,7 +3,7 @@
 //! read an older version. Any issue of the extraction refuses the reply, as `salve apply` does
 //! without `--partial`.
 
-use salve_patch::{apply_hunks, extract, looks_like_edit, replace_whole_3way, FileChange};
+use salve_patch::{apply_hunks, extract, looks_like_edit, replace_whole_with, FileChange, Whole};
 
 pub enum Outcome {
     /// The new text (the current text when nothing had to change).
@@ -35,7 +35,13 @@ pub fn run(reply: &str, path: &str, current: &str, baseline: Option<&str>) -> Ou
         FileChange::Replace {
             content,
             final_newline,
-        } => replace_whole_3way(path, current, content, *final_newline, baseline),
+        } => {
+            let whole = Whole {
+                rest_unchanged: ex.rest_unchanged.contains(&edit.path),
+                allow_shrink: false,
+            };
+            replace_whole_with(path, current, content, *final_newline, baseline, whole)
+        }
         other => return Outcome::Refused(format!("not an edit of an existing file: {other:?}")),
     };
     if out.status.is_success() {

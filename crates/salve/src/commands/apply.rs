@@ -46,6 +46,11 @@ pub struct ApplyArgs {
     /// before and would not after is refused with status `syntax`)
     #[arg(long)]
     pub no_syntax_check: bool,
+    /// Write a whole file even when its new content is only one stretch of the file (its
+    /// beginning, its end or a middle part) with the rest left out; by default that reads as
+    /// a reply cut short and is refused with status `truncated`
+    #[arg(long)]
+    pub allow_shrink: bool,
 }
 
 pub fn run(global: &Global, args: &ApplyArgs) -> Result<u8, CliError> {
@@ -63,6 +68,7 @@ pub fn run(global: &Global, args: &ApplyArgs) -> Result<u8, CliError> {
         command: output::command_line(),
         show_diff: args.diff,
         syntax_check: !args.no_syntax_check,
+        allow_shrink: args.allow_shrink,
         ..Options::new(global.work_dir())
     };
     // From here Ctrl-C waits for the apply's safe points (see `salve_engine::apply`), also
