@@ -52,7 +52,7 @@ pub use edit::{
 };
 pub use excerpt::{describe_candidates, numbered, ExcerptLine, Scope};
 pub use merge::{merge3, MergeConflict};
-pub use parse::{extract, extract_value, is_placeholder, looks_like_edit};
+pub use parse::{extract, extract_value, is_placeholder, looks_like_edit, ReplySyntax};
 pub use render::{unified_diff, unified_diff_spliced};
 pub use report::{
     Candidate, ChangeKind, FileReport, HunkReport, LineRange, Outcome, Report, Rung, Status,

@@ -89,6 +89,10 @@ pub enum Status {
     /// The target is text in an encoding other than UTF-8 (Latin-1, UTF-16, ...); salve edits
     /// UTF-8 only, and would not guess at the bytes it writes back.
     Encoding,
+    /// Not written: the new text holds a line the reply holds as edit syntax (a SEARCH/REPLACE
+    /// marker, a fence or path line, a diff or Codex header, a Roo line marker) that the old
+    /// file did not have, or a line two readings of the reply disagree on (syntax or content).
+    EditSyntax,
 }
 
 impl Status {
@@ -107,6 +111,7 @@ impl Status {
             Status::Syntax => "syntax",
             Status::Binary => "binary",
             Status::Encoding => "encoding",
+            Status::EditSyntax => "edit_syntax",
         }
     }
 

@@ -30,6 +30,9 @@ pub(crate) struct Ctx<'a, 'scope, 'env> {
     /// Refuse files the edit leaves unparsable (`syntax`).
     pub syntax_check: bool,
     pub files: OnceCell<Vec<TreePath>>,
+    /// The reply's syntax lines, for the check that none is written; `None` when the edits
+    /// came as a JSON value or already built (their strings are data).
+    pub reply_syntax: Option<salve_patch::ReplySyntax>,
 }
 
 impl Ctx<'_, '_, '_> {
@@ -121,7 +124,10 @@ pub(crate) fn place(ctx: &Ctx<'_, '_, '_>, plan: FilePlan) -> Result<Placed, Err
     let mut lazy = None;
     // The checks on what would be written come after placing, whatever placed it.
     let placed = place_change(ctx, &plan, &mut report, &mut ops)
-        .and_then(|()| super::control::judge(&report.path, &ops));
+        .and_then(|()| super::control::judge(&report.path, &ops))
+        .and_then(|()| {
+            super::edit_syntax::judge(ctx.reply_syntax.as_ref(), &report.path, &plan, &ops)
+        });
     match placed {
         Ok(()) => {}
         Err(Stop::Refuse(status, message)) => {

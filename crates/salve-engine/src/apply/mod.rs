@@ -22,6 +22,7 @@ mod change;
 mod control;
 mod counts;
 mod diff;
+mod edit_syntax;
 mod error;
 mod file;
 mod input;
@@ -292,6 +293,12 @@ fn place_and_write(input: Input<'_>, options: &Options) -> Result<Outcome, Error
         // 1. Finding the repository and the baseline runs git in child processes: it goes on
         //    while the reply is read and the files are placed. Git's errors still come first.
         let repository = Repository::start(scope, &root, options);
+        // What the reply holds as syntax, for the check on what is written (reversed edits
+        // write what the reply removed: that is the old file's text, not syntax).
+        let reply_syntax = match &input {
+            Input::Reply(text) if !options.reverse => Some(salve_patch::ReplySyntax::of(text)),
+            _ => None,
+        };
         // 2, 3 and the grouping of 4.
         let Prepared {
             mut report,
@@ -337,7 +344,7 @@ fn place_and_write(input: Input<'_>, options: &Options) -> Result<Outcome, Error
                 snapshot_repo
                     .map(|repo| salve_git::checkpoint::create::snapshot(repo, &checkpoint_options))
             },
-            || place_all(&root, &repository, options, plans),
+            || place_all(&root, &repository, options, plans, reply_syntax),
         );
         let (git, baseline) = repository.finish()?;
         let mut placed = placed?;
@@ -426,8 +433,10 @@ fn place_all(
     repository: &Repository<'_, '_>,
     options: &Options,
     plans: Vec<plan::FilePlan>,
+    reply_syntax: Option<salve_patch::ReplySyntax>,
 ) -> Result<Vec<Placed>, Error> {
     let ctx = Ctx {
+        reply_syntax,
         root,
         repository,
         max_file_size: options.max_file_size,

@@ -90,6 +90,26 @@ fn pick_divider(cx: &Cx, i: usize, dividers: &[usize]) -> Option<usize> {
     None
 }
 
+/// Roo's escape for text that would read as a marker: `\:start_line:`, `\=======`,
+/// `\-------`, `\<<<<<<< SEARCH`, `\>>>>>>> REPLACE` stand for the line without the backslash.
+fn unescape(line: &str) -> String {
+    let lead = line.len() - line.trim_start().len();
+    let rest = &line[lead..];
+    match rest.strip_prefix('\\') {
+        Some(r)
+            if r.starts_with(":start_line:")
+                || r.starts_with(":end_line:")
+                || is_divider(r)
+                || r.trim_end() == "-------"
+                || is_search(r)
+                || is_replace(r) =>
+        {
+            format!("{}{r}", &line[..lead])
+        }
+        _ => line.to_owned(),
+    }
+}
+
 /// Reads one block whose SEARCH marker is at line `i`; returns the line after it.
 pub(crate) fn parse_block(cx: &mut Cx, r: &Region, i: usize, path: Option<String>) -> usize {
     if path.is_some() {
@@ -163,13 +183,13 @@ pub(crate) fn parse_block(cx: &mut Cx, r: &Region, i: usize, path: Option<String
         );
         return close + 1;
     };
-    let search: Vec<&str> = (body..div).map(|k| cx.src.line(k)).collect();
-    let replace: Vec<&str> = (div + 1..close).map(|k| cx.src.line(k)).collect();
+    let search: Vec<String> = (body..div).map(|k| unescape(cx.src.line(k))).collect();
+    let replace: Vec<String> = (div + 1..close).map(|k| unescape(cx.src.line(k))).collect();
     push_pair(
         cx,
         &path,
-        search,
-        replace,
+        search.iter().map(String::as_str).collect(),
+        replace.iter().map(String::as_str).collect(),
         start_line,
         Format::SearchReplace,
         false,

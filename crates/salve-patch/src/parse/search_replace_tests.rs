@@ -214,3 +214,21 @@ fn a_block_keeps_its_text_for_substring_placement() {
         Some("x = f(3)")
     );
 }
+
+#[test]
+fn roo_escaped_markers_are_text_without_the_backslash() {
+    let x = crate::parse::extract(
+        "a.txt\n```\n<<<<<<< SEARCH\nold\n=======\n\\:start_line:3\n\\=======\nnew\n>>>>>>> REPLACE\n```\n",
+    );
+    assert!(x.issues.is_empty(), "{:?}", x.issues);
+    let crate::edit::FileChange::Modify { hunks } = &x.edits[0].change else {
+        panic!("{:?}", x.edits)
+    };
+    let added: Vec<&str> = hunks[0]
+        .lines
+        .iter()
+        .filter(|l| l.kind == crate::edit::LineKind::Add)
+        .map(|l| l.text.as_str())
+        .collect();
+    assert_eq!(added, [":start_line:3", "=======", "new"]);
+}
