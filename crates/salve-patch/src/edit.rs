@@ -372,6 +372,11 @@ pub struct BareNamed {
     pub edit: FileEdit,
     /// The issue (in [`Extraction::issues`]) it stands in for.
     pub issue: ParseIssue,
+    /// The name is a path line with characters a path line rarely holds (`[id]`, `(group)`,
+    /// spaces): the block is that file when the path names a file of the tree, or a new file
+    /// whose directory exists or is created by the same reply.
+    #[serde(default)]
+    pub loose: bool,
 }
 
 impl Extraction {

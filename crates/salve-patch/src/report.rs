@@ -93,6 +93,10 @@ pub enum Status {
     /// marker, a fence or path line, a diff or Codex header, a Roo line marker) that the old
     /// file did not have, or a line two readings of the reply disagree on (syntax or content).
     EditSyntax,
+    /// Not written: a bare file name that exists nowhere in the tree, while the reply itself
+    /// places a file of that name in a directory (an import of `./components/Header`); the file
+    /// is not created at the root on a guess.
+    PathAmbiguous,
 }
 
 impl Status {
@@ -112,6 +116,7 @@ impl Status {
             Status::Binary => "binary",
             Status::Encoding => "encoding",
             Status::EditSyntax => "edit_syntax",
+            Status::PathAmbiguous => "path_ambiguous",
         }
     }
 

@@ -541,7 +541,12 @@ fn prepare(extraction: Extraction, options: &Options, root: &Path) -> Ready {
         for bare in extraction.bare_named {
             // Beside other edits of the file, the block may be the file quoted: not taken.
             let alone = !edits.iter().any(|e| e.path == bare.edit.path);
-            if alone && whole_target::bare_name_is_sure(root, &bare.edit) {
+            let sure = if bare.loose {
+                whole_target::loose_path_is_sure(root, &bare.edit, &edits)
+            } else {
+                whole_target::bare_name_is_sure(root, &bare.edit)
+            };
+            if alone && sure {
                 issues.retain(|i| *i != bare.issue);
                 edits.push(bare.edit);
             }

@@ -34,6 +34,8 @@ pub struct ReplySyntax {
     fences: HashSet<String>,
     /// Path lines (trimmed) with the path each names.
     paths: Vec<(String, String)>,
+    /// Every word of the reply that holds a `/` (an import, a path in prose or code).
+    slashed: HashSet<String>,
 }
 
 /// File extensions whose text holds fences as content.
@@ -64,6 +66,11 @@ impl ReplySyntax {
             if t.is_empty() {
                 continue;
             }
+            out.slashed.extend(
+                t.split(|c: char| c.is_whitespace() || "\"'`()<>,;[]{}".contains(c))
+                    .filter(|w| w.contains('/') && w.len() < 200)
+                    .map(str::to_owned),
+            );
             let next = lines.get(k + 1).map_or("", |l| l.trim());
             if is_marker(t) {
                 out.markers.insert(t.to_owned());
@@ -153,6 +160,33 @@ impl ReplySyntax {
     }
 }
 
+impl ReplySyntax {
+    /// Where the reply points at a file named `name` inside a directory (`./components/Header`
+    /// in an import, `src/Header.js` in prose): a word of the reply ending in `/` and `name` or
+    /// its stem. A bare name that exists nowhere is then no file for the root.
+    pub fn points_elsewhere(&self, name: &str) -> Option<String> {
+        let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
+        if name.contains('/') || stem.chars().filter(|c| c.is_alphanumeric()).count() < 3 {
+            return None;
+        }
+        let mut found: Vec<&String> = self
+            .slashed
+            .iter()
+            .filter(|w| {
+                let w = w.trim_end_matches(['.', '!', '?', ':']);
+                let last = w.rsplit('/').next().unwrap_or("");
+                !w.contains("://")
+                    && !w.starts_with("//")
+                    && w.rsplit_once('/')
+                        .is_some_and(|(dir, _)| !dir.trim_start_matches('.').is_empty())
+                    && (last == name || last == stem)
+            })
+            .collect();
+        found.sort();
+        found.first().map(|w| (*w).clone())
+    }
+}
+
 /// Whether a path line's `named` path is the file `path` (or its tail: a path line may leave
 /// out leading directories).
 fn same_path(named: &str, path: &str) -> bool {
@@ -218,6 +252,19 @@ mod tests {
             ),
             None
         );
+    }
+
+    #[test]
+    fn a_bare_name_the_reply_places_in_a_directory() {
+        let s = ReplySyntax::of("+import Header from './components/Header';\n#### Header.js\n");
+        assert_eq!(
+            s.points_elsewhere("Header.js").as_deref(),
+            Some("./components/Header")
+        );
+        assert_eq!(s.points_elsewhere("Footer.js"), None);
+        assert_eq!(s.points_elsewhere("src/Header.js"), None);
+        let s = ReplySyntax::of("See https://x.org/Header and ./Header\n");
+        assert_eq!(s.points_elsewhere("Header.js"), None);
     }
 
     #[test]
