@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use salve_patch::{
-    apply_hunks_lazy, new_file_from_insertion, ChangeKind, FileOutcome, FileReport, Hunk,
+    apply_hunks_lazy, new_file_from_insertion, ChangeKind, FileOutcome, FileReport, Format, Hunk,
     IssueKind, ParseIssue, Splice, Status,
 };
 
@@ -178,7 +178,7 @@ fn place_change(
             }
             let target = existing(ctx, plan, Reach::Name, report)?;
             let cur = read(ctx, &target)?;
-            let out = run_hunks(ctx, &target, &cur, hunks, plan.mode);
+            let out = run_hunks(ctx, &target, &cur, hunks, plan.mode, plan.format);
             finish(ctx, report, out, &cur, &target, plan.mode, ops)
         }
         Change::Rename { to, hunks } => rename(ctx, plan, to, hunks, report, ops),
@@ -323,6 +323,7 @@ pub(super) fn run_hunks(
     cur: &Current,
     hunks: &[Hunk],
     git_mode: Option<u32>,
+    format: Format,
 ) -> FileOutcome<Splice> {
     if hunks.is_empty() {
         // A header-only edit: a mode change, or nothing at all.
@@ -340,10 +341,22 @@ pub(super) fn run_hunks(
         };
     }
     // Reading the baseline runs git; only a hunk that needs the 3-way rung pays for it.
-    apply_hunks_lazy(&cur.text, hunks, || {
+    let out = apply_hunks_lazy(&cur.text, hunks, || {
         ctx.baseline()
             .and_then(|b| b.differing_text(&target.real_rel, &cur.text))
-    })
+    });
+    // Blocks of the formats whose tools apply them in order may build on each other: one that
+    // found no place in the original is placed against the result of those before it.
+    let in_order = matches!(
+        format,
+        Format::SearchReplace | Format::OldNewJson | Format::ToolJson | Format::ToolXml
+    );
+    if in_order && out.hunks.iter().any(|h| h.status == Status::NotFound) {
+        if let Some(chained) = salve_patch::apply_in_order(&cur.text, hunks) {
+            return chained;
+        }
+    }
+    out
 }
 
 /// Turn an applier outcome into the report and, on success, a write (after the syntax check).
