@@ -27,6 +27,7 @@ mod error;
 mod file;
 mod input;
 mod load;
+mod new_eol;
 mod plan;
 mod repository;
 mod syntax;
