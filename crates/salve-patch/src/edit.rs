@@ -333,6 +333,10 @@ pub enum IssueKind {
     Malformed,
     /// No edit at all was found in the reply.
     NoEdit,
+    /// A line reads both as edit syntax and as content (a `=======` or marker line inside a
+    /// REPLACE section, a marker without a prefix among a hunk's lines): which the reply meant
+    /// is not known, so nothing is written.
+    EditSyntax,
 }
 
 /// A problem found while reading a reply. Issues that name a path refuse that file's edit; issues

@@ -112,6 +112,7 @@ pub(crate) fn place(ctx: &Ctx<'_, '_, '_>, plan: FilePlan) -> Result<Placed, Err
         report.status = match issue.kind {
             IssueKind::Truncated => Status::Truncated,
             IssueKind::Lazy | IssueKind::Malformed | IssueKind::NoEdit => Status::Malformed,
+            IssueKind::EditSyntax => Status::EditSyntax,
         };
         report.message = Some(issue.message.clone());
         return Ok(Placed {

@@ -183,6 +183,24 @@ pub(crate) fn parse_block(cx: &mut Cx, r: &Region, i: usize, path: Option<String
         );
         return close + 1;
     };
+    // A divider-like line inside REPLACE that SEARCH does not hold (a heading underline kept
+    // from the file) reads as a divider as much as text: refused, never guessed.
+    if let Some(k) = (div + 1..close).find(|&k| {
+        let l = cx.src.line(k);
+        is_divider(l) && !(body..div).any(|s| cx.src.line(s).trim() == l.trim())
+    }) {
+        cx.issue(
+            IssueKind::EditSyntax,
+            Some(&path),
+            format!(
+                "line {}: {:?} inside the REPLACE text reads as a divider too; escape it as \\{} or send the block without it",
+                k + 1,
+                cx.src.line(k).trim(),
+                cx.src.line(k).trim()
+            ),
+        );
+        return close + 1;
+    }
     let search: Vec<String> = (body..div).map(|k| unescape(cx.src.line(k))).collect();
     let replace: Vec<String> = (div + 1..close).map(|k| unescape(cx.src.line(k))).collect();
     push_pair(
@@ -237,6 +255,19 @@ pub(crate) fn parse_fenced(
         let close = (i..r.end).find(|&k| is_fence_close(cx.src.line(k), f));
         let stop = close.unwrap_or(r.end);
         if (i..stop).any(|k| is_search(cx.src.line(k))) {
+            // A stray marker between blocks means a block closed where the reply did not
+            // mean it to: the text up to here is not what the reply meant either.
+            if looks_like_marker(l) {
+                cx.issue(
+                    IssueKind::Malformed,
+                    None,
+                    format!(
+                        "line {}: unrecognised SEARCH/REPLACE marker {:?}",
+                        i + 1,
+                        l.trim()
+                    ),
+                );
+            }
             cx.note(format!(
                 "line {}: text between SEARCH/REPLACE blocks in a fence ignored",
                 i + 1

@@ -32,6 +32,8 @@ use crate::edit::{Format, Hunk, LineKind};
 pub struct ReplySyntax {
     markers: HashSet<String>,
     fences: HashSet<String>,
+    /// Fence lines the reply writes twice in a row.
+    doubled: HashSet<String>,
     /// Path lines (trimmed) with the path each names.
     paths: Vec<(String, String)>,
     /// Every word of the reply that holds a `/` (an import, a path in prose or code).
@@ -56,6 +58,13 @@ fn is_marker(t: &str) -> bool {
         || t.starts_with("*** Move to:")
 }
 
+/// Whether `line` is, on its own, a marker of a format salve reads (a divider included):
+/// never a line that merely lost its diff prefix.
+pub(super) fn is_marker_line(line: &str) -> bool {
+    let t = line.trim();
+    is_marker(t) || search_replace::is_divider(t)
+}
+
 impl ReplySyntax {
     /// The syntax lines of `reply`.
     pub fn of(reply: &str) -> ReplySyntax {
@@ -78,6 +87,11 @@ impl ReplySyntax {
                 out.markers.insert(t.to_owned());
                 out.markers.insert(next.to_owned());
             } else if fence_open(line).is_some_and(|f| f.tag.is_none()) {
+                // A fence opener written twice in a row: the second is never content, even in
+                // a document.
+                if next == t {
+                    out.doubled.insert(t.to_owned());
+                }
                 out.fences.insert(t.to_owned());
             } else if let Some(p) = path_candidate(line).filter(|p| p.strict) {
                 out.paths.push((t.to_owned(), p.path));
@@ -127,7 +141,14 @@ impl ReplySyntax {
         };
         let suspect = |t: &str| {
             self.markers.contains(t)
+                // A text replacement joins its first and last lines to the file's line around
+                // it: a marker may reach the file glued to other text.
+                || self
+                    .markers
+                    .iter()
+                    .any(|m| t.len() > m.len() && (t.ends_with(m.as_str()) || t.starts_with(m.as_str())))
                 || (!document && self.fences.contains(t))
+                || self.doubled.contains(t)
                 || self
                     .paths
                     .iter()
@@ -232,6 +253,16 @@ mod tests {
             Some("<<<<<<< SEARCH")
         );
         // A heading underline stays writable; so does a marker the old file had.
+        // A marker joined to a line of the file by a text replacement.
+        assert!(s
+            .first_written(
+                "n.txt",
+                "a\n",
+                &["x = <<<<<<< SEARCH\n"],
+                &[],
+                Format::SearchReplace
+            )
+            .is_some());
         assert_eq!(
             s.first_written(
                 "n.txt",
@@ -269,7 +300,7 @@ mod tests {
 
     #[test]
     fn fences_are_content_of_documents_only() {
-        let s = ReplySyntax::of("a.py\n```python\n```python\nx = 1\n```\n");
+        let s = ReplySyntax::of("a.py\n```python\nx = 1\n```\n");
         assert!(s
             .first_written("a.py", "", &["```python\n"], &[], Format::SearchReplace)
             .is_some());
@@ -282,6 +313,11 @@ mod tests {
                 Format::SearchReplace
             )
             .is_none());
+        // An opener written twice in a row is syntax even in a document.
+        let s = ReplySyntax::of("a.md\n```markdown\n```markdown\n# T\n```\n");
+        assert!(s
+            .first_written("a.md", "", &["```markdown\n# T\n"], &[], Format::WholeFile)
+            .is_some());
     }
 
     #[test]
