@@ -162,9 +162,12 @@ fn insert_at(reply: &str, at: usize, line: &str) -> String {
     ls.concat()
 }
 
+/// A fence opener with an info string: a bare fence line may as well be a closer, or a line
+/// of a Markdown file's content inside a longer fence.
 fn is_fence(l: &str) -> bool {
-    let t = l.trim_start();
-    t.starts_with("```") || t.starts_with("~~~") || t.starts_with("<source")
+    let t = l.trim();
+    let info = t.trim_start_matches(['`', '~']);
+    (t.starts_with("```") || t.starts_with("~~~")) && !info.is_empty() || t.starts_with("<source")
 }
 
 /// The lines of REPLACE sections (after a divider, up to the close).

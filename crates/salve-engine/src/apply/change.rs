@@ -101,8 +101,7 @@ pub(super) fn create(
     ops: &mut Vec<Op>,
 ) -> Result<(), Stop> {
     refuse_special_mode(plan.mode)?;
-    let text =
-        super::new_eol::like_neighbours(&plan.target.real, create_text(content, final_newline));
+    let text = create_text(content, final_newline);
     if std::fs::symlink_metadata(&plan.target.real).is_ok() {
         let cur = read(ctx, &plan.target)?;
         if same_text(&cur.text, &text) {
@@ -162,10 +161,7 @@ pub(super) fn replace(
                 }
                 // The report says what happened to the tree: a file appeared.
                 report.change = ChangeKind::Create;
-                let text = super::new_eol::like_neighbours(
-                    &plan.target.real,
-                    create_text(content, final_newline),
-                );
+                let text = create_text(content, final_newline);
                 report.added = line_count(&text);
                 ops.push(Op::Write {
                     path: plan.target.real.clone(),

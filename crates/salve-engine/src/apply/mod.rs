@@ -27,7 +27,6 @@ mod error;
 mod file;
 mod input;
 mod load;
-mod new_eol;
 mod plan;
 mod repository;
 mod syntax;
@@ -294,12 +293,9 @@ fn place_and_write(input: Input<'_>, options: &Options) -> Result<Outcome, Error
         // 1. Finding the repository and the baseline runs git in child processes: it goes on
         //    while the reply is read and the files are placed. Git's errors still come first.
         let repository = Repository::start(scope, &root, options);
-        // What the reply holds as syntax, for the check on what is written (reversed edits
-        // write what the reply removed: that is the old file's text, not syntax).
-        let reply_syntax = match &input {
-            Input::Reply(text) if !options.reverse => Some(salve_patch::ReplySyntax::of(text)),
-            _ => None,
-        };
+        // The reply's syntax lines, for the check on what is written (reversed, an edit writes
+        // what the reply removed: the old file's text).
+        let reply_syntax = input.syntax().filter(|_| !options.reverse);
         // 2, 3 and the grouping of 4.
         let Prepared {
             mut report,

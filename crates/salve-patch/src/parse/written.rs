@@ -86,7 +86,9 @@ impl ReplySyntax {
             } else if t.starts_with("--- ") && next.starts_with("+++ ") {
                 out.markers.insert(t.to_owned());
                 out.markers.insert(next.to_owned());
-            } else if fence_open(line).is_some_and(|f| f.tag.is_none()) {
+            } else if fence_open(line).is_some_and(|f| f.tag.is_none() && !f.info.is_empty()) {
+                // Only an opener with an info string: a bare ```` ``` ```` is as often a code
+                // example in a doc comment or docstring.
                 // A fence opener written twice in a row: the second is never content, even in
                 // a document.
                 if next == t {
@@ -139,7 +141,7 @@ impl ReplySyntax {
         } else {
             HashSet::new()
         };
-        let suspect = |t: &str| {
+        let suspect = |line: &str, t: &str| {
             self.markers.contains(t)
                 // A text replacement joins its first and last lines to the file's line around
                 // it: a marker may reach the file glued to other text.
@@ -147,7 +149,7 @@ impl ReplySyntax {
                     .markers
                     .iter()
                     .any(|m| t.len() > m.len() && (t.ends_with(m.as_str()) || t.starts_with(m.as_str())))
-                || (!document && self.fences.contains(t))
+                || (!document && self.fences.contains(t) && fence_open(line).is_some())
                 || self.doubled.contains(t)
                 || self
                     .paths
@@ -159,7 +161,7 @@ impl ReplySyntax {
         for piece in new_pieces {
             for line in piece.lines() {
                 let t = line.trim();
-                if t.is_empty() || !suspect(t) || data.contains(t) {
+                if t.is_empty() || !suspect(line, t) || data.contains(t) {
                     continue;
                 }
                 let old_lines =
