@@ -549,6 +549,10 @@ fn prepare(extraction: Extraction, options: &Options, root: &Path) -> Ready {
             }
         }
     }
+    if !edits.is_empty() {
+        // A block the work tree confirmed is an edit after all.
+        issues.retain(|i| i.kind != IssueKind::NoEdit);
+    }
     if edits.is_empty() && issues.is_empty() {
         issues.push(ParseIssue {
             kind: IssueKind::NoEdit,

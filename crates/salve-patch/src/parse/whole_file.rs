@@ -190,6 +190,21 @@ mod tests {
     }
 
     #[test]
+    fn a_block_after_a_sentence_naming_a_file_waits_for_the_tree() {
+        let x = extract("Updated `middleware/nocache.go`:\n\n```go\npackage m\n```\n");
+        assert!(x.edits.is_empty(), "{x:?}");
+        assert!(
+            x.issues.iter().all(|i| i.kind == IssueKind::NoEdit),
+            "{x:?}"
+        );
+        assert_eq!(x.bare_named.len(), 1);
+        assert_eq!(x.bare_named[0].edit.path, "middleware/nocache.go");
+        // A shell session after such a sentence is no file.
+        let x = extract("Then run `scripts/build.sh`:\n\n```sh\n./scripts/build.sh\n```\n");
+        assert!(x.bare_named.is_empty());
+    }
+
+    #[test]
     fn decorated_path_with_blank_line_and_info_path() {
         let x = extract("**`src/a b.rs`**\n\n```rust\nx\n```\n```toml Cargo.toml\n[a]\n```\n");
         assert_eq!(x.edits.len(), 2);

@@ -59,6 +59,11 @@ fn fence(cx: &mut Cx, r: &Region, i: usize, f: &Fence, pending: Option<paths::Pa
     // the content is a script (`#!`); edit formats inside the fence prove intent on their own.
     let strong = info_path.is_some() || pending.as_ref().is_some_and(|p| p.strict);
     let loose = info_path.is_none() && pending.as_ref().is_some_and(|p| p.loose);
+    // A path named only in the sentence before the fence (`` Updated `src/a.go`: ``).
+    let prose = info_path.is_none()
+        && pending
+            .as_ref()
+            .is_some_and(|p| !p.strict && !p.loose && paths::is_path_like(&p.path, false));
     let hint = info_path.or(pending.map(|p| p.path));
     let lang = lang_of(&f.info);
     let diff_lang = is_diff_lang(&lang);
@@ -111,6 +116,7 @@ fn fence(cx: &mut Cx, r: &Region, i: usize, f: &Fence, pending: Option<paths::Pa
         .as_ref()
         .filter(|p| !whole_ok && !shell && (loose || !paths::is_path_like(p, true)))
         .cloned();
+    let prose_name = hint.clone().filter(|_| prose && !shell && !diff_lang);
     let hint = hint.filter(|_| whole_ok || edit_first || diff_lang);
     match hint {
         Some(path) if !edit_first && !diff_lang => {
@@ -143,10 +149,25 @@ fn fence(cx: &mut Cx, r: &Region, i: usize, f: &Fence, pending: Option<paths::Pa
                     )
                 };
                 bare_named(cx, &inner, name, &lang, message, loose);
+            } else if let Some(name) = prose_name.filter(|_| cx.found() == before) {
+                prose_named(cx, &inner, name, &lang);
             }
         }
     }
     next
+}
+
+/// A block after a sentence that names a file (`` Updated `src/a.go`: ``) may be that whole
+/// file, or an example of its use: kept beside the reply, for a caller that sees the work tree
+/// to take only when the block is clearly that file's content. Otherwise it stays prose, as a
+/// code sample in an explanation is.
+fn prose_named(cx: &mut Cx, inner: &Region, name: String, lang: &str) {
+    let (issues, kept) = (cx.issues.len(), cx.bare_named.len());
+    let message = "a block after a sentence naming the file".to_owned();
+    bare_named(cx, inner, name, lang, message, false);
+    // No issue: unless the work tree shows the block is the file, it is an example.
+    cx.issues.truncate(issues);
+    cx.bare_named.truncate(kept + 1);
 }
 
 /// Refuse the block after a bare name with `message`, and keep the whole-file edit it would be
