@@ -333,6 +333,10 @@ pub enum IssueKind {
     Malformed,
     /// No edit at all was found in the reply.
     NoEdit,
+    /// A line reads both as edit syntax and as content (a `=======` or marker line inside a
+    /// REPLACE section, a marker without a prefix among a hunk's lines): which the reply meant
+    /// is not known, so nothing is written.
+    EditSyntax,
 }
 
 /// A problem found while reading a reply. Issues that name a path refuse that file's edit; issues
@@ -377,6 +381,11 @@ pub struct BareNamed {
     pub edit: FileEdit,
     /// The issue (in [`Extraction::issues`]) it stands in for.
     pub issue: ParseIssue,
+    /// The name is a path line with characters a path line rarely holds (`[id]`, `(group)`,
+    /// spaces): the block is that file when the path names a file of the tree, or a new file
+    /// whose directory exists or is created by the same reply.
+    #[serde(default)]
+    pub loose: bool,
 }
 
 impl Extraction {

@@ -33,6 +33,7 @@ mod apply;
 mod diag;
 mod edit;
 mod excerpt;
+mod in_order;
 mod locate;
 mod merge;
 mod ops;
@@ -51,8 +52,9 @@ pub use edit::{
     LineKind, ParseIssue, TextPair,
 };
 pub use excerpt::{describe_candidates, numbered, ExcerptLine, Scope};
+pub use in_order::apply_in_order;
 pub use merge::{merge3, MergeConflict};
-pub use parse::{extract, extract_value, is_placeholder, looks_like_edit};
+pub use parse::{extract, extract_value, is_placeholder, looks_like_edit, ReplySyntax};
 pub use render::{unified_diff, unified_diff_spliced};
 pub use report::{
     Candidate, ChangeKind, FileReport, HunkReport, LineRange, Outcome, Report, Rung, Status,

@@ -88,6 +88,14 @@ pub enum Status {
     /// The target is text in an encoding other than UTF-8 (Latin-1, UTF-16, ...); salve edits
     /// UTF-8 only, and would not guess at the bytes it writes back.
     Encoding,
+    /// Not written: the new text holds a line the reply holds as edit syntax (a SEARCH/REPLACE
+    /// marker, a fence or path line, a diff or Codex header, a Roo line marker) that the old
+    /// file did not have, or a line two readings of the reply disagree on (syntax or content).
+    EditSyntax,
+    /// Not written: a bare file name that exists nowhere in the tree, while the reply itself
+    /// places a file of that name in a directory (an import of `./components/Header`); the file
+    /// is not created at the root on a guess.
+    PathAmbiguous,
 }
 
 impl Status {
@@ -106,6 +114,8 @@ impl Status {
             Status::Syntax => "syntax",
             Status::Binary => "binary",
             Status::Encoding => "encoding",
+            Status::EditSyntax => "edit_syntax",
+            Status::PathAmbiguous => "path_ambiguous",
         }
     }
 

@@ -31,7 +31,7 @@ pub(super) fn rename(
         // Already moved: only the content edits may be left to do.
         report.path = to.path.to_string();
         let cur = read(ctx, to)?;
-        let out = run_hunks(ctx, to, &cur, hunks, plan.mode);
+        let out = run_hunks(ctx, to, &cur, hunks, plan.mode, plan.format);
         finish(ctx, report, out, &cur, to, plan.mode, ops)?;
         if report.status == Status::AlreadyApplied {
             report.message = Some(format!(
@@ -49,7 +49,7 @@ pub(super) fn rename(
     }
     let source = existing(ctx, plan, Reach::Name, report)?;
     let cur = read(ctx, &source)?;
-    let out = run_hunks(ctx, &source, &cur, hunks, plan.mode);
+    let out = run_hunks(ctx, &source, &cur, hunks, plan.mode, plan.format);
     let mut writes = Vec::new();
     finish(ctx, report, out, &cur, &source, plan.mode, &mut writes)?;
     if !report.status.is_success() {

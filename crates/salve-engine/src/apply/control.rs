@@ -24,7 +24,7 @@ fn is_control(b: u8) -> bool {
 }
 
 /// What the old files of one placed change held: the texts replaced or deleted by `ops`.
-fn old_texts(ops: &[Op]) -> Vec<Cow<'_, [u8]>> {
+pub(super) fn old_texts(ops: &[Op]) -> Vec<Cow<'_, [u8]>> {
     let mut out = Vec::new();
     for op in ops {
         match op {

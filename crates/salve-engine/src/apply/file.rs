@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use salve_patch::{
-    apply_hunks_lazy, new_file_from_insertion, ChangeKind, FileOutcome, FileReport, Hunk,
+    apply_hunks_lazy, new_file_from_insertion, ChangeKind, FileOutcome, FileReport, Format, Hunk,
     IssueKind, ParseIssue, Splice, Status,
 };
 
@@ -32,6 +32,9 @@ pub(crate) struct Ctx<'a, 'scope, 'env> {
     /// Write whole files that keep one stretch of the old file and drop the rest.
     pub allow_shrink: bool,
     pub files: OnceCell<Vec<TreePath>>,
+    /// The reply's syntax lines, for the check that none is written; `None` when the edits
+    /// came as a JSON value or already built (their strings are data).
+    pub reply_syntax: Option<salve_patch::ReplySyntax>,
 }
 
 impl Ctx<'_, '_, '_> {
@@ -111,6 +114,7 @@ pub(crate) fn place(ctx: &Ctx<'_, '_, '_>, plan: FilePlan) -> Result<Placed, Err
         report.status = match issue.kind {
             IssueKind::Truncated => Status::Truncated,
             IssueKind::Lazy | IssueKind::Malformed | IssueKind::NoEdit => Status::Malformed,
+            IssueKind::EditSyntax => Status::EditSyntax,
         };
         report.message = Some(issue.message.clone());
         return Ok(Placed {
@@ -123,7 +127,10 @@ pub(crate) fn place(ctx: &Ctx<'_, '_, '_>, plan: FilePlan) -> Result<Placed, Err
     let mut lazy = None;
     // The checks on what would be written come after placing, whatever placed it.
     let placed = place_change(ctx, &plan, &mut report, &mut ops)
-        .and_then(|()| super::control::judge(&report.path, &ops));
+        .and_then(|()| super::control::judge(&report.path, &ops))
+        .and_then(|()| {
+            super::edit_syntax::judge(ctx.reply_syntax.as_ref(), &report.path, &plan, &ops)
+        });
     match placed {
         Ok(()) => {}
         Err(Stop::Refuse(status, message)) => {
@@ -174,7 +181,7 @@ fn place_change(
             }
             let target = existing(ctx, plan, Reach::Name, report)?;
             let cur = read(ctx, &target)?;
-            let out = run_hunks(ctx, &target, &cur, hunks, plan.mode);
+            let out = run_hunks(ctx, &target, &cur, hunks, plan.mode, plan.format);
             finish(ctx, report, out, &cur, &target, plan.mode, ops)
         }
         Change::Rename { to, hunks } => rename(ctx, plan, to, hunks, report, ops),
@@ -319,6 +326,7 @@ pub(super) fn run_hunks(
     cur: &Current,
     hunks: &[Hunk],
     git_mode: Option<u32>,
+    format: Format,
 ) -> FileOutcome<Splice> {
     if hunks.is_empty() {
         // A header-only edit: a mode change, or nothing at all.
@@ -336,10 +344,22 @@ pub(super) fn run_hunks(
         };
     }
     // Reading the baseline runs git; only a hunk that needs the 3-way rung pays for it.
-    apply_hunks_lazy(&cur.text, hunks, || {
+    let out = apply_hunks_lazy(&cur.text, hunks, || {
         ctx.baseline()
             .and_then(|b| b.differing_text(&target.real_rel, &cur.text))
-    })
+    });
+    // Blocks of the formats whose tools apply them in order may build on each other: one that
+    // found no place in the original is placed against the result of those before it.
+    let in_order = matches!(
+        format,
+        Format::SearchReplace | Format::OldNewJson | Format::ToolJson | Format::ToolXml
+    );
+    if in_order && out.hunks.iter().any(|h| h.status == Status::NotFound) {
+        if let Some(chained) = salve_patch::apply_in_order(&cur.text, hunks) {
+            return chained;
+        }
+    }
+    out
 }
 
 /// Turn an applier outcome into the report and, on success, a write (after the syntax check).

@@ -52,6 +52,15 @@ impl<'a> Input<'a> {
         }
     }
 
+    /// The lines a reply's text holds as edit syntax; a JSON value or built edits hold none
+    /// (their strings are data).
+    pub(super) fn syntax(&self) -> Option<salve_patch::ReplySyntax> {
+        match self {
+            Input::Reply(text) => Some(salve_patch::ReplySyntax::of(text)),
+            Input::Value(_) | Input::Edits(_) => None,
+        }
+    }
+
     /// What the record keeps as the run's raw reply: the text, or the value or edits as JSON.
     pub(super) fn text_for_record(&self) -> Cow<'a, str> {
         match self {

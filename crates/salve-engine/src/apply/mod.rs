@@ -22,6 +22,7 @@ mod change;
 mod control;
 mod counts;
 mod diff;
+mod edit_syntax;
 mod error;
 mod file;
 mod input;
@@ -300,6 +301,9 @@ fn place_and_write(input: Input<'_>, options: &Options) -> Result<Outcome, Error
         // 1. Finding the repository and the baseline runs git in child processes: it goes on
         //    while the reply is read and the files are placed. Git's errors still come first.
         let repository = Repository::start(scope, &root, options);
+        // The reply's syntax lines, for the check on what is written (reversed, an edit writes
+        // what the reply removed: the old file's text).
+        let reply_syntax = input.syntax().filter(|_| !options.reverse);
         // 2, 3 and the grouping of 4.
         let Prepared {
             mut report,
@@ -345,7 +349,7 @@ fn place_and_write(input: Input<'_>, options: &Options) -> Result<Outcome, Error
                 snapshot_repo
                     .map(|repo| salve_git::checkpoint::create::snapshot(repo, &checkpoint_options))
             },
-            || place_all(&root, &repository, options, plans),
+            || place_all(&root, &repository, options, plans, reply_syntax),
         );
         let (git, baseline) = repository.finish()?;
         let mut placed = placed?;
@@ -434,8 +438,10 @@ fn place_all(
     repository: &Repository<'_, '_>,
     options: &Options,
     plans: Vec<plan::FilePlan>,
+    reply_syntax: Option<salve_patch::ReplySyntax>,
 ) -> Result<Vec<Placed>, Error> {
     let ctx = Ctx {
+        reply_syntax,
         root,
         repository,
         max_file_size: options.max_file_size,
@@ -541,11 +547,20 @@ fn prepare(extraction: Extraction, options: &Options, root: &Path) -> Ready {
         for bare in extraction.bare_named {
             // Beside other edits of the file, the block may be the file quoted: not taken.
             let alone = !edits.iter().any(|e| e.path == bare.edit.path);
-            if alone && whole_target::bare_name_is_sure(root, &bare.edit) {
+            let sure = if bare.loose {
+                whole_target::loose_path_is_sure(root, &bare.edit, &edits)
+            } else {
+                whole_target::bare_name_is_sure(root, &bare.edit)
+            };
+            if alone && sure {
                 issues.retain(|i| *i != bare.issue);
                 edits.push(bare.edit);
             }
         }
+    }
+    if !edits.is_empty() {
+        // A block the work tree confirmed is an edit after all.
+        issues.retain(|i| i.kind != IssueKind::NoEdit);
     }
     if edits.is_empty() && issues.is_empty() {
         issues.push(ParseIssue {

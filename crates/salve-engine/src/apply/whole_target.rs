@@ -41,7 +41,24 @@ pub(super) fn whole_target(
         Resolution::Exact => return Ok(WholeTarget::Existing(plan.target.clone())),
         Resolution::Moved(found) => vec![found],
         Resolution::Ambiguous(list) => list,
-        Resolution::Missing => return Ok(WholeTarget::New),
+        Resolution::Missing => {
+            let elsewhere = ctx
+                .reply_syntax
+                .as_ref()
+                .and_then(|s| s.points_elsewhere(plan.target.path.as_str()));
+            return match elsewhere {
+                Some(word) => refuse(
+                    Status::PathAmbiguous,
+                    format!(
+                        "{} exists nowhere in the tree, and the reply itself places a file of that name \
+                         elsewhere ({word}); it is not created at the root on a guess: name the \
+                         file with its directory",
+                        plan.target.path
+                    ),
+                ),
+                None => Ok(WholeTarget::New),
+            };
+        }
     };
     let mut scored: Vec<(f64, &TreePath, Option<Guarded>)> = Vec::new();
     for path in &candidates {
@@ -98,6 +115,28 @@ pub(super) fn bare_name_is_sure(root: &Path, edit: &FileEdit) -> bool {
     kinship(content, &current) >= BARE_NAME_SURE && kinship(&current, content) >= BARE_NAME_SURE
 }
 
+/// Whether a whole-file block under a path line with unusual characters (`[id]`, `(group)`,
+/// spaces) is surely that file: the path names a file of the tree, or a new file whose directory
+/// exists or holds another file of the same reply. Anything else stays refused.
+pub(super) fn loose_path_is_sure(root: &Path, edit: &FileEdit, others: &[FileEdit]) -> bool {
+    let Ok(g) = guard(root, &edit.path) else {
+        return false;
+    };
+    if g.real.is_file() {
+        return true;
+    }
+    if g.real.exists() {
+        return false;
+    }
+    let Some((dir, _)) = edit.path.rsplit_once('/') else {
+        return false;
+    };
+    g.real.parent().is_some_and(Path::is_dir)
+        || others
+            .iter()
+            .any(|o| o.path.strip_prefix(dir).is_some_and(|r| r.starts_with('/')))
+}
+
 /// The block's kinship with a candidate: the best of its kinship with the work tree's text and
 /// with the baseline's (the block may be written against the file as the model read it).
 fn kinship_with(ctx: &Ctx<'_, '_, '_>, g: &Guarded, content: &str) -> f64 {
@@ -134,7 +173,7 @@ pub(super) fn kinship(block: &str, file: &str) -> f64 {
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
-    use super::{bare_name_is_sure, kinship};
+    use super::{bare_name_is_sure, kinship, loose_path_is_sure};
     use salve_patch::{FileChange, FileEdit, Format};
 
     fn whole(path: &str, content: &str) -> FileEdit {
@@ -170,6 +209,24 @@ mod tests {
         // No file at exactly that path: a bare name never moves or creates.
         assert!(!bare_name_is_sure(root, &whole("NOTES", file)));
         assert!(!bare_name_is_sure(root, &whole("MISSING", file)));
+    }
+
+    #[test]
+    fn a_loose_path_is_sure_where_the_tree_confirms_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("src/app/(shop)/[id]")).unwrap();
+        std::fs::write(root.join("src/app/(shop)/[id]/page.tsx"), "x\n").unwrap();
+        let sure =
+            |p: &str, others: &[FileEdit]| loose_path_is_sure(root, &whole(p, "y\n"), others);
+        assert!(sure("src/app/(shop)/[id]/page.tsx", &[]));
+        assert!(sure("src/app/(shop)/[id]/layout.tsx", &[]));
+        assert!(!sure("src/app/(cart)/[id]/page.tsx", &[]));
+        assert!(sure(
+            "src/app/(cart)/[id]/page.tsx",
+            &[whole("src/app/(cart)/[id]/layout.tsx", "z\n")]
+        ));
+        assert!(!sure("../outside/a b.md", &[]));
     }
 
     #[test]

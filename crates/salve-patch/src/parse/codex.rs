@@ -71,6 +71,21 @@ pub(crate) fn parse(cx: &mut Cx, r: &Region, i: usize) -> usize {
                     i = k;
                     continue;
                 }
+                // Changed lines right after the Begin line, with no file line: the envelope
+                // line stands among another edit's lines, and those lines belong to no file.
+                None if last_path.is_none()
+                    && matches!(t.as_bytes().first(), Some(b'+' | b'-' | b' ')) =>
+                {
+                    cx.issue(
+                        IssueKind::Malformed,
+                        None,
+                        format!(
+                            "line {}: changed lines after {BEGIN:?} with no file line",
+                            i + 1
+                        ),
+                    );
+                    break;
+                }
                 None => {
                     cx.note(format!(
                         "line {}: Codex patch ends without {END:?} before this line",

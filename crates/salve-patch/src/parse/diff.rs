@@ -6,8 +6,8 @@
 
 use super::body::{self, Body};
 use super::cx::{Cx, Region, RegionState, Source};
-use super::{paths, sanitize};
-use crate::edit::{Anchor, FileChange, FileEdit, Format, Hunk, IssueKind};
+use super::{paths, sanitize, search_replace};
+use crate::edit::{Anchor, FileChange, FileEdit, Format, Hunk, IssueKind, LineKind};
 
 /// A parsed `@@` line.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -223,6 +223,38 @@ pub(crate) fn finish_hunk(
                 b.old, b.new
             ));
         }
+    }
+    // A body cut short of its header's counts (by a header or a marker line among its lines)
+    // that keeps no added or removed line changes nothing: the change it announced is lost,
+    // and reading it as "already applied" would drop it silently.
+    let marker = b.lines.iter().find(|l| {
+        let raw = match l.kind {
+            LineKind::Remove => format!("-{}", l.text),
+            LineKind::Add => format!("+{}", l.text),
+            LineKind::Context => return false,
+        };
+        search_replace::is_search(&raw) || search_replace::is_replace(&raw)
+    });
+    if let Some(l) = marker {
+        // `------- SEARCH` and `+++++++ REPLACE` are Cline's markers as much as a removed or
+        // added line: the readings collide.
+        cx.issue(
+            IssueKind::Malformed,
+            Some(path),
+            format!(
+                "hunk {n}: the line {:?} is a SEARCH/REPLACE marker among the hunk's lines",
+                body::truncate(&l.text, 60)
+            ),
+        );
+    }
+    if h.counts().is_some_and(|counts| counts != (b.old, b.new))
+        && b.lines.iter().all(|l| l.kind == LineKind::Context)
+    {
+        cx.issue(
+            IssueKind::Malformed,
+            Some(path),
+            format!("hunk {n}: its body stops before any added or removed line its header counts"),
+        );
     }
     if b.lines.is_empty() {
         return None;
@@ -455,6 +487,18 @@ pub(crate) fn parse_git(cx: &mut Cx, r: &Region, i: usize) -> usize {
         i += 2;
     }
     let path = op.new.clone().or(op.old.clone()).unwrap_or_default();
+    // Changed lines right under a `diff --git` header, with no hunk header: the header stands
+    // in the middle of a hunk (a marker line among its lines), not before a file of its own.
+    if i < r.end && is_headerless_body_start(cx.src.line(i)) && !cx.src.line(i).trim().is_empty() {
+        cx.issue(
+            IssueKind::Malformed,
+            None,
+            format!(
+                "line {}: changed lines under a `diff --git` header with no hunk header: the header stands among a hunk's lines",
+                i + 1
+            ),
+        );
+    }
     let (hunks, next, cut) = parse_hunks(cx, r, i, &path);
     build(cx, op, hunks, Format::Git, cut);
     next

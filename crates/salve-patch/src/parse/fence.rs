@@ -20,12 +20,25 @@ pub(crate) struct Fence {
 /// aider's tag fences.
 const TAGS: &[&str] = &["source", "code", "pre", "codeblock", "sourcecode"];
 
-/// An aider tag fence: `<source>` alone on its line (an info word may follow: `<source python>`).
+/// An aider tag fence: `<source>` alone on its line. An info word may follow, inside the tag
+/// (`<source python>`) or after it (`<source>python`, as aider writes it).
 fn tag_open(line: &str) -> Option<Fence> {
     let t = line.trim();
-    let inner = t.strip_prefix('<')?.strip_suffix('>')?;
-    let (name, info) = inner.split_once(' ').unwrap_or((inner, ""));
+    let (inner, after) = t.strip_prefix('<')?.split_once('>')?;
+    // After the tag: one word at most, so `<code>x</code>` on one line is not a fence.
+    if after.contains(['<', '>', ' ']) {
+        return None;
+    }
+    let (name, info) = match inner.split_once(' ') {
+        Some((name, info)) if after.is_empty() => (name, info),
+        Some(_) => return None,
+        None => (inner, after),
+    };
     let tag = TAGS.iter().find(|g| **g == name)?;
+    // `<pre>word` and `<code>word` are HTML more often than a fence.
+    if !after.is_empty() && matches!(*tag, "pre" | "code") {
+        return None;
+    }
     Some(Fence {
         indent: 0,
         ch: b'<',
@@ -148,6 +161,11 @@ mod tests {
         assert_eq!(fence_open("<source python>").unwrap().info, "python");
         assert!(fence_open("<sources>").is_none());
         assert!(fence_open("<source>x</source>").is_none());
+        let f = fence_open("<source>python").unwrap();
+        assert_eq!((f.tag, f.info.as_str()), (Some("source"), "python"));
+        assert!(fence_open("<code>two words</code>").is_none());
+        assert!(fence_open("<source python>rust").is_none());
+        assert!(fence_open("<pre>hello").is_none());
         let f = fence_open("``````").unwrap();
         assert_eq!(f.len, 6);
         assert!(!is_fence_close("```", &f));

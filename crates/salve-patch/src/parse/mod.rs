@@ -171,6 +171,9 @@ mod tool_json;
 mod tool_xml;
 mod whole_file;
 mod wrapper;
+mod written;
+
+pub use written::ReplySyntax;
 
 use crate::edit::Extraction;
 use cx::{Cx, Region, RegionState};

@@ -78,6 +78,27 @@ fn is_name_like(t: &str, allow_spaces: bool) -> bool {
     base.chars().any(|c| c.is_alphanumeric())
 }
 
+/// Whether `t` may be a path with the characters web frameworks put in file names
+/// (`src/app/(marketing)/page.tsx`, `[id]`, `+page.svelte`, `[...slug].vue`, `$id.tsx`), or
+/// with spaces, `;`, `,` or `=`: a directory and a file name with an extension (or a well-known
+/// name), no space before the first `/` (a sentence is not a directory), nothing that is never
+/// in a path. Such a line is a path only when the tree confirms it (the engine decides).
+fn is_loose_path(t: &str) -> bool {
+    let Some((first, _)) = t.split_once('/') else {
+        return false;
+    };
+    let base = t.rsplit('/').next().unwrap_or(t);
+    !t.is_empty()
+        && t.len() <= 260
+        && !t.contains(['`', '<', '>', '|', '*', '?', '"', '{', '}'])
+        && !t.contains("://")
+        && !t.contains(", ")
+        && !t.starts_with(['-', '+', '@', '#', '/'])
+        && !first.contains(char::is_whitespace)
+        && !first.is_empty()
+        && (has_extension(base) || KNOWN_NAMES.contains(&base))
+}
+
 /// Removes one layer of `**x**`, `__x__`, `` `x` ``, `"x"`, `'x'`, `*x*`; true when a quoting
 /// layer (which may hold spaces) was removed.
 fn strip_decoration(t: &str) -> Option<(&str, bool)> {
@@ -125,6 +146,9 @@ fn path_from_line(line: &str) -> Option<String> {
 pub(crate) struct PathLine {
     pub path: String,
     pub strict: bool,
+    /// A path with characters a path line rarely holds (see [`is_loose_path`]): a path only
+    /// where the work tree confirms it, so a whole file under it waits for the engine.
+    pub loose: bool,
 }
 
 /// The path a line names, strict or weak; see [`path_from_line`] for the accepted forms.
@@ -163,13 +187,18 @@ pub(crate) fn path_candidate(line: &str) -> Option<PathLine> {
         }
     }
     if !is_name_like(t, quoted) {
-        return None;
+        return is_loose_path(t).then(|| PathLine {
+            path: t.to_string(),
+            strict: false,
+            loose: true,
+        });
     }
     let strict = is_path_like(t, quoted);
-    // `Change:` is prose; a weak name must stand alone.
-    (strict || !colon).then(|| PathLine {
+    // `Change:` is prose; a weak name must stand alone, or be quoted (`` `CHANGES`: ``).
+    (strict || !colon || quoted).then(|| PathLine {
         path: t.to_string(),
         strict,
+        loose: false,
     })
 }
 
@@ -191,6 +220,7 @@ pub(crate) fn prose_path(line: &str) -> Option<PathLine> {
     found.map(|p| PathLine {
         path: p.to_string(),
         strict: false,
+        loose: false,
     })
 }
 
@@ -404,8 +434,34 @@ mod tests {
         assert!(c.strict);
         assert_eq!(path_candidate("Here is the change:"), None);
         assert_eq!(path_candidate("Change:"), None);
+        let c = path_candidate("`CHANGES`:").unwrap();
+        assert_eq!((c.path.as_str(), c.strict), ("CHANGES", false));
         assert_eq!(path_candidate("---"), None);
         assert_eq!(path_candidate("```"), None);
+    }
+
+    #[test]
+    fn web_framework_paths_are_loose_candidates() {
+        for line in [
+            "src/app/(marketing)/about/page.tsx",
+            "src/routes/blog/[slug]/+page.svelte",
+            "pages/[...slug].vue",
+            "app/routes/$id.tsx",
+            "docs/My Notes/read me.md",
+            "**src/app/[id]/page.tsx**",
+            "conf/a;b=c.ini",
+        ] {
+            let c = path_candidate(line).unwrap_or_else(|| panic!("{line}"));
+            assert!(c.loose && !c.strict, "{line}");
+        }
+        for line in [
+            "Changes to src/app.ts",
+            "Here is src/app.ts, changed:",
+            "https://x.org/a.html",
+            "src/app/page",
+        ] {
+            assert!(path_candidate(line).is_none_or(|c| !c.loose), "{line}");
+        }
     }
 
     #[test]

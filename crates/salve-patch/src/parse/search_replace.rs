@@ -90,6 +90,26 @@ fn pick_divider(cx: &Cx, i: usize, dividers: &[usize]) -> Option<usize> {
     None
 }
 
+/// Roo's escape for text that would read as a marker: `\:start_line:`, `\=======`,
+/// `\-------`, `\<<<<<<< SEARCH`, `\>>>>>>> REPLACE` stand for the line without the backslash.
+fn unescape(line: &str) -> String {
+    let lead = line.len() - line.trim_start().len();
+    let rest = &line[lead..];
+    match rest.strip_prefix('\\') {
+        Some(r)
+            if r.starts_with(":start_line:")
+                || r.starts_with(":end_line:")
+                || is_divider(r)
+                || r.trim_end() == "-------"
+                || is_search(r)
+                || is_replace(r) =>
+        {
+            format!("{}{r}", &line[..lead])
+        }
+        _ => line.to_owned(),
+    }
+}
+
 /// Reads one block whose SEARCH marker is at line `i`; returns the line after it.
 pub(crate) fn parse_block(cx: &mut Cx, r: &Region, i: usize, path: Option<String>) -> usize {
     if path.is_some() {
@@ -163,13 +183,31 @@ pub(crate) fn parse_block(cx: &mut Cx, r: &Region, i: usize, path: Option<String
         );
         return close + 1;
     };
-    let search: Vec<&str> = (body..div).map(|k| cx.src.line(k)).collect();
-    let replace: Vec<&str> = (div + 1..close).map(|k| cx.src.line(k)).collect();
+    // A divider-like line inside REPLACE that SEARCH does not hold (a heading underline kept
+    // from the file) reads as a divider as much as text: refused, never guessed.
+    if let Some(k) = (div + 1..close).find(|&k| {
+        let l = cx.src.line(k);
+        is_divider(l) && !(body..div).any(|s| cx.src.line(s).trim() == l.trim())
+    }) {
+        cx.issue(
+            IssueKind::EditSyntax,
+            Some(&path),
+            format!(
+                "line {}: {:?} inside the REPLACE text reads as a divider too; escape it as \\{} or send the block without it",
+                k + 1,
+                cx.src.line(k).trim(),
+                cx.src.line(k).trim()
+            ),
+        );
+        return close + 1;
+    }
+    let search: Vec<String> = (body..div).map(|k| unescape(cx.src.line(k))).collect();
+    let replace: Vec<String> = (div + 1..close).map(|k| unescape(cx.src.line(k))).collect();
     push_pair(
         cx,
         &path,
-        search,
-        replace,
+        search.iter().map(String::as_str).collect(),
+        replace.iter().map(String::as_str).collect(),
         start_line,
         Format::SearchReplace,
         false,
@@ -217,6 +255,19 @@ pub(crate) fn parse_fenced(
         let close = (i..r.end).find(|&k| is_fence_close(cx.src.line(k), f));
         let stop = close.unwrap_or(r.end);
         if (i..stop).any(|k| is_search(cx.src.line(k))) {
+            // A stray marker between blocks means a block closed where the reply did not
+            // mean it to: the text up to here is not what the reply meant either.
+            if looks_like_marker(l) {
+                cx.issue(
+                    IssueKind::Malformed,
+                    None,
+                    format!(
+                        "line {}: unrecognised SEARCH/REPLACE marker {:?}",
+                        i + 1,
+                        l.trim()
+                    ),
+                );
+            }
             cx.note(format!(
                 "line {}: text between SEARCH/REPLACE blocks in a fence ignored",
                 i + 1

@@ -230,3 +230,21 @@ fn a_reply_cut_after_a_block_inside_its_unclosed_fence_is_truncated() {
     let x = extract(&format!("{block}...\n```\n"));
     assert!(x.issues.is_empty(), "{:?}", x.issues);
 }
+
+#[test]
+fn roo_escaped_markers_are_text_without_the_backslash() {
+    let x = crate::parse::extract(
+        "a.txt\n```\n<<<<<<< SEARCH\nold\n=======\n\\:start_line:3\n\\=======\nnew\n>>>>>>> REPLACE\n```\n",
+    );
+    assert!(x.issues.is_empty(), "{:?}", x.issues);
+    let crate::edit::FileChange::Modify { hunks } = &x.edits[0].change else {
+        panic!("{:?}", x.edits)
+    };
+    let added: Vec<&str> = hunks[0]
+        .lines
+        .iter()
+        .filter(|l| l.kind == crate::edit::LineKind::Add)
+        .map(|l| l.text.as_str())
+        .collect();
+    assert_eq!(added, [":start_line:3", "=======", "new"]);
+}

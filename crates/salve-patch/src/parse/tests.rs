@@ -337,3 +337,14 @@ fn every_format_but_whole_files_has_a_reader() {
     }
     assert!(!read.contains(&Format::WholeFile));
 }
+
+#[test]
+fn loose_path_lines_name_blocks_the_tree_must_confirm() {
+    let x = extract("docs/My Notes/read me.md\n```\n<<<<<<< SEARCH\none line\n=======\none LINE\n>>>>>>> REPLACE\n```\n\nsrc/app/(shop)/[id]/page.tsx\n```tsx\nexport default 1;\n```\n");
+    assert_eq!(x.edits.len(), 1, "{:?}", x.edits);
+    assert_eq!(x.edits[0].path, "docs/My Notes/read me.md");
+    assert_eq!(x.bare_named.len(), 1);
+    assert!(x.bare_named[0].loose);
+    assert_eq!(x.bare_named[0].edit.path, "src/app/(shop)/[id]/page.tsx");
+    assert_eq!(x.issues.len(), 1);
+}

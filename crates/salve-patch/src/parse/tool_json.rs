@@ -14,13 +14,16 @@
 //! call    := { ..., wrap: object | array | string }  (a tool-call envelope; a string is parsed
 //!                                                     as JSON, as OpenAI `arguments` are)
 //! path    := "path" | "file_path" | "filePath" | "file" | "filename" | "target_file"
+//!          | "filepath"                                  (Continue)
 //! old     := "old_string" | "oldString" | "old_str" | "old" | "search"
 //! new     := "new_string" | "newString" | "new_str" | "new" | "replace"
-//! content := "content" | "file_text"
-//! count   := ("replace_all" | "replaceAll"): bool
+//! content := "content" | "file_text"       (with "command": "create", Anthropic's text
+//!                                            editor: a new file, refused where one exists)
+//! count   := ("replace_all" | "replaceAll" | "allow_multiple"): bool
 //!          | ("expected_replacements" | "expectedReplacements"): integer >= 1
 //! wrap    := "input" | "arguments" | "args" | "parameters" | "params" | "function" |
-//!            "tool_input" | "tool_calls" | "calls"
+//!            "tool_input" | "tool_calls" | "calls" | "functionCall" | "function_call"
+//!            (Gemini's `{"functionCall": {"name", "args"}}`)
 //! ```
 //!
 //! - An edit is lowered like SEARCH/REPLACE ([`super::pair`]); an empty old text creates the
@@ -49,6 +52,7 @@ pub(crate) const PATH_KEYS: &[&str] = &[
     "file",
     "filename",
     "target_file",
+    "filepath",
 ];
 pub(crate) const OLD_KEYS: &[&str] = &["old_string", "oldString", "old_str", "old", "search"];
 pub(crate) const NEW_KEYS: &[&str] = &["new_string", "newString", "new_str", "new", "replace"];
@@ -64,6 +68,8 @@ const WRAP_KEYS: &[&str] = &[
     "tool_input",
     "tool_calls",
     "calls",
+    "functionCall",
+    "function_call",
 ];
 /// Tool-call envelopes nest a few levels at most; deeper values are not read.
 const MAX_DEPTH: usize = 8;
@@ -76,6 +82,8 @@ struct RawEdit {
     old: Option<String>,
     new: Option<String>,
     content: Option<String>,
+    /// Anthropic's text editor `"command": "create"`: a new file, never a write over one.
+    create: bool,
     count: Result<Option<Occurrences>, String>,
 }
 
@@ -86,7 +94,7 @@ fn get_str(obj: &Map<String, Value>, keys: &[&str]) -> Option<String> {
 
 /// The occurrence count an object asks for; `Err` names a count that makes no sense.
 fn count_of(obj: &Map<String, Value>) -> Result<Option<Occurrences>, String> {
-    if let Some(v) = ["replace_all", "replaceAll"]
+    if let Some(v) = ["replace_all", "replaceAll", "allow_multiple"]
         .iter()
         .find_map(|k| obj.get(*k))
     {
@@ -142,6 +150,7 @@ fn collect(v: &Value, inherited: Option<&str>, out: &mut Vec<RawEdit>, depth: us
                     old,
                     new,
                     content,
+                    create: obj.get("command").and_then(Value::as_str) == Some("create"),
                     count,
                 });
                 return;
@@ -190,9 +199,10 @@ fn ends_lines(old: &str, new: &str) -> bool {
     old.ends_with('\n') && (new.ends_with('\n') || new.is_empty())
 }
 
-/// A new file from an edit with empty old text; the new text is the content as written.
+/// A new file from an edit with empty old text; the new text is the content as written, line
+/// endings and final newline included: a JSON string says them explicitly.
 fn create(cx: &mut Cx, path: &str, content: &str) {
-    let content = content.replace("\r\n", "\n");
+    let content = content.to_owned();
     if let Some(l) = content
         .lines()
         .find(|l| sanitize::is_lazy(l) || sanitize::is_comment_dots(l))
@@ -213,6 +223,25 @@ fn create(cx: &mut Cx, path: &str, content: &str) {
         format: Format::OldNewJson,
         mode: None,
     });
+}
+
+/// A JSON string says its content exactly: the whole-file edit pushed at `at` keeps the
+/// string's own line endings and final-newline state (unless it was changed while read, say
+/// line-number prefixes stripped). A file that exists keeps its own line endings and final
+/// newline when replaced; a new file is written as the string says.
+fn exact_content(cx: &mut Cx, at: usize, content: &str) {
+    let Some(FileChange::Replace {
+        content: taken,
+        final_newline,
+    }) = cx.edits.get_mut(at).map(|e| &mut e.change)
+    else {
+        return;
+    };
+    let lf = content.replace("\r\n", "\n");
+    if *taken == lf || taken.strip_suffix('\n') == Some(lf.as_str()) {
+        *taken = content.to_owned();
+        *final_newline = content.ends_with('\n');
+    }
 }
 
 /// Lowers every edit in `value` into `cx`; false when the value holds no edit at all. `line` is
@@ -243,7 +272,12 @@ fn lower_one(cx: &mut Cx, e: RawEdit, line: usize) {
     };
     let (e_old, e_new) = match (e.old, e.new, e.content) {
         (Some(o), Some(n), _) => (o, n),
+        (None, None, Some(content)) if e.create => {
+            create(cx, &path, &content);
+            return;
+        }
         (None, None, Some(content)) => {
+            let before = cx.edits.len();
             let lines: Vec<&str> = content
                 .lines()
                 .map(|l| l.strip_suffix('\r').unwrap_or(l))
@@ -257,6 +291,7 @@ fn lower_one(cx: &mut Cx, e: RawEdit, line: usize) {
                 Format::ToolJson,
                 line,
             );
+            exact_content(cx, before, &content);
             return;
         }
         (o, _, _) => {

@@ -86,3 +86,38 @@ fn deleting_whole_lines_with_empty_new_text_keeps_the_next_line() {
     let out = crate::apply_hunks("use a;\nuse b;\n\nfn x() {}\n", hunks, None);
     assert_eq!(out.new_text.as_deref(), Some("\nfn x() {}\n"));
 }
+
+#[test]
+fn gemini_function_call_allow_multiple_and_continue_filepath() {
+    let x = extract("{\"functionCall\": {\"name\": \"replace\", \"args\": {\"file_path\": \"a.py\", \"old_string\": \"a\", \"new_string\": \"b\", \"allow_multiple\": true}}}");
+    assert!(x.issues.is_empty(), "{:?}", x.issues);
+    assert_eq!(x.edits[0].path, "a.py");
+    assert_eq!(occurrences(&x.edits[0].change), Some(Occurrences::All));
+    let x = extract("{\"filepath\": \"src/a.ts\", \"old_string\": \"a\", \"new_string\": \"b\"}");
+    assert!(x.issues.is_empty(), "{:?}", x.issues);
+    assert_eq!(x.edits[0].path, "src/a.ts");
+}
+
+#[test]
+fn text_editor_create_is_a_new_file_and_json_content_is_exact() {
+    let v = serde_json::json!({"command": "create", "path": "n.py", "file_text": "a = 1\r\nb = 2"});
+    let x = extract_value(&v);
+    assert_eq!(
+        x.edits[0].change,
+        FileChange::Create {
+            content: "a = 1\r\nb = 2".into(),
+            final_newline: false
+        }
+    );
+    // A write without the create command replaces (or creates) the file, with the string's own
+    // bytes: no final newline the string lacks.
+    let v = serde_json::json!({"path": "n.py", "content": "a = 1\nb = 2"});
+    let x = extract_value(&v);
+    assert_eq!(
+        x.edits[0].change,
+        FileChange::Replace {
+            content: "a = 1\nb = 2".into(),
+            final_newline: false
+        }
+    );
+}

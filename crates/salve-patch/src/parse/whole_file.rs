@@ -194,6 +194,43 @@ mod tests {
     }
 
     #[test]
+    fn a_path_line_beats_a_language_tag_that_is_a_file_name() {
+        let x = extract("Makefile\n```makefile\nall:\n\techo hi\n```\n");
+        assert!(x.issues.is_empty(), "{:?}", x.issues);
+        assert_eq!(x.edits[0].path, "Makefile");
+        let x = extract("```makefile\nall:\n\techo hi\n```\n");
+        assert_eq!(x.edits[0].path, "makefile");
+    }
+
+    #[test]
+    fn a_quoted_bare_name_before_a_block_is_never_dropped() {
+        let x = extract("`CHANGES`:\n```\nnew changes\n```\n\n`a.py`:\n```\nx = 2\n```\n");
+        assert_eq!(x.edits.len(), 1);
+        assert_eq!(x.edits[0].path, "a.py");
+        assert_eq!(x.issues.len(), 1, "{:?}", x.issues);
+        assert_eq!(x.issues[0].path.as_deref(), Some("CHANGES"));
+        assert_eq!(x.bare_named.len(), 1);
+        // A shell session after a command's name is no file.
+        let x = extract("Run `make`:\n```sh\nmake test\n```\n\n`a.py`:\n```\nx = 2\n```\n");
+        assert!(x.issues.is_empty(), "{:?}", x.issues);
+    }
+
+    #[test]
+    fn a_block_after_a_sentence_naming_a_file_waits_for_the_tree() {
+        let x = extract("Updated `middleware/nocache.go`:\n\n```go\npackage m\n```\n");
+        assert!(x.edits.is_empty(), "{x:?}");
+        assert!(
+            x.issues.iter().all(|i| i.kind == IssueKind::NoEdit),
+            "{x:?}"
+        );
+        assert_eq!(x.bare_named.len(), 1);
+        assert_eq!(x.bare_named[0].edit.path, "middleware/nocache.go");
+        // A shell session after such a sentence is no file.
+        let x = extract("Then run `scripts/build.sh`:\n\n```sh\n./scripts/build.sh\n```\n");
+        assert!(x.bare_named.is_empty());
+    }
+
+    #[test]
     fn decorated_path_with_blank_line_and_info_path() {
         let x = extract("**`src/a b.rs`**\n\n```rust\nx\n```\n```toml Cargo.toml\n[a]\n```\n");
         assert_eq!(x.edits.len(), 2);

@@ -45,10 +45,25 @@ fn starts_with_edit(cx: &Cx, first: usize, end: usize) -> bool {
 /// Reads the fence opened at line `i`; returns the line after its close. `pending` is a path
 /// line seen just before the fence.
 fn fence(cx: &mut Cx, r: &Region, i: usize, f: &Fence, pending: Option<paths::PathLine>) -> usize {
-    let info_path = paths::path_from_info(&f.info);
+    let mut info_path = paths::path_from_info(&f.info);
+    // A language tag that is also a file name (```` ```makefile ````, ```` ```dockerfile ````)
+    // names a file only when nothing else does: a path line before the fence beats it.
+    if pending.is_some()
+        && info_path
+            .as_deref()
+            .is_some_and(|p| p.eq_ignore_ascii_case(&lang_of(&f.info)))
+    {
+        info_path = None;
+    }
     // A weak path (a bare word such as `compile`) is trusted for whole-file content only when
     // the content is a script (`#!`); edit formats inside the fence prove intent on their own.
     let strong = info_path.is_some() || pending.as_ref().is_some_and(|p| p.strict);
+    let loose = info_path.is_none() && pending.as_ref().is_some_and(|p| p.loose);
+    // A path named only in the sentence before the fence (`` Updated `src/a.go`: ``).
+    let prose = info_path.is_none()
+        && pending
+            .as_ref()
+            .is_some_and(|p| !p.strict && !p.loose && paths::is_path_like(&p.path, false));
     let hint = info_path.or(pending.map(|p| p.path));
     let lang = lang_of(&f.info);
     let diff_lang = is_diff_lang(&lang);
@@ -100,10 +115,16 @@ fn fence(cx: &mut Cx, r: &Region, i: usize, f: &Fence, pending: Option<paths::Pa
     let edit_first =
         starts_with_edit(cx, first, end) || whole_file::edit_syntax_at(&content).is_some();
     let whole_ok = strong || cx.src.line(first).starts_with("#!");
+    // A shell session after a name (`` `make`: `` then ```` ```sh ````) runs it; it is no file.
+    let shell = matches!(
+        lang.as_str(),
+        "sh" | "bash" | "zsh" | "shell" | "console" | "shell-session" | "powershell" | "ps" | "cmd"
+    );
     let bare_name = hint
         .as_ref()
-        .filter(|p| !whole_ok && !paths::is_path_like(p, true))
+        .filter(|p| !whole_ok && !shell && (loose || !paths::is_path_like(p, true)))
         .cloned();
+    let prose_name = hint.clone().filter(|_| prose && !shell && !diff_lang);
     let hint = hint.filter(|_| whole_ok || edit_first || diff_lang);
     match hint {
         Some(path) if !edit_first && !diff_lang => {
@@ -124,20 +145,42 @@ fn fence(cx: &mut Cx, r: &Region, i: usize, f: &Fence, pending: Option<paths::Pa
             // an edit, so the reply is refused with the reason. The block goes with the issue,
             // for a caller that sees the work tree to take when the name is sure there.
             if let Some(name) = bare_name.filter(|_| cx.found() == before && !diff_lang) {
-                let message = format!(
-                    "line {}: the block after the line {name:?} may be the whole file {name}, but a bare name does not say so surely; name it with its directory or as `File: {name}`",
-                    i + 1
-                );
-                bare_named(cx, &inner, name, &lang, message);
+                let message = if loose {
+                    format!(
+                        "line {}: the block after the line {name:?} may be the whole file {name}, but that path names no file of the tree and no new file in a directory that exists",
+                        i + 1
+                    )
+                } else {
+                    format!(
+                        "line {}: the block after the line {name:?} may be the whole file {name}, but a bare name does not say so surely; name it with its directory or as `File: {name}`",
+                        i + 1
+                    )
+                };
+                bare_named(cx, &inner, name, &lang, message, loose);
+            } else if let Some(name) = prose_name.filter(|_| cx.found() == before) {
+                prose_named(cx, &inner, name, &lang);
             }
         }
     }
     next
 }
 
+/// A block after a sentence that names a file (`` Updated `src/a.go`: ``) may be that whole
+/// file, or an example of its use: kept beside the reply, for a caller that sees the work tree
+/// to take only when the block is clearly that file's content. Otherwise it stays prose, as a
+/// code sample in an explanation is.
+fn prose_named(cx: &mut Cx, inner: &Region, name: String, lang: &str) {
+    let (issues, kept) = (cx.issues.len(), cx.bare_named.len());
+    let message = "a block after a sentence naming the file".to_owned();
+    bare_named(cx, inner, name, lang, message, false);
+    // No issue: unless the work tree shows the block is the file, it is an example.
+    cx.issues.truncate(issues);
+    cx.bare_named.truncate(kept + 1);
+}
+
 /// Refuse the block after a bare name with `message`, and keep the whole-file edit it would be
 /// (when it reads as one without another issue) beside the issue.
-fn bare_named(cx: &mut Cx, inner: &Region, name: String, lang: &str, message: String) {
+fn bare_named(cx: &mut Cx, inner: &Region, name: String, lang: &str, message: String, loose: bool) {
     let (edits, issues) = (cx.edits.len(), cx.issues.len());
     whole_file::take(cx, inner, name.clone(), lang);
     let clean = cx.issues.len() == issues;
@@ -152,6 +195,7 @@ fn bare_named(cx: &mut Cx, inner: &Region, name: String, lang: &str, message: St
         cx.bare_named.push(BareNamed {
             edit: edit.clone(),
             issue: issue.clone(),
+            loose,
         });
     }
     cx.issues.push(issue);

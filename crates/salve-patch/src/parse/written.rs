@@ -1,0 +1,375 @@
+//! No edit syntax in what is written (DESIGN.md §3.3): the lines a reply holds as syntax, and
+//! the check that none of them reaches a file unless the old file had it.
+//!
+//! The check reads the reply, the old text and the new text, never the reader or rung that
+//! produced the new text, so a rule added for one path cannot be bypassed by another. A line
+//! the reply holds as syntax is one the readers take as structure, never as content:
+//! - a SEARCH/REPLACE marker of any shape (`<<<<<<< SEARCH`, `>>>>>>> REPLACE`, Cline's
+//!   `------- SEARCH`, a git conflict marker), but not `=======` alone, which is a Markdown and
+//!   reST heading underline;
+//! - a Roo line marker (`:start_line:N`, `:end_line:N`);
+//! - a diff or Codex header (`diff --git`, a `---`/`+++` pair, `*** Begin Patch`, `*** Update
+//!   File:`, ...), but not an `@@` hunk header, which `.patch` fixtures hold;
+//! - a fence line, in a file that is not a document (Markdown, reST, text files hold fences);
+//! - a line naming the edited file's own path;
+//! - a diff's removal line `-T` with its marker, where the old file has `T`: the line reads as
+//!   "remove T" as well as "add -T" (a lost `+`), and the two readings collide.
+//!
+//! What a format marks unambiguously as content is data, even when it looks like syntax: a
+//! diff's `+` line, a JSON string (never a line of the reply), a whole file in a structured
+//! call. The caller says which added lines are data; those may be written.
+
+use std::collections::HashSet;
+
+use super::codex;
+use super::fence::fence_open;
+use super::paths::path_candidate;
+use super::search_replace;
+use crate::edit::{Format, Hunk, LineKind};
+
+/// The lines of one reply that are edit syntax (trimmed), and the path lines it holds.
+#[derive(Clone, Debug, Default)]
+pub struct ReplySyntax {
+    markers: HashSet<String>,
+    fences: HashSet<String>,
+    /// Fence lines the reply writes twice in a row.
+    doubled: HashSet<String>,
+    /// Path lines (trimmed) with the path each names.
+    paths: Vec<(String, String)>,
+    /// Every word of the reply that holds a `/` (an import, a path in prose or code).
+    slashed: HashSet<String>,
+}
+
+/// File extensions whose text holds fences as content.
+const DOCUMENTS: &[&str] = &[
+    "md", "markdown", "mdx", "rst", "txt", "adoc", "org", "ipynb",
+];
+
+/// Whether `t` (trimmed) is a marker of a format salve reads, on its own.
+fn is_marker(t: &str) -> bool {
+    search_replace::is_search(t)
+        || search_replace::is_replace(t)
+        || search_replace::looks_like_marker(t)
+        || t.starts_with(":start_line:")
+        || t.starts_with(":end_line:")
+        || t.starts_with("diff --git ")
+        || codex::is_start(t)
+        || t == "*** End Patch"
+        || t.starts_with("*** Move to:")
+}
+
+/// Whether `line` is, on its own, a marker of a format salve reads (a divider included):
+/// never a line that merely lost its diff prefix.
+pub(super) fn is_marker_line(line: &str) -> bool {
+    let t = line.trim();
+    is_marker(t) || search_replace::is_divider(t)
+}
+
+impl ReplySyntax {
+    /// The syntax lines of `reply`.
+    pub fn of(reply: &str) -> ReplySyntax {
+        let mut out = ReplySyntax::default();
+        let lines: Vec<&str> = reply.lines().collect();
+        for (k, line) in lines.iter().enumerate() {
+            let t = line.trim();
+            if t.is_empty() {
+                continue;
+            }
+            out.slashed.extend(
+                t.split(|c: char| c.is_whitespace() || "\"'`()<>,;[]{}".contains(c))
+                    .filter(|w| w.contains('/') && w.len() < 200)
+                    .map(str::to_owned),
+            );
+            let next = lines.get(k + 1).map_or("", |l| l.trim());
+            if is_marker(t) {
+                out.markers.insert(t.to_owned());
+            } else if t.starts_with("--- ") && next.starts_with("+++ ") {
+                out.markers.insert(t.to_owned());
+                out.markers.insert(next.to_owned());
+            } else if fence_open(line).is_some_and(|f| f.tag.is_none() && !f.info.is_empty()) {
+                // Only an opener with an info string: a bare ```` ``` ```` is as often a code
+                // example in a doc comment or docstring.
+                // A fence opener written twice in a row: the second is never content, even in
+                // a document.
+                if next == t {
+                    out.doubled.insert(t.to_owned());
+                }
+                out.fences.insert(t.to_owned());
+            } else if let Some(p) = path_candidate(line).filter(|p| p.strict) {
+                out.paths.push((t.to_owned(), p.path));
+            }
+        }
+        out
+    }
+
+    /// The first line of the new text (given as the pieces it puts in) that the reply holds as
+    /// syntax and that `old` does not have, for the file `path` edited by `hunks` (none for a
+    /// whole file) in `format`. The added lines of a diff and the strings of a JSON call are
+    /// content as their format marks it, so they may be written.
+    pub fn first_written(
+        &self,
+        path: &str,
+        old: &str,
+        new_pieces: &[&str],
+        hunks: &[Hunk],
+        format: Format,
+    ) -> Option<String> {
+        let diff = matches!(format, Format::Git | Format::Unified | Format::Codex);
+        let json = matches!(format, Format::OldNewJson | Format::ToolJson);
+        if json && hunks.is_empty() {
+            // A whole file in a structured call: every line is data.
+            return None;
+        }
+        let added_are_data = diff || json;
+        let document = path
+            .rsplit_once('.')
+            .is_some_and(|(_, ext)| DOCUMENTS.contains(&ext.to_ascii_lowercase().as_str()));
+        let removals: HashSet<String> = hunks
+            .iter()
+            .filter(|_| diff)
+            .flat_map(|h| &h.lines)
+            .filter(|l| l.kind == LineKind::Remove && !l.text.trim().is_empty())
+            .map(|l| format!("-{}", l.text).trim().to_owned())
+            .collect();
+        let data: HashSet<&str> = if added_are_data {
+            hunks
+                .iter()
+                .flat_map(|h| &h.lines)
+                .filter(|l| l.kind == LineKind::Add)
+                .map(|l| l.text.trim())
+                .collect()
+        } else {
+            HashSet::new()
+        };
+        let suspect = |line: &str, t: &str| {
+            self.markers.contains(t)
+                // A text replacement joins its first and last lines to the file's line around
+                // it: a marker may reach the file glued to other text.
+                || self
+                    .markers
+                    .iter()
+                    .any(|m| t.len() > m.len() && (t.ends_with(m.as_str()) || t.starts_with(m.as_str())))
+                || (!document && self.fences.contains(t) && fence_open(line).is_some())
+                || self.doubled.contains(t)
+                || self
+                    .paths
+                    .iter()
+                    .any(|(line, p)| line == t && same_path(p, path))
+                || removals.contains(t)
+        };
+        let mut old_lines: Option<HashSet<&str>> = None;
+        for piece in new_pieces {
+            for line in piece.lines() {
+                let t = line.trim();
+                if t.is_empty() || !suspect(line, t) || data.contains(t) {
+                    continue;
+                }
+                let old_lines =
+                    old_lines.get_or_insert_with(|| old.lines().map(str::trim).collect());
+                if old_lines.contains(t) {
+                    continue;
+                }
+                // A lost `+` on a `-T` line is content unless the file has `T` to remove.
+                if removals.contains(t) && !self.markers.contains(t) {
+                    let removed = t.get(1..).unwrap_or("").trim();
+                    if !old_lines.contains(removed) {
+                        continue;
+                    }
+                }
+                return Some(line.trim_end().to_owned());
+            }
+        }
+        None
+    }
+}
+
+impl ReplySyntax {
+    /// Where the reply points at a file named `name` inside a directory (`./components/Header`
+    /// in an import, `src/Header.js` in prose): a word of the reply ending in `/` and `name` or
+    /// its stem. A bare name that exists nowhere is then no file for the root.
+    pub fn points_elsewhere(&self, name: &str) -> Option<String> {
+        let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
+        if name.contains('/') || stem.chars().filter(|c| c.is_alphanumeric()).count() < 3 {
+            return None;
+        }
+        let mut found: Vec<&String> = self
+            .slashed
+            .iter()
+            .filter(|w| {
+                let w = w.trim_end_matches(['.', '!', '?', ':']);
+                let last = w.rsplit('/').next().unwrap_or("");
+                !w.contains("://")
+                    && !w.starts_with("//")
+                    && w.rsplit_once('/')
+                        .is_some_and(|(dir, _)| !dir.trim_start_matches('.').is_empty())
+                    && (last == name || last == stem)
+            })
+            .collect();
+        found.sort();
+        found.first().map(|w| (*w).clone())
+    }
+}
+
+/// Whether a path line's `named` path is the file `path` (or its tail: a path line may leave
+/// out leading directories).
+fn same_path(named: &str, path: &str) -> bool {
+    let named = named.trim_start_matches("./");
+    named == path || path.ends_with(&format!("/{named}"))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::ReplySyntax;
+    use crate::edit::{Format, Hunk, HunkLine, LineKind};
+
+    fn hunk(lines: &[(LineKind, &str)]) -> Hunk {
+        Hunk {
+            lines: lines
+                .iter()
+                .map(|(k, t)| HunkLine::new(*k, (*t).to_owned()))
+                .collect(),
+            ..Hunk::default()
+        }
+    }
+
+    #[test]
+    fn markers_the_reply_holds_are_not_written() {
+        let reply = "### n.txt\n```text\nn.txt\n```text\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```\n";
+        let s = ReplySyntax::of(reply);
+        let new = "n.txt\n```text\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n";
+        assert_eq!(
+            s.first_written("n.txt", "a\n", &[new], &[], Format::SearchReplace)
+                .as_deref(),
+            Some("n.txt")
+        );
+        assert_eq!(
+            s.first_written(
+                "n.txt",
+                "a\n",
+                &["x\n<<<<<<< SEARCH\n"],
+                &[],
+                Format::SearchReplace
+            )
+            .as_deref(),
+            Some("<<<<<<< SEARCH")
+        );
+        // A heading underline stays writable; so does a marker the old file had.
+        // A marker joined to a line of the file by a text replacement.
+        assert!(s
+            .first_written(
+                "n.txt",
+                "a\n",
+                &["x = <<<<<<< SEARCH\n"],
+                &[],
+                Format::SearchReplace
+            )
+            .is_some());
+        assert_eq!(
+            s.first_written(
+                "n.txt",
+                "a\n",
+                &["Title\n=======\n"],
+                &[],
+                Format::SearchReplace
+            ),
+            None
+        );
+        assert_eq!(
+            s.first_written(
+                "n.txt",
+                "<<<<<<< SEARCH\n",
+                &["<<<<<<< SEARCH\n"],
+                &[],
+                Format::SearchReplace
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn a_bare_name_the_reply_places_in_a_directory() {
+        let s = ReplySyntax::of("+import Header from './components/Header';\n#### Header.js\n");
+        assert_eq!(
+            s.points_elsewhere("Header.js").as_deref(),
+            Some("./components/Header")
+        );
+        assert_eq!(s.points_elsewhere("Footer.js"), None);
+        assert_eq!(s.points_elsewhere("src/Header.js"), None);
+        let s = ReplySyntax::of("See https://x.org/Header and ./Header\n");
+        assert_eq!(s.points_elsewhere("Header.js"), None);
+    }
+
+    #[test]
+    fn fences_are_content_of_documents_only() {
+        let s = ReplySyntax::of("a.py\n```python\nx = 1\n```\n");
+        assert!(s
+            .first_written("a.py", "", &["```python\n"], &[], Format::SearchReplace)
+            .is_some());
+        assert!(s
+            .first_written(
+                "README.md",
+                "",
+                &["```python\n"],
+                &[],
+                Format::SearchReplace
+            )
+            .is_none());
+        // An opener written twice in a row is syntax even in a document.
+        let s = ReplySyntax::of("a.md\n```markdown\n```markdown\n# T\n```\n");
+        assert!(s
+            .first_written("a.md", "", &["```markdown\n# T\n"], &[], Format::WholeFile)
+            .is_some());
+    }
+
+    #[test]
+    fn roo_line_markers_and_diff_headers() {
+        let s = ReplySyntax::of(":start_line:2\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n");
+        assert!(s
+            .first_written("x", "", &[":start_line:2\n"], &[], Format::SearchReplace)
+            .is_some());
+        assert!(s
+            .first_written("x", "", &["--- a/x\n"], &[], Format::SearchReplace)
+            .is_some());
+        // Hunk headers belong in `.patch` fixtures.
+        assert!(s
+            .first_written("x", "", &["@@ -1 +1 @@\n"], &[], Format::SearchReplace)
+            .is_none());
+    }
+
+    #[test]
+    fn data_lines_are_written() {
+        let s = ReplySyntax::of("+<<<<<<< SEARCH\n<<<<<<< SEARCH\n");
+        let h = hunk(&[(LineKind::Add, "<<<<<<< SEARCH")]);
+        assert!(s
+            .first_written(
+                "x",
+                "",
+                &["<<<<<<< SEARCH\n"],
+                std::slice::from_ref(&h),
+                Format::Unified
+            )
+            .is_none());
+        assert!(s
+            .first_written("x", "", &["<<<<<<< SEARCH\n"], &[h], Format::SearchReplace)
+            .is_some());
+    }
+
+    #[test]
+    fn a_removal_line_written_where_the_file_has_its_text_collides() {
+        let s = ReplySyntax::of("-C\n+C'\n");
+        let h = hunk(&[(LineKind::Remove, "C"), (LineKind::Add, "C'")]);
+        let hs = std::slice::from_ref(&h);
+        assert_eq!(
+            s.first_written("f", "B\nC\n", &["-C\nC'\n"], hs, Format::Unified)
+                .as_deref(),
+            Some("-C")
+        );
+        // A Markdown bullet that lost its `+`: the file has no ` item` to remove.
+        let s = ReplySyntax::of("- item\n");
+        let h = hunk(&[(LineKind::Remove, " item")]);
+        assert!(s
+            .first_written("f.md", "- other\n", &["- item\n"], &[h], Format::Unified)
+            .is_none());
+    }
+}
