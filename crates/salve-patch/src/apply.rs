@@ -76,6 +76,8 @@ pub fn apply_hunks_lazy(
     hunks: &[Hunk],
     baseline: impl Fn() -> Option<String>,
 ) -> FileOutcome<Splice> {
+    // Indentation pasted as no-break spaces is indentation (issue 23 §4).
+    let hunks = &*crate::locate::pasted::unbreak(current, hunks);
     let doc = Doc::parse(current);
     let idx = FileIndex::with_keys(&doc, hunk_keys(hunks)).with_scopes(
         hunks

@@ -5,7 +5,9 @@
 //! indent rung accepts a match only when one delta explains every non-blank line; the same delta
 //! then re-indents the added lines, because the file is the truth for its own style.
 
-use crate::text::{indent_width, is_blank, leading_ws};
+use super::{pre_image, style, Placement};
+use crate::edit::HunkLine;
+use crate::text::{indent_width, is_blank, leading_ws, strip_cr, Doc};
 
 /// The uniform relation between pattern indentation and file indentation.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -27,6 +29,8 @@ pub(crate) enum Reindent {
 }
 
 const TAB_WIDTHS: [usize; 3] = [4, 8, 2];
+/// The level widths a tab may stand for when choosing among readings (issue 23 §4).
+const LEVEL_WIDTHS: [usize; 4] = [2, 3, 4, 8];
 
 impl Reindent {
     /// The single delta explaining every non-blank (pattern, file) pair, or `None` when the
@@ -110,6 +114,95 @@ impl Reindent {
     }
 }
 
+/// Whose indentation is tabs when a fit converts between tabs and spaces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TabSide {
+    Reply,
+    File,
+}
+
+/// For a [`Reindent::Columns`] fit between a reply in one style and a file in the other, whose
+/// quoted lines all sit at one indentation: any tab width explains them (with its own delta),
+/// and [`Reindent::infer`] took the first. The widths differ on every line one level deeper or
+/// shallower (a two-space file with a tab-indented reply: 6 spaces for a nested line instead of
+/// 4). One tab is one level: the file's level width when the reply indents with tabs, the
+/// reply's own when the file does (`level`, asked with the side that has tabs). When that says
+/// nothing, the width that leaves the quoted lines unshifted (the reply only changed the style:
+/// eight spaces for one tab of a Go file).
+/// `None` keeps the fit as inferred.
+fn level_tab<'x>(
+    reindent: &Reindent,
+    pairs: impl Iterator<Item = (&'x str, &'x str)> + Clone,
+    level: impl FnOnce(TabSide) -> Option<usize>,
+) -> Option<Reindent> {
+    let Reindent::Columns { tabs, .. } = *reindent else {
+        return None;
+    };
+    let ws = pairs
+        .filter(|(p, f)| !is_blank(p) && !is_blank(f))
+        .map(|(p, f)| (leading_ws(p), leading_ws(f)));
+    let only = |s: &str, c: char| s.chars().all(|x| x == c);
+    let side = if ws.clone().all(|(p, f)| only(p, '\t') && only(f, ' ')) {
+        TabSide::Reply
+    } else if ws.clone().all(|(p, f)| only(p, ' ') && only(f, '\t')) {
+        TabSide::File
+    } else {
+        return None;
+    };
+    let (p0, f0) = ws.clone().next()?;
+    let delta = |tab: usize| indent_width(f0, tab) as isize - indent_width(p0, tab) as isize;
+    let fits: Vec<usize> = LEVEL_WIDTHS
+        .into_iter()
+        .filter(|&tab| {
+            let d = delta(tab);
+            ws.clone()
+                .all(|(p, f)| indent_width(f, tab) as isize - indent_width(p, tab) as isize == d)
+        })
+        .collect();
+    if fits.len() < 2 {
+        return None;
+    }
+    let tab = level(side)
+        .filter(|u| fits.contains(u))
+        .or_else(|| fits.iter().copied().find(|&t| delta(t) == 0))?;
+    Some(Reindent::Columns {
+        delta: delta(tab),
+        tab,
+        tabs,
+    })
+}
+
+/// The placement with its tab width chosen by levels ([`level_tab`]), when that changes it.
+/// Asked for every placed hunk, it looks at the file only for a fit between styles.
+pub(crate) fn by_levels(doc: &Doc, lines: &[HunkLine], p: &Placement) -> Option<Placement> {
+    if !matches!(p.fit.reindent, Reindent::Columns { .. }) {
+        return None;
+    }
+    let (pre, _) = pre_image(lines);
+    let pairs = pre
+        .iter()
+        .zip(&p.fit.map)
+        .filter(|(_, span)| span.end == span.start + 1 && span.start < doc.len())
+        .map(|(text, span)| (*text, doc.line(span.start)));
+    let level = |side| match side {
+        // One tab of the reply is one level of the file.
+        TabSide::Reply => {
+            let (s, e) = p.range();
+            style::space_unit(doc, s, e)
+        }
+        // One tab of the file is one level of the reply. A step of 8 may be one level of 8 or
+        // two of 4 (a line at column 0 before one at 8): it tells none, and the quoted lines
+        // decide.
+        TabSide::File => style::step(lines.iter().map(|l| strip_cr(&l.text))).filter(|&w| w < 8),
+    };
+    let tuned = level_tab(&p.fit.reindent, pairs, level)?;
+    (tuned != p.fit.reindent).then(|| {
+        let mut p = p.clone();
+        p.fit.reindent = tuned;
+        p
+    })
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
@@ -145,6 +238,35 @@ mod tests {
         assert_eq!(r.apply(""), "");
         // A line of whitespace only was written in the same style as the others.
         assert_eq!(r.apply("        "), "\t\t");
+    }
+
+    #[test]
+    fn one_tab_is_one_level_of_the_other_side() {
+        let one = [("\treturn 1;", "  return 1;")];
+        let r = infer(&one).unwrap();
+        // A two-space file: the reply's tab is two columns, its nested line four spaces.
+        let tuned = level_tab(&r, one.iter().copied(), |_| Some(2)).unwrap();
+        assert_eq!(tuned.apply("\t\treturn 0;"), "    return 0;");
+        // Quoted a level deeper than the file has it: still one file level per tab.
+        let deep = [("\t\treturn 1;", "  return 1;")];
+        let r = infer(&deep).unwrap();
+        let tuned = level_tab(&r, deep.iter().copied(), |_| Some(2)).unwrap();
+        assert_eq!(tuned.apply("\t\t\treturn 0;"), "    return 0;");
+        // A Go file quoted with eight spaces a level: two tabs for a nested line, not three.
+        let go = [("        return n", "\treturn n")];
+        let r = Reindent::infer(go.iter().copied(), || true).unwrap();
+        let tuned = level_tab(&r, go.iter().copied(), |_| Some(8)).unwrap();
+        assert_eq!(tuned.apply("                return 0"), "\t\treturn 0");
+        // Nothing tells the level: the width that keeps the quoted lines where they are.
+        let two = [("  x", "\tx")];
+        let r = Reindent::infer(two.iter().copied(), || true).unwrap();
+        let tuned = level_tab(&r, two.iter().copied(), |_| None).unwrap();
+        assert_eq!(tuned.apply("\t\ty"), "\t\ty");
+        assert_eq!(tuned.apply("    y"), "\t\ty");
+        // Two quoted levels pin the width: nothing to choose.
+        let pinned = [("\ta", "  a"), ("\t\tb", "    b")];
+        let r = infer(&pinned).unwrap();
+        assert_eq!(level_tab(&r, pinned.iter().copied(), |_| Some(4)), None);
     }
 
     #[test]

@@ -1,0 +1,102 @@
+//! No-break spaces as indentation (issue 23 §4).
+//!
+//! A reply copied from a web chat often carries its indentation as no-break spaces (U+00A0, and
+//! the narrow and figure spaces some renderers use): the page showed them as spaces, the model
+//! wrote spaces. The ladder reads them as whitespace when it matches (the indent and canonical
+//! rungs), but its indentation passes count widths in bytes and tell styles by the first byte,
+//! so added lines came out written as they were, widened, turned into a tab or refused. Each
+//! such character in a line's leading whitespace is one column: it is made a space before
+//! placement, and the passes that write the file's own style (a uniform shift, levels, tabs)
+//! take it from there. A file that itself indents a line with one is left to be matched as
+//! written: there a no-break space may be the file's own.
+
+use std::borrow::Cow;
+
+use crate::edit::{Hunk, TextPair};
+use crate::text::leading_ws;
+
+/// Spaces that render as one column and are no indentation character of any language.
+fn is_pasted_space(c: char) -> bool {
+    matches!(c, '\u{00a0}' | '\u{2007}' | '\u{202f}')
+}
+
+fn has_pasted_indent(line: &str) -> bool {
+    leading_ws(line).chars().any(is_pasted_space)
+}
+
+/// `line` with every pasted space of its leading whitespace made a space.
+fn unbreak_line(line: &str) -> Cow<'_, str> {
+    let ws = leading_ws(line);
+    if !ws.chars().any(is_pasted_space) {
+        return Cow::Borrowed(line);
+    }
+    let mut out: String = ws
+        .chars()
+        .map(|c| if is_pasted_space(c) { ' ' } else { c })
+        .collect();
+    out.push_str(&line[ws.len()..]);
+    Cow::Owned(out)
+}
+
+/// `text` (several lines) with each line's leading pasted spaces made spaces.
+fn unbreak_text(text: &str) -> String {
+    text.split_inclusive('\n').map(unbreak_line).collect()
+}
+
+/// The hunks with pasted spaces in their lines' indentation made spaces, unless `current`
+/// indents a line with one. Borrowed as they are when no line has one (the common case costs
+/// a look at the hunks' indentation only).
+pub(crate) fn unbreak<'h>(current: &str, hunks: &'h [Hunk]) -> Cow<'h, [Hunk]> {
+    let pasted = |h: &Hunk| {
+        h.lines.iter().any(|l| has_pasted_indent(&l.text))
+            || h.substring
+                .as_ref()
+                .is_some_and(|p| p.old.lines().chain(p.new.lines()).any(has_pasted_indent))
+    };
+    if !hunks.iter().any(pasted) || current.lines().any(has_pasted_indent) {
+        return Cow::Borrowed(hunks);
+    }
+    let mut out = hunks.to_vec();
+    for h in &mut out {
+        for l in &mut h.lines {
+            if let Cow::Owned(t) = unbreak_line(&l.text) {
+                l.text = t;
+            }
+        }
+        if let Some(pair) = &h.substring {
+            h.substring = Some(TextPair {
+                old: unbreak_text(&pair.old),
+                new: unbreak_text(&pair.new),
+            });
+        }
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+    use crate::edit::{HunkLine, LineKind};
+
+    #[test]
+    fn pasted_indentation_is_spaces() {
+        assert_eq!(unbreak_line("\u{a0}\u{a0}x\u{a0}y"), "  x\u{a0}y");
+        assert_eq!(unbreak_line("\t\u{a0} x"), "\t  x");
+        assert_eq!(unbreak_line("x"), "x");
+        assert_eq!(unbreak_text("\u{a0}a\n\u{202f}\u{a0}b\n"), " a\n  b\n");
+    }
+
+    #[test]
+    fn a_file_indented_with_them_keeps_the_reply_as_written() {
+        let hunk = Hunk {
+            lines: vec![HunkLine::new(LineKind::Add, "\u{a0}\u{a0}x")],
+            ..Hunk::default()
+        };
+        let hunks = [hunk];
+        assert!(
+            matches!(unbreak("a\n  b\n", &hunks), Cow::Owned(ref h) if h[0].lines[0].text == "  x")
+        );
+        assert!(matches!(unbreak("a\n\u{a0}b\n", &hunks), Cow::Borrowed(_)));
+    }
+}
