@@ -261,6 +261,16 @@ pub fn replace_whole_3way(
     let base = baseline.filter(|b| *b != current).map(Doc::parse);
     let source = base.as_ref().unwrap_or(&doc);
     let mut report = HunkReport::new(0, Status::Applied);
+    // Indentation pasted as no-break spaces is indentation (issue 23 §4).
+    let content = match crate::locate::pasted::unbreak_whole(current, content) {
+        Ok(c) => c,
+        Err(why) => {
+            report.status = Status::Ambiguous;
+            report.message = Some(why);
+            return refused(report);
+        }
+    };
+    let content = &*content;
     let dots_are_code = crate::parse::dots_are_code(path);
     let lines = match whole::fill_placeholders(source, content, dots_are_code) {
         Ok(l) => l,

@@ -13,7 +13,7 @@
 use std::borrow::Cow;
 
 use crate::edit::{Hunk, TextPair};
-use crate::text::leading_ws;
+use crate::text::{leading_ws, Doc};
 
 /// Spaces that render as one column and are no indentation character of any language.
 fn is_pasted_space(c: char) -> bool {
@@ -68,9 +68,33 @@ pub(crate) fn unbreak<'h>(current: &str, hunks: &'h [Hunk]) -> Cow<'h, [Hunk]> {
                 old: unbreak_text(&pair.old),
                 new: unbreak_text(&pair.new),
             });
+            // A text pair's lines were told apart by a diff of its two texts: a line written
+            // with no-break spaces on one side only read as removed and added, and is context.
+            let (pre, _) = super::pre_image(&h.lines);
+            let post = super::post_image(&h.lines);
+            h.lines = crate::parse::lower_pair(&pre, &post);
         }
     }
     Cow::Owned(out)
+}
+
+/// A whole file's `content` with pasted spaces in its indentation made spaces, for a file
+/// (`current`) indented with spaces or not at all. In a tab-indented file they are refused: the
+/// reply's spaces stood for the file's tabs, and how many a tab is cannot be told from a whole
+/// file (a hunk's quoted lines show it; see [`unbreak`]).
+pub(crate) fn unbreak_whole<'c>(current: &str, content: &'c str) -> Result<Cow<'c, str>, String> {
+    if !content.lines().any(has_pasted_indent) || current.lines().any(has_pasted_indent) {
+        return Ok(Cow::Borrowed(content));
+    }
+    if Doc::parse(current).indents_with_tabs() {
+        return Err(
+            "the new content is indented with no-break spaces (as a web page shows \
+             spaces), and the file is indented with tabs, so how many of them make a tab cannot \
+             be told; write the file with its own tabs"
+                .to_owned(),
+        );
+    }
+    Ok(Cow::Owned(unbreak_text(content)))
 }
 
 #[cfg(test)]
@@ -85,6 +109,17 @@ mod tests {
         assert_eq!(unbreak_line("\t\u{a0} x"), "\t  x");
         assert_eq!(unbreak_line("x"), "x");
         assert_eq!(unbreak_text("\u{a0}a\n\u{202f}\u{a0}b\n"), " a\n  b\n");
+    }
+
+    #[test]
+    fn a_whole_file_takes_spaces_unless_the_file_has_tabs() {
+        let content = "a:\n\u{a0}\u{a0}b: 1\n";
+        assert_eq!(
+            unbreak_whole("a:\n  b: 2\n", content).unwrap(),
+            "a:\n  b: 1\n"
+        );
+        assert!(unbreak_whole("a {\n\tb\n}\n", content).is_err());
+        assert_eq!(unbreak_whole("x\n", "y\n").unwrap(), "y\n");
     }
 
     #[test]

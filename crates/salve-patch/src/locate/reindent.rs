@@ -6,7 +6,7 @@
 //! then re-indents the added lines, because the file is the truth for its own style.
 
 use super::{pre_image, style, Placement};
-use crate::edit::HunkLine;
+use crate::edit::{HunkLine, LineKind};
 use crate::text::{indent_width, is_blank, leading_ws, strip_cr, Doc};
 
 /// The uniform relation between pattern indentation and file indentation.
@@ -201,6 +201,49 @@ pub(crate) fn by_levels(doc: &Doc, lines: &[HunkLine], p: &Placement) -> Option<
         p.fit.reindent = tuned;
         p
     })
+}
+
+/// Refuse a hunk whose fit shifts the quoted lines (a prefix added or stripped, a delta in
+/// columns) while an added line is indented with a character none of the quoted lines uses:
+/// tabs among a quote in spaces, or the reverse (a model that quotes the old text in spaces and
+/// writes the new in tabs). The shift was measured in the quoted lines' style; how wide the
+/// added line's tabs are, and so where it lands, is not shown. Unshifted fits keep such lines
+/// as written, and later passes convert them by what the file and the reply show.
+pub(crate) fn check_added_style(lines: &[HunkLine], p: &Placement) -> Result<(), String> {
+    if matches!(
+        p.fit.reindent,
+        Reindent::Same | Reindent::Columns { delta: 0, .. }
+    ) {
+        return Ok(());
+    }
+    let used = |kind: fn(LineKind) -> bool| {
+        let (mut tab, mut space) = (false, false);
+        for l in lines.iter().filter(|l| kind(l.kind)) {
+            let t = strip_cr(&l.text);
+            if is_blank(t) {
+                continue;
+            }
+            let ws = leading_ws(t);
+            tab |= ws.contains('\t');
+            space |= ws.contains(' ');
+        }
+        (tab, space)
+    };
+    let quoted = used(|k| k != LineKind::Add);
+    let added = used(|k| k == LineKind::Add);
+    if quoted == (false, false) {
+        return Ok(());
+    }
+    let (what, other) = match (added, quoted) {
+        ((true, _), (false, _)) => ("tabs", "spaces"),
+        ((_, true), (_, false)) => ("spaces", "tabs"),
+        _ => return Ok(()),
+    };
+    Err(format!(
+        "the added lines are indented with {what} while the lines the hunk quotes use {other} at \
+         other widths than the file's, so how the added lines' indentation maps onto the file's \
+         cannot be told; write the quoted and the added lines in one style"
+    ))
 }
 
 #[cfg(test)]
