@@ -77,7 +77,11 @@ pub fn apply_hunks_lazy(
     baseline: impl Fn() -> Option<String>,
 ) -> FileOutcome<Splice> {
     // Indentation pasted as no-break spaces is indentation (issue 23 §4).
-    let hunks = &*crate::locate::pasted::unbreak(current, hunks);
+    let unbroken = match crate::locate::pasted::unbreak(current, hunks) {
+        Ok(h) => h,
+        Err(why) => return unreadable_indentation(hunks.len(), why),
+    };
+    let hunks = &*unbroken;
     let doc = Doc::parse(current);
     let idx = FileIndex::with_keys(&doc, hunk_keys(hunks)).with_scopes(
         hunks
@@ -163,6 +167,24 @@ pub fn apply_hunks_lazy(
     let mut reports: Vec<HunkReport> = plans.into_iter().map(|p| p.report).collect();
     refuse_changes_to_applied(&mut reports, &ops);
     finish(&doc, reports, &ops, eof)
+}
+
+/// Every hunk refused for indentation the file cannot read (`why`), nothing written.
+fn unreadable_indentation(hunks: usize, why: String) -> FileOutcome<Splice> {
+    let hunks: Vec<HunkReport> = (0..hunks)
+        .map(|i| {
+            let mut r = HunkReport::new(i, Status::Ambiguous);
+            r.message = Some(why.clone());
+            r
+        })
+        .collect();
+    FileOutcome {
+        new_text: None,
+        status: Status::Ambiguous,
+        hunks,
+        added: 0,
+        removed: 0,
+    }
 }
 
 /// A hunk found already applied vouches for its lines: they are the edit's result. Another hunk

@@ -43,10 +43,38 @@ fn unbreak_text(text: &str) -> String {
     text.split_inclusive('\n').map(unbreak_line).collect()
 }
 
+/// Why pasted indentation cannot be read in a file: it has no indented line (nothing tells
+/// whether the reply's spaces were tabs or spaces), or it indents with tabs and a line holds
+/// nothing but pasted spaces (no quoted line tells how many make a tab).
+fn unreadable(current: &str, blank_pasted: bool) -> Option<String> {
+    let doc = Doc::parse(current);
+    let indented = doc
+        .lines()
+        .any(|l| l.starts_with([' ', '\t']) && !l.trim().is_empty());
+    if !indented {
+        return Some(
+            "the edit's lines are indented with no-break spaces (as a web page shows spaces), \
+             and the file has no indented line to tell whether they stand for tabs or spaces; \
+             write the indentation with the file's own characters"
+                .to_owned(),
+        );
+    }
+    (blank_pasted && doc.indents_with_tabs()).then(|| {
+        "a line of the edit holds only no-break spaces, in a file indented with tabs, so how \
+         many tabs it stands for cannot be told; write it as an empty line"
+            .to_owned()
+    })
+}
+
+fn blank_pasted(line: &str) -> bool {
+    line.trim().is_empty() && has_pasted_indent(line)
+}
+
 /// The hunks with pasted spaces in their lines' indentation made spaces, unless `current`
 /// indents a line with one. Borrowed as they are when no line has one (the common case costs
-/// a look at the hunks' indentation only).
-pub(crate) fn unbreak<'h>(current: &str, hunks: &'h [Hunk]) -> Cow<'h, [Hunk]> {
+/// a look at the hunks' indentation only). An error when the file cannot tell what they stand
+/// for ([`unreadable`]).
+pub(crate) fn unbreak<'h>(current: &str, hunks: &'h [Hunk]) -> Result<Cow<'h, [Hunk]>, String> {
     let pasted = |h: &Hunk| {
         h.lines.iter().any(|l| has_pasted_indent(&l.text))
             || h.substring
@@ -54,7 +82,13 @@ pub(crate) fn unbreak<'h>(current: &str, hunks: &'h [Hunk]) -> Cow<'h, [Hunk]> {
                 .is_some_and(|p| p.old.lines().chain(p.new.lines()).any(has_pasted_indent))
     };
     if !hunks.iter().any(pasted) || current.lines().any(has_pasted_indent) {
-        return Cow::Borrowed(hunks);
+        return Ok(Cow::Borrowed(hunks));
+    }
+    let blank = hunks
+        .iter()
+        .any(|h| h.lines.iter().any(|l| blank_pasted(&l.text)));
+    if let Some(why) = unreadable(current, blank) {
+        return Err(why);
     }
     let mut out = hunks.to_vec();
     for h in &mut out {
@@ -75,26 +109,50 @@ pub(crate) fn unbreak<'h>(current: &str, hunks: &'h [Hunk]) -> Cow<'h, [Hunk]> {
             h.lines = crate::parse::lower_pair(&pre, &post);
         }
     }
-    Cow::Owned(out)
+    Ok(Cow::Owned(out))
 }
 
 /// A whole file's `content` with pasted spaces in its indentation made spaces, for a file
-/// (`current`) indented with spaces or not at all. In a tab-indented file they are refused: the
-/// reply's spaces stood for the file's tabs, and how many a tab is cannot be told from a whole
-/// file (a hunk's quoted lines show it; see [`unbreak`]).
+/// (`current`) indented with spaces. In a file indented with tabs, or not at all, they are
+/// refused: the reply's spaces may have stood for tabs, and how many make a tab cannot be told
+/// from a whole file (a hunk's quoted lines show it; see [`unbreak`]). So is a line that stands
+/// in the file with the same text at another indentation than its spaces give.
 pub(crate) fn unbreak_whole<'c>(current: &str, content: &'c str) -> Result<Cow<'c, str>, String> {
     if !content.lines().any(has_pasted_indent) || current.lines().any(has_pasted_indent) {
         return Ok(Cow::Borrowed(content));
     }
+    let tabs =
+        "the new content is indented with no-break spaces (as a web page shows spaces), and \
+                the file is indented with tabs or not at all, so what they stand for cannot be \
+                told; write the file with its own indentation";
     if Doc::parse(current).indents_with_tabs() {
-        return Err(
-            "the new content is indented with no-break spaces (as a web page shows \
-             spaces), and the file is indented with tabs, so how many of them make a tab cannot \
-             be told; write the file with its own tabs"
-                .to_owned(),
-        );
+        return Err(tabs.to_owned());
     }
-    Ok(Cow::Owned(unbreak_text(content)))
+    if let Some(why) = unreadable(current, false) {
+        return Err(why);
+    }
+    let out = unbreak_text(content);
+    let file: std::collections::HashMap<&str, Vec<&str>> =
+        current.lines().fold(Default::default(), |mut m, l| {
+            m.entry(l.trim()).or_default().push(leading_ws(l));
+            m
+        });
+    for (raw, line) in content.lines().zip(out.lines()) {
+        if !has_pasted_indent(raw) || line.trim().is_empty() {
+            continue;
+        }
+        if let Some(ws) = file.get(line.trim()) {
+            if !ws.contains(&leading_ws(line)) {
+                return Err(format!(
+                    "the new content is indented with no-break spaces, and its line `{}` stands \
+                     in the file at another indentation, so what they stand for cannot be told; \
+                     write the file with its own indentation",
+                    line.trim()
+                ));
+            }
+        }
+    }
+    Ok(Cow::Owned(out))
 }
 
 #[cfg(test)]
@@ -130,8 +188,13 @@ mod tests {
         };
         let hunks = [hunk];
         assert!(
-            matches!(unbreak("a\n  b\n", &hunks), Cow::Owned(ref h) if h[0].lines[0].text == "  x")
+            matches!(unbreak("a\n  b\n", &hunks), Ok(Cow::Owned(ref h)) if h[0].lines[0].text == "  x")
         );
-        assert!(matches!(unbreak("a\n\u{a0}b\n", &hunks), Cow::Borrowed(_)));
+        assert!(matches!(
+            unbreak("a\n\u{a0}b\n", &hunks),
+            Ok(Cow::Borrowed(_))
+        ));
+        // A file without indentation cannot tell tabs from spaces.
+        assert!(unbreak("a\nb\n", &hunks).is_err());
     }
 }

@@ -22,7 +22,7 @@ pub(crate) fn ops_for(
     shown: levels::Shown,
 ) -> Result<Vec<Op>, String> {
     // A fit between tabs and spaces takes the tab width that makes a tab one level.
-    let tuned = super::reindent::by_levels(doc, lines, p);
+    let tuned = super::reindent::by_levels(doc, lines, p)?;
     let p = tuned.as_ref().unwrap_or(p);
     super::reindent::check_added_style(lines, p)?;
     let map = &p.fit.map;

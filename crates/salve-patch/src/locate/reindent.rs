@@ -125,18 +125,27 @@ enum TabSide {
 /// quoted lines all sit at one indentation: any tab width explains them (with its own delta),
 /// and [`Reindent::infer`] took the first. The widths differ on every line one level deeper or
 /// shallower (a two-space file with a tab-indented reply: 6 spaces for a nested line instead of
-/// 4). One tab is one level: the file's level width when the reply indents with tabs, the
-/// reply's own when the file does (`level`, asked with the side that has tabs). When that says
-/// nothing, the width that leaves the quoted lines unshifted (the reply only changed the style:
-/// eight spaces for one tab of a Go file).
-/// `None` keeps the fit as inferred.
+/// 4). The width, by the strongest evidence first:
+/// - `kept`: a line the reply removes and adds back with the same text, once in spaces and once
+///   in tabs (a model that quotes the old text in spaces and writes the new in tabs): the
+///   spaces one of its tabs stands for;
+/// - one tab is one level: the file's level width when the reply indents with tabs, the
+///   reply's own when the file does (`level`, asked with the side that has tabs);
+/// - the width that leaves the quoted lines unshifted (the reply only changed the style: eight
+///   spaces for one tab of a Go file).
+///
+/// `None` keeps the fit as inferred. `Err` when the reply writes its added lines in the other
+/// style than its quoted ones (`mixed`) and no line it keeps tells the width: the added lines'
+/// tabs then land one way or another by a guess.
 fn level_tab<'x>(
     reindent: &Reindent,
     pairs: impl Iterator<Item = (&'x str, &'x str)> + Clone,
+    kept: Option<usize>,
+    mixed: bool,
     level: impl FnOnce(TabSide) -> Option<usize>,
-) -> Option<Reindent> {
+) -> Result<Option<Reindent>, ()> {
     let Reindent::Columns { tabs, .. } = *reindent else {
-        return None;
+        return Ok(None);
     };
     let ws = pairs
         .filter(|(p, f)| !is_blank(p) && !is_blank(f))
@@ -147,9 +156,11 @@ fn level_tab<'x>(
     } else if ws.clone().all(|(p, f)| only(p, ' ') && only(f, '\t')) {
         TabSide::File
     } else {
-        return None;
+        return Ok(None);
     };
-    let (p0, f0) = ws.clone().next()?;
+    let Some((p0, f0)) = ws.clone().next() else {
+        return Ok(None);
+    };
     let delta = |tab: usize| indent_width(f0, tab) as isize - indent_width(p0, tab) as isize;
     let fits: Vec<usize> = LEVEL_WIDTHS
         .into_iter()
@@ -160,23 +171,89 @@ fn level_tab<'x>(
         })
         .collect();
     if fits.len() < 2 {
-        return None;
+        return Ok(None);
     }
-    let tab = level(side)
-        .filter(|u| fits.contains(u))
-        .or_else(|| fits.iter().copied().find(|&t| delta(t) == 0))?;
-    Some(Reindent::Columns {
+    let tab = match kept.filter(|u| fits.contains(u)) {
+        Some(u) => u,
+        None if mixed => return Err(()),
+        None => match level(side)
+            .filter(|u| fits.contains(u))
+            .or_else(|| fits.iter().copied().find(|&t| delta(t) == 0))
+        {
+            Some(u) => u,
+            None => return Ok(None),
+        },
+    };
+    Ok(Some(Reindent::Columns {
         delta: delta(tab),
         tab,
         tabs,
-    })
+    }))
 }
 
-/// The placement with its tab width chosen by levels ([`level_tab`]), when that changes it.
-/// Asked for every placed hunk, it looks at the file only for a fit between styles.
-pub(crate) fn by_levels(doc: &Doc, lines: &[HunkLine], p: &Placement) -> Option<Placement> {
+/// The spaces one tab stands for in the lines the hunk removes and adds back with the same text,
+/// one side in spaces and the other in tabs, when they agree.
+fn kept_width(lines: &[HunkLine]) -> Option<usize> {
+    let removed: std::collections::HashMap<&str, &str> = lines
+        .iter()
+        .filter(|l| l.kind != LineKind::Add)
+        .map(|l| strip_cr(&l.text))
+        .filter(|t| !is_blank(t))
+        .map(|t| (t.trim(), leading_ws(t)))
+        .collect();
+    let mut width = None;
+    for l in lines.iter().filter(|l| l.kind == LineKind::Add) {
+        let t = strip_cr(&l.text);
+        let Some(&old) = removed.get(t.trim()) else {
+            continue;
+        };
+        let new = leading_ws(t);
+        let (spaces, tabs) = match (style::uses_tabs(old), style::uses_tabs(t)) {
+            (Some(false), Some(true)) => (old, new),
+            (Some(true), Some(false)) => (new, old),
+            _ => continue,
+        };
+        if !spaces.chars().all(|c| c == ' ') || !tabs.chars().all(|c| c == '\t') {
+            continue;
+        }
+        if !spaces.len().is_multiple_of(tabs.len()) {
+            return None;
+        }
+        let u = spaces.len() / tabs.len();
+        if width.is_some_and(|w| w != u) {
+            return None;
+        }
+        width = Some(u);
+    }
+    width
+}
+
+/// Whether the reply writes its added lines in the other style than its quoted ones: tabs
+/// where every indented quoted line has spaces, or the reverse.
+fn mixed_reply(lines: &[HunkLine]) -> bool {
+    let styles = |add: bool| {
+        lines
+            .iter()
+            .filter(move |l| (l.kind == LineKind::Add) == add)
+            .filter_map(|l| style::uses_tabs(strip_cr(&l.text)))
+    };
+    let quoted: Vec<bool> = styles(false).collect();
+    let Some(&first) = quoted.first() else {
+        return false;
+    };
+    quoted.iter().all(|&t| t == first) && styles(true).any(|t| t != first)
+}
+
+/// The placement with its tab width chosen by levels ([`level_tab`]), when that changes it; an
+/// error when the reply mixes styles and its width is a guess. Asked for every placed hunk, it
+/// looks at the file only for a fit between styles.
+pub(crate) fn by_levels(
+    doc: &Doc,
+    lines: &[HunkLine],
+    p: &Placement,
+) -> Result<Option<Placement>, String> {
     if !matches!(p.fit.reindent, Reindent::Columns { .. }) {
-        return None;
+        return Ok(None);
     }
     let (pre, _) = pre_image(lines);
     let pairs = pre
@@ -195,12 +272,19 @@ pub(crate) fn by_levels(doc: &Doc, lines: &[HunkLine], p: &Placement) -> Option<
         // decide.
         TabSide::File => style::step(lines.iter().map(|l| strip_cr(&l.text))).filter(|&w| w < 8),
     };
-    let tuned = level_tab(&p.fit.reindent, pairs, level)?;
-    (tuned != p.fit.reindent).then(|| {
+    let mixed = mixed_reply(lines);
+    let kept = if mixed { kept_width(lines) } else { None };
+    let tuned = level_tab(&p.fit.reindent, pairs, kept, mixed, level).map_err(|()| {
+        "the lines this hunk quotes are indented in one style and its added lines in the other, \
+         and how many spaces one tab stands for is not shown (no line is quoted and written \
+         again with the same text); write the quoted and the added lines in one style"
+            .to_owned()
+    })?;
+    Ok(tuned.filter(|t| *t != p.fit.reindent).map(|t| {
         let mut p = p.clone();
-        p.fit.reindent = tuned;
+        p.fit.reindent = t;
         p
-    })
+    }))
 }
 
 /// Refuse a hunk whose fit shifts the quoted lines (a prefix added or stripped, a delta in
@@ -288,28 +372,48 @@ mod tests {
         let one = [("\treturn 1;", "  return 1;")];
         let r = infer(&one).unwrap();
         // A two-space file: the reply's tab is two columns, its nested line four spaces.
-        let tuned = level_tab(&r, one.iter().copied(), |_| Some(2)).unwrap();
+        let tuned = level_tab(&r, one.iter().copied(), None, false, |_| Some(2))
+            .unwrap()
+            .unwrap();
         assert_eq!(tuned.apply("\t\treturn 0;"), "    return 0;");
         // Quoted a level deeper than the file has it: still one file level per tab.
         let deep = [("\t\treturn 1;", "  return 1;")];
         let r = infer(&deep).unwrap();
-        let tuned = level_tab(&r, deep.iter().copied(), |_| Some(2)).unwrap();
+        let tuned = level_tab(&r, deep.iter().copied(), None, false, |_| Some(2))
+            .unwrap()
+            .unwrap();
         assert_eq!(tuned.apply("\t\t\treturn 0;"), "    return 0;");
         // A Go file quoted with eight spaces a level: two tabs for a nested line, not three.
         let go = [("        return n", "\treturn n")];
         let r = Reindent::infer(go.iter().copied(), || true).unwrap();
-        let tuned = level_tab(&r, go.iter().copied(), |_| Some(8)).unwrap();
+        let tuned = level_tab(&r, go.iter().copied(), None, false, |_| None)
+            .unwrap()
+            .unwrap();
         assert_eq!(tuned.apply("                return 0"), "\t\treturn 0");
         // Nothing tells the level: the width that keeps the quoted lines where they are.
         let two = [("  x", "\tx")];
         let r = Reindent::infer(two.iter().copied(), || true).unwrap();
-        let tuned = level_tab(&r, two.iter().copied(), |_| None).unwrap();
+        let tuned = level_tab(&r, two.iter().copied(), None, false, |_| None)
+            .unwrap()
+            .unwrap();
         assert_eq!(tuned.apply("\t\ty"), "\t\ty");
         assert_eq!(tuned.apply("    y"), "\t\ty");
         // Two quoted levels pin the width: nothing to choose.
         let pinned = [("\ta", "  a"), ("\t\tb", "    b")];
         let r = infer(&pinned).unwrap();
-        assert_eq!(level_tab(&r, pinned.iter().copied(), |_| Some(4)), None);
+        assert_eq!(
+            level_tab(&r, pinned.iter().copied(), None, false, |_| Some(4)),
+            Ok(None)
+        );
+        // Quoted in spaces, written in tabs: a line kept with the same text tells the width;
+        // without one, refused.
+        let quoted = [("    @returns x", "\t@returns x")];
+        let r = Reindent::infer(quoted.iter().copied(), || true).unwrap();
+        let tuned = level_tab(&r, quoted.iter().copied(), Some(2), true, |_| None)
+            .unwrap()
+            .unwrap();
+        assert_eq!(tuned.apply("\t\t@returns x"), "\t@returns x");
+        assert!(level_tab(&r, quoted.iter().copied(), None, true, |_| None).is_err());
     }
 
     #[test]
