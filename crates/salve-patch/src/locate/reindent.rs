@@ -199,7 +199,7 @@ fn kept_width(lines: &[HunkLine]) -> Option<usize> {
         .filter(|l| l.kind != LineKind::Add)
         .map(|l| strip_cr(&l.text))
         .filter(|t| !is_blank(t))
-        .map(|t| (t.trim(), leading_ws(t)))
+        .map(|t| (t.trim(), t))
         .collect();
     let mut width = None;
     for l in lines.iter().filter(|l| l.kind == LineKind::Add) {
@@ -207,10 +207,9 @@ fn kept_width(lines: &[HunkLine]) -> Option<usize> {
         let Some(&old) = removed.get(t.trim()) else {
             continue;
         };
-        let new = leading_ws(t);
         let (spaces, tabs) = match (style::uses_tabs(old), style::uses_tabs(t)) {
-            (Some(false), Some(true)) => (old, new),
-            (Some(true), Some(false)) => (new, old),
+            (Some(false), Some(true)) => (leading_ws(old), leading_ws(t)),
+            (Some(true), Some(false)) => (leading_ws(t), leading_ws(old)),
             _ => continue,
         };
         if !spaces.chars().all(|c| c == ' ') || !tabs.chars().all(|c| c == '\t') {
@@ -414,6 +413,18 @@ mod tests {
             .unwrap();
         assert_eq!(tuned.apply("\t\t@returns x"), "\t@returns x");
         assert!(level_tab(&r, quoted.iter().copied(), None, true, |_| None).is_err());
+    }
+
+    #[test]
+    fn a_line_written_again_tells_the_spaces_per_tab() {
+        let lines = [
+            HunkLine::new(LineKind::Remove, "    n += 1"),
+            HunkLine::new(LineKind::Add, "\t\tif x {"),
+            HunkLine::new(LineKind::Add, "\t\tn += 1"),
+        ];
+        assert_eq!(kept_width(&lines), Some(2));
+        assert!(mixed_reply(&lines));
+        assert!(!mixed_reply(&lines[1..]));
     }
 
     #[test]
