@@ -296,37 +296,17 @@ pub(crate) fn check_added_style(lines: &[HunkLine], p: &Placement) -> Result<(),
     if matches!(
         p.fit.reindent,
         Reindent::Same | Reindent::Columns { delta: 0, .. }
-    ) {
+    ) || !mixed_reply(lines)
+    {
         return Ok(());
     }
-    let used = |kind: fn(LineKind) -> bool| {
-        let (mut tab, mut space) = (false, false);
-        for l in lines.iter().filter(|l| kind(l.kind)) {
-            let t = strip_cr(&l.text);
-            if is_blank(t) {
-                continue;
-            }
-            let ws = leading_ws(t);
-            tab |= ws.contains('\t');
-            space |= ws.contains(' ');
-        }
-        (tab, space)
-    };
-    let quoted = used(|k| k != LineKind::Add);
-    let added = used(|k| k == LineKind::Add);
-    if quoted == (false, false) {
-        return Ok(());
-    }
-    let (what, other) = match (added, quoted) {
-        ((true, _), (false, _)) => ("tabs", "spaces"),
-        ((_, true), (_, false)) => ("spaces", "tabs"),
-        _ => return Ok(()),
-    };
-    Err(format!(
-        "the added lines are indented with {what} while the lines the hunk quotes use {other} at \
-         other widths than the file's, so how the added lines' indentation maps onto the file's \
-         cannot be told; write the quoted and the added lines in one style"
-    ))
+    Err(
+        "the added lines are indented in the other style (tabs or spaces) than the lines the \
+         hunk quotes, which stand at other widths than the file's, so how the added lines' \
+         indentation maps onto the file's cannot be told; write the quoted and the added lines \
+         in one style"
+            .to_owned(),
+    )
 }
 
 #[cfg(test)]
@@ -425,6 +405,15 @@ mod tests {
         assert_eq!(kept_width(&lines), Some(2));
         assert!(mixed_reply(&lines));
         assert!(!mixed_reply(&lines[1..]));
+        // Tabs then alignment spaces (a list under a doc comment) are the quoted lines' tabs.
+        let aligned = [
+            HunkLine::new(LineKind::Context, "\t\t/**"),
+            HunkLine::new(
+                LineKind::Add,
+                "\t\t - After `prefixUrl` and `input` are joined",
+            ),
+        ];
+        assert!(!mixed_reply(&aligned));
     }
 
     #[test]
