@@ -76,6 +76,12 @@ pub fn apply_hunks_lazy(
     hunks: &[Hunk],
     baseline: impl Fn() -> Option<String>,
 ) -> FileOutcome<Splice> {
+    // Indentation pasted as no-break spaces is indentation (issue 23 §4).
+    let unbroken = match crate::locate::pasted::unbreak(current, hunks) {
+        Ok(h) => h,
+        Err(why) => return unreadable_indentation(hunks.len(), why),
+    };
+    let hunks = &*unbroken;
     let doc = Doc::parse(current);
     let idx = FileIndex::with_keys(&doc, hunk_keys(hunks)).with_scopes(
         hunks
@@ -164,6 +170,24 @@ pub fn apply_hunks_lazy(
     }
     refuse_changes_to_applied(&mut reports, &ops);
     finish(&doc, reports, &ops, eof)
+}
+
+/// Every hunk refused for indentation the file cannot read (`why`), nothing written.
+fn unreadable_indentation(hunks: usize, why: String) -> FileOutcome<Splice> {
+    let hunks: Vec<HunkReport> = (0..hunks)
+        .map(|i| {
+            let mut r = HunkReport::new(i, Status::Ambiguous);
+            r.message = Some(why.clone());
+            r
+        })
+        .collect();
+    FileOutcome {
+        new_text: None,
+        status: Status::Ambiguous,
+        hunks,
+        added: 0,
+        removed: 0,
+    }
 }
 
 /// A hunk found already applied vouches for its lines: they are the edit's result. Another hunk
@@ -297,6 +321,16 @@ pub fn replace_whole_with(
     let base = baseline.filter(|b| *b != current).map(Doc::parse);
     let source = base.as_ref().unwrap_or(&doc);
     let mut report = HunkReport::new(0, Status::Applied);
+    // Indentation pasted as no-break spaces is indentation (issue 23 §4).
+    let content = match crate::locate::pasted::unbreak_whole(current, content) {
+        Ok(c) => c,
+        Err(why) => {
+            report.status = Status::Ambiguous;
+            report.message = Some(why);
+            return refused(report);
+        }
+    };
+    let content = &*content;
     let dots_are_code = crate::parse::dots_are_code(path);
     let lines = match filled(source, content, dots_are_code, whole) {
         Ok(l) => l,

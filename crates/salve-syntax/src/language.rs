@@ -24,6 +24,14 @@ pub enum Language {
     Cpp,
     /// `.java`.
     Java,
+    /// `.json` (not `.jsonc` or `.json5`, whose comments JSON has not).
+    Json,
+    /// `.ipynb`: a Jupyter notebook, JSON whose cells hold their code as strings.
+    Notebook,
+    /// `.yml`, `.yaml`.
+    Yaml,
+    /// `.toml`.
+    Toml,
 }
 
 impl Language {
@@ -41,6 +49,10 @@ impl Language {
             "c" => Language::C,
             "cc" | "cpp" | "cxx" | "c++" | "h" | "hh" | "hpp" | "hxx" | "h++" => Language::Cpp,
             "java" => Language::Java,
+            "json" => Language::Json,
+            "ipynb" => Language::Notebook,
+            "yml" | "yaml" => Language::Yaml,
+            "toml" => Language::Toml,
             _ => return None,
         })
     }
@@ -57,11 +69,25 @@ impl Language {
             Language::C => "C",
             Language::Cpp => "C++",
             Language::Java => "Java",
+            Language::Json => "JSON",
+            Language::Notebook => "Jupyter notebook (JSON)",
+            Language::Yaml => "YAML",
+            Language::Toml => "TOML",
         }
     }
 
-    /// The tree-sitter grammar.
-    pub(crate) fn grammar(self) -> tree_sitter::Language {
+    /// The longest text checked, in bytes. Data files are read by parsers many times faster
+    /// than tree-sitter, and notebooks with their outputs are often larger than source files.
+    pub fn max_checked_bytes(self) -> usize {
+        match self {
+            Language::Json | Language::Notebook => 16 * 1024 * 1024,
+            Language::Yaml | Language::Toml => 2 * 1024 * 1024,
+            _ => crate::MAX_CHECKED_BYTES,
+        }
+    }
+
+    /// The tree-sitter grammar; `None` for the data formats, which their own parsers read.
+    pub(crate) fn grammar(self) -> Option<tree_sitter::Language> {
         let function = match self {
             Language::Python => tree_sitter_python::LANGUAGE,
             Language::JavaScript => tree_sitter_javascript::LANGUAGE,
@@ -72,8 +98,9 @@ impl Language {
             Language::C => tree_sitter_c::LANGUAGE,
             Language::Cpp => tree_sitter_cpp::LANGUAGE,
             Language::Java => tree_sitter_java::LANGUAGE,
+            Language::Json | Language::Notebook | Language::Yaml | Language::Toml => return None,
         };
-        function.into()
+        Some(function.into())
     }
 }
 
@@ -92,6 +119,10 @@ mod tests {
         assert_eq!(of("x.c"), Some(Language::C));
         assert_eq!(of("Main.java"), Some(Language::Java));
         assert_eq!(of("README.md"), None);
+        assert_eq!(of("nb/Analysis.ipynb"), Some(Language::Notebook));
+        assert_eq!(of(".github/workflows/ci.yml"), Some(Language::Yaml));
+        assert_eq!(of("Cargo.toml"), Some(Language::Toml));
+        assert_eq!(of("tsconfig.jsonc"), None);
         assert_eq!(of("Makefile"), None);
     }
 }

@@ -9,7 +9,8 @@
 //! The rules:
 //! - The language is chosen by the file's extension ([`Language::for_path`]): Python,
 //!   JavaScript (and JSX), TypeScript, TSX, Rust, Go, C, C++ and Java, with the tree-sitter
-//!   grammars. Any other file is not checked.
+//!   grammars; JSON (Jupyter notebooks included), YAML and TOML with their own parsers
+//!   (issue 23 §9). Any other file is not checked.
 //! - Only a file that parsed cleanly before and has errors after is judged
 //!   ([`Verdict::Introduced`]). A file that already had errors (a grammar gap, a template, code
 //!   mid-refactor) is not judged: the parser's view of it cannot be trusted, and the edit did not
@@ -48,6 +49,7 @@
 
 #![deny(missing_docs)]
 
+mod data;
 mod language;
 mod parse;
 mod rules;
@@ -58,7 +60,8 @@ use std::path::Path;
 pub use language::Language;
 pub use parse::{first_error, NoTree};
 
-/// Texts longer than this many bytes (512 KiB) are not checked: see the module docs.
+/// Source texts longer than this many bytes (512 KiB) are not checked: see the module docs.
+/// Data files have caps of their own ([`Language::max_checked_bytes`]).
 pub const MAX_CHECKED_BYTES: usize = 512 * 1024;
 
 /// The answer of [`check`].
@@ -100,6 +103,9 @@ pub enum ErrorKind {
     Missing(String),
     /// Python's indentation rules are broken here; says how, quoting the line.
     Indentation(String),
+    /// A data file (JSON, YAML, TOML) its format's parser refuses here; holds the parser's
+    /// message.
+    Invalid(String),
 }
 
 /// The first syntax error of a text.
@@ -128,7 +134,7 @@ impl fmt::Display for SyntaxError {
             ErrorKind::Unexpected(token) if token.is_empty() => write!(f, "unexpected text"),
             ErrorKind::Unexpected(token) => write!(f, "unexpected `{token}`"),
             ErrorKind::Missing(token) => write!(f, "missing `{token}`"),
-            ErrorKind::Indentation(why) => write!(f, "{why}"),
+            ErrorKind::Indentation(why) | ErrorKind::Invalid(why) => write!(f, "{why}"),
         }
     }
 }
@@ -176,7 +182,8 @@ pub fn check(path: &Path, before: &str, after: &str) -> Verdict {
     let Some(language) = Language::for_path(path) else {
         return Verdict::Unchecked(Unchecked::UnknownLanguage);
     };
-    if after.len() > MAX_CHECKED_BYTES || before.len() > MAX_CHECKED_BYTES {
+    let cap = language.max_checked_bytes();
+    if after.len() > cap || before.len() > cap {
         return Verdict::Unchecked(Unchecked::TooLarge);
     }
     let error = match first_error(language, after) {

@@ -16,10 +16,12 @@ const MAX_TOKEN_CHARS: usize = 40;
 
 /// The first syntax error of `text` read as `language`, or `None` when it parses cleanly.
 pub fn first_error(language: Language, text: &str) -> Result<Option<SyntaxError>, NoTree> {
+    if let Some(found) = crate::data::first_error(language, text) {
+        return Ok(found);
+    }
+    let grammar = language.grammar().ok_or(NoTree)?;
     let mut parser = Parser::new();
-    parser
-        .set_language(&language.grammar())
-        .map_err(|_| NoTree)?;
+    parser.set_language(&grammar).map_err(|_| NoTree)?;
     let tree = parser.parse(text, None).ok_or(NoTree)?;
     let root = tree.root_node();
     let (at, kind) = if root.has_error() {

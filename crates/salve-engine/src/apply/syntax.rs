@@ -11,7 +11,7 @@ use std::ops::Range;
 use std::path::Path;
 
 use salve_patch::{FileReport, Splice, Status};
-use salve_syntax::{check, Language, SyntaxError, Verdict, MAX_CHECKED_BYTES};
+use salve_syntax::{check, Language, SyntaxError, Verdict};
 
 use super::file::{refuse, Stop};
 
@@ -23,10 +23,11 @@ pub(super) fn judge(
     splice: &Splice,
     report: &mut FileReport,
 ) -> Result<(), Stop> {
-    if Language::for_path(Path::new(path)).is_none()
-        || before.len() > MAX_CHECKED_BYTES
-        || splice.len() > MAX_CHECKED_BYTES
-    {
+    let Some(language) = Language::for_path(Path::new(path)) else {
+        return Ok(());
+    };
+    let cap = language.max_checked_bytes();
+    if before.len() > cap || splice.len() > cap {
         return Ok(());
     }
     let after = splice.materialize(before);

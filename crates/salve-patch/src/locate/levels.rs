@@ -95,6 +95,10 @@ fn infer_levels(pairs: &[(usize, usize)]) -> Option<Levels> {
 pub(crate) struct Shown {
     ratio: Ratio,
     unit: Option<usize>,
+    /// The reply's most common step deeper, 8 included (which `unit` leaves out as two levels
+    /// of 4 as well as one of 8): with the file's own step, it tells whether a quoted level sits
+    /// at the same depth in levels on both sides.
+    step: Option<usize>,
     /// Some hunk quotes a line at another width than the file's: the reply does not keep the
     /// file's widths throughout.
     respaced: bool,
@@ -179,9 +183,11 @@ pub(crate) fn shown<'a>(
             _ => Ratio::Unclear,
         };
     }
+    let step = style::step(reply.into_iter().map(strip_cr));
     Shown {
         ratio,
-        unit: level_width(style::step(reply.into_iter().map(strip_cr))),
+        unit: level_width(step),
+        step,
         respaced,
     }
 }
@@ -245,7 +251,7 @@ pub(crate) fn relevel_ops(
             Levels::Table(vec![(r0, f0)])
         } else {
             one_level(r0, f0, shown, || {
-                level_width(style::space_unit(doc, p.range().0, p.range().1))
+                style::space_unit(doc, p.range().0, p.range().1)
             })?
         }
     } else if !same || pairs.iter().all(|(r, f)| r == f) {
@@ -296,15 +302,35 @@ fn single_level(pairs: &[(&str, &str)]) -> bool {
 }
 
 /// The mapping for a hunk quoting the single level `r0` → `f0` with added lines at other
-/// widths: the ratio the reply's other hunks show; else refused when a rescaling from column 0
-/// fits as well as a shift (`f0` twice or half `r0`, or both at column 0 with the reply's level
-/// width off the file's grid); else a shift.
+/// widths: the ratio the reply's other hunks show; else a rescaling when the quoted level is the
+/// same depth in levels on both sides, each by its own step (8 spaces a level quoting a 2-space
+/// file's first level: issue 23 §4); else refused when a rescaling from column 0 fits as well as
+/// a shift (`f0` twice or half `r0`, or both at column 0 with the reply's level width off the
+/// file's grid); else a shift. `file_step` is the file's most common step deeper.
 fn one_level(
     r0: usize,
     f0: usize,
     shown: Shown,
-    file_unit: impl FnOnce() -> Option<usize>,
+    file_step: impl FnOnce() -> Option<usize>,
 ) -> Result<Levels, String> {
+    // Looked at once, and only when some rule below asks.
+    let mut file_step = Some(file_step);
+    let mut seen: Option<Option<usize>> = None;
+    let mut file_step = move || *seen.get_or_insert_with(|| file_step.take().and_then(|f| f()));
+    let unseen = shown.ratio == Ratio::Unseen;
+    if let (true, Some(u)) = (unseen && r0 != f0 && r0 > 0 && f0 > 0, shown.step) {
+        if let Some(f) = file_step().filter(|&f| f != u) {
+            if r0.is_multiple_of(u) && f0.is_multiple_of(f) && r0 / u == f0 / f {
+                return Ok(Levels::Line {
+                    r0,
+                    f0,
+                    num: f,
+                    den: u,
+                });
+            }
+        }
+    }
+    let mut file_unit = || level_width(file_step());
     let (num, den) = match shown.ratio {
         Ratio::Seen(num, den) => (num, den),
         Ratio::Unclear => {
@@ -383,6 +409,7 @@ mod tests {
         let shown = |ratio, unit| Shown {
             ratio,
             unit,
+            step: None,
             respaced: false,
         };
         // Another hunk showed 2-space levels at twice the width: the ratio decides.
@@ -413,6 +440,7 @@ mod tests {
         let respaced = Shown {
             ratio: Ratio::Unseen,
             unit: Some(4),
+            step: None,
             respaced: true,
         };
         let err = one_level(0, 0, respaced, || Some(2)).unwrap_err();
@@ -420,6 +448,26 @@ mod tests {
             err.contains("other hunks quote the file at other widths"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_quoted_level_at_the_same_depth_on_both_sides_rescales() {
+        let shown = |step| Shown {
+            step: Some(step),
+            ..Shown::default()
+        };
+        // Eight spaces a level quoting a two-space file's first level: a nested line at 16 is
+        // the file's second level, not 10 columns.
+        let l = one_level(8, 2, shown(8), || Some(2)).unwrap();
+        assert_eq!(l.map(16), Some(4));
+        assert_eq!(l.map(0), Some(0));
+        // Four spaces a level quoting it: no longer "a shift and a rescaling alike".
+        let l = one_level(4, 2, shown(4), || Some(2)).unwrap();
+        assert_eq!(l.map(8), Some(4));
+        // Depths that differ in levels (two of the reply's, one of the file's): a shift, as
+        // before.
+        let l = one_level(8, 2, shown(4), || Some(2)).unwrap();
+        assert_eq!(l.map(12), Some(6));
     }
 
     #[test]

@@ -63,6 +63,7 @@ pub(crate) mod lost_plus;
 pub(crate) mod measure;
 mod mixed;
 pub(crate) mod order;
+pub(crate) mod pasted;
 pub(crate) mod place;
 mod placed_ops;
 pub(crate) mod plan;

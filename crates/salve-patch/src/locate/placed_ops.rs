@@ -21,6 +21,10 @@ pub(crate) fn ops_for(
     reply_style: style::ReplyStyle,
     shown: levels::Shown,
 ) -> Result<Vec<Op>, String> {
+    // A fit between tabs and spaces takes the tab width that makes a tab one level.
+    let tuned = super::reindent::by_levels(doc, lines, p)?;
+    let p = tuned.as_ref().unwrap_or(p);
+    super::reindent::check_added_style(lines, p)?;
     let map = &p.fit.map;
     // Removed elision markers and the file lines they stand for, which a paired added marker
     // puts back (code the model moved without writing it out).

@@ -159,6 +159,8 @@ mod diff;
 mod fence;
 mod json;
 mod pair;
+// Lowering a text pair again once its indentation is read (locate::pasted).
+pub(crate) use pair::lower as lower_pair;
 mod paths;
 mod readers;
 mod sanitize;
