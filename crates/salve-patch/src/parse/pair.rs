@@ -158,6 +158,17 @@ pub(crate) fn push_pair(
     let (search, numbered) = denumber(cx, path, "search", search);
     let (replace, _) = denumber(cx, path, "replace", replace);
     if search.iter().all(|l| l.trim().is_empty()) {
+        // A SEARCH/REPLACE block with nothing on either side names no change: read as "create
+        // an empty file", a stray pair of markers (quoted in a file, or a cut reply) would create
+        // one under whatever word stood before them.
+        if format == Format::SearchReplace && replace.iter().all(|l| l.trim().is_empty()) {
+            cx.issue(
+                IssueKind::Malformed,
+                Some(path),
+                "a SEARCH/REPLACE block with nothing on either side names no change".to_owned(),
+            );
+            return;
+        }
         let mut content = String::new();
         for l in &replace {
             content.push_str(l);

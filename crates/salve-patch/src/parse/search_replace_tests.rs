@@ -248,3 +248,18 @@ fn roo_escaped_markers_are_text_without_the_backslash() {
         .collect();
     assert_eq!(added, [":start_line:3", "=======", "new"]);
 }
+
+/// Markers with nothing between them name no change: never an empty new file under the word
+/// before them (a whole file that quotes markers, cut short, was read so).
+#[test]
+fn a_block_empty_on_both_sides_is_malformed_not_an_empty_new_file() {
+    let x = extract(
+        "tests/conflict.txt\n```\nintro\n<<<<<<< SEARCH\n=======\n>>>>>>> REPLACE\n...\n```\n",
+    );
+    assert!(x.edits.is_empty(), "{:?}", x.edits);
+    assert!(
+        x.issues.iter().any(|i| i.kind == IssueKind::Malformed),
+        "{:?}",
+        x.issues
+    );
+}
