@@ -227,16 +227,21 @@ impl crate::error::Classified for ConfigError {
 /// The user configuration file: `$XDG_CONFIG_HOME/salve/config.toml`, else
 /// `$HOME/.config/salve/config.toml`.
 pub fn user_file(env: &Env) -> Option<PathBuf> {
-    let xdg = env
-        .get("XDG_CONFIG_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute());
+    Some(xdg_dir(env, "XDG_CONFIG_HOME", &[".config"])?.join("config.toml"))
+}
+
+/// salve's folder under an XDG base directory: `$VAR/salve` when `var` holds an absolute path,
+/// else `$HOME/<fallback>/salve`; none without either.
+pub(crate) fn xdg_dir(env: &Env, var: &str, fallback: &[&str]) -> Option<PathBuf> {
+    let xdg = env.get(var).map(PathBuf::from).filter(|p| p.is_absolute());
     let base = xdg.or_else(|| {
-        env.get("HOME")
-            .filter(|h| !h.is_empty())
-            .map(|h| Path::new(h).join(".config"))
+        env.get("HOME").filter(|h| !h.is_empty()).map(|h| {
+            fallback
+                .iter()
+                .fold(PathBuf::from(h), |p, part| p.join(part))
+        })
     })?;
-    Some(base.join("salve").join("config.toml"))
+    Some(base.join("salve"))
 }
 
 /// The top of the work tree containing `dir`, or `dir` outside git.

@@ -203,17 +203,8 @@ struct Entry {
 impl TrustStore {
     /// `$XDG_DATA_HOME/salve/trust`, else `$HOME/.local/share/salve/trust`; none without either.
     pub fn locate(env: &Env) -> Option<TrustStore> {
-        let xdg = env
-            .get("XDG_DATA_HOME")
-            .map(PathBuf::from)
-            .filter(|p| p.is_absolute());
-        let base = xdg.or_else(|| {
-            env.get("HOME")
-                .filter(|h| !h.is_empty())
-                .map(|h| Path::new(h).join(".local").join("share"))
-        })?;
         Some(TrustStore {
-            dir: base.join("salve").join("trust"),
+            dir: super::xdg_dir(env, "XDG_DATA_HOME", &[".local", "share"])?.join("trust"),
         })
     }
 

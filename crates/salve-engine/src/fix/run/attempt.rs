@@ -106,20 +106,8 @@ impl Session<'_> {
             .collect();
         if !outside.is_empty() {
             self.guard.extend(outside.iter().cloned());
-            report.guard = outside.clone();
-            report.verdict = Verdict::GuardRejected;
-            report.report = Some(preview.report.clone());
-            let reason = format!(
-                "guard: {}",
-                outside
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            );
-            self.record_patch(candidate, &preview.report, "", Some(&reason));
-            self.attempts.push(report);
-            return Ok((Verdict::GuardRejected, None));
+            report.guard = outside;
+            return Ok(self.guard_rejected(candidate, report, &preview.report));
         }
         if !placed(&preview.report) {
             report.report = Some(preview.report.clone());
@@ -138,19 +126,7 @@ impl Session<'_> {
         self.guard.extend(findings.iter().cloned());
         report.guard = findings.clone();
         if !findings.is_empty() && self.options.strictness.guard_blocks() {
-            report.verdict = Verdict::GuardRejected;
-            report.report = Some(preview.report.clone());
-            let reason = format!(
-                "guard: {}",
-                findings
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            );
-            self.record_patch(candidate, &preview.report, "", Some(&reason));
-            self.attempts.push(report);
-            return Ok((Verdict::GuardRejected, None));
+            return Ok(self.guard_rejected(candidate, report, &preview.report));
         }
         let applied = apply::apply(&candidate.text, &self.apply_options(false))?;
         report.written = applied
@@ -240,6 +216,29 @@ impl Session<'_> {
             checkpoint: !check_only,
             ..apply::Options::new(&self.root)
         }
+    }
+
+    /// A repair the guard refused for `report.guard`'s findings: recorded with them, not applied.
+    fn guard_rejected(
+        &mut self,
+        candidate: &Candidate,
+        mut report: AttemptReport,
+        placed: &crate::report::Report,
+    ) -> (Verdict, Option<Checked>) {
+        report.verdict = Verdict::GuardRejected;
+        report.report = Some(placed.clone());
+        let reason = format!(
+            "guard: {}",
+            report
+                .guard
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; ")
+        );
+        self.record_patch(candidate, placed, "", Some(&reason));
+        self.attempts.push(report);
+        (Verdict::GuardRejected, None)
     }
 
     /// Keep a repair as a patch set: applied (kept), or rejected with why.
