@@ -28,7 +28,7 @@
 
 use super::index::FileIndex;
 use super::search::loose_fits;
-use super::whole::Miss;
+use crate::report::Status;
 use crate::text::{has_words, is_blank};
 
 /// How many non-blank lines before the placeholder the anchor may use.
@@ -180,6 +180,51 @@ fn check_head<'a, 'h>(
         .map(|k| head[k].trim())
         .collect();
     Ok(added)
+}
+
+/// Why one gap could not be filled.
+#[derive(Debug)]
+pub(super) enum Miss {
+    /// Only other gaps or blank lines around it.
+    NoNeighbours,
+    /// The last thing in the content, and not in words that say the rest is unchanged: the file
+    /// is cut short.
+    CutShort,
+    NotFound,
+    Ambiguous,
+    /// A trailing "rest unchanged" whose content before it leaves out file lines.
+    Drops,
+    /// A trailing "rest unchanged" after the file's last line.
+    NoRest,
+}
+
+impl Miss {
+    /// The refusal's status and why, for the model.
+    pub(super) fn reason(&self) -> (Status, &'static str) {
+        match self {
+            Miss::NoNeighbours => (
+                Status::NotFound,
+                "it has no lines of its own around it to place it by",
+            ),
+            Miss::CutShort => (
+                Status::NotFound,
+                "it ends the content, so the file is cut short and what the rest should be is unknown",
+            ),
+            Miss::NotFound => (Status::NotFound, "the lines around it are not in the file"),
+            Miss::Ambiguous => (
+                Status::Ambiguous,
+                "the lines around it match more than one place in the file",
+            ),
+            Miss::Drops => (
+                Status::NotFound,
+                "the lines before it leave out lines the file has there, so where the rest begins is not certain",
+            ),
+            Miss::NoRest => (
+                Status::NotFound,
+                "the lines before it are the end of the file, so it stands for nothing",
+            ),
+        }
+    }
 }
 
 #[cfg(test)]
