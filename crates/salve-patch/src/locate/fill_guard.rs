@@ -14,7 +14,7 @@
 
 use std::collections::HashMap;
 
-use super::similar::similarity;
+use super::window::similarity;
 use crate::text::{canonical, has_words, is_blank, Doc};
 
 /// How alike a changed line must be to the file's line in its place to be read as that line

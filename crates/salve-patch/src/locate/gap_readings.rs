@@ -17,7 +17,7 @@
 //! the one quoted exactly is no rival).
 
 use super::index::FileIndex;
-use super::similar::{gap_scores, score_window, Window};
+use super::window::{gap_scores, score_window, Window};
 use crate::edit::{HunkLine, LineKind};
 use crate::text::canonical;
 

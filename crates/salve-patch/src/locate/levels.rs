@@ -13,8 +13,9 @@
 //! seen. Anything else (a width that maps to a fraction of a column, a width never seen when
 //! there is no straight line, tabs on either side) is not certain, and the hunk is refused.
 
+use super::indentation;
 use super::reindent::Reindent;
-use super::{pre_image, style, Placement};
+use super::{pre_image, Placement};
 use crate::edit::{HunkLine, LineKind};
 use crate::ops::Op;
 use crate::report::Rung;
@@ -183,7 +184,7 @@ pub(crate) fn shown<'a>(
             _ => Ratio::Unclear,
         };
     }
-    let step = style::step(reply.into_iter().map(strip_cr));
+    let step = indentation::step(reply.into_iter().map(strip_cr));
     Shown {
         ratio,
         unit: level_width(step),
@@ -251,7 +252,7 @@ pub(crate) fn relevel_ops(
             Levels::Table(vec![(r0, f0)])
         } else {
             one_level(r0, f0, shown, || {
-                style::space_unit(doc, p.range().0, p.range().1)
+                indentation::space_unit(doc, p.range().0, p.range().1)
             })?
         }
     } else if !same || pairs.iter().all(|(r, f)| r == f) {

@@ -14,7 +14,8 @@
 
 use std::collections::HashSet;
 
-use super::style::{majority, seen_around, uses_tabs, ReplyStyle, Style};
+use super::indentation::{majority, seen_around, uses_tabs, Style};
+use super::style::ReplyStyle;
 use super::Placement;
 use crate::edit::{HunkLine, LineKind};
 use crate::ops::Op;

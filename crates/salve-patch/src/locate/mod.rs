@@ -53,6 +53,7 @@ pub(crate) mod fill_guard;
 pub(crate) mod fold;
 pub(crate) mod gap_readings;
 pub(crate) mod gaps;
+mod indentation;
 pub(crate) mod index;
 mod insertion;
 pub(crate) mod joins;
@@ -79,6 +80,7 @@ pub(crate) mod substance;
 pub(crate) mod substring;
 pub(crate) mod variant;
 pub(crate) mod whole;
+mod window;
 
 use crate::edit::{Hunk, HunkLine, LineKind};
 use crate::report::Rung;

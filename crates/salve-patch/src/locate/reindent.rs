@@ -5,7 +5,8 @@
 //! indent rung accepts a match only when one delta explains every non-blank line; the same delta
 //! then re-indents the added lines, because the file is the truth for its own style.
 
-use super::{pre_image, style, Placement};
+use super::indentation;
+use super::{pre_image, Placement};
 use crate::edit::{HunkLine, LineKind};
 use crate::text::{indent_width, is_blank, leading_ws, strip_cr, Doc};
 
@@ -207,7 +208,7 @@ fn kept_width(lines: &[HunkLine]) -> Option<usize> {
         let Some(&old) = removed.get(t.trim()) else {
             continue;
         };
-        let (spaces, tabs) = match (style::uses_tabs(old), style::uses_tabs(t)) {
+        let (spaces, tabs) = match (indentation::uses_tabs(old), indentation::uses_tabs(t)) {
             (Some(false), Some(true)) => (leading_ws(old), leading_ws(t)),
             (Some(true), Some(false)) => (leading_ws(t), leading_ws(old)),
             _ => continue,
@@ -234,7 +235,7 @@ fn mixed_reply(lines: &[HunkLine]) -> bool {
         lines
             .iter()
             .filter(move |l| (l.kind == LineKind::Add) == add)
-            .filter_map(|l| style::uses_tabs(strip_cr(&l.text)))
+            .filter_map(|l| indentation::uses_tabs(strip_cr(&l.text)))
     };
     let quoted: Vec<bool> = styles(false).collect();
     let Some(&first) = quoted.first() else {
@@ -264,12 +265,14 @@ pub(crate) fn by_levels(
         // One tab of the reply is one level of the file.
         TabSide::Reply => {
             let (s, e) = p.range();
-            style::space_unit(doc, s, e)
+            indentation::space_unit(doc, s, e)
         }
         // One tab of the file is one level of the reply. A step of 8 may be one level of 8 or
         // two of 4 (a line at column 0 before one at 8): it tells none, and the quoted lines
         // decide.
-        TabSide::File => style::step(lines.iter().map(|l| strip_cr(&l.text))).filter(|&w| w < 8),
+        TabSide::File => {
+            indentation::step(lines.iter().map(|l| strip_cr(&l.text))).filter(|&w| w < 8)
+        }
     };
     let mixed = mixed_reply(lines);
     let kept = if mixed { kept_width(lines) } else { None };

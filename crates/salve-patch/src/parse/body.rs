@@ -154,7 +154,7 @@ pub(crate) fn read_body(
                 let prev_add = b.lines.last().is_some_and(|l| l.kind == LineKind::Add);
                 // A marker of another format among a hunk's lines reads as syntax and as a
                 // line that lost its prefix: the two readings collide, so the hunk is refused.
-                if super::written::is_marker_line(line) && next.is_some_and(is_prefixed) {
+                if super::markers::is_marker_line(line) && next.is_some_and(is_prefixed) {
                     b.malformed = Some(format!(
                         "line {}: the marker {:?} stands without a prefix among a hunk's lines",
                         i + 1,

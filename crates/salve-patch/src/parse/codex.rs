@@ -11,19 +11,7 @@ use super::diff::{self, HunkHeader};
 use super::sanitize;
 use crate::edit::{Anchor, FileChange, FileEdit, Format, Hunk, IssueKind, LineKind};
 
-const BEGIN: &str = "*** Begin Patch";
-const END: &str = "*** End Patch";
-const ADD: &str = "*** Add File:";
-const DELETE: &str = "*** Delete File:";
-const UPDATE: &str = "*** Update File:";
-const MOVE: &str = "*** Move to:";
-const EOF_MARK: &str = "*** End of File";
-
-/// True for a line that opens a Codex patch (with or without the Begin line).
-pub(crate) fn is_start(line: &str) -> bool {
-    let t = line.trim_end();
-    t == BEGIN || t.starts_with(UPDATE) || t.starts_with(ADD) || t.starts_with(DELETE)
-}
+use super::markers::codex::{ADD, BEGIN, DELETE, END, EOF_MARK, MOVE, UPDATE};
 
 fn codex_terminator(src: &Source, i: usize, _end: usize) -> bool {
     let l = src.line(i);

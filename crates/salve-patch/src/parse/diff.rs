@@ -6,7 +6,7 @@
 
 use super::body::{self, Body};
 use super::cx::{Cx, Region, RegionState, Source};
-use super::{paths, sanitize, search_replace};
+use super::{markers, paths, sanitize};
 use crate::edit::{Anchor, FileChange, FileEdit, Format, Hunk, IssueKind, LineKind};
 
 /// A parsed `@@` line.
@@ -233,7 +233,7 @@ pub(crate) fn finish_hunk(
             LineKind::Add => format!("+{}", l.text),
             LineKind::Context => return false,
         };
-        search_replace::is_search(&raw) || search_replace::is_replace(&raw)
+        markers::is_search(&raw) || markers::is_replace(&raw)
     });
     if let Some(l) = marker {
         // `------- SEARCH` and `+++++++ REPLACE` are Cline's markers as much as a removed or

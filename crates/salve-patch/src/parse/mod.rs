@@ -158,6 +158,7 @@ mod cx;
 mod diff;
 mod fence;
 mod json;
+mod markers;
 mod pair;
 // Lowering a text pair again once its indentation is read (locate::pasted).
 pub(crate) use pair::lower as lower_pair;

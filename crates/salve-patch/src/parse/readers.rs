@@ -18,7 +18,7 @@
 use super::cx::{Cx, Region, Source};
 use super::fence::Fence;
 use super::paths::{self, PathLine};
-use super::{codex, diff, json, search_replace, tool_xml};
+use super::{codex, diff, json, markers, search_replace, tool_xml};
 use crate::edit::{Format, IssueKind};
 
 /// What a region's scan carries from line to line, for the readers that need it.
@@ -119,26 +119,26 @@ pub(super) const READERS: &[Reader] = &[
     },
     Reader {
         formats: &[Format::Codex],
-        opens: |src, i, _, _| codex::is_start(src.line(i)),
-        leads: |src, i, _| codex::is_start(src.line(i)),
+        opens: |src, i, _, _| markers::codex::is_start(src.line(i)),
+        leads: |src, i, _| markers::codex::is_start(src.line(i)),
         read: |cx, r, i, _| Some(codex::parse(cx, r, i)),
-        proves: |src, i, _, _| codex::is_start(src.line(i)),
+        proves: |src, i, _, _| markers::codex::is_start(src.line(i)),
         fenced: None,
     },
     Reader {
         formats: &[Format::SearchReplace],
-        opens: |src, i, _, _| search_replace::is_search(src.line(i)),
-        leads: |src, i, _| search_replace::is_search(src.line(i)),
+        opens: |src, i, _, _| markers::is_search(src.line(i)),
+        leads: |src, i, _| markers::is_search(src.line(i)),
         read: read_search_replace,
         proves: proves_search_replace,
         fenced: Some(Fenced {
             // A path line may come first: blocks of several files share one fence.
             opens: |src, first, end| {
-                search_replace::is_search(src.line(first))
+                markers::is_search(src.line(first))
                     || (paths::path_candidate(src.line(first)).is_some()
                         && src
                             .next_nonblank(first + 1, end)
-                            .is_some_and(|s| search_replace::is_search(src.line(s))))
+                            .is_some_and(|s| markers::is_search(src.line(s))))
             },
             read: |cx, r, start, _, f, hint| search_replace::parse_fenced(cx, r, start, f, hint),
         }),
@@ -203,11 +203,11 @@ fn read_search_replace(cx: &mut Cx, r: &Region, i: usize, state: &mut LineState)
 /// Only a complete block proves an edit: SEARCH, then a divider, then REPLACE.
 fn proves_search_replace(src: &Source, i: usize, _: usize, scan: &mut Scan) -> bool {
     let line = src.line(i);
-    if search_replace::is_search(line) {
+    if markers::is_search(line) {
         (scan.search, scan.divider) = (true, false);
-    } else if scan.search && search_replace::is_divider(line) {
+    } else if scan.search && markers::is_divider(line) {
         scan.divider = true;
-    } else if scan.divider && search_replace::is_replace(line) {
+    } else if scan.divider && markers::is_replace(line) {
         return true;
     }
     false

@@ -6,62 +6,10 @@
 
 use super::cx::{Cx, Region};
 use super::fence::{is_fence_close, Fence};
+use super::markers::{is_divider, is_replace, is_search, looks_like_marker};
 use super::pair::push_pair;
 use super::paths;
 use crate::edit::{Format, IssueKind};
-
-/// `ch` repeated at least `min` times (5 for `<`/`=`/`>`, 3 for the Cline `-`/`+` style; the
-/// agents' own tests accept 5 to 11 and more), then `word`.
-fn marker(line: &str, ch: u8, min: usize, word: &str) -> bool {
-    let t = line.trim();
-    let n = t.bytes().take_while(|&b| b == ch).count();
-    if n < min {
-        return false;
-    }
-    let rest = t.get(n..).unwrap_or("").trim_start();
-    if word.is_empty() {
-        rest.is_empty()
-    } else {
-        rest.eq_ignore_ascii_case(word)
-    }
-}
-
-/// `<<<<<<< SEARCH` (5 or more `<`) or Cline's `------- SEARCH`.
-pub(crate) fn is_search(line: &str) -> bool {
-    marker(line, b'<', 5, "SEARCH") || marker(line, b'-', 3, "SEARCH")
-}
-
-/// `=======` (5 or more `=`).
-pub(crate) fn is_divider(line: &str) -> bool {
-    marker(line, b'=', 5, "")
-}
-
-/// `>>>>>>> REPLACE` (5 or more `>`) or Cline's `+++++++ REPLACE`.
-pub(crate) fn is_replace(line: &str) -> bool {
-    marker(line, b'>', 5, "REPLACE") || marker(line, b'+', 3, "REPLACE")
-}
-
-/// True when `line` is shaped like a SEARCH/REPLACE marker of any kind: a run of 2 or more of
-/// `<`, `>`, `=`, `-`, `+` next to the word SEARCH or REPLACE (either side, any case), or a git
-/// conflict marker (`<<<<<<< HEAD`, `>>>>>>> branch`). Such a line is edit syntax: it must be
-/// read as a marker or refused, never written into a file.
-pub(crate) fn looks_like_marker(line: &str) -> bool {
-    let t = line.trim();
-    if t.len() > 80 {
-        return false;
-    }
-    let is_mark = |c: char| matches!(c, '<' | '>' | '=' | '-' | '+');
-    let run = t.chars().take_while(|&c| is_mark(c)).count();
-    let word = t[run..].trim();
-    let back = t.chars().rev().take_while(|&c| is_mark(c)).count();
-    let word_back = t[..t.len() - back].trim();
-    let is_word = |w: &str| w.eq_ignore_ascii_case("search") || w.eq_ignore_ascii_case("replace");
-    if (run >= 2 && is_word(word)) || (back >= 2 && is_word(word_back)) {
-        return true;
-    }
-    // git conflict markers: exactly seven `<` or `>` and a space (`<<<<<<< HEAD`).
-    (t.starts_with("<<<<<<< ") || t.starts_with(">>>>>>> ")) && !t[7..].starts_with(['<', '>'])
-}
 
 /// The run length of the marker character that opens `line`.
 fn marker_len(line: &str) -> usize {

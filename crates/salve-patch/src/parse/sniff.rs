@@ -12,7 +12,7 @@
 use super::cx::Source;
 use super::fence::{fence_open, is_diff_lang, is_fence_close, lang_of, Fence};
 use super::readers::{proves_any, Scan};
-use super::{diff, paths, search_replace};
+use super::{diff, markers, paths};
 
 /// True when `reply` holds something [`extract`](super::extract) reads as an edit: a line where
 /// a reader of the formats table proves one (a git or unified diff header, a Codex envelope, a
@@ -71,9 +71,9 @@ fn fence_holds_edit(src: &Source, i: usize, f: &Fence, prev: Option<usize>) -> b
     // Content opening with SEARCH/REPLACE is read block by block, never as a whole file: only
     // a complete block (seen by the caller) makes an edit there.
     let second = src.next_nonblank(first + 1, n);
-    if search_replace::is_search(src.line(first))
+    if markers::is_search(src.line(first))
         || (paths::path_candidate(src.line(first)).is_some()
-            && second.is_some_and(|k| search_replace::is_search(src.line(k))))
+            && second.is_some_and(|k| markers::is_search(src.line(k))))
     {
         return false;
     }

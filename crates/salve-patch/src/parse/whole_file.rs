@@ -13,7 +13,7 @@ use super::body::truncate;
 use super::cx::{Cx, Region, RegionState};
 use super::diff::parse_hunk_header;
 use super::fence::{fence_open, is_fence_close, Fence};
-use super::{codex, sanitize, search_replace};
+use super::{markers, sanitize};
 use crate::edit::{FileChange, FileEdit, Format, IssueKind};
 use crate::locate::whole::is_gap_at;
 
@@ -71,9 +71,9 @@ pub(crate) fn edit_syntax_at(lines: &[&str]) -> Option<usize> {
             || l.starts_with("diff --git ")
             || (l.starts_with("@@ -") && parse_hunk_header(l).is_some());
         if diff_header
-            || codex::is_start(l)
-            || search_replace::is_search(l)
-            || search_replace::looks_like_marker(l)
+            || markers::codex::is_start(l)
+            || markers::is_search(l)
+            || markers::looks_like_marker(l)
         {
             return Some(k);
         }

@@ -11,7 +11,7 @@
 use super::cx::{Cx, Region, RegionState};
 use super::fence::{fence_open, is_diff_lang, is_fence_close, lang_of, Fence};
 use super::readers::{self, LineState};
-use super::{paths, search_replace, whole_file};
+use super::{markers, paths, whole_file};
 use crate::edit::{BareNamed, FileEdit, IssueKind, ParseIssue};
 
 const MARK_START: &str = "<<<AI_DIFF_START>>>";
@@ -231,7 +231,7 @@ pub(crate) fn scan_region(cx: &mut Cx, r: &Region) {
             state.pending = None;
             continue;
         }
-        if search_replace::looks_like_marker(line) {
+        if markers::looks_like_marker(line) {
             cx.issue(
                 IssueKind::Malformed,
                 None,

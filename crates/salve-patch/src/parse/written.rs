@@ -21,10 +21,9 @@
 
 use std::collections::HashSet;
 
-use super::codex;
 use super::fence::fence_open;
+use super::markers::is_marker;
 use super::paths::path_candidate;
-use super::search_replace;
 use crate::edit::{Format, Hunk, LineKind};
 
 /// The lines of one reply that are edit syntax (trimmed), and the path lines it holds.
@@ -44,26 +43,6 @@ pub struct ReplySyntax {
 const DOCUMENTS: &[&str] = &[
     "md", "markdown", "mdx", "rst", "txt", "adoc", "org", "ipynb",
 ];
-
-/// Whether `t` (trimmed) is a marker of a format salve reads, on its own.
-fn is_marker(t: &str) -> bool {
-    search_replace::is_search(t)
-        || search_replace::is_replace(t)
-        || search_replace::looks_like_marker(t)
-        || t.starts_with(":start_line:")
-        || t.starts_with(":end_line:")
-        || t.starts_with("diff --git ")
-        || codex::is_start(t)
-        || t == "*** End Patch"
-        || t.starts_with("*** Move to:")
-}
-
-/// Whether `line` is, on its own, a marker of a format salve reads (a divider included):
-/// never a line that merely lost its diff prefix.
-pub(super) fn is_marker_line(line: &str) -> bool {
-    let t = line.trim();
-    is_marker(t) || search_replace::is_divider(t)
-}
 
 impl ReplySyntax {
     /// The syntax lines of `reply`.
