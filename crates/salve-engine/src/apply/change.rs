@@ -7,10 +7,9 @@ use salve_patch::{
     Whole,
 };
 
-use super::file::{
-    existing, finish, join, new_mode, next_mode, read, refuse, run_hunks, Ctx, Stop,
-};
 use super::plan::FilePlan;
+use super::step::{existing, finish, join, new_mode, next_mode, read, run_hunks, Ctx};
+use super::stop::{refuse, Stop};
 use super::whole_target::{whole_target, WholeTarget};
 use crate::paths::{resolve, Guarded, Reach, Resolution};
 use crate::transaction::{Content, Expect, Op};

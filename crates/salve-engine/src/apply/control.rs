@@ -15,7 +15,7 @@ use std::borrow::Cow;
 
 use salve_patch::Status;
 
-use super::file::{refuse, Stop};
+use super::stop::{refuse, Stop};
 use crate::transaction::{Content, Expect, Op};
 
 /// Whether `b` is a control character a text file should not gain.

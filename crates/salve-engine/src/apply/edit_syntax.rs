@@ -13,8 +13,8 @@ use std::borrow::Cow;
 use salve_patch::{ReplySyntax, Status};
 
 use super::control::old_texts;
-use super::file::{refuse, Stop};
 use super::plan::{Change, FilePlan};
+use super::stop::{refuse, Stop};
 use crate::transaction::{Content, Op};
 
 /// Refuse the change `ops` make to `path` when their new text holds a syntax line of the reply.

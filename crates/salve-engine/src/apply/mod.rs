@@ -29,6 +29,8 @@ mod input;
 mod load;
 mod plan;
 mod repository;
+mod step;
+mod stop;
 mod syntax;
 mod whole_target;
 
@@ -46,10 +48,11 @@ use serde::Serialize;
 use crate::paths::canonical_root;
 use crate::record::{Applied, Recorder};
 use crate::transaction::{Transaction, TEMP_PREFIX};
-use file::{place, Ctx, Placed};
+use file::{place, Placed};
 use plan::{group, guard_all, Guard};
 use repository::Repository;
 use salve_concurrent::both;
+use step::Ctx;
 
 /// Files larger than this are not read: 64 MiB.
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 64 * 1024 * 1024;

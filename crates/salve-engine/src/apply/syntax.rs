@@ -13,7 +13,7 @@ use std::path::Path;
 use salve_patch::{FileReport, Splice, Status};
 use salve_syntax::{check, Language, SyntaxError, Verdict};
 
-use super::file::{refuse, Stop};
+use super::stop::{refuse, Stop};
 
 /// Refuse the placed file when `splice` over `before` introduces a syntax error; mark the hunk
 /// that caused it in `report`.

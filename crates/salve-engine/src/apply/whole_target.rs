@@ -13,8 +13,9 @@ use std::path::Path;
 
 use salve_patch::{FileChange, FileEdit, FileReport, Status};
 
-use super::file::{join, read, refuse, Ctx, Stop};
 use super::plan::FilePlan;
+use super::step::{join, read, Ctx};
+use super::stop::{refuse, Stop};
 use crate::paths::{guard, resolve, Guarded, Reach, Resolution, TreePath};
 
 /// At least this share of the block's lines found in a candidate: the block is that file's.
