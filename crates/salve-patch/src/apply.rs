@@ -1,6 +1,6 @@
 //! Applying a file's edit: from placed hunks to the new text, writing faithfully.
 //!
-//! [`apply_hunks`] places every hunk against the original text ([`crate::locate::place`]),
+//! [`apply_hunks`] places every hunk against the original text ([`crate::locate::choose::place`]),
 //! turns each placement into line operations ([`Op`]), refuses overlapping operations, and only
 //! then assembles the new text in one pass. The file is the truth for everything the edit does
 //! not change: untouched lines are copied byte for byte (with their own endings), inserted lines
@@ -13,11 +13,13 @@
 use std::cell::OnceCell;
 
 use crate::edit::Hunk;
-use crate::locate::index::FileIndex;
-use crate::locate::place::{eof_override, place_all};
-use crate::locate::plan::Edit;
-use crate::locate::style::reply_style;
-use crate::locate::{applied, applied_evidence, cut, hunk_keys, levels, ops_for, whole};
+use crate::locate::choose::place::{eof_override, place_all};
+use crate::locate::choose::plan::Edit;
+use crate::locate::rungs::index::FileIndex;
+use crate::locate::write::style::reply_style;
+use crate::locate::{
+    applied, applied::applied_evidence, hunk_keys, ops_for, whole, whole::cut, write::levels,
+};
 use crate::merge::merge3;
 use crate::ops::{diff_ops, splice, Op};
 use crate::report::{HunkReport, Rung, Status};
@@ -77,7 +79,7 @@ pub fn apply_hunks_lazy(
     baseline: impl Fn() -> Option<String>,
 ) -> FileOutcome<Splice> {
     // Indentation pasted as no-break spaces is indentation (issue 23 §4).
-    let unbroken = match crate::locate::pasted::unbreak(current, hunks) {
+    let unbroken = match crate::locate::variants::pasted::unbreak(current, hunks) {
         Ok(h) => h,
         Err(why) => return unreadable_indentation(hunks.len(), why),
     };
@@ -322,7 +324,7 @@ pub fn replace_whole_with(
     let source = base.as_ref().unwrap_or(&doc);
     let mut report = HunkReport::new(0, Status::Applied);
     // Indentation pasted as no-break spaces is indentation (issue 23 §4).
-    let content = match crate::locate::pasted::unbreak_whole(current, content) {
+    let content = match crate::locate::variants::pasted::unbreak_whole(current, content) {
         Ok(c) => c,
         Err(why) => {
             report.status = Status::Ambiguous;
@@ -411,7 +413,7 @@ pub fn replace_whole_with(
 }
 
 /// The lines of whole-file `content` with its gaps filled in from `source`, then checked for
-/// an unexplained loss (a stretch of the file with the rest missing; see `locate::cut`) unless
+/// an unexplained loss (a stretch of the file with the rest missing; see `locate::whole::cut`) unless
 /// the caller allows it.
 fn filled(
     source: &Doc,

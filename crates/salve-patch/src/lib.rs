@@ -67,6 +67,6 @@ pub use text::is_binary;
 /// free to change without notice.
 #[doc(hidden)]
 pub mod internals {
-    pub use crate::locate::index::FileIndex;
+    pub use crate::locate::rungs::index::FileIndex;
     pub use crate::text::{Doc, Form};
 }

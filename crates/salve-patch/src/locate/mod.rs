@@ -2,98 +2,54 @@
 //!
 //! [`locate`] walks the rungs for one hunk against a [`FileIndex`] and stops at the first rung
 //! that finds *any* candidate: exact, trailing-ws, indent, canonical (the line-form rungs, each a
-//! hash lookup in [`index`]), then blank-lines, elision and context-relax (structural rungs built
-//! on [`search`]). The already-applied check sits among the line-form rungs: the post-image found
+//! hash lookup in [`rungs::index`]), then blank-lines, elision and context-relax (structural rungs built
+//! on [`rungs::search`]). The already-applied check sits among the line-form rungs: the post-image found
 //! uniquely while the pre-image is absent (or only inside that post-image) means the edit is
 //! already there. The 3-way and similar rungs need more than one hunk's view of the file and live
-//! in [`place`], which also chooses between several candidates with [`evidence`]. So does the
-//! [`substring`] rung, which places text replacements whose old text starts or ends mid-line.
+//! in [`choose::place`], which also chooses between several candidates with
+//! [`choose::evidence`]. So does the [`rungs::substring`] rung, which places text replacements whose old text starts or ends mid-line.
 //!
 //! The ladder never returns "the first" of several candidates: it returns them all.
 //!
 //! # Module map
 //!
-//! - Finding places: [`index`] (per-file hashes of each line form), [`search`] (runs of lines in
-//!   one form), [`loose`] (the structural rungs, and their verdict beside the post-image), [`elision`], [`gaps`] (inner context left out), [`similar`], [`substring`] (text
-//!   replacements that start or end mid-line), [`gap_readings`] (a similar window read with a
-//!   line left out), [`count`] (`replace_all`, `expected_replacements`).
-//! - Choosing among places: [`place`] (every hunk of a file, 3-way, hints), [`evidence`] (scope
-//!   lines and anchors), [`measure`] (what hunks found once say of the hints), [`plan`] (one
-//!   hunk's decision), [`ambiguity`] (refusals naming several places), [`quoted_twice`] (a
-//!   one-line quote the agents' tools would find twice).
-//! - Already applied: [`applied_evidence`] (where the post-image stands and when that counts),
-//!   [`readings`] (applied against a loose fit of the old text), [`insertion`] (what an inserted
-//!   run's own lines allow), [`applied`] (two hunks that disagree about an applied place).
-//! - Other readings of the hunk itself: [`variant`] (padding blanks), [`lost_plus`] (a lost `+`),
-//!   [`dropped`] (blank lines the file lacks).
-//! - Writing the placed lines: [`placed_ops`] (a placed hunk's line operations and the passes
-//!   over them), [`reindent`] (a uniform shift), [`levels`] (level widths mapped),
-//!   [`style`] (tabs or spaces where the lines land), [`align`] (spaces between two tab levels
-//!   where the file aligns with spaces after tabs), [`quoted`] (an added line indented as a
-//!   quoted line takes that line's file indentation), [`mixed`] (a converting reply against a
-//!   file of both styles), [`fold`] (Unicode folded back), [`kept`] (lines removed and added
-//!   back unchanged).
-//! - Guards that refuse rather than write a third text: [`order`] (no reordering),
-//!   [`substance`] (removed lines must be the file's in substance), [`joins`] (byte readings of
-//!   a text replacement that its lines rule out).
-//! - Whole files: [`whole`] (elision gaps filled, content in the file's style), [`fill_guard`]
-//!   (gap-shaped lines that are the file's own, fills that repeat content), [`rest`] (a
-//!   trailing "rest unchanged").
+//! Each folder is one role; [`LADDER`] is the rung order.
+//! - [`rungs`]: finding places. The per-file index of line forms, runs of lines in one form,
+//!   the structural rungs (blank lines, elision, inner gaps), the similar rung and the window
+//!   score it shares with its gapped readings, the substring rung, counted replacements.
+//! - [`choose`]: choosing among places. Every hunk of a file together (3-way, hints), the
+//!   evidence that tells candidates apart, one hunk's decision, refusals naming several places.
+//! - [`applied`]: already applied. Where the post-image stands and when that counts, against a
+//!   loose fit of the old text, what an inserted run allows, two hunks that disagree.
+//! - [`variants`]: other readings of the hunk itself (padding blanks, a lost `+`, blank lines
+//!   the file lacks, pasted no-break spaces).
+//! - [`write`]: writing the placed lines in the file's terms (shift, levels, tabs or spaces,
+//!   quoted indentation, folded Unicode, lines removed and added back).
+//! - [`guards`]: what a relaxed rung would write that is refused instead of a third text (no
+//!   reordering, removed lines that are the file's in substance, ruled-out byte readings).
+//! - [`whole`]: whole files (gaps filled from the file, content in the file's style, a trailing
+//!   "rest unchanged", a whole file cut short).
 
-mod align;
-pub(crate) mod ambiguity;
 pub(crate) mod applied;
-pub(crate) mod applied_evidence;
-pub(crate) mod count;
-pub(crate) mod cut;
-pub(crate) mod dropped;
-pub(crate) mod elision;
-pub(crate) mod evidence;
-pub(crate) mod fill_guard;
-pub(crate) mod fold;
-pub(crate) mod gap_readings;
-pub(crate) mod gaps;
-mod indentation;
-pub(crate) mod index;
-mod insertion;
-pub(crate) mod joins;
-pub(crate) mod kept;
-pub(crate) mod levels;
-mod loose;
-pub(crate) mod lost_plus;
-pub(crate) mod measure;
-mod mixed;
-pub(crate) mod order;
-pub(crate) mod pasted;
-pub(crate) mod place;
-mod placed_ops;
-pub(crate) mod plan;
-pub(crate) mod quoted;
-mod quoted_twice;
-pub(crate) mod readings;
-pub(crate) mod reindent;
-pub(crate) mod rest;
-pub(crate) mod search;
-pub(crate) mod similar;
-pub(crate) mod style;
-pub(crate) mod substance;
-pub(crate) mod substring;
-pub(crate) mod variant;
+pub(crate) mod choose;
+pub(crate) mod guards;
+pub(crate) mod rungs;
+pub(crate) mod variants;
 pub(crate) mod whole;
-mod window;
+pub(crate) mod write;
 
 use crate::edit::{Hunk, HunkLine, LineKind};
 use crate::report::Rung;
 use crate::text::{strip_cr, Form};
-use applied_evidence::post_hits_in;
-use index::FileIndex;
-use insertion::{changes_trailing_ws, slidable_insertion, substantial_insertion};
-use readings::{apart, hollow, over_own_result, settled, writer_drift};
-use search::{contiguous_fits, Fit};
-use variant::{by_line_form, places, unpadded};
+use applied::applied_evidence::post_hits_in;
+use applied::insertion::{changes_trailing_ws, slidable_insertion, substantial_insertion};
+use applied::readings::{apart, hollow, over_own_result, settled, writer_drift};
+use rungs::index::FileIndex;
+use rungs::search::{contiguous_fits, Fit};
+use variants::variant::{by_line_form, places, unpadded};
 
-use loose::Unplaced;
-pub(crate) use placed_ops::ops_for;
+use rungs::loose::Unplaced;
+pub(crate) use write::placed_ops::ops_for;
 
 /// One candidate position of a hunk.
 #[derive(Clone, Debug, PartialEq)]
@@ -173,8 +129,8 @@ pub(crate) fn post_image(lines: &[HunkLine]) -> Vec<&str> {
 /// (the blank between the diff and the prose after it matches the blank after the first of two
 /// equal functions, not the last one at the end of the file); the hunk's other evidence, its
 /// line hint, chooses among them, or it is refused as ambiguous. Readings with some of its
-/// `maybe_added` lines as added lines ([`lost_plus`]) only when the hunk places nowhere. Inner
-/// context gaps ([`gaps`]) are looked for only in line-based formats.
+/// `maybe_added` lines as added lines ([`variants::lost_plus`]) only when the hunk places nowhere. Inner
+/// context gaps ([`rungs::gaps`]) are looked for only in line-based formats.
 pub(crate) fn locate(idx: &FileIndex, hunk: &Hunk) -> Found {
     locate_as(idx, hunk, true)
 }
@@ -202,13 +158,13 @@ fn locate_as(idx: &FileIndex, hunk: &Hunk, applied: bool) -> Found {
         return found;
     }
     match found {
-        Found::Nothing => lost_plus::locate_readings(idx, hunk, applied, gaps),
+        Found::Nothing => variants::lost_plus::locate_readings(idx, hunk, applied, gaps),
         // Written lines placed only by a structural rung (outer context left out, braces read
         // at another indentation) against a reading with a lost `+` that a line form places:
         // the lost-`+` line kept as context needed a line the file lacks, which the loose rung
         // supplied from elsewhere. The reading is the edit (see [`lost_plus`]).
         Found::Candidates(_) if !by_line_form(&found) => {
-            let reading = lost_plus::locate_readings(idx, hunk, applied, gaps);
+            let reading = variants::lost_plus::locate_readings(idx, hunk, applied, gaps);
             if by_line_form(&reading) {
                 reading
             } else {
@@ -222,12 +178,46 @@ fn locate_as(idx: &FileIndex, hunk: &Hunk, applied: bool) -> Found {
 /// What one line form finds for a hunk: fits of the pre-image, and places of the post-image.
 type FormHits = (Vec<Fit>, Vec<(usize, usize)>);
 
-const LINE_RUNGS: [(Rung, Form); 4] = [
-    (Rung::Exact, Form::Raw),
-    (Rung::TrailingWs, Form::TrimEnd),
-    (Rung::Indent, Form::Trim),
-    (Rung::Canonical, Form::Canon),
+/// The placement ladder, strictest rung first (DESIGN.md §3.2): the one place its order is
+/// written. [`locate`] walks the line-form rungs, then the structural ones ([`rungs::loose`]),
+/// in this order and stops at the first that finds a candidate; the file-wide rungs (3-way,
+/// similar) are tried in this order by [`choose::place`] for what the walk left unplaced. The
+/// substring rung places a text replacement that its lines did not place exactly.
+pub(crate) const LADDER: [Rung; 10] = [
+    Rung::Exact,
+    Rung::Substring,
+    Rung::TrailingWs,
+    Rung::Indent,
+    Rung::Canonical,
+    Rung::BlankLines,
+    Rung::Elision,
+    Rung::ContextRelax,
+    Rung::ThreeWay,
+    Rung::Similar,
 ];
+
+/// The line form a line-form rung compares in, `None` for the other rungs.
+pub(crate) const fn line_form(rung: Rung) -> Option<Form> {
+    match rung {
+        Rung::Exact => Some(Form::Raw),
+        Rung::TrailingWs => Some(Form::TrimEnd),
+        Rung::Indent => Some(Form::Trim),
+        Rung::Canonical => Some(Form::Canon),
+        _ => None,
+    }
+}
+
+/// The line-form rungs with their forms, in ladder order.
+pub(crate) fn line_rungs() -> impl Iterator<Item = (Rung, Form)> {
+    LADDER
+        .into_iter()
+        .filter_map(|r| line_form(r).map(|f| (r, f)))
+}
+
+/// The line forms of the line-form rungs, strictest first.
+pub(crate) fn line_forms() -> Vec<Form> {
+    line_rungs().map(|(_, f)| f).collect()
+}
 
 pub(crate) fn locate_lines(
     idx: &FileIndex,
@@ -268,7 +258,7 @@ pub(crate) fn locate_lines(
     // Lines equal in one form are equal in every looser one: when the canonical form finds
     // neither image, the forms between exact and canonical cannot, and are never indexed.
     let mut canon: Option<FormHits> = None;
-    for (rung, form) in LINE_RUNGS {
+    for (rung, form) in line_rungs() {
         let (fits, posts) = match form {
             Form::Raw => hits(form),
             Form::Canon => canon.take().unwrap_or_else(|| hits(form)),
@@ -289,10 +279,10 @@ pub(crate) fn locate_lines(
         // alone would make another occurrence look like the one place.
         let voided = posts
             .iter()
-            .any(|&(s, e)| applied_evidence::removal_stands(idx.doc, lines, s, e));
-        let vouches = applied_evidence::post_image_vouches(lines, form) && !voided;
+            .any(|&(s, e)| applied::applied_evidence::removal_stands(idx.doc, lines, s, e));
+        let vouches = applied::applied_evidence::post_image_vouches(lines, form) && !voided;
         if let ([place], true, None) = (&posts[..], voided, run_voided) {
-            run_voided = applied_evidence::removes_run_lines(lines).then_some(*place);
+            run_voided = applied::applied_evidence::removes_run_lines(lines).then_some(*place);
         }
         let posts = if vouches { posts } else { Vec::new() };
         if !fits.is_empty() {
@@ -307,7 +297,7 @@ pub(crate) fn locate_lines(
         }
         post_hits.push(posts);
     }
-    loose::verdict(
+    rungs::loose::verdict(
         idx,
         lines,
         Unplaced {
@@ -387,7 +377,7 @@ fn removes_only(lines: &[HunkLine]) -> bool {
 }
 
 /// The verdict on fits a looser line form found while the post-image stands by a stricter one
-/// (`post_hits`, one list per stricter form; see [`readings`]), if any.
+/// (`post_hits`, one list per stricter form; see [`applied::readings`]), if any.
 ///
 /// The post-image found once, apart from every fit (or hollow over it): the edit was made there,
 /// and its old text merely looks like other lines (a retried edit of one of two similar blocks);
@@ -402,7 +392,7 @@ fn result_over_fits(
     adds_words: bool,
     deletion: bool,
 ) -> Option<Found> {
-    let forms = LINE_RUNGS.map(|(_, f)| f);
+    let forms = line_forms();
     // A deletion's post-image is context that stood in the file before the edit too, and one
     // found elsewhere says little against the old text itself, found with only its writer's
     // drift (trailing whitespace, curly quotes; see [`readings`]).
@@ -443,4 +433,26 @@ pub(crate) fn hunk_keys(hunks: &[Hunk]) -> Vec<String> {
         );
     }
     keys
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ladder_names_every_rung_once_strictest_first() {
+        let mut sorted = LADDER;
+        sorted.sort();
+        assert_eq!(sorted, LADDER, "the ladder follows the order of `Rung`");
+        assert!(sorted.windows(2).all(|w| w[0] != w[1]), "each rung once");
+        let line: Vec<Rung> = line_rungs().map(|(r, _)| r).collect();
+        assert_eq!(
+            line,
+            [Rung::Exact, Rung::TrailingWs, Rung::Indent, Rung::Canonical]
+        );
+        assert_eq!(
+            line_forms(),
+            [Form::Raw, Form::TrimEnd, Form::Trim, Form::Canon]
+        );
+    }
 }

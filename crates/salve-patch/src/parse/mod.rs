@@ -160,7 +160,7 @@ mod fence;
 mod json;
 mod markers;
 mod pair;
-// Lowering a text pair again once its indentation is read (locate::pasted).
+// Lowering a text pair again once its indentation is read (locate::variants::pasted).
 pub(crate) use pair::lower as lower_pair;
 mod paths;
 mod readers;

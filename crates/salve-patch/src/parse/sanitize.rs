@@ -234,7 +234,7 @@ const MAX_REST_SENTENCE_WORDS: usize = 30;
 /// rest of the file is unchanged.", "Everything else stays the same."): it names what is left
 /// (`rest`, `remaining`, `remainder`, `everything else`) and says it is kept (`unchanged`,
 /// `same`, `untouched`, `as before`, `as is`). Such a sentence makes content that stops early a
-/// head to fill in from the file (see `locate::cut`), never a file to write as it is.
+/// head to fill in from the file (see `locate::whole::cut`), never a file to write as it is.
 pub(crate) fn says_rest_unchanged_in_prose(line: &str) -> bool {
     let text = line.to_lowercase();
     let words: Vec<&str> = text

@@ -1,0 +1,602 @@
+//! Placing every hunk of one file: the ladder per hunk, then the decisions that need the whole
+//! file's view.
+//!
+//! 1. Every hunk runs the ladder ([`crate::locate::locate`]) against the original text.
+//! 2. Hunks found in several places are narrowed by evidence: scope lines, anchors, and line
+//!    hints consistent with the offsets at which the file's uniquely placed hunks were found.
+//!    Pure insertions (no context) are placed by the same evidence only.
+//! 3. Hunks still unplaced try the 3-way rung when the caller has the baseline the model read:
+//!    the hunk is placed on the baseline, applied there, and that change is merged into the
+//!    current text. A conflict is a refusal.
+//! 4. Hunks not found at all try the similar rung last.
+//!
+//! Hunks lowered from text replacements (old/new JSON, SEARCH/REPLACE) whose pre-image is not
+//! whole lines of the file try the [`crate::locate::rungs::substring`] rung before the looser rungs: old text
+//! found once as a substring is replaced in place. A pure insertion pinned to the start or end
+//! of the file is already applied when the file already starts or ends with its lines.
+//!
+//! The outcome is one [`Plan`] per hunk: a placement or ready-made line operations, or a refusal
+//! with candidates and a message a model can act on.
+
+use crate::diag::char_diff;
+use crate::edit::{Anchor, Hunk, LineKind};
+use crate::locate::applied::applied_evidence::new_text_settled;
+use crate::locate::choose::ambiguity::{ambiguous, two_readings};
+use crate::locate::choose::measure::{bracketed, unique_offsets, Measure};
+use crate::locate::choose::plan::{range, window_text, Edit, Plan, SHOWN};
+use crate::locate::rungs::gap_readings::{reads_better_gapped, Changes};
+use crate::locate::rungs::index::FileIndex;
+use crate::locate::rungs::search::Fit;
+use crate::locate::rungs::similar::{accept, windows};
+use crate::locate::rungs::substring::{
+    by_substring, exact_apart, find, placed_by_lines, Flat, TextFound,
+};
+use crate::locate::rungs::window::Window;
+use crate::locate::{
+    choose::evidence, hunk_keys, locate, ops_for, post_image, pre_image, Found, Placement,
+};
+use crate::merge::merge3;
+use crate::ops::{assemble, diff_ops};
+use crate::report::{Candidate, HunkReport, Rung, Status};
+use crate::text::{is_blank, Doc};
+
+/// Place every hunk of a file. `baseline` gives the text the model read, when it differs; it is
+/// asked for only when a hunk needs the 3-way rung, since fetching it can cost more than placing.
+pub(crate) fn place_all<'b>(
+    idx: &FileIndex,
+    hunks: &[Hunk],
+    baseline: &dyn Fn() -> Option<&'b Doc<'b>>,
+) -> Vec<Plan> {
+    let doc = idx.doc;
+    let found: Vec<Option<Found>> = hunks
+        .iter()
+        .map(|h| (!h.is_pure_insertion() && !h.lines.is_empty()).then(|| locate(idx, h)))
+        .collect();
+    let measured = unique_offsets(hunks, &found);
+    // When no hunk of the file was found in exactly one place, a hint counts as it stands.
+    let offsets = if measured.is_empty() {
+        vec![0]
+    } else {
+        measured.clone()
+    };
+    let mut plans = Vec::with_capacity(hunks.len());
+    let mut flat: Option<Flat> = None;
+    for (i, hunk) in hunks.iter().enumerate() {
+        let mut report = HunkReport::new(i, Status::NotFound);
+        if let Some(msg) = malformed(hunk) {
+            report.status = Status::Malformed;
+            report.message = Some(msg);
+            plans.push(Plan {
+                report,
+                edit: Edit::Nothing,
+            });
+            continue;
+        }
+        if let (Some(pair), Some(want)) = (&hunk.substring, hunk.occurrences) {
+            let flat = flat.get_or_insert_with(|| Flat::new(doc));
+            plans.push(crate::locate::rungs::count::by_count(
+                doc, flat, pair, want, i,
+            ));
+            continue;
+        }
+        if let Some(plan) = hunk
+            .substring
+            .as_ref()
+            .and_then(|pair| crate::locate::choose::quoted_twice::refusal(doc, pair, i))
+        {
+            plans.push(plan);
+            continue;
+        }
+        if let Some(Found::Candidates(c)) = &found[i] {
+            if let Some(at) = exact_elsewhere(&mut flat, doc, hunk, c) {
+                plans.push(two_readings(doc, hunk, i, c, at));
+                continue;
+            }
+        }
+        if let (Some(pair), Some(Found::Candidates(c))) = (&hunk.substring, &found[i]) {
+            // The old text nowhere byte for byte, only re-spaced or looser; its new text
+            // byte for byte apart from those places: a retried edit, made already.
+            let flat = flat.get_or_insert_with(|| Flat::new(doc));
+            let places: Vec<(usize, usize)> = c.iter().map(Placement::range).collect();
+            if let Some((start, end)) = new_text_settled(flat, pair, &places) {
+                report.status = Status::AlreadyApplied;
+                report.lines = Some(range(start, end));
+                plans.push(Plan {
+                    report,
+                    edit: Edit::Nothing,
+                });
+                continue;
+            }
+        }
+        if let (Some(pair), true, true) = (
+            &hunk.substring,
+            placed_by_lines(&found[i], hunk.substring.as_ref()),
+            adds_new_text(hunk),
+        ) {
+            // Whole lines matched, but the new text may be there already with the old text
+            // only inside it (an insertion that keeps its old text): applying again would
+            // duplicate it. Only when the edit adds text of its own: added blank lines or
+            // repeated lines could slide, and then the file may just be one short.
+            let flat = flat.get_or_insert_with(|| Flat::new(doc));
+            if let TextFound::AlreadyApplied { start, end } = find(doc, flat, pair, false) {
+                report.status = Status::AlreadyApplied;
+                report.lines = Some(range(start, end));
+                plans.push(Plan {
+                    report,
+                    edit: Edit::Nothing,
+                });
+                continue;
+            }
+        }
+        let by_lines = placed_by_lines(&found[i], hunk.substring.as_ref());
+        if let (Some(pair), false) = (&hunk.substring, by_lines) {
+            let flat = flat.get_or_insert_with(|| Flat::new(doc));
+            if let Some(plan) = by_substring(idx, flat, hunk, pair, &found[i], i, &offsets) {
+                plans.push(plan);
+                continue;
+            }
+        }
+        let plan = match &found[i] {
+            None => insertion(idx, hunk, &measured, i),
+            Some(Found::AlreadyApplied { start, end }) => {
+                report.status = Status::AlreadyApplied;
+                report.lines = Some(range(*start, *end));
+                Plan {
+                    report,
+                    edit: Edit::Nothing,
+                }
+            }
+            Some(Found::Candidates(c)) if c.len() == 1 => placed(i, c[0].clone()),
+            Some(Found::Candidates(c)) => {
+                let measure = Measure {
+                    offsets: &offsets,
+                    unmeasured: measured.is_empty(),
+                    bracketed: bracketed(&found, c),
+                };
+                by_evidence(idx, hunk, i, c, &measure, baseline)
+            }
+            Some(Found::Unclear { start, end }) => applied_or_not(i, *start, *end),
+            Some(Found::Nothing) => not_found(i),
+        };
+        plans.push(plan);
+    }
+    for (i, hunk) in hunks.iter().enumerate() {
+        let st = plans[i].report.status;
+        if !matches!(st, Status::NotFound | Status::Ambiguous) {
+            continue;
+        }
+        if let Some(base) = baseline() {
+            if let Some(plan) = three_way(doc, base, hunk, i) {
+                plans[i] = plan;
+                continue;
+            }
+        }
+        if st == Status::NotFound && !hunk.is_pure_insertion() {
+            plans[i] = similar(idx, hunk, i);
+        }
+    }
+    plans
+}
+
+/// For a text replacement the line ladder found only re-spaced (trailing whitespace or
+/// indentation), or found as whole lines when its old text is a piece of a line, an exact
+/// occurrence of its old text apart from every candidate: two readings.
+/// `flat` (of `doc`) is built only then: flattening a large file costs more than placing a clean
+/// hunk.
+fn exact_elsewhere(
+    flat: &mut Option<Flat>,
+    doc: &Doc,
+    hunk: &Hunk,
+    cands: &[Placement],
+) -> Option<(usize, usize)> {
+    let pair = hunk.substring.as_ref()?;
+    // Old text that does not run to a line end is a piece of text, not whole lines: found as a
+    // whole line, it may as well be the piece of a longer line that it is elsewhere.
+    let piece = !pair.old.ends_with('\n');
+    let respaced = cands.first().is_some_and(|p| {
+        matches!(p.rung, Rung::TrailingWs | Rung::Indent) || (piece && p.rung == Rung::Exact)
+    });
+    if !respaced {
+        return None;
+    }
+    let ranges: Vec<(usize, usize)> = cands.iter().map(Placement::range).collect();
+    exact_apart(flat.get_or_insert_with(|| Flat::new(doc)), pair, &ranges)
+}
+
+/// A hunk found in several places, narrowed by evidence. A choice that only the line hint makes
+/// reads the hint in the text the model read. When that is a baseline other than the file, the
+/// hint is the baseline's, and the hunk takes the 3-way rung instead (placed there and merged):
+/// offsets measured on other hunks say how far the file moved where those hunks stand, not
+/// where this one does (a line added between two hunks moves only the later one). When the
+/// 3-way rung cannot place the hunk, the hint with the measured offsets chooses, or with no
+/// offset measured the hunk is refused as ambiguous.
+fn by_evidence<'b>(
+    idx: &FileIndex,
+    hunk: &Hunk,
+    i: usize,
+    c: &[Placement],
+    m: &Measure,
+    baseline: &dyn Fn() -> Option<&'b Doc<'b>>,
+) -> Plan {
+    let doc = idx.doc;
+    let ranges: Vec<(usize, usize)> = c.iter().map(Placement::range).collect();
+    let offsets = m.offsets;
+    let choose = |hint| evidence::choose(idx, &hunk.scopes, hunk.anchor, hint, offsets, &ranges);
+    let Some(k) = choose(hunk.old_start) else {
+        return ambiguous(doc, hunk, i, c);
+    };
+    // Asked only when it matters: choosing without the hint may build the scope table, and
+    // telling whether the baseline differs from the file hashes the whole file. When every hunk
+    // found in one place stood exactly at its hinted line, and such hunks stand above and below
+    // this one, the hints hold in the file as it is (the usual clean patch of a large file) and
+    // the baseline is not consulted. Below (or above) every such hunk, the file may have moved
+    // where none of them measures it.
+    let hints_hold = !m.unmeasured && m.bracketed && offsets.iter().all(|&o| o == 0);
+    let hinted = || !hints_hold && hunk.old_start.is_some() && choose(None) != Some(k);
+    if let Some(base) = Some(baseline).filter(|_| hinted()).and_then(|b| b()) {
+        match three_way(doc, base, hunk, i) {
+            Some(plan) => return plan,
+            None if m.unmeasured => return ambiguous(doc, hunk, i, c),
+            None => {}
+        }
+    }
+    placed(i, c[k].clone())
+}
+
+/// True when the hunk adds a non-blank line that is none of its old lines (trimmed).
+fn adds_new_text(hunk: &Hunk) -> bool {
+    let (pre, _) = pre_image(&hunk.lines);
+    hunk.lines.iter().any(|l| {
+        l.kind == LineKind::Add
+            && !l.text.trim().is_empty()
+            && !pre.iter().any(|p| p.trim() == l.text.trim())
+    })
+}
+
+/// A reason to refuse a hunk before looking for it.
+fn malformed(hunk: &Hunk) -> Option<String> {
+    if hunk.lines.is_empty() {
+        return Some("the hunk is empty".into());
+    }
+    let (pre, _) = pre_image(&hunk.lines);
+    let placeholder = hunk.lines.iter().any(|l| {
+        l.kind == LineKind::Add
+            && crate::locate::rungs::elision::is_marker(&l.text)
+            && !pre.iter().any(|p| p.trim() == l.text.trim())
+    });
+    if placeholder && hunk.lines.iter().any(|l| l.kind == LineKind::Remove) {
+        return Some(
+            "the replacement contains a `...` placeholder instead of code; write the lines out in full"
+                .into(),
+        );
+    }
+    None
+}
+
+pub(crate) fn placed(i: usize, p: Placement) -> Plan {
+    let mut report = HunkReport::new(i, Status::Applied);
+    let (s, e) = p.range();
+    report.rung = Some(p.rung);
+    report.lines = Some(range(s, e));
+    report.similarity = p.similarity;
+    report.margin = p.margin;
+    Plan {
+        report,
+        edit: Edit::Place(p),
+    }
+}
+
+/// Refused: the edit's result stands at lines `[start, end)`, and its old text fits across them
+/// only with outer context left out or markers read as cuts, or (a deletion) elsewhere only
+/// loosely, or only with a line changed (the similar rung).
+fn applied_or_not(i: usize, start: usize, end: usize) -> Plan {
+    let mut report = HunkReport::new(i, Status::Ambiguous);
+    let r = range(start, end);
+    report.lines = Some(r);
+    report.message = Some(format!(
+        "the edit's result already stands at lines {}-{}, and its old text fits only loosely (across them with outer context left out, `...` lines read as cuts or braces read at another indentation; elsewhere at other whitespace or with a line left out; or with a line changed): whether it is applied already cannot be told; re-read the file",
+        r.start, r.end
+    ));
+    Plan {
+        report,
+        edit: Edit::Nothing,
+    }
+}
+
+fn not_found(i: usize) -> Plan {
+    let mut report = HunkReport::new(i, Status::NotFound);
+    report.message = Some("the lines this hunk changes were not found in the file".into());
+    Plan {
+        report,
+        edit: Edit::Nothing,
+    }
+}
+
+/// A hunk that only adds lines: placed by anchor, scope, or a hint consistent with the other
+/// hunks, never by guessing.
+fn insertion(idx: &FileIndex, hunk: &Hunk, offsets: &[isize], i: usize) -> Plan {
+    let doc = idx.doc;
+    if let Some((start, end)) = anchored_already(doc, hunk) {
+        let mut report = HunkReport::new(i, Status::AlreadyApplied);
+        report.lines = Some(range(start, end));
+        return Plan {
+            report,
+            edit: Edit::Nothing,
+        };
+    }
+    let at = match hunk.anchor {
+        Anchor::Start => Some(0),
+        Anchor::End => Some(doc.len()),
+        Anchor::None => None,
+    }
+    .or_else(|| evidence::resolve_scopes(idx, &hunk.scopes).map(|(s, _)| s + 1))
+    .or_else(|| {
+        // Only offsets measured on other hunks count as evidence for a bare insertion.
+        let hint = hunk.old_start?;
+        match offsets {
+            [d] => {
+                let at = hint as isize + d;
+                (0..=doc.len() as isize)
+                    .contains(&at)
+                    .then_some(at as usize)
+            }
+            _ => None,
+        }
+    });
+    match at {
+        Some(at) => {
+            let fit = Fit {
+                map: Vec::new(),
+                reindent: Default::default(),
+                form: crate::text::Form::Raw,
+            };
+            let mut p = Placement::new(Rung::Exact, fit, None);
+            p.at = at;
+            placed(i, p)
+        }
+        None => {
+            let mut report = HunkReport::new(i, Status::NotFound);
+            report.message = Some(
+                "the hunk only adds lines and has no unchanged lines, scope line or end-of-file marker to place it by; include a few unchanged lines around the insertion"
+                    .into(),
+            );
+            Plan {
+                report,
+                edit: Edit::Nothing,
+            }
+        }
+    }
+}
+
+/// Where a pure insertion pinned to the start or end of the file already stands: the file
+/// starts (or ends) with exactly its lines. Lines that are all blank prove nothing.
+fn anchored_already(doc: &Doc, hunk: &Hunk) -> Option<(usize, usize)> {
+    let lines = post_image(&hunk.lines);
+    if lines.iter().all(|l| is_blank(l)) || lines.len() > doc.len() {
+        return None;
+    }
+    let start = match hunk.anchor {
+        Anchor::Start => 0,
+        Anchor::End => doc.len() - lines.len(),
+        Anchor::None => return None,
+    };
+    lines
+        .iter()
+        .enumerate()
+        .all(|(k, l)| doc.line(start + k) == *l)
+        .then_some((start, start + lines.len()))
+}
+
+/// The 3-way rung: place the hunk on the baseline, apply it there, merge into the current text.
+fn three_way(doc: &Doc, base: &Doc, hunk: &Hunk, i: usize) -> Option<Plan> {
+    let new_base = changed_base(base, hunk, i)?;
+    let mut report = HunkReport::new(i, Status::Applied);
+    report.rung = Some(Rung::ThreeWay);
+    match merge3(base.body, doc.body, &new_base) {
+        Ok(merged) => {
+            if merged == doc.body {
+                report.status = Status::AlreadyApplied;
+                return Some(Plan {
+                    report,
+                    edit: Edit::Nothing,
+                });
+            }
+            let ops = diff_ops(doc, &merged, i);
+            if let (Some(first), Some(last)) = (ops.first(), ops.last()) {
+                report.lines = Some(range(first.start, last.end));
+            }
+            let eof = ops
+                .iter()
+                .any(|o| o.end == doc.len())
+                .then(|| Doc::parse(&merged).final_newline);
+            Some(Plan {
+                report,
+                edit: Edit::Ops { ops, eof },
+            })
+        }
+        Err(conflict) => {
+            report.status = Status::Conflict;
+            let spans: Vec<String> = conflict
+                .ranges
+                .iter()
+                .map(|r| format!("{}-{}", r.start, r.end))
+                .collect();
+            report.lines = conflict.ranges.first().copied();
+            report.message = Some(format!(
+                "the edit was written against an older version of the file and conflicts with changes made since, at lines {}; re-read the file and redo the edit there",
+                spans.join(", ")
+            ));
+            Some(Plan {
+                report,
+                edit: Edit::Nothing,
+            })
+        }
+    }
+}
+
+/// The baseline with the hunk applied to it, by the same rungs (substring included) as the
+/// work tree, or `None` when the hunk does not place there uniquely.
+fn changed_base(base: &Doc, hunk: &Hunk, i: usize) -> Option<String> {
+    let bidx = FileIndex::with_keys(base, hunk_keys(std::slice::from_ref(hunk)));
+    let found = (!hunk.is_pure_insertion()).then(|| locate(&bidx, hunk));
+    let mut flat = None;
+    if let Some(Found::Candidates(c)) = &found {
+        // The reply's two readings stand in the baseline too: the baseline cannot choose.
+        if exact_elsewhere(&mut flat, base, hunk, c).is_some() {
+            return None;
+        }
+    }
+    if let (Some(pair), false) = (
+        &hunk.substring,
+        placed_by_lines(&found, hunk.substring.as_ref()),
+    ) {
+        let flat = flat.get_or_insert_with(|| Flat::new(base));
+        let plan = by_substring(&bidx, flat, hunk, pair, &found, i, &[0]);
+        if let Some(Plan {
+            edit: Edit::Ops { ops, .. },
+            ..
+        }) = plan
+        {
+            return Some(assemble(base, &ops, None, false));
+        }
+        if plan.is_some() {
+            return None;
+        }
+    }
+    let plan = match found {
+        None => insertion(&bidx, hunk, &[0], i),
+        Some(Found::Candidates(c)) if c.len() == 1 => placed(i, c[0].clone()),
+        Some(Found::Candidates(c)) => {
+            let ranges: Vec<(usize, usize)> = c.iter().map(Placement::range).collect();
+            let k = evidence::choose(
+                &bidx,
+                &hunk.scopes,
+                hunk.anchor,
+                hunk.old_start,
+                &[0],
+                &ranges,
+            )?;
+            placed(i, c[k].clone())
+        }
+        Some(Found::AlreadyApplied { .. } | Found::Unclear { .. } | Found::Nothing) => return None,
+    };
+    let Edit::Place(p) = &plan.edit else {
+        return None;
+    };
+    let lines = p.lines.as_deref().unwrap_or(&hunk.lines);
+    let shown = crate::locate::write::style::reply_style(base, std::iter::once((lines, p)));
+    let levels = crate::locate::write::levels::shown(base, std::iter::once((lines, p)));
+    let ops = ops_for(base, lines, p, i, shown, levels).ok()?;
+    let eof = eof_override(base, hunk, p);
+    Some(assemble(base, &ops, eof, false))
+}
+
+/// The final-newline state a hunk asks for when it reaches the end of the file and its two sides
+/// disagree about the last newline.
+pub(crate) fn eof_override(doc: &Doc, hunk: &Hunk, p: &Placement) -> Option<bool> {
+    let (_, end) = p.range();
+    (end == doc.len() && hunk.old_no_newline != hunk.new_no_newline).then_some(!hunk.new_no_newline)
+}
+
+/// Where the hunk's result stands once, byte for byte up to trailing whitespace, when that can
+/// vouch for an applied edit. The similar rung reads the old text with a line changed; a file
+/// that holds the edit's result exactly is as well read as a retried edit whose old text is gone
+/// (a replacement inside a run of alike lines, `usize,` five times, fits the run one line off).
+fn result_stands(idx: &FileIndex, hunk: &Hunk) -> Option<(usize, usize)> {
+    let form = crate::text::Form::TrimEnd;
+    // A deletion's result is context that stood before the edit too: the ladder weighed it
+    // already (`removal_stands`), and found the deletion not made.
+    let adds = hunk.lines.iter().any(|l| l.kind == LineKind::Add);
+    if !adds || !crate::locate::applied::applied_evidence::post_image_vouches(&hunk.lines, form) {
+        return None;
+    }
+    let (pre, _) = pre_image(&hunk.lines);
+    let post = post_image(&hunk.lines);
+    let added: Vec<bool> = hunk
+        .lines
+        .iter()
+        .filter(|l| l.kind != LineKind::Remove)
+        .map(|l| l.kind == LineKind::Add)
+        .collect();
+    match crate::locate::applied::applied_evidence::post_hits_in(
+        idx, form, &pre, &post, &added, false,
+    )[..]
+    {
+        [place] => Some(place),
+        _ => None,
+    }
+}
+
+/// The similar rung, or a refusal listing the closest windows.
+fn similar(idx: &FileIndex, hunk: &Hunk, i: usize) -> Plan {
+    let doc = idx.doc;
+    let (pre, _) = pre_image(&hunk.lines);
+    let wins = windows(idx, &pre, hunk.old_start);
+    let changes = Changes::of(&hunk.lines);
+    if hunk.maybe_added.is_empty() {
+        if let Some((start, end)) = result_stands(idx, hunk) {
+            return applied_or_not(i, start, end);
+        }
+        if let Some((_, margin)) = accept(idx, &pre, &wins, &changes) {
+            let w = &wins[0];
+            let pairs = (0..pre.len()).map(|k| (pre[k], doc.line(w.start + k)));
+            let reindent =
+                crate::locate::write::reindent::Reindent::infer(pairs, || idx.indents_with_tabs())
+                    .unwrap_or_default();
+            let fit = Fit {
+                map: (0..pre.len())
+                    .map(|k| crate::locate::rungs::search::Span::line(w.start + k))
+                    .collect(),
+                reindent,
+                form: crate::text::Form::Canon,
+            };
+            let mut p = Placement::new(Rung::Similar, fit, None);
+            p.similarity = Some(w.score);
+            p.margin = Some(margin);
+            return placed(i, p);
+        }
+    }
+    let mut plan = not_found(i);
+    let expected = pre.join("\n");
+    plan.report.candidates = wins
+        .iter()
+        .take(SHOWN)
+        .map(|w: &Window| {
+            Candidate::new(
+                range(w.start, w.start + w.len),
+                (w.score * 1000.0).round() / 1000.0,
+                char_diff(&expected, &window_text(doc, w.start, w.start + w.len)),
+            )
+        })
+        .collect();
+    let rival = wins
+        .first()
+        .filter(|w| w.score >= crate::locate::rungs::similar::MIN_SCORE)
+        .and_then(|_| crate::locate::rungs::similar::gapped_rival(idx, &pre, &wins));
+    if let (Some(best), Some(rival)) = (wins.first(), rival) {
+        plan.report.status = Status::Ambiguous;
+        plan.report.message = Some(format!(
+            "the lines this hunk changes were not found as quoted; lines {}-{} and lines {}-{} each read as them with one line changed or left out, so the place is unclear; quote the lines around the change exactly as the file has them",
+            best.start + 1,
+            best.start + best.len,
+            rival.start + 1,
+            rival.start + rival.len + 1
+        ));
+    } else if let Some(best) = wins
+        .first()
+        .filter(|w| w.score >= crate::locate::rungs::similar::MIN_SCORE)
+        .filter(|w| reads_better_gapped(idx, &pre, w, &changes))
+    {
+        plan.report.message = Some(format!(
+            "the lines this hunk changes were not found as quoted; lines {}-{} read as them with one line left out, and where that line is decides where the change goes; quote the lines around the change exactly as the file has them",
+            best.start.max(1),
+            best.start + best.len + 1
+        ));
+    } else if let Some(best) = plan.report.candidates.first() {
+        plan.report.message = Some(format!(
+            "the lines this hunk changes were not found; the closest match is lines {}-{} (similarity {:.2}), which differ: {}",
+            best.lines.start, best.lines.end, best.score, best.diff
+        ));
+    }
+    plan
+}
