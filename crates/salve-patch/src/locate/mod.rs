@@ -122,6 +122,16 @@ pub(crate) fn post_image(lines: &[HunkLine]) -> Vec<&str> {
         .collect()
 }
 
+/// For each line of the post-image ([`post_image`]), whether the hunk adds it (else it is
+/// context): what tells the edit's own lines from the lines that stood before it too.
+pub(crate) fn added_in_post(lines: &[HunkLine]) -> Vec<bool> {
+    lines
+        .iter()
+        .filter(|l| l.kind != LineKind::Remove)
+        .map(|l| l.kind == LineKind::Add)
+        .collect()
+}
+
 /// Walk the ladder (exact to context-relax) for a hunk. The hunk without its padded tail (blank
 /// lines the header counts pulled in, [`Hunk::padded_tail`]) is taken when that finds the
 /// pre-image by a line form and the hunk as written does not, or finds it in more places: a
@@ -231,11 +241,7 @@ pub(crate) fn locate_lines(
         return Found::Nothing;
     }
     let post = post_image(lines);
-    let added: Vec<bool> = lines
-        .iter()
-        .filter(|l| l.kind != LineKind::Remove)
-        .map(|l| l.kind == LineKind::Add)
-        .collect();
+    let added = added_in_post(lines);
     let repeats_context = slidable_insertion(lines);
     let adds_words = adds_words(lines);
     let exact_ends = changes_trailing_ws(lines);

@@ -512,12 +512,7 @@ fn result_stands(idx: &FileIndex, hunk: &Hunk) -> Option<(usize, usize)> {
     }
     let (pre, _) = pre_image(&hunk.lines);
     let post = post_image(&hunk.lines);
-    let added: Vec<bool> = hunk
-        .lines
-        .iter()
-        .filter(|l| l.kind != LineKind::Remove)
-        .map(|l| l.kind == LineKind::Add)
-        .collect();
+    let added = crate::locate::added_in_post(&hunk.lines);
     match crate::locate::applied::applied_evidence::post_hits_in(
         idx, form, &pre, &post, &added, false,
     )[..]

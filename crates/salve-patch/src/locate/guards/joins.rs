@@ -24,7 +24,7 @@
 //!   only refuses: two non-blank lines, one of them a removed line with words (a brace or a
 //!   blank standing near the kept lines is what any block end looks like).
 
-use crate::edit::{HunkLine, LineKind};
+use crate::edit::HunkLine;
 use crate::locate::pre_image;
 use crate::locate::rungs::gaps;
 use crate::locate::rungs::index::FileIndex;
@@ -52,51 +52,38 @@ pub(crate) fn pulls_up_line(text: &str, a: usize, old: &str, new: &str) -> bool 
     later.contains(&first)
 }
 
-/// Where the hunk's old lines stand with inner lines left out, each line as quoted up to
-/// trailing whitespace: only that is evidence of a misquote. Lines matched only at another
-/// indentation or canonically, with a line skipped, are as likely the edit's own result (a
-/// retried deletion whose removed `        }` reads as the `    }` it left).
-pub(crate) fn gapped_fits(idx: &FileIndex, lines: &[HunkLine]) -> Vec<Fit> {
-    gapped_fits_of_at_least(idx, lines, gaps::MIN_LINES)
-}
+/// Fewest non-blank old lines, one of them with words, for a quote with a line left out to
+/// count (see the module docs): the one bar for every use, since each only refuses.
+const MIN_MISQUOTE_LINES: usize = 2;
 
-/// [`gapped_fits`] of a pre-image of at least `min` non-blank lines (see
-/// [`gaps::fits_of_at_least`]).
-pub(crate) fn gapped_fits_of_at_least(idx: &FileIndex, lines: &[HunkLine], min: usize) -> Vec<Fit> {
+/// Where the hunk's old lines stand with a line or two left out, each line as quoted up to
+/// trailing whitespace: the old text is misquoted, not gone. Lines matched only at another
+/// indentation or canonically, with a line skipped, are as likely the edit's own result (a
+/// retried deletion whose removed `        }` reads as the `    }` it left), so they do not count;
+/// nor does an old text without a line with words (`}`, blank, `}` stands near any block end).
+/// Every check that asks "is the old text there, misquoted?" asks this, whatever the hunk's
+/// format or shape: the substring rung before taking the new text as proof, and the ladder before
+/// reading the edit as applied.
+pub(crate) fn misquotes(idx: &FileIndex, lines: &[HunkLine]) -> Vec<Fit> {
     let (pre, ctx) = pre_image(lines);
-    let mut fits = gaps::fits_of_at_least(idx, &pre, &ctx, lines, min);
+    if !pre.iter().any(|l| has_words(l)) {
+        return Vec::new();
+    }
+    let mut fits = gaps::fits_of_at_least(idx, &pre, &ctx, lines, MIN_MISQUOTE_LINES);
     fits.retain(|f| f.form == Form::TrimEnd);
     fits
 }
 
-/// Fewest non-blank old lines for [`misquoted`].
-const MIN_MISQUOTE_LINES: usize = 2;
-
-/// Whether the hunk's old lines stand somewhere with a line or two left out, each as quoted up
-/// to trailing whitespace, two of them non-blank and a removed one holding words (see the
-/// module docs).
-pub(crate) fn misquoted(idx: &FileIndex, lines: &[HunkLine]) -> bool {
-    let removes_words = lines
-        .iter()
-        .any(|l| l.kind == LineKind::Remove && has_words(&l.text));
-    if !removes_words {
-        return false;
-    }
-    let (pre, ctx) = pre_image(lines);
-    gaps::fits_of_at_least(idx, &pre, &ctx, lines, MIN_MISQUOTE_LINES)
-        .iter()
-        .any(|f| f.form == Form::TrimEnd)
-}
-
-/// The places `[start, end)` of [`gapped_fits`].
-pub(crate) fn gapped(idx: &FileIndex, lines: &[HunkLine]) -> Vec<(usize, usize)> {
-    gapped_fits(idx, lines).iter().map(Fit::range).collect()
+/// The places `[start, end)` of [`misquotes`].
+pub(crate) fn misquoted_at(idx: &FileIndex, lines: &[HunkLine]) -> Vec<(usize, usize)> {
+    misquotes(idx, lines).iter().map(Fit::range).collect()
 }
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+    use crate::edit::LineKind;
     use crate::text::Doc;
 
     #[test]
@@ -121,7 +108,7 @@ mod tests {
     }
 
     #[test]
-    fn old_lines_with_one_left_out_stand_gapped() {
+    fn old_lines_with_one_left_out_are_misquoted() {
         let doc = Doc::parse("#[a]\n#[b]\nmod d;\nmod e;\n#[a]\nmod p;\n");
         let idx = FileIndex::new(&doc);
         let l = |k: LineKind, t: &str| HunkLine::new(k, t);
@@ -133,29 +120,28 @@ mod tests {
             l(Remove, "mod e;"),
             l(Context, "mod p;"),
         ];
-        assert_eq!(gapped(&idx, &hunk), vec![(0, 6)]);
+        assert_eq!(misquoted_at(&idx, &hunk), vec![(0, 6)]);
     }
 
     #[test]
     fn a_short_quote_with_a_line_left_out_is_misquoted() {
         let l = |k: LineKind, t: &str| HunkLine::new(k, t);
         use LineKind::{Context, Remove};
-        // `}`, blank, `#endif  // H_` where the file has `#endif` after the `}`: below the gaps
-        // rung's bar, but the removed line with words stands one line off.
+        // `}`, blank, `#endif  // H_` where the file has `#endif` after the `}`: the removed
+        // line with words stands one line off.
         let doc = Doc::parse("#ifdef C\n}\n#endif\n\n#endif  // H_\n");
         let idx = FileIndex::new(&doc);
         let hunk = [l(Context, "}"), l(Context, ""), l(Remove, "#endif  // H_")];
-        assert!(gapped(&idx, &hunk).is_empty());
-        assert!(misquoted(&idx, &hunk));
+        assert_eq!(misquoted_at(&idx, &hunk), vec![(1, 5)]);
         // Three lines off is no quote of these lines.
         let doc = Doc::parse("}\n#a\n#b\n#c\n\n#endif  // H_\n");
-        assert!(!misquoted(&FileIndex::new(&doc), &hunk));
-        // A removed brace standing near the kept lines is any block's end: no evidence.
-        let doc = Doc::parse("x();\n#endif\n\n}\n");
-        let brace = [l(Context, "x();"), l(Context, ""), l(Remove, "}")];
-        assert!(!misquoted(&FileIndex::new(&doc), &brace));
+        assert!(misquotes(&FileIndex::new(&doc), &hunk).is_empty());
+        // Braces and blanks alone are any block's end: no evidence.
+        let doc = Doc::parse("}\n#endif\n\n}\n");
+        let brace = [l(Context, "}"), l(Context, ""), l(Remove, "}")];
+        assert!(misquotes(&FileIndex::new(&doc), &brace).is_empty());
         // Matched only at another indentation, a skipped line is as likely the edit's result.
         let doc = Doc::parse("}\n#endif\n\n    #endif  // H_\n");
-        assert!(!misquoted(&FileIndex::new(&doc), &hunk));
+        assert!(misquotes(&FileIndex::new(&doc), &hunk).is_empty());
     }
 }

@@ -12,8 +12,7 @@ use crate::locate::applied::readings::{apart, braces_astray, hollow, settled};
 use crate::locate::rungs::index::FileIndex;
 use crate::locate::rungs::search::{self, loose_fits, Fit, Span};
 use crate::locate::{
-    adds_words, guards::joins, line_forms, pre_image, removes_only, rungs::elision, rungs::gaps,
-    Found, LADDER,
+    adds_words, guards::joins, line_forms, pre_image, rungs::elision, rungs::gaps, Found, LADDER,
 };
 use crate::report::Rung;
 use crate::text::{canonical, has_words, Doc, Form};
@@ -61,6 +60,7 @@ pub(crate) fn verdict(
         // whose context lost a blank line reads as its own result) means the edit is not made.
         // Not a fit that reads braces at another indentation over the post-image found by a
         // stricter form: that is the edit's result read at a shift (see [`readings`]).
+        let misquotes = joins::misquotes(idx, lines);
         let across = |f: &Fit| {
             let (s, e) = f.range();
             !apart(f, start, end)
@@ -76,25 +76,13 @@ pub(crate) fn verdict(
                 Found::Unclear { start, end }
             }
             Some((rung, fits)) if fits.iter().any(across) => wrap(rung, fits),
-            // A text replacement is never placed with inner lines left out, but its old lines
-            // standing so across the place, each byte for byte up to trailing whitespace, show
-            // the edit is not made: misquoted, not applied.
-            _ if !gaps && joins::gapped_fits(idx, lines).iter().any(across) => Found::Nothing,
-            // A deletion's result stood there before it too: its old lines standing anywhere
-            // with a line left out are misquoted, not absent (see [`joins::misquoted`]).
-            _ if !adds_words && joins::misquoted(idx, lines) => Found::Unclear { start, end },
-            // A deletion's post-image is context that stood before the edit too: found apart
-            // from where its old text stands with a line left out (each line as quoted, see
-            // [`joins`]; three lines are enough to say the old text is not gone), it tells a
-            // retried deletion no better than the misquote tells an edit still to make (see
-            // `result_over_fits`).
-            _ if removes_only(lines)
-                && joins::gapped_fits_of_at_least(idx, lines, 3)
-                    .iter()
-                    .any(|f| apart(f, start, end)) =>
-            {
-                Found::Unclear { start, end }
-            }
+            // Old lines standing with a line left out are misquoted, not made (see
+            // [`joins::misquotes`]). A text replacement is never placed with inner lines left
+            // out, but its old lines standing so across the place show the edit is not made.
+            // A deletion's result stood there before it too: its old lines standing so anywhere
+            // tell a retried deletion no better than the misquote tells an edit still to make.
+            _ if !gaps && misquotes.iter().any(across) => Found::Nothing,
+            _ if !adds_words && !misquotes.is_empty() => Found::Unclear { start, end },
             _ => Found::AlreadyApplied { start, end },
         };
     }

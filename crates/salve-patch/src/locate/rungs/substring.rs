@@ -290,13 +290,10 @@ pub(crate) fn by_substring(
     let doc = idx.doc;
     let mut report = HunkReport::new(i, Status::Applied);
     report.rung = Some(Rung::Substring);
-    // Old lines that stand with a line left out are misquoted, not absent (see [`crate::locate::guards::joins`]);
-    // for an edit that adds no worded line, with as few lines as the ladder asks.
-    let gapped = crate::locate::guards::joins::gapped(idx, &hunk.lines);
-    let absent = matches!(found, Some(Found::Nothing))
-        && gapped.is_empty()
-        && (crate::locate::adds_words(&hunk.lines)
-            || !crate::locate::guards::joins::misquoted(idx, &hunk.lines));
+    // Old lines that stand with a line left out are misquoted, not absent (see
+    // [`crate::locate::guards::joins::misquotes`]).
+    let gapped = crate::locate::guards::joins::misquoted_at(idx, &hunk.lines);
+    let absent = matches!(found, Some(Found::Nothing)) && gapped.is_empty();
     let op = match find(doc, flat, pair, absent) {
         TextFound::Missing => return None,
         TextFound::AlreadyApplied { start, end } => {
