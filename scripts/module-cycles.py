@@ -26,15 +26,20 @@ def modules(src):
 PATH = re.compile(r'\b(crate|super)((?:::\w+)+)')
 
 def code(text):
-    lines = []
-    for line in text.splitlines():
-        if line.strip() == '#[cfg(test)]':
-            break
-        s = line.strip()
-        if s.startswith('//'):
+    """The file without comments and without its test module: a `#[cfg(test)]` followed, past
+    other attributes, by a `mod` (a `#[cfg(test)]` on a function alone keeps what follows)."""
+    lines = text.splitlines()
+    end = len(lines)
+    for i, line in enumerate(lines):
+        if line.strip() != '#[cfg(test)]':
             continue
-        lines.append(line)
-    return '\n'.join(lines)
+        j = i + 1
+        while j < len(lines) and lines[j].strip().startswith('#['):
+            j += 1
+        if j < len(lines) and re.match(r'\s*(pub(\([^)]*\))?\s+)?mod\s+\w+', lines[j]):
+            end = i
+            break
+    return '\n'.join(l for l in lines[:end] if not l.strip().startswith('//'))
 
 def resolve(mod, root, segs, mods):
     """The deepest module of the crate that `root::segs` names (`super` is always the parent

@@ -1,13 +1,11 @@
-//! Command-line arguments: global flags shared by every subcommand, the subcommands, and the
-//! value parsers several of them share.
+//! Command-line arguments: the global flags ([`crate::global`]) and the subcommands, and the
+//! dispatch from a parsed command line to the subcommand's `run`.
 
-use std::path::PathBuf;
+use clap::{CommandFactory, Parser, Subcommand};
 
-use clap::{Args, Parser, Subcommand};
-
-use crate::commands;
+use crate::commands::{self, *};
 use crate::error::CliError;
-use crate::style::ColorWhen;
+use crate::global::Global;
 
 /// Land model-written code edits safely: place every hunk exactly or refuse, write all files or
 /// none.
@@ -22,43 +20,6 @@ pub struct Cli {
     pub global: Global,
     #[command(subcommand)]
     pub command: Command,
-}
-
-/// Flags every subcommand accepts.
-#[derive(Debug, Args)]
-pub struct Global {
-    /// Run as if salve was started in DIR (like `git -C`)
-    #[arg(short = 'C', value_name = "DIR", global = true)]
-    pub dir: Option<PathBuf>,
-    /// Print machine-readable JSON on stdout; logs still go to stderr
-    #[arg(long, global = true)]
-    pub json: bool,
-    /// Print no report on stdout (the exit code tells); errors still go to stderr
-    #[arg(long, short = 'q', global = true)]
-    pub quiet: bool,
-    /// When to colour the output: auto (a terminal, unless NO_COLOR is set), always or never;
-    /// JSON is never coloured
-    #[arg(long, value_name = "WHEN", value_enum, global = true, default_value_t)]
-    pub color: ColorWhen,
-}
-
-impl Global {
-    /// The directory salve works in: `-C DIR` or the current one.
-    pub fn work_dir(&self) -> PathBuf {
-        self.dir.clone().unwrap_or_else(|| PathBuf::from("."))
-    }
-
-    /// [`work_dir`](Self::work_dir), which must be a directory.
-    pub fn existing_work_dir(&self) -> Result<PathBuf, CliError> {
-        let dir = self.work_dir();
-        if !dir.is_dir() {
-            return Err(
-                CliError::user(format!("{} is not a directory", dir.display()))
-                    .with_hint("check the directory given with -C"),
-            );
-        }
-        Ok(dir)
-    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -106,37 +67,28 @@ pub enum Command {
     Man(commands::man::ManArgs),
 }
 
-/// A size in bytes, or with a K, M or G suffix (`64M`, `2KiB`).
-pub fn parse_size(text: &str) -> Result<u64, String> {
-    let t = text.trim();
-    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
-    let (digits, unit) = t.split_at(split);
-    let n: u64 = digits
-        .parse()
-        .map_err(|_| format!("`{text}` is not a size; use bytes or a K, M or G suffix"))?;
-    let scale: u64 = match unit.trim().to_ascii_uppercase().as_str() {
-        "" | "B" => 1,
-        "K" | "KB" | "KIB" => 1 << 10,
-        "M" | "MB" | "MIB" => 1 << 20,
-        "G" | "GB" | "GIB" => 1 << 30,
-        _ => return Err(format!("unknown size unit in `{text}`; use K, M or G")),
-    };
-    n.checked_mul(scale)
-        .ok_or_else(|| format!("`{text}` is too large"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::parse_size;
-
-    #[test]
-    fn sizes() {
-        assert_eq!(parse_size("100"), Ok(100));
-        assert_eq!(parse_size("64M"), Ok(64 << 20));
-        assert_eq!(parse_size("2KiB"), Ok(2048));
-        assert!(parse_size("lots").is_err());
-        assert!(parse_size("3T").is_err());
-        assert_eq!(parse_size("10M"), Ok(10 << 20));
-        assert!(parse_size("ten").is_err());
+/// Run the chosen subcommand.
+pub fn run(cli: &Cli) -> Result<u8, CliError> {
+    match &cli.command {
+        Command::Apply(args) => apply::run(&cli.global, args),
+        Command::Ask(args) => ask::run(&cli.global, args),
+        Command::Doctor(args) => doctor::run(&cli.global, args),
+        Command::Checkpoint(args) => checkpoint::run(&cli.global, args),
+        Command::Checkpoints(args) => checkpoints::run(&cli.global, args),
+        Command::Restore(args) => restore::run(&cli.global, args),
+        Command::Undo(args) => undo::run(&cli.global, args),
+        Command::Commit(args) => commit::run(&cli.global, args),
+        Command::Log(args) => log::run(&cli.global, args),
+        Command::Show(args) => show::run(&cli.global, args),
+        Command::Export(args) => export::run(&cli.global, args),
+        Command::Import(args) => import::run(&cli.global, args),
+        Command::Gc(args) => gc::run(&cli.global, args),
+        Command::Fix(args) => fix::run(&cli.global, args),
+        Command::Rules(args) => rules::run(&cli.global, args),
+        Command::Completions(args) => completions::run(&cli.global, args, Cli::command()),
+        Command::Man(args) => man::run(&cli.global, args, Cli::command()),
+        Command::Mcp(args) => mcp::run(&cli.global, args),
+        Command::Ui(args) => ui::run(&cli.global, args),
+        Command::Trust(args) => trust::run(&cli.global, args),
     }
 }

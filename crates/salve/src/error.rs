@@ -83,7 +83,7 @@ impl CliError {
                 message: &self.message,
                 hint: self.hint.as_deref(),
             };
-            let _ = crate::output::print_json(&ErrorReport { error });
+            print_error_json(&ErrorReport { error });
         }
         let label = match self.kind {
             Kind::Refused | Kind::User => "Error",
@@ -228,7 +228,7 @@ pub fn parse_failed(err: &clap::Error) -> u8 {
             message: &message,
             hint: Some(&hint),
         };
-        let _ = crate::output::print_json(&ErrorReport { error });
+        print_error_json(&ErrorReport { error });
     }
     // Nothing sensible is left to do if the stream itself is gone.
     let _ = err.print();
@@ -302,4 +302,14 @@ pub fn install_panic_hook() {
             .unwrap_or_else(|| "unknown panic".to_owned());
         CliError::internal(format!("salve panicked{location}: {payload}")).print(false);
     }));
+}
+
+/// An error as one line of JSON on stdout, for `--json`. Written here, not through the output
+/// module, which itself reports its failures as errors; a closed pipe or a value that will not
+/// encode leaves only the message on stderr, which follows.
+fn print_error_json(value: &impl serde::Serialize) {
+    if let Ok(text) = serde_json::to_string(value) {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{text}").and_then(|()| out.flush());
+    }
 }

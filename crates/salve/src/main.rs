@@ -1,10 +1,12 @@
-//! The `salve` command line. Parsing lives in [`cli`], each subcommand in [`commands`], terminal
+//! The `salve` command line. Parsing and dispatch live in [`cli`] (the flags every subcommand
+//! takes in [`global`]), each subcommand in [`commands`], terminal
 //! rendering in [`output`], colour in [`style`], and error kinds with their exit codes in
 //! [`error`].
 
 mod cli;
 mod commands;
 mod error;
+mod global;
 mod output;
 mod progress;
 mod style;
@@ -31,7 +33,7 @@ fn main() -> ExitCode {
             std::process::exit(130);
         }
     });
-    match commands::run(&cli) {
+    match cli::run(&cli) {
         Ok(code) => ExitCode::from(code),
         Err(err) => {
             err.print(cli.global.json);

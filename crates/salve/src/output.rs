@@ -19,8 +19,8 @@ use salve_engine::report::{numbered, Candidate, FileReport, HunkReport, Outcome,
 use salve_engine::restore;
 use serde::Serialize;
 
-use crate::cli::Global;
 use crate::error::CliError;
+use crate::global::Global;
 use crate::style::{Paint, Tone};
 
 /// Write to stdout; a closed pipe is not an error.

@@ -16,7 +16,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use salve_engine::ask::{self, ChainEvent};
 use salve_engine::fix;
 
-use crate::cli::Global;
+use crate::global::Global;
 
 /// How often the spinner turns (and the elapsed time updates).
 const TICK: Duration = Duration::from_millis(120);

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use salve_engine::apply::{apply, Options, DEFAULT_MAX_FILE_SIZE};
 
-use crate::cli::{parse_size, Global};
 use crate::error::{failed, CliError};
+use crate::global::{parse_size, Global};
 use crate::output;
 use crate::progress::{Progress, LARGE_APPLY};
 use crate::style::Paint;

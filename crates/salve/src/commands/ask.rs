@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use salve_engine::ask::{self, redact_secrets as redact, Event, Outcome, Status};
 use salve_engine::config::ModelHint;
 
-use crate::cli::Global;
 use crate::error::{failed, CliError};
+use crate::global::Global;
 use crate::output::{self, command_line, plural};
 use crate::progress::Progress;
 use crate::style::{Paint, Tone};

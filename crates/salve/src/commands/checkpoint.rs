@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use salve_engine::checkpoint::{self, CreateOptions, DropOptions, DropSelection};
 
-use crate::cli::{parse_size, Global};
 use crate::error::{failed, CliError};
+use crate::global::{parse_size, Global};
 use crate::output::{print_json, print_text, report_skipped};
 
 #[derive(Debug, clap::Args)]

@@ -3,8 +3,8 @@
 
 use salve_engine::checkpoint::{self, ListOptions};
 
-use crate::cli::Global;
 use crate::error::{failed, CliError};
+use crate::global::Global;
 use crate::output::{age, print_json, print_text, utc};
 
 #[derive(Debug, clap::Args)]

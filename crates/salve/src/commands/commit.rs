@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use salve_engine::commit::{self, Options, Verification};
 
-use crate::cli::Global;
 use crate::error::{failed, CliError};
+use crate::global::Global;
 use crate::output::{plural, print_json, print_text};
 
 #[derive(Debug, clap::Args)]

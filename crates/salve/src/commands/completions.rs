@@ -1,11 +1,10 @@
 //! `salve completions SHELL`: a completion script for bash, zsh, fish, PowerShell or elvish on
 //! stdout, generated from the same argument definitions the binary parses with.
 
-use clap::CommandFactory as _;
 use clap_complete::Shell;
 
-use crate::cli::{Cli, Global};
 use crate::error::CliError;
+use crate::global::Global;
 use crate::output::print_bytes;
 
 #[derive(Debug, clap::Args)]
@@ -19,9 +18,14 @@ pub struct CompletionsArgs {
     pub shell: Shell,
 }
 
-pub fn run(_global: &Global, args: &CompletionsArgs) -> Result<u8, CliError> {
+/// `root` is the whole command line's definition, which the script completes.
+pub fn run(
+    _global: &Global,
+    args: &CompletionsArgs,
+    mut root: clap::Command,
+) -> Result<u8, CliError> {
     let mut script = Vec::new();
-    clap_complete::generate(args.shell, &mut Cli::command(), "salve", &mut script);
+    clap_complete::generate(args.shell, &mut root, "salve", &mut script);
     print_bytes(&script)?;
     Ok(0)
 }

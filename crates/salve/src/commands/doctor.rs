@@ -4,8 +4,8 @@
 
 use salve_engine::doctor::{self, ConfigCheck, GitCheck, Options, Report};
 
-use crate::cli::Global;
 use crate::error::CliError;
+use crate::global::Global;
 use crate::output::{print_json_pretty, print_text};
 
 #[derive(Debug, clap::Args)]

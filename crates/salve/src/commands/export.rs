@@ -4,8 +4,8 @@
 
 use salve_engine::record::{export, ExportOptions, Selection};
 
-use crate::cli::Global;
 use crate::error::{failed, CliError};
+use crate::global::Global;
 
 #[derive(Debug, clap::Args)]
 pub struct ExportArgs {

@@ -11,8 +11,8 @@ use salve_engine::fix::check::Echo;
 use salve_engine::fix::strictness::Strictness;
 use salve_engine::fix::{self, Event, Options};
 
-use crate::cli::Global;
 use crate::error::{failed, CliError};
+use crate::global::Global;
 use crate::output::{command_line, print_json_pretty, print_text};
 use crate::progress::{self, Progress};
 

@@ -4,8 +4,8 @@
 
 use salve_engine::record::{gc, parse_duration, GcOptions};
 
-use crate::cli::Global;
 use crate::error::{failed, CliError};
+use crate::global::Global;
 use crate::output::print_json;
 
 #[derive(Debug, clap::Args)]

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use salve_engine::record::{import, ImportOptions};
 
-use crate::cli::Global;
 use crate::error::{failed, CliError};
+use crate::global::Global;
 use crate::output::{plural, print_json};
 
 #[derive(Debug, clap::Args)]

@@ -5,8 +5,8 @@ use salve_engine::record::{
     log, parse_point, LogOptions, RecordState, RunKind, RunSummary, Timestamp, STATUSES,
 };
 
-use crate::cli::Global;
 use crate::error::{failed, CliError};
+use crate::global::Global;
 use crate::output::{print_json_pretty, print_text};
 use crate::style::Paint;
 

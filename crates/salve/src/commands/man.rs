@@ -9,11 +9,11 @@
 
 use std::path::{Path, PathBuf};
 
-use clap::{Arg, ArgAction, CommandFactory as _};
+use clap::{Arg, ArgAction};
 use clap_mangen::Man;
 
-use crate::cli::{Cli, Global};
 use crate::error::CliError;
+use crate::global::Global;
 use crate::output::print_bytes;
 
 #[derive(Debug, clap::Args)]
@@ -27,8 +27,9 @@ pub struct ManArgs {
     pub dir: Option<PathBuf>,
 }
 
-pub fn run(_global: &Global, args: &ManArgs) -> Result<u8, CliError> {
-    let mut root = Cli::command()
+/// `root` is the whole command line's definition, whose pages these are.
+pub fn run(_global: &Global, args: &ManArgs, root: clap::Command) -> Result<u8, CliError> {
+    let mut root = root
         // `help` is clap's, not a command with a page of its own.
         .disable_help_subcommand(true)
         .after_long_help(

@@ -1,8 +1,8 @@
 //! `salve mcp [-C DIR] [--allow-any-check]`: serve salve's tools to a coding agent over MCP on
 //! stdin and stdout (see the `salve-mcp` crate). stdout carries JSON-RPC only.
 
-use crate::cli::Global;
 use crate::error::{failed, CliError};
+use crate::global::Global;
 
 #[derive(Debug, clap::Args)]
 pub struct McpArgs {

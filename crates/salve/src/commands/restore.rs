@@ -5,8 +5,8 @@
 
 use salve_engine::{restore, rewind};
 
-use crate::cli::{parse_size, Global};
 use crate::error::{failed, CliError};
+use crate::global::{parse_size, Global};
 use crate::output::{print_text, render_restore};
 
 #[derive(Debug, clap::Args)]

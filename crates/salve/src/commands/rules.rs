@@ -3,8 +3,8 @@
 
 use salve_engine::fix::rules::{Origin, Rule, Rules};
 
-use crate::cli::Global;
 use crate::error::{failed, CliError};
+use crate::global::Global;
 use crate::output::{print_json_pretty, print_text};
 
 #[derive(Debug, clap::Args)]

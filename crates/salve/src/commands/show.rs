@@ -8,8 +8,8 @@ use salve_engine::record::{
     shell_words, show, Attempt, Decision, PatchSet, RunRecord, ShowOptions, ShowOutcome, Shown,
 };
 
-use crate::cli::Global;
 use crate::error::{failed, CliError};
+use crate::global::Global;
 use crate::output::{print_bytes, print_json_pretty, print_text};
 use crate::style::Paint;
 

@@ -4,8 +4,8 @@
 
 use salve_engine::trust::{self, Action, Options, Outcome};
 
-use crate::cli::Global;
 use crate::error::{failed, CliError};
+use crate::global::Global;
 use crate::output::{plural, print_json, print_text};
 
 #[derive(Debug, clap::Args)]

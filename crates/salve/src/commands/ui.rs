@@ -2,8 +2,8 @@
 //! the `salve-ui` crate) on 127.0.0.1 until interrupted. The URL printed carries this start's
 //! token; `--open` hands it to the desktop's browser.
 
-use crate::cli::Global;
 use crate::error::{failed, CliError};
+use crate::global::Global;
 use crate::output::{print_json, print_text};
 
 #[derive(Debug, clap::Args)]

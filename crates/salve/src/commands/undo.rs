@@ -5,8 +5,8 @@
 
 use salve_engine::undo::{self, Options, Outcome, Steps};
 
-use crate::cli::{parse_size, Global};
 use crate::error::{failed, CliError};
+use crate::global::{parse_size, Global};
 use crate::output::{age, print_json, print_text, render_restore};
 
 #[derive(Debug, clap::Args)]

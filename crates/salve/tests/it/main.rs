@@ -28,6 +28,7 @@ mod mcp;
 mod mcp_cancel;
 mod mcp_clients;
 mod mcp_sessions;
+mod module_cycles;
 mod progress;
 mod record;
 mod refusals;
