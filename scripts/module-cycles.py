@@ -26,20 +26,26 @@ def modules(src):
 PATH = re.compile(r'\b(crate|super)((?:::\w+)+)')
 
 def code(text):
-    """The file without comments and without its test module: a `#[cfg(test)]` followed, past
-    other attributes, by a `mod` (a `#[cfg(test)]` on a function alone keeps what follows)."""
+    """The file without comments and without its inline test module: a `#[cfg(test)]` followed,
+    past other attributes, by `mod name {`. A `#[cfg(test)]` on a function or on a `mod name;`
+    declaration leaves out that item alone: what follows is code."""
     lines = text.splitlines()
-    end = len(lines)
-    for i, line in enumerate(lines):
-        if line.strip() != '#[cfg(test)]':
+    keep = []
+    i = 0
+    while i < len(lines):
+        if lines[i].strip() == '#[cfg(test)]':
+            j = i + 1
+            while j < len(lines) and lines[j].strip().startswith('#['):
+                j += 1
+            item = lines[j] if j < len(lines) else ''
+            if re.match(r'\s*(pub(\([^)]*\))?\s+)?mod\s+\w+\s*\{', item):
+                break
+            i = j + 1 if re.match(r'\s*(pub(\([^)]*\))?\s+)?mod\s+\w+\s*;', item) else j
             continue
-        j = i + 1
-        while j < len(lines) and lines[j].strip().startswith('#['):
-            j += 1
-        if j < len(lines) and re.match(r'\s*(pub(\([^)]*\))?\s+)?mod\s+\w+', lines[j]):
-            end = i
-            break
-    return '\n'.join(l for l in lines[:end] if not l.strip().startswith('//'))
+        if not lines[i].strip().startswith('//'):
+            keep.append(lines[i])
+        i += 1
+    return '\n'.join(keep)
 
 def resolve(mod, root, segs, mods):
     """The deepest module of the crate that `root::segs` names (`super` is always the parent

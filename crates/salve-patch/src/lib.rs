@@ -38,6 +38,7 @@ mod locate;
 mod merge;
 mod ops;
 mod parse;
+mod placeholder;
 mod render;
 mod report;
 mod splice;

@@ -6,7 +6,6 @@
 //! cannot be read safely the body is marked malformed instead of guessed.
 
 use super::cx::Source;
-use super::sanitize;
 use crate::edit::{HunkLine, LineKind};
 
 /// A function telling whether line `i` (of a region ending at `end`) ends the body.
@@ -162,7 +161,7 @@ pub(crate) fn read_body(
                     ));
                     break;
                 }
-                if sanitize::is_elision(line) && next.is_some_and(is_prefixed) {
+                if crate::placeholder::is_elision(line) && next.is_some_and(is_prefixed) {
                     b.push(LineKind::Context, line);
                     spaced.push(false);
                     b.elisions += 1;

@@ -138,7 +138,10 @@ fn cut_hunk(cx: &Cx, r: &Region, h: &HunkHeader, b: &Body) -> bool {
 
 /// Whether the body has an elision line (`...`, `// ...`), standing for lines its counts hold.
 fn elides(b: &Body) -> bool {
-    b.elisions > 0 || b.lines.iter().any(|l| sanitize::is_elision(&l.text))
+    b.elisions > 0
+        || b.lines
+            .iter()
+            .any(|l| crate::placeholder::is_elision(&l.text))
 }
 
 /// Whether the reply's last line is a diff line prefix alone (` `, `+` or `-`, trailing

@@ -212,24 +212,12 @@ pub fn extract_value(value: &serde_json::Value) -> Extraction {
 /// [`replace_whole`](crate::replace_whole)), or a bare `...` outside Python. For callers that check
 /// content with nothing to fill it from (a new file).
 pub fn is_placeholder(line: &str, path: &str) -> bool {
-    let dots = sanitize::dots_are_content(path);
-    sanitize::is_placeholder_content(line, dots) || crate::locate::whole::is_gap(line, dots)
-}
-
-/// Whether a line is a placeholder written in words (`// rest of the code remains unchanged`,
-/// `[rest of file unchanged]`), with or without dots: only an elision marker, never prose.
-pub(crate) fn is_worded_placeholder(line: &str) -> bool {
-    sanitize::is_lazy(line)
-}
-
-/// Whether a placeholder says that the rest of the file is unchanged (see
-/// `sanitize::says_rest_unchanged`).
-pub(crate) fn says_rest_unchanged(line: &str) -> bool {
-    sanitize::says_rest_unchanged(line)
+    let dots = crate::placeholder::dots_are_content(path);
+    crate::placeholder::is_placeholder_content(line, dots) || crate::placeholder::is_gap(line, dots)
 }
 
 /// Whether a bare `...` line is code in the file at `path` (Python's Ellipsis), so neither a
 /// placeholder nor a gap there.
 pub(crate) fn dots_are_code(path: &str) -> bool {
-    sanitize::dots_are_content(path)
+    crate::placeholder::dots_are_content(path)
 }

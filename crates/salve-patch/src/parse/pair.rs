@@ -176,7 +176,7 @@ pub(crate) fn push_pair(
         }
         if let Some(l) = replace
             .iter()
-            .find(|l| sanitize::is_lazy(l) || sanitize::is_comment_dots(l))
+            .find(|l| crate::placeholder::is_lazy(l) || crate::placeholder::is_comment_dots(l))
         {
             cx.issue(
                 IssueKind::Lazy,

@@ -41,7 +41,7 @@
 use super::body::truncate;
 use super::cx::{Cx, RegionState};
 use super::pair::push_pair;
-use super::{sanitize, whole_file};
+use super::whole_file;
 use crate::edit::{FileChange, FileEdit, Format, IssueKind, Occurrences};
 use serde_json::{Map, Value};
 
@@ -205,7 +205,7 @@ fn create(cx: &mut Cx, path: &str, content: &str) {
     let content = content.to_owned();
     if let Some(l) = content
         .lines()
-        .find(|l| sanitize::is_lazy(l) || sanitize::is_comment_dots(l))
+        .find(|l| crate::placeholder::is_lazy(l) || crate::placeholder::is_comment_dots(l))
     {
         cx.issue(
             IssueKind::Lazy,

@@ -2,7 +2,7 @@
 //! new content of the file.
 //!
 //! The content replaces the file. Gap lines (`...`, `// ...`, `# ... existing code ...`, see
-//! [`is_gap`](crate::locate::whole::is_gap)) are the applier's to fill from the file, strictly, so they raise no issue here;
+//! [`is_gap`](crate::placeholder::is_gap)) are the applier's to fill from the file, strictly, so they raise no issue here;
 //! so are placeholders in words between two kept stretches, and one that ends the content
 //! saying the rest is unchanged (`# ... rest of the file unchanged ...`, `[rest of file
 //! unchanged]`), see [`is_gap_at`]. Any other placeholder (`# rest of the code` that ends the
@@ -15,7 +15,7 @@ use super::diff::parse_hunk_header;
 use super::fence::{fence_open, is_fence_close, Fence};
 use super::{markers, sanitize};
 use crate::edit::{FileChange, FileEdit, Format, IssueKind};
-use crate::locate::whole::is_gap_at;
+use crate::placeholder::is_gap_at;
 
 /// Records the fenced content of `r` as the whole new content of `path`.
 pub(crate) fn take(cx: &mut Cx, r: &Region, path: String, lang: &str) {
@@ -31,9 +31,9 @@ pub(crate) fn take(cx: &mut Cx, r: &Region, path: String, lang: &str) {
 const BESIDE: usize = 3;
 
 /// Whether a sentence right before the block `r` (above its fence) or right after its closing
-/// fence says the rest of the file is unchanged (`sanitize::says_rest_unchanged_in_prose`).
+/// fence says the rest of the file is unchanged (`crate::placeholder::says_rest_unchanged_in_prose`).
 fn says_rest_beside(cx: &Cx, r: &Region) -> bool {
-    let says = |k: usize| sanitize::says_rest_unchanged_in_prose(cx.src.line(k));
+    let says = |k: usize| crate::placeholder::says_rest_unchanged_in_prose(cx.src.line(k));
     let before = (0..r.start.saturating_sub(1))
         .rev()
         .filter(|&k| !cx.src.line(k).trim().is_empty())
@@ -122,10 +122,11 @@ pub(crate) fn take_lines(
         );
         return;
     }
-    let dots_ok = sanitize::dots_are_content(&path) || matches!(lang, "python" | "py");
+    let dots_ok = crate::placeholder::dots_are_content(&path) || matches!(lang, "python" | "py");
     if let Some(l) = (0..lines.len())
         .find(|&i| {
-            sanitize::is_placeholder_content(lines[i], dots_ok) && !is_gap_at(&lines, i, dots_ok)
+            crate::placeholder::is_placeholder_content(lines[i], dots_ok)
+                && !is_gap_at(&lines, i, dots_ok)
         })
         .map(|i| lines[i])
     {

@@ -261,7 +261,7 @@ fn malformed(hunk: &Hunk) -> Option<String> {
     let (pre, _) = pre_image(&hunk.lines);
     let placeholder = hunk.lines.iter().any(|l| {
         l.kind == LineKind::Add
-            && crate::locate::rungs::elision::is_marker(&l.text)
+            && crate::placeholder::is_marker(&l.text)
             && !pre.iter().any(|p| p.trim() == l.text.trim())
     });
     if placeholder && hunk.lines.iter().any(|l| l.kind == LineKind::Remove) {

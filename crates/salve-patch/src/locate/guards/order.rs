@@ -16,7 +16,7 @@
 //! A hunk that fails is refused, never written.
 
 use crate::edit::{HunkLine, LineKind};
-use crate::locate::{rungs::elision, Placement};
+use crate::locate::Placement;
 use crate::ops::Op;
 use crate::report::Rung;
 use std::borrow::Cow;
@@ -95,7 +95,7 @@ fn expected<'a>(
         match l.kind {
             LineKind::Remove => pi += 1,
             LineKind::Add => {
-                if !(p.rung == Rung::Elision && elision::is_marker(text)) {
+                if !(p.rung == Rung::Elision && crate::placeholder::is_marker(text)) {
                     want.push(Item::Text(text));
                 }
             }
@@ -122,7 +122,7 @@ fn expected<'a>(
                 let single = span.end == span.start + 1;
                 let file = doc.line(span.start);
                 let loose_context = p.rung == Rung::Similar
-                    || (p.rung == Rung::Elision && elision::is_marker(text))
+                    || (p.rung == Rung::Elision && crate::placeholder::is_marker(text))
                     || (is_blank(text) && is_blank(file));
                 if single && !loose_context && !canonical_eq(text, file) {
                     return Err(format!(

@@ -12,7 +12,7 @@
 //! all read as one quote mark. `return x` and `returnx` differ; `f( a )` and `f(a)` do not.
 
 use crate::edit::{HunkLine, LineKind};
-use crate::locate::{rungs::elision, Placement};
+use crate::locate::Placement;
 use crate::report::Rung;
 use crate::text::{canonical, is_blank, strip_cr, Doc};
 
@@ -72,7 +72,7 @@ pub(crate) fn check_removed(doc: &Doc, lines: &[HunkLine], p: &Placement) -> Res
             continue;
         }
         let text = strip_cr(&l.text);
-        if p.rung == Rung::Elision && elision::is_marker(text) {
+        if p.rung == Rung::Elision && crate::placeholder::is_marker(text) {
             continue;
         }
         for f in span.start..span.end {

@@ -8,64 +8,7 @@
 use crate::locate::rungs::index::FileIndex;
 use crate::locate::rungs::search::{loose_fits, Fit, Span};
 use crate::locate::write::reindent::Reindent;
-use crate::text::{canonical, is_blank, Form};
-
-/// Whether a line is an elision marker: an optional comment leader, then `...` (or `…`),
-/// optionally with a few words such as `existing code` and closing dots; or a placeholder in
-/// words only (`# (unchanged)`, `// rest of the code unchanged`), which cuts a pattern the same
-/// way. Prose that merely mentions such words is no marker (see `parse::is_worded_placeholder`).
-pub(crate) fn is_marker(line: &str) -> bool {
-    marker_parts(line).is_some() || crate::parse::is_worded_placeholder(line)
-}
-
-/// The parts of an elision marker: whether it sits in a comment, and the text after its opening
-/// dots (closing comment marks and surrounding spaces removed). `None` for other lines.
-pub(crate) fn marker_parts(line: &str) -> Option<(bool, String)> {
-    let c = canonical(line);
-    let mut t: &str = c.trim();
-    let mut commented = false;
-    for lead in ["<!--", "//", "/*", "--", "#", ";", "*", "%", "\""] {
-        if let Some(rest) = t.strip_prefix(lead) {
-            t = rest.trim_start();
-            commented = true;
-            break;
-        }
-    }
-    for tail in ["-->", "*/"] {
-        if let Some(rest) = t.strip_suffix(tail) {
-            t = rest.trim_end();
-        }
-    }
-    let (t, bracketed) = unbracket(t);
-    let rest = t.strip_prefix("...")?;
-    if spread(rest, commented, bracketed) {
-        return None;
-    }
-    rest.chars()
-        .all(|ch| ch.is_alphanumeric() || " .,:;'()-_".contains(ch))
-        .then(|| (commented, rest.to_string()))
-}
-
-/// The inside of an elision written in brackets, as quotations mark a cut (`[...]`, `[…]`,
-/// `[... existing code ...]`); other text as it is. Only a bracket pair around the whole line
-/// counts, so `f([...])` keeps its brackets and is no marker; the caller refuses words glued to
-/// the dots (`[...items]`, spread syntax). Also says whether brackets were taken off.
-fn unbracket(t: &str) -> (&str, bool) {
-    match t.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
-        Some(inner) if !inner.contains(['[', ']']) => (inner.trim(), true),
-        _ => (t, false),
-    }
-}
-
-/// Whether dots glued to a name are spread syntax (`...options`, `...json,`, `[...items]`)
-/// rather than a cut: outside a comment, a marker's dots stand alone or before a space.
-fn spread(rest: &str, commented: bool, bracketed: bool) -> bool {
-    let glued = rest
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$');
-    glued && (!commented || bracketed)
-}
+use crate::text::{is_blank, Form};
 
 /// Saturating count of in-order chains: 0, 1, or 2 for "more than one".
 type Ways = u8;
@@ -248,6 +191,7 @@ fn assemble(
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+    use crate::placeholder::is_marker;
     use crate::text::Doc;
 
     #[test]

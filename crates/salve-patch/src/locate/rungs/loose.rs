@@ -167,7 +167,7 @@ fn worded_match(doc: &Doc, f: &Fit) -> bool {
 pub(crate) fn elision_markers(lines: &[HunkLine]) -> Vec<bool> {
     let added: Vec<String> = lines
         .iter()
-        .filter(|l| l.kind == LineKind::Add && elision::is_marker(&l.text))
+        .filter(|l| l.kind == LineKind::Add && crate::placeholder::is_marker(&l.text))
         .map(|l| canonical(&l.text).into_owned())
         .collect();
     let mut used = vec![false; added.len()];
@@ -175,7 +175,7 @@ pub(crate) fn elision_markers(lines: &[HunkLine]) -> Vec<bool> {
         .iter()
         .filter(|l| l.kind != LineKind::Add)
         .map(|l| {
-            if !elision::is_marker(&l.text) {
+            if !crate::placeholder::is_marker(&l.text) {
                 return false;
             }
             if l.kind == LineKind::Context {

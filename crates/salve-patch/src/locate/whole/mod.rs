@@ -16,9 +16,10 @@ pub(crate) mod cut;
 pub(crate) mod fill_guard;
 pub(crate) mod rest;
 
-use crate::locate::rungs::elision::{self, marker_parts};
+use crate::locate::rungs::elision;
 use crate::locate::rungs::index::FileIndex;
 use crate::locate::rungs::search::loose_fits;
+use crate::placeholder::{is_gap_at, says_rest};
 use crate::report::Status;
 use crate::text::{has_words, is_blank, strip_cr, Doc, Eol};
 use fill_guard::{in_place, repeats};
@@ -26,45 +27,6 @@ use rest::Miss;
 
 /// How many non-blank neighbour lines a gap may use on each side before giving up.
 const MAX_NEIGHBOURS: usize = 3;
-
-/// Whether a line of whole-file content stands for unchanged file lines: dots, alone or in a
-/// comment, optionally followed by a space and a few words (`...`, `…`, `// ...`, `/* ... */`,
-/// `# ... existing code ...`). Dots glued to a word (`...rest,`) are JavaScript spread syntax, and
-/// where a bare `...` is code (`dots_are_code`, Python's Ellipsis) it is content too.
-pub(crate) fn is_gap(line: &str, dots_are_code: bool) -> bool {
-    let Some((commented, rest)) = marker_parts(line) else {
-        return false;
-    };
-    let words = rest.trim_start_matches('.');
-    if words.trim().is_empty() {
-        return commented || !dots_are_code;
-    }
-    words.starts_with(' ')
-}
-
-/// Whether line `i` of whole-file content is a gap: [`is_gap`], or a placeholder in words
-/// (`// rest of the code remains unchanged`, `[rest of file unchanged]`) with content of its own
-/// on both sides. Between two kept stretches such a line can only stand for the file lines
-/// between them, and is filled by the same strict rules as `...`. After the last kept stretch,
-/// one that says the rest is unchanged is a gap filled with the rest of the file; at the head,
-/// or ending the content in other words, it says the file was cut short, which the parser
-/// refuses as lazy.
-pub(crate) fn is_gap_at(lines: &[&str], i: usize, dots_are_code: bool) -> bool {
-    let line = lines[i];
-    if is_gap(line, dots_are_code) {
-        return true;
-    }
-    let kept = |l: &&str| !is_blank(l) && !is_gap(l, dots_are_code);
-    crate::parse::is_worded_placeholder(line)
-        && lines[..i].iter().any(kept)
-        && (lines[i + 1..].iter().any(kept) || says_rest(&lines[i + 1..], line))
-}
-
-/// Whether `line`, followed only by `after`, is a placeholder for the rest of the file: it
-/// says so in words and nothing but blank lines follows it.
-fn says_rest(after: &[&str], line: &str) -> bool {
-    after.iter().all(|l| is_blank(l)) && crate::parse::says_rest_unchanged(line)
-}
 
 /// The gaps of whole-file content `lines` ([`is_gap_at`]), except a line that is the file's own
 /// line in its place ([`in_place`]): a sentence that reads like a placeholder (`(works as
@@ -332,6 +294,7 @@ pub(crate) fn render_like(source: &Doc, lines: &[String], final_newline: bool) -
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+    use crate::placeholder::is_gap;
 
     #[test]
     fn fills_a_placeholder_between_unique_neighbours() {

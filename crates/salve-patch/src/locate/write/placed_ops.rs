@@ -5,8 +5,8 @@
 use crate::edit::{HunkLine, LineKind};
 use crate::locate::rungs::search::Span;
 use crate::locate::{
-    guards::order, guards::substance, rungs::elision, variants::dropped, write::align, write::fold,
-    write::kept, write::levels, write::mixed, write::quoted, write::style, Placement,
+    guards::order, guards::substance, variants::dropped, write::align, write::fold, write::kept,
+    write::levels, write::mixed, write::quoted, write::style, Placement,
 };
 use crate::ops::{NewLine, Op};
 use crate::report::Rung;
@@ -32,7 +32,7 @@ pub(crate) fn ops_for(
     let mut moved: Vec<(String, Span)> = Vec::new();
     if p.rung == Rung::Elision {
         for (pi, l) in lines.iter().filter(|l| l.kind != LineKind::Add).enumerate() {
-            if l.kind == LineKind::Remove && elision::is_marker(&l.text) {
+            if l.kind == LineKind::Remove && crate::placeholder::is_marker(&l.text) {
                 if let Some(s) = map.get(pi) {
                     moved.push((canonical(&l.text).into_owned(), *s));
                 }
