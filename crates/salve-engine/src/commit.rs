@@ -7,6 +7,7 @@ use salve_git::commit::{self as git_commit, files, FixMessage};
 use salve_git::{GitError, Repo};
 use serde::Serialize;
 
+pub use salve_git::commit::files::Exact;
 pub use salve_git::commit::Verification;
 
 use crate::checkpoint::show;
@@ -32,6 +33,9 @@ pub struct Options {
     pub verification: Option<Verification>,
     /// Skip the pre-commit and commit-msg hooks.
     pub no_verify: bool,
+    /// Files committed with given contents rather than as the work tree has them (paths
+    /// relative to the work tree root), each with the entry the user's index takes.
+    pub exact: Vec<Exact>,
 }
 
 /// The commit made. Fields are in alphabetical order, as JSON prints them.
@@ -147,7 +151,12 @@ pub fn commit(options: &Options) -> Result<Outcome, Error> {
         paths.push(relative_to_root(&options.dir, file, &repo.root)?);
     }
     let scopes = if options.scopes.is_empty() {
-        git_commit::scopes_for(&paths)
+        let named: Vec<PathBuf> = paths
+            .iter()
+            .cloned()
+            .chain(options.exact.iter().map(|e| e.path.clone()))
+            .collect();
+        git_commit::scopes_for(&named)
     } else {
         options.scopes.clone()
     };
@@ -165,6 +174,7 @@ pub fn commit(options: &Options) -> Result<Outcome, Error> {
             paths,
             message,
             no_verify: options.no_verify,
+            exact: options.exact.clone(),
             ..files::Options::default()
         },
     )?;

@@ -179,6 +179,7 @@ fn commit_takes_only_the_named_files_and_refuses_when_there_is_nothing() {
         failed_tasks: vec!["cargo test".into()],
         verification: Some(commit::Verification::Passed),
         no_verify: false,
+        exact: Vec::new(),
     };
     let made = commit::commit(&options).unwrap();
     assert_eq!(made.changed, vec!["src/lib.rs".to_owned()]);

@@ -9,10 +9,12 @@
 //! with their endings, so CRLF and a missing final newline are merged byte for byte.
 
 mod slide;
+mod transplant;
 
 use thiserror::Error;
 
 use slide::{any_slides, slid, Way};
+pub use transplant::transplant;
 
 use crate::report::LineRange;
 use crate::text::Doc;

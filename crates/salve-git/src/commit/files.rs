@@ -27,6 +27,23 @@ pub struct Options {
     pub no_verify: bool,
     /// How long to wait for another git process's `index.lock`.
     pub lock_wait: Duration,
+    /// Files committed with given contents rather than as the work tree has them.
+    pub exact: Vec<Exact>,
+}
+
+/// A file committed with given contents instead of the work tree's, and the entry the user's
+/// index takes for it: a fix commits its repair's lines alone, over HEAD's version, while the
+/// user's own lines in the same file stay staged or unstaged as they were.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exact {
+    /// Relative to the work tree root.
+    pub path: PathBuf,
+    /// What the commit holds; `None` deletes the file in the commit.
+    pub commit: Option<Vec<u8>>,
+    /// What the user's index holds afterwards; `None` drops its entry.
+    pub index: Option<Vec<u8>>,
+    /// The git file mode, `0o100644` or `0o100755`.
+    pub mode: u32,
 }
 
 impl Default for Options {
@@ -36,6 +53,7 @@ impl Default for Options {
             message: String::new(),
             no_verify: false,
             lock_wait: DEFAULT_LOCK_WAIT,
+            exact: Vec::new(),
         }
     }
 }
@@ -91,10 +109,14 @@ pub enum Error {
 
 /// Commit HEAD plus exactly `options.paths`; see the module docs.
 pub fn files(repo: &Repo, options: &Options) -> Result<Outcome, Error> {
-    if options.paths.is_empty() {
+    if options.paths.is_empty() && options.exact.is_empty() {
         return Err(Error::NoPaths);
     }
-    for path in &options.paths {
+    for path in options
+        .paths
+        .iter()
+        .chain(options.exact.iter().map(|e| &e.path))
+    {
         let inside = !path.as_os_str().is_empty()
             && path.components().all(|c| matches!(c, Component::Normal(_)));
         if !inside {
@@ -114,10 +136,20 @@ pub fn files(repo: &Repo, options: &Options) -> Result<Outcome, Error> {
             return Err(Error::NoSuchPath(path.clone()));
         }
     }
-    literal(temp.git())
-        .args(["add", "-A", "--"])
-        .args(&options.paths)
-        .run_bytes()?;
+    if !options.paths.is_empty() {
+        literal(temp.git())
+            .args(["add", "-A", "--"])
+            .args(&options.paths)
+            .run_bytes()?;
+    }
+    set_entries(
+        repo,
+        temp.git(),
+        options
+            .exact
+            .iter()
+            .map(|e| (&e.path, e.commit.as_deref(), e.mode)),
+    )?;
 
     let message_file = TempFile::new(repo, "COMMIT_MSG")?;
     write(message_file.path(), options.message.as_bytes())?;
@@ -190,7 +222,23 @@ pub fn files(repo: &Repo, options: &Options) -> Result<Outcome, Error> {
     }
 
     let changed = repo.changed_paths(&base_tree, &tree)?;
-    sync_user_index(repo, &temp, &options.paths, options.lock_wait)?;
+    if !options.paths.is_empty() {
+        // With no paths, `ls-files` would list every entry: the user's index is left alone.
+        sync_user_index(repo, &temp, &options.paths, options.lock_wait)?;
+    }
+    if !options.exact.is_empty() {
+        let index = repo.index_path()?;
+        with_index_lock(&index, options.lock_wait, || {
+            set_entries(
+                repo,
+                repo.git(),
+                options
+                    .exact
+                    .iter()
+                    .map(|e| (&e.path, e.index.as_deref(), e.mode)),
+            )
+        })?;
+    }
     // post-commit cannot undo anything; its failure is the hook's business, as in git.
     let _ = hooks::run(repo, "post-commit", &[], &repo.index_path()?);
     Ok(Outcome {
@@ -232,6 +280,42 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), Error> {
         context: format!("writing {}", path.display()),
         source,
     })
+}
+
+/// Set index entries (through `git`, which names the index) to given contents, written as blobs;
+/// `None` drops the entry.
+fn set_entries<'a>(
+    repo: &Repo,
+    git: Git,
+    entries: impl Iterator<Item = (&'a PathBuf, Option<&'a [u8]>, u32)>,
+) -> Result<(), GitError> {
+    let mut info = Vec::new();
+    for (path, content, mode) in entries {
+        let line = match content {
+            Some(bytes) => {
+                let oid = repo
+                    .git()
+                    .args(["hash-object", "-w", "--stdin"])
+                    .stdin(bytes.to_vec())
+                    .run()?;
+                format!("{mode:o} {oid}\t")
+            }
+            None => {
+                let zeros = repo.empty_tree()?.len();
+                format!("0 {}\t", "0".repeat(zeros))
+            }
+        };
+        info.extend_from_slice(line.as_bytes());
+        info.extend_from_slice(path.to_string_lossy().as_bytes());
+        info.push(0);
+    }
+    if info.is_empty() {
+        return Ok(());
+    }
+    git.args(["update-index", "-z", "--index-info"])
+        .stdin(info)
+        .run_bytes()?;
+    Ok(())
 }
 
 /// Give the user's index the committed entries of `paths` (and drop the ones the commit

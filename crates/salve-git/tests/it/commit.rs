@@ -109,6 +109,60 @@ fn a_fix_file_with_staged_user_edits_commits_the_work_tree_version() {
 }
 
 #[test]
+fn exact_contents_commit_given_lines_and_set_the_users_entry() {
+    let t = repo_with_mixed_work();
+    let cached_other = t.git(&["diff", "--cached", "--", "src/staged.rs"]);
+    // `src/both.rs` holds a staged and an unstaged line of the user's; the commit takes a line
+    // of its own over HEAD's version, and the user's entry takes it over theirs.
+    let exact = files::Exact {
+        path: PathBuf::from("src/both.rs"),
+        commit: Some(b"both v1\nfixed\n".to_vec()),
+        index: Some(b"both v2 staged\nfixed\n".to_vec()),
+        mode: 0o100644,
+    };
+    let made = commit::files(
+        &t.repo(),
+        &files::Options {
+            exact: vec![exact],
+            message: "fix: both".to_owned(),
+            ..files::Options::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(made.changed, vec![PathBuf::from("src/both.rs")]);
+    assert_eq!(t.git(&["show", "HEAD:src/both.rs"]), "both v1\nfixed");
+    assert_eq!(t.git(&["show", ":src/both.rs"]), "both v2 staged\nfixed");
+    // The work tree is not touched, and the other staged file stays staged.
+    assert_eq!(t.read("src/both.rs"), b"both v3 unstaged\n");
+    assert_eq!(
+        t.git(&["diff", "--cached", "--", "src/staged.rs"]),
+        cached_other
+    );
+    assert_eq!(
+        t.git(&["diff", "--name-only"]),
+        "src/both.rs\nsrc/unstaged.rs"
+    );
+    // A deletion given exactly drops the file from the commit and the entry from the index.
+    let gone = files::Exact {
+        path: PathBuf::from("doomed.rs"),
+        commit: None,
+        index: None,
+        mode: 0o100644,
+    };
+    commit::files(
+        &t.repo(),
+        &files::Options {
+            exact: vec![gone],
+            message: "fix: doomed".to_owned(),
+            ..files::Options::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(t.git(&["ls-tree", "--name-only", "HEAD", "doomed.rs"]), "");
+    assert_eq!(t.git(&["ls-files", "doomed.rs"]), "");
+}
+
+#[test]
 fn nothing_to_commit_and_unknown_paths_are_refused() {
     let t = repo_with_mixed_work();
     let head = t.head();

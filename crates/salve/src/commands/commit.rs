@@ -44,6 +44,7 @@ pub fn run(global: &Global, args: &CommitArgs) -> Result<u8, CliError> {
         failed_tasks: args.failed_task.clone(),
         verification: args.verified.as_deref().and_then(Verification::parse),
         no_verify: args.no_verify,
+        exact: Vec::new(),
     };
     let outcome = commit::commit(&options).map_err(failed)?;
     if global.json {

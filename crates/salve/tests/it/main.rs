@@ -19,6 +19,7 @@ mod completions;
 mod control_chars;
 mod fix;
 mod fix_budgets;
+mod fix_commit;
 mod fix_later_work;
 mod git_names;
 mod git_safety;

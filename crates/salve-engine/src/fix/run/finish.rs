@@ -38,6 +38,7 @@ impl Session<'_> {
         let mut commit_id = None;
         let mut verification = None;
         let mut restored = false;
+        let mut uncommitted = Vec::new();
         let mut rule = self.rules_tried.last().cloned();
         if green {
             self.settle_rules(true);
@@ -54,23 +55,39 @@ impl Session<'_> {
                 } else {
                     Verification::Passed
                 };
-                let made = commit::commit(&commit::Options {
-                    dir: self.root.clone(),
-                    files: touched.iter().map(Into::into).collect(),
-                    kind: String::new(),
-                    summary: self.options.message.clone().unwrap_or_else(|| {
-                        format!(
-                            "make `{}` pass",
-                            crate::record::shell_words(&self.options.command)
-                        )
-                    }),
-                    scopes: Vec::new(),
-                    failed_tasks: vec![crate::record::shell_words(&self.options.command)],
-                    verification: Some(v),
-                    no_verify: false,
-                })?;
-                commit_id = Some(made.commit);
-                verification = Some(v.as_str());
+                let repo = salve_git::Repo::discover(&self.root)?;
+                let diffs: Vec<&str> = self.kept.iter().map(|k| k.diff.as_str()).collect();
+                match super::separate::repair_alone(&repo, &touched, &diffs) {
+                    Ok(exact) => {
+                        let made = commit::commit(&commit::Options {
+                            dir: self.root.clone(),
+                            files: Vec::new(),
+                            kind: String::new(),
+                            summary: self.options.message.clone().unwrap_or_else(|| {
+                                format!(
+                                    "make `{}` pass",
+                                    crate::record::shell_words(&self.options.command)
+                                )
+                            }),
+                            scopes: Vec::new(),
+                            failed_tasks: vec![crate::record::shell_words(&self.options.command)],
+                            verification: Some(v),
+                            no_verify: false,
+                            exact,
+                        })?;
+                        commit_id = Some(made.commit);
+                        verification = Some(v.as_str());
+                    }
+                    Err(files) => {
+                        message = format!(
+                            "{message}; not committed: the repair's lines in {} cannot be told \
+                             apart from uncommitted lines of yours there, so the repair is left \
+                             in the work tree",
+                            files.join(", ")
+                        );
+                        uncommitted = files;
+                    }
+                }
             }
         } else {
             self.settle_rules(false);
@@ -98,6 +115,7 @@ impl Session<'_> {
             diff: self.kept.iter().map(|k| k.diff.as_str()).collect(),
             touched,
             commit: commit_id,
+            uncommitted,
             verification,
             checkpoint: self.start_checkpoint.clone(),
             restored,

@@ -28,6 +28,7 @@ mod finish;
 mod model;
 mod prompt;
 mod repair;
+mod separate;
 mod session;
 
 use std::path::PathBuf;
@@ -219,6 +220,10 @@ pub struct Outcome {
     /// The commit made on green.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub commit: Option<String>,
+    /// Files whose repair was not committed: its lines could not be told apart from the user's
+    /// uncommitted lines in the same file, so it is left in the work tree.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub uncommitted: Vec<String>,
     /// `passed` or `enhanced` when committed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub verification: Option<&'static str>,
