@@ -20,6 +20,7 @@ mod control_chars;
 mod fix;
 mod fix_budgets;
 mod fix_commit;
+mod fix_guard;
 mod fix_later_work;
 mod git_names;
 mod git_safety;

@@ -9,6 +9,7 @@
 //! | [`GuardRule::SkipsTest`] | `#[ignore]`, `@pytest.mark.skip`/`skipif`/`xfail`, `@unittest.skip`, `.skip(`, `xit(`, `t.Skip` added |
 //! | [`GuardRule::WeakensAssertion`] | more assertions removed than added in a hunk, one replaced by a weaker one (`assert_eq!` by `assert!(x.is_ok())`, `toBe` by `toBeDefined`), one that always passes (`assert True`) |
 //! | [`GuardRule::SuppressesFailure`] | `continue-on-error`, `\|\| true`, `#[allow(`, `# noqa`, `eslint-disable`, `@ts-ignore`, `nolint` added |
+//! | (shapes) | what a change does to a test: an expected value set to what the failing run printed, a check made to always hold, an exit before the test's later lines, a caught assertion failure, a widened expected exception, a focused test (see `gaming.rs`) |
 //! | [`GuardRule::EditsCheckConfig`] | CI definitions, and the files that configure the check command's tools (`Cargo.toml` `[lints]`, `pytest.ini`, `.eslintrc*`, `tsconfig*.json`, `Makefile` for `make`...) |
 //! | [`GuardRule::OutsidePaths`] | a path outside the repository (or in `.git`), or outside the `allow` list when one is given |
 //!
@@ -26,8 +27,11 @@
 
 mod config;
 mod diff;
+mod gaming;
 mod lines;
 
+#[cfg(test)]
+mod gaming_tests;
 #[cfg(test)]
 mod tests;
 
@@ -43,6 +47,9 @@ pub struct GuardOptions {
     /// When not empty, the only paths a repair may touch: files or directories, relative to the
     /// work tree (absolute paths inside it are accepted too).
     pub allow: Vec<PathBuf>,
+    /// The failing run's output: an expected value changed to a value it printed is the bug's
+    /// output written into the test.
+    pub failure_output: String,
 }
 
 /// The ways a repair can weaken the check; see the module docs.
@@ -117,6 +124,7 @@ pub fn inspect(diff: &str, root: &Path, options: &GuardOptions) -> Vec<Finding> 
         deleted_tests(file, change, &added_anywhere, &mut out);
         lines::added_line_findings(file, &moved, &mut out);
         lines::assertion_findings(file, &moved, &mut out);
+        gaming::findings(file, &options.failure_output, &moved, &mut out);
         config::findings(file, root, &options.check_command, &mut out);
     }
     out

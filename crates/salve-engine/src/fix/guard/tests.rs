@@ -17,6 +17,7 @@ fn run(diff: &str, check: &[&str]) -> Vec<Finding> {
     let options = GuardOptions {
         check_command: check.iter().map(|s| s.to_string()).collect(),
         allow: Vec::new(),
+        failure_output: String::new(),
     };
     inspect(diff, Path::new("/nonexistent-root"), &options)
 }
@@ -360,6 +361,7 @@ fn paths_outside_the_repository_or_the_allow_list() {
     let options = GuardOptions {
         check_command: vec!["cargo".into()],
         allow: vec!["src".into()],
+        failure_output: String::new(),
     };
     let inside = d("src/lib.rs", "a\n", "b\n");
     assert!(inspect(&inside, tmp.path(), &options).is_empty());

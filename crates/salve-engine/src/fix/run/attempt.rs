@@ -121,6 +121,7 @@ impl Session<'_> {
             &GuardOptions {
                 check_command: self.options.command.clone(),
                 allow: self.options.allow.clone(),
+                failure_output: before.result.log_text().into_owned(),
             },
         );
         self.guard.extend(findings.iter().cloned());
