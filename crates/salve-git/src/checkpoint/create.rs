@@ -10,6 +10,7 @@
 //! the catalog. The user's index, HEAD and files are never written.
 
 use crate::checkpoint::meta::Meta;
+use crate::checkpoint::private::{self, Kept};
 use crate::checkpoint::scan::{self, Scan};
 use crate::checkpoint::{catalog, inproc, short_id};
 use crate::cmd::GitError;
@@ -58,6 +59,8 @@ pub struct Snapshot {
     index_tree: Option<String>,
     head: Head,
     skipped: Vec<Skipped>,
+    /// Ignored files it holds, kept in salve's private store on publish, never in a tree.
+    ignored: Vec<Kept>,
 }
 
 /// The objects of a checkpoint of `repo` as it is now; see [`Snapshot`].
@@ -69,6 +72,18 @@ pub fn snapshot(repo: &Repo, options: &Options) -> Result<Snapshot, Error> {
     let (head, scan) = both(|| repo.head(), || scan::untracked(repo, &options.limits));
     let head = head?;
     let scan = scan?;
+    // Ignored files asked for go to salve's private store, not into the tree (see `private`).
+    let ignored_paths = private::ignored_among(repo, &options.force_paths)?;
+    let ignored = private::read(&repo.root, &ignored_paths);
+    let options = &Options {
+        force_paths: options
+            .force_paths
+            .iter()
+            .filter(|p| !ignored_paths.contains(p))
+            .cloned()
+            .collect(),
+        ..options.clone()
+    };
     let (tree, index_tree) = match inproc::trees(repo, &scan, options)? {
         Some(trees) => (trees.tree, Some(trees.index_tree)),
         None => {
@@ -98,6 +113,7 @@ pub fn snapshot(repo: &Repo, options: &Options) -> Result<Snapshot, Error> {
         index_tree,
         head,
         skipped: scan.skipped,
+        ignored,
     })
 }
 
@@ -180,7 +196,9 @@ impl Snapshot {
             index_tree,
             head,
             skipped,
+            ignored,
         } = self;
+        private::save(repo, &commit, &ignored)?;
         catalog::add(repo, &commit, &meta)?;
         if let Some(operation) = &options.operation {
             oplog::record(repo, operation, &commit, options.undoes.as_deref())?;

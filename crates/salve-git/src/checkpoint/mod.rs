@@ -63,6 +63,7 @@ mod legacy;
 pub mod list;
 pub(crate) mod meta;
 pub(crate) mod options;
+pub mod private;
 #[cfg(unix)]
 mod probe;
 mod scan;

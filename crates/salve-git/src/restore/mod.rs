@@ -115,9 +115,18 @@ pub fn restore_checkpoint(
         return Err(Error::Unmerged);
     }
     let target_tree = target.tree.clone();
+    // Ignored files the target holds are in salve's private store; the ones on disk now are
+    // captured first, so the restore can be undone.
+    let kept = checkpoint::private::load(repo, &target.commit)?;
+    let kept_paths: Vec<PathBuf> = kept
+        .iter()
+        .filter(|k| repo.root.join(&k.path).exists())
+        .map(|k| k.path.clone())
+        .collect();
     let mut create = checkpoint::create::Options {
         message: Some(format!("before {} {}", options.operation, target.id)),
         limits: options.limits.clone(),
+        force_paths: kept_paths.clone(),
         ..Default::default()
     };
     let mut before = checkpoint::create(repo, &create)?;
@@ -132,7 +141,7 @@ pub fn restore_checkpoint(
     let mut captured = Vec::new();
     if plan.conflicts.is_empty() && !plan.capture.is_empty() {
         // Save the files about to be overwritten, then plan again from that fuller snapshot.
-        create.force_paths = plan.capture.clone();
+        create.force_paths = kept_paths.iter().chain(&plan.capture).cloned().collect();
         let fuller = checkpoint::create(repo, &create)?;
         discard(repo, &before.id);
         before = fuller;
@@ -142,6 +151,8 @@ pub fn restore_checkpoint(
             plan::changes(repo, &before.tree, &target_tree)?,
             capture_limit,
         );
+        // Ignored ones were kept in salve's private store, not in the tree: captured all the same.
+        plan.capture.retain(|p| !captured.contains(p));
     }
     if !plan.conflicts.is_empty() || !plan.capture.is_empty() {
         discard(repo, &before.id);
@@ -168,6 +179,12 @@ pub fn restore_checkpoint(
         })?;
     }
     write_paths(repo, &plan.writes)?;
+    let mut written: Vec<PathBuf> = plan.writes.into_iter().map(|c| c.path).collect();
+    for file in &kept {
+        if checkpoint::private::put_back(&repo.root, file)? {
+            written.push(file.path.clone());
+        }
+    }
 
     let index_restored = match &target.index {
         Some(index) => {
@@ -187,7 +204,7 @@ pub fn restore_checkpoint(
     Ok(Outcome {
         target: target.clone(),
         before,
-        written: plan.writes.into_iter().map(|c| c.path).collect(),
+        written,
         deleted,
         captured,
         index_restored,

@@ -31,6 +31,7 @@ mod mcp_sessions;
 mod progress;
 mod record;
 mod refusals;
+mod repo_shapes_ignored;
 mod restore_to_run;
 #[path = "../../../../tests/support/skip.rs"]
 mod skip;
