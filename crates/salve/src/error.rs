@@ -184,6 +184,11 @@ pub fn failed<E: Classified>(e: E) -> CliError {
             Some(h) => format!("{h}; `salve doctor` shows what is configured"),
             None => "`salve doctor` shows what is configured".to_owned(),
         }),
+        ("not_checkpointable", _) => Some(
+            "pass --no-checkpoint to write them anyway (undo will not cover them), or run \
+             salve with -C in the repository that holds them"
+                .to_owned(),
+        ),
         ("checkpoint_failed", _) => Some(
             "fix the cause above (install git if it is missing), or pass --no-checkpoint only if \
              the change can be undone another way"

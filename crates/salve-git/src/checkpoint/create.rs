@@ -9,6 +9,8 @@
 //! parent, the meta as message) is written in process, and publishing adds the checkpoint to
 //! the catalog. The user's index, HEAD and files are never written.
 
+use std::path::PathBuf;
+
 use crate::checkpoint::meta::Meta;
 use crate::checkpoint::private::{self, Kept};
 use crate::checkpoint::scan::{self, Scan};
@@ -88,7 +90,7 @@ pub fn snapshot(repo: &Repo, options: &Options) -> Result<Snapshot, Error> {
         Some(trees) => (trees.tree, Some(trees.index_tree)),
         None => {
             let (temp, index_tree) = staged(repo)?;
-            (work_tree(&temp, &scan, options)?, index_tree)
+            (work_tree(&temp, &scan, options, sparse(repo)?)?, index_tree)
         }
     };
 
@@ -139,8 +141,16 @@ fn staged(repo: &Repo) -> Result<(TempIndex, Option<String>), Error> {
 
 /// Bring every change and untracked, non-ignored file (minus the scan's skips and the
 /// skipped name prefixes, plus the forced paths) into `temp`, and return its tree.
-fn work_tree(temp: &TempIndex, scan: &Scan, options: &Options) -> Result<String, Error> {
-    let mut add = temp.git().args(["add", "-A"]);
+/// In a sparse checkout (`sparse`), files outside the cone are taken too: a reply may have
+/// written one, and undo must see it.
+fn work_tree(
+    temp: &TempIndex,
+    scan: &Scan,
+    options: &Options,
+    sparse: bool,
+) -> Result<String, Error> {
+    let sparse_flag: &[&str] = if sparse { &["--sparse"] } else { &[] };
+    let mut add = temp.git().args(["add", "-A"]).args(sparse_flag);
     let skipped_names = options
         .skip_name_prefixes
         .iter()
@@ -162,10 +172,52 @@ fn work_tree(temp: &TempIndex, scan: &Scan, options: &Options) -> Result<String,
         let specs = nul_terminated(options.force_paths.iter().map(|p| literal_pathspec(p)));
         temp.git()
             .args(["add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"])
+            .args(sparse_flag)
             .stdin(specs)
             .run_bytes()?;
     }
     Ok(temp.git().arg("write-tree").run()?)
+}
+
+/// True in a sparse checkout where git knows `add --sparse` (2.35 and later; older ones
+/// refuse files outside the cone, and the checkpoint fails with git's own message).
+fn sparse(repo: &Repo) -> Result<bool, Error> {
+    let out = repo
+        .git()
+        .args(["config", "--bool", "core.sparseCheckout"])
+        .output()?;
+    let on = String::from_utf8_lossy(&out.stdout).trim() == "true";
+    Ok(on && crate::cmd::git_version().is_ok_and(|v| (v.0, v.1) >= (2, 35)))
+}
+
+/// The paths among `paths` (relative, existing files) that the snapshot does not hold: in
+/// neither its tree nor salve's private store. Undo could not bring their bytes back.
+pub fn not_held(
+    repo: &Repo,
+    snapshot: &Snapshot,
+    paths: &[PathBuf],
+) -> Result<Vec<PathBuf>, Error> {
+    if paths.is_empty() {
+        return Ok(Vec::new());
+    }
+    // ls-tree takes paths, not pathspecs: each names itself literally.
+    let listed = repo
+        .git()
+        .args(["ls-tree", "-r", "-z", "--name-only", "--full-tree"])
+        .arg(&snapshot.tree)
+        .arg("--")
+        .args(paths)
+        .output()?;
+    let held: Vec<PathBuf> = crate::cmd::split_nul(&listed.stdout)
+        .filter(|p| !p.is_empty())
+        .map(crate::path::path_from_bytes)
+        .chain(snapshot.ignored.iter().map(|k| k.path.clone()))
+        .collect();
+    Ok(paths
+        .iter()
+        .filter(|p| !held.contains(p))
+        .cloned()
+        .collect())
 }
 
 /// `*`, `?`, `[` and `\` in a name, escaped for a glob pathspec.

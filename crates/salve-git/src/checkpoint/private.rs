@@ -36,7 +36,7 @@ fn store(repo: &Repo) -> Result<PathBuf, GitError> {
 }
 
 /// The paths among `paths` (relative) that git ignores and does not track.
-pub(crate) fn ignored_among(repo: &Repo, paths: &[PathBuf]) -> Result<Vec<PathBuf>, GitError> {
+pub fn ignored_among(repo: &Repo, paths: &[PathBuf]) -> Result<Vec<PathBuf>, GitError> {
     if paths.is_empty() {
         return Ok(Vec::new());
     }
@@ -227,4 +227,12 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), GitError> {
         return Err(GitError::io(format!("writing {}", path.display()), e));
     }
     Ok(())
+}
+
+/// The git blob id of `bytes` in `repo` (no filters).
+pub(crate) fn blob_id(repo: &Repo, bytes: &[u8]) -> Result<String, GitError> {
+    repo.git()
+        .args(["hash-object", "--no-filters", "--stdin"])
+        .stdin(bytes.to_vec())
+        .run()
 }

@@ -39,6 +39,9 @@ pub struct Options {
     /// An uncaptured file the restore would overwrite is captured first up to this size
     /// (`None`: the checkpoint's own file limit); a larger one blocks the restore.
     pub max_capture_bytes: Option<u64>,
+    /// Ignored files the restore must bring to the target's state too (those an undone change
+    /// wrote): captured first, and deleted when the target holds none.
+    pub ignored_paths: Vec<PathBuf>,
 }
 
 impl Default for Options {
@@ -48,6 +51,7 @@ impl Default for Options {
             operation: "restore".to_owned(),
             lock_wait: DEFAULT_LOCK_WAIT,
             max_capture_bytes: None,
+            ignored_paths: Vec::new(),
         }
     }
 }
@@ -120,8 +124,10 @@ pub fn restore_checkpoint(
     let kept = checkpoint::private::load(repo, &target.commit)?;
     let kept_paths: Vec<PathBuf> = kept
         .iter()
-        .filter(|k| repo.root.join(&k.path).exists())
-        .map(|k| k.path.clone())
+        .map(|k| &k.path)
+        .chain(&options.ignored_paths)
+        .filter(|p| repo.root.join(p).is_file())
+        .cloned()
         .collect();
     let mut create = checkpoint::create::Options {
         message: Some(format!("before {} {}", options.operation, target.id)),
@@ -170,7 +176,19 @@ pub fn restore_checkpoint(
             return Err(e.into());
         }
     }
-    let deleted = delete_paths(&repo.root, &plan.deletes)?;
+    let mut deletes = plan.deletes.clone();
+    for path in &options.ignored_paths {
+        let held =
+            kept.iter().any(|k| &k.path == path) || tree_entry(repo, &target_tree, path)?.is_some();
+        // Only one captured first, so the restore can be undone.
+        let captured_now = checkpoint::private::load(repo, &before.commit)?
+            .iter()
+            .any(|k| &k.path == path);
+        if !held && captured_now && !deletes.contains(path) {
+            deletes.push(path.clone());
+        }
+    }
+    let deleted = delete_paths(&repo.root, &deletes)?;
     delete_paths(&repo.root, &plan.replaces)?;
     for dir in &plan.clear_dirs {
         remove_empty_tree(&repo.root.join(dir)).map_err(|source| Error::Io {
@@ -327,4 +345,97 @@ fn index_info_towards_tree(diff: &[u8]) -> Vec<u8> {
         info.push(0);
     }
     info
+}
+
+/// A file a restore was meant to bring back that still differs from the checkpoint.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotRestored {
+    /// Relative to the work tree root.
+    pub path: PathBuf,
+    /// Why, in a few words.
+    pub why: String,
+}
+
+/// The paths among `paths` whose bytes on disk are not what checkpoint `target` holds (a file
+/// it lacks that is still there counts): what an undo that restored `target` failed to bring
+/// back. Each with the reason, where one is known (a nested repository, a sparse checkout).
+pub fn not_restored(
+    repo: &Repo,
+    target: &Checkpoint,
+    paths: &[PathBuf],
+) -> Result<Vec<NotRestored>, Error> {
+    let kept = checkpoint::private::load(repo, &target.commit)?;
+    let mut missing = Vec::new();
+    for path in paths {
+        let on_disk = repo.root.join(path);
+        let exists = std::fs::symlink_metadata(&on_disk).is_ok();
+        let expected = match kept.iter().find(|k| &k.path == path) {
+            Some(k) => Some(checkpoint::private::blob_id(repo, &k.bytes)?),
+            None => tree_entry(repo, &target.tree, path)?,
+        };
+        let matches = match (&expected, exists) {
+            (None, false) => true,
+            (Some(oid), true) => &disk_blob(repo, path)? == oid,
+            _ => false,
+        };
+        if !matches {
+            missing.push(NotRestored {
+                path: path.clone(),
+                why: why_not(repo, path, expected.is_some(), exists),
+            });
+        }
+    }
+    Ok(missing)
+}
+
+fn why_not(repo: &Repo, path: &Path, expected: bool, exists: bool) -> String {
+    let mut prefix = PathBuf::new();
+    let parents: Vec<_> = path.components().collect();
+    for part in parents.iter().take(parents.len().saturating_sub(1)) {
+        prefix.push(part);
+        if crate::repo::is_nested_repository(&repo.root.join(&prefix)) {
+            return format!("it is inside the repository {}", prefix.display());
+        }
+    }
+    let sparse = repo
+        .git()
+        .args(["config", "--bool", "core.sparseCheckout"])
+        .run()
+        .is_ok_and(|v| v == "true");
+    let state = match (expected, exists) {
+        (false, true) => "it is still there, though the checkpoint lacks it",
+        (true, false) => "it is missing, though the checkpoint holds it",
+        _ => "its content still differs from the checkpoint's",
+    };
+    if sparse {
+        format!("{state} (a sparse checkout: the path may be outside its cone)")
+    } else {
+        state.to_owned()
+    }
+}
+
+/// The blob id `path` has in `tree`, or `None`.
+fn tree_entry(repo: &Repo, tree: &str, path: &Path) -> Result<Option<String>, GitError> {
+    let out = repo
+        .git()
+        .args(["ls-tree", "-z", "--full-tree", tree, "--"])
+        .arg(path)
+        .run_bytes()?;
+    let record = split_nul(&out).next().unwrap_or_default();
+    let header = record.split(|b| *b == b'\t').next().unwrap_or_default();
+    Ok(String::from_utf8_lossy(header)
+        .split(' ')
+        .nth(2)
+        .map(str::to_owned))
+}
+
+/// The blob id of the file at `path` as a checkpoint stores it.
+fn disk_blob(repo: &Repo, path: &Path) -> Result<String, GitError> {
+    let full = repo.root.join(path);
+    if std::fs::symlink_metadata(&full).is_ok_and(|m| m.file_type().is_symlink()) {
+        let target = std::fs::read_link(&full)
+            .map_err(|e| GitError::io(format!("reading {}", full.display()), e))?;
+        return checkpoint::private::blob_id(repo, &crate::path::path_to_bytes(&target));
+    }
+    repo.git().args(["hash-object", "--"]).arg(path).run()
 }
