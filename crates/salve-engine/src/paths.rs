@@ -71,7 +71,21 @@ pub enum Rejection {
     Symlink {
         link: String,
     },
+    /// A symlink on the way points inside the tree at nothing: writing through it would create
+    /// its target somewhere the reply did not name.
+    Dangling {
+        link: String,
+    },
+    /// The path lies inside another repository (a submodule or a nested repository), which
+    /// keeps its own history, checkpoints and record.
+    OtherRepository {
+        repository: String,
+    },
 }
+
+/// The words a rejection for a path inside another repository starts its reason with, so a
+/// front end can point at that repository.
+pub const OTHER_REPOSITORY: &str = "the path is inside the repository";
 
 impl fmt::Display for Rejection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -89,6 +103,15 @@ impl fmt::Display for Rejection {
             Rejection::Symlink { link } => write!(
                 f,
                 "the path goes through the symlink `{link}`, which leads outside the work tree"
+            ),
+            Rejection::Dangling { link } => write!(
+                f,
+                "the path goes through the symlink `{link}`, whose target does not exist"
+            ),
+            Rejection::OtherRepository { repository } => write!(
+                f,
+                "{OTHER_REPOSITORY} `{repository}` (a submodule or nested repository), which \
+                 keeps its own history and undo; apply the edit from there"
             ),
         }
     }
@@ -193,8 +216,8 @@ pub fn guard(root: &Path, raw: &str) -> Result<Guarded, Rejection> {
         match std::fs::symlink_metadata(&next) {
             Ok(meta) if meta.file_type().is_symlink() => {
                 let link = parts[..=i].join("/");
-                let target = std::fs::canonicalize(&next)
-                    .map_err(|_| Rejection::Symlink { link: link.clone() })?;
+                let target =
+                    std::fs::canonicalize(&next).map_err(|_| dangling(root, &next, &link))?;
                 let rel = target
                     .strip_prefix(root)
                     .map_err(|_| Rejection::Symlink { link })?;
@@ -206,7 +229,16 @@ pub fn guard(root: &Path, raw: &str) -> Result<Guarded, Rejection> {
                 }
                 current = target;
             }
-            Ok(_) => current = next,
+            Ok(meta) => {
+                // Every directory on the way (not the root) must belong to this repository.
+                if meta.is_dir() && i + 1 < parts.len() && next.join(".git").exists() {
+                    return Err(Rejection::OtherRepository {
+                        repository: relative(root, &next)
+                            .map_or_else(|| parts[..=i].join("/"), |p| p.to_string()),
+                    });
+                }
+                current = next;
+            }
             Err(_) => {
                 // Nothing exists from here on, so no symlink can redirect the rest.
                 current = next;
@@ -225,6 +257,38 @@ pub fn guard(root: &Path, raw: &str) -> Result<Guarded, Rejection> {
         real: current,
         real_rel,
     })
+}
+
+/// Why a symlink that cannot be followed is refused: one whose target, read lexically, stays
+/// in the tree is dangling; any other leads out.
+fn dangling(root: &Path, link_path: &Path, link: &str) -> Rejection {
+    let outside = Rejection::Symlink {
+        link: link.to_owned(),
+    };
+    let Ok(target) = std::fs::read_link(link_path) else {
+        return outside;
+    };
+    let base = link_path.parent().unwrap_or(root);
+    let mut resolved = if target.is_absolute() {
+        PathBuf::new()
+    } else {
+        base.to_path_buf()
+    };
+    for part in target.components() {
+        match part {
+            Component::ParentDir => {
+                resolved.pop();
+            }
+            Component::CurDir => {}
+            other => resolved.push(other),
+        }
+    }
+    match resolved.strip_prefix(root) {
+        Ok(rel) if !rel.as_os_str().is_empty() && !rel.starts_with(".git") => Rejection::Dangling {
+            link: link.to_owned(),
+        },
+        _ => outside,
+    }
 }
 
 fn relative(root: &Path, path: &Path) -> Option<TreePath> {
@@ -419,10 +483,26 @@ mod tests {
             Err(Rejection::Symlink { link: "out".into() })
         );
         assert_eq!(guard(&root, "g/config"), Err(Rejection::GitDir));
-        assert!(matches!(
+        assert_eq!(
             guard(&root, "dangling/x"),
-            Err(Rejection::Symlink { .. })
-        ));
+            Err(Rejection::Dangling {
+                link: "dangling".into()
+            })
+        );
+        std::os::unix::fs::symlink(outside.path().join("gone"), root.join("away"))?;
+        assert_eq!(
+            guard(&root, "away/x"),
+            Err(Rejection::Symlink {
+                link: "away".into()
+            })
+        );
+        std::fs::create_dir_all(root.join("vendor/lib/.git"))?;
+        assert_eq!(
+            guard(&root, "vendor/lib/src/a.rs"),
+            Err(Rejection::OtherRepository {
+                repository: "vendor/lib".into()
+            })
+        );
         let g = guard(&root, "inside/f.txt").map_err(|e| io::Error::other(e.to_string()))?;
         assert_eq!(g.real_rel.as_str(), "real/f.txt");
         assert_eq!(g.path.as_str(), "inside/f.txt");

@@ -32,6 +32,7 @@ mod progress;
 mod record;
 mod refusals;
 mod repo_shapes_ignored;
+mod repo_shapes_nested;
 mod repo_shapes_undo;
 mod restore_to_run;
 #[path = "../../../../tests/support/skip.rs"]
