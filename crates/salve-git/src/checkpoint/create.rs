@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use crate::checkpoint::meta::Meta;
 use crate::checkpoint::private::{self, Kept};
 use crate::checkpoint::scan::{self, Scan};
-use crate::checkpoint::{catalog, inproc, short_id};
+use crate::checkpoint::{catalog, inproc, raw, short_id};
 use crate::cmd::GitError;
 use crate::odb::{commit_content, Kind, Odb};
 use crate::oplog;
@@ -90,7 +90,13 @@ pub fn snapshot(repo: &Repo, options: &Options) -> Result<Snapshot, Error> {
         Some(trees) => (trees.tree, Some(trees.index_tree)),
         None => {
             let (temp, index_tree) = staged(repo)?;
-            (work_tree(&temp, &scan, options, sparse(repo)?)?, index_tree)
+            let mut tree = work_tree(&temp, &scan, options, sparse(repo)?)?;
+            // The bytes on disk, where git would have stored a conversion of them (see `raw`).
+            if raw::may_convert(repo)? {
+                raw::rehash(repo, || temp.git())?;
+                tree = temp.git().arg("write-tree").run()?;
+            }
+            (tree, index_tree)
         }
     };
 

@@ -289,6 +289,18 @@ fn write_paths(repo: &Repo, changes: &[plan::Change]) -> Result<(), GitError> {
     if changes.is_empty() {
         return Ok(());
     }
+    // Checkpoints hold the bytes that were on disk there: written as they are (see `raw`).
+    if checkpoint::raw::may_convert(repo)? {
+        let blobs: Vec<checkpoint::raw::Blob<'_>> = changes
+            .iter()
+            .map(|c| checkpoint::raw::Blob {
+                path: &c.path,
+                mode: c.new_mode,
+                oid: &c.new_oid,
+            })
+            .collect();
+        return checkpoint::raw::write(repo, &blobs);
+    }
     let temp = TempIndex::empty(repo)?;
     let mut info = Vec::new();
     for change in changes {
@@ -375,7 +387,7 @@ pub fn not_restored(
         };
         let matches = match (&expected, exists) {
             (None, false) => true,
-            (Some(oid), true) => &disk_blob(repo, path)? == oid,
+            (Some(oid), true) => disk_blobs(repo, path)?.contains(oid),
             _ => false,
         };
         if !matches {
@@ -429,13 +441,21 @@ fn tree_entry(repo: &Repo, tree: &str, path: &Path) -> Result<Option<String>, Gi
         .map(str::to_owned))
 }
 
-/// The blob id of the file at `path` as a checkpoint stores it.
-fn disk_blob(repo: &Repo, path: &Path) -> Result<String, GitError> {
+/// The blob ids the file at `path` has as a checkpoint may store it: its bytes as they are,
+/// and git's conversion of them.
+fn disk_blobs(repo: &Repo, path: &Path) -> Result<Vec<String>, GitError> {
     let full = repo.root.join(path);
     if std::fs::symlink_metadata(&full).is_ok_and(|m| m.file_type().is_symlink()) {
         let target = std::fs::read_link(&full)
             .map_err(|e| GitError::io(format!("reading {}", full.display()), e))?;
-        return checkpoint::private::blob_id(repo, &crate::path::path_to_bytes(&target));
+        let id = checkpoint::private::blob_id(repo, &crate::path::path_to_bytes(&target))?;
+        return Ok(vec![id]);
     }
-    repo.git().args(["hash-object", "--"]).arg(path).run()
+    let raw = repo
+        .git()
+        .args(["hash-object", "--no-filters", "--"])
+        .arg(path)
+        .run()?;
+    let converted = repo.git().args(["hash-object", "--"]).arg(path).run()?;
+    Ok(vec![raw, converted])
 }

@@ -1,0 +1,170 @@
+//! The bytes on disk, not git's conversion of them.
+//!
+//! Where git converts content on the way in or out (`core.autocrlf`, `eol`, `text`, filters), a
+//! tree built by `git add` holds the converted form, and `checkout-index` writes a converted
+//! form back: a restore would then bring back CRLF for a file that was LF on disk, or normalize
+//! a mixed-ending script. So in such repositories a checkpoint's work tree holds every regular
+//! file's bytes as they are on disk (`hash-object --no-filters`), and a restore writes a blob's
+//! bytes as they are. The staged state stays git's own: it is the index, not the disk.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::checkpoint::probe;
+use crate::cmd::{split_nul, Git, GitError};
+use crate::path::path_from_bytes;
+#[cfg(not(unix))]
+use crate::path::path_to_bytes;
+use crate::repo::Repo;
+
+/// True when git may store or write some file of `repo` other than byte for byte.
+pub(crate) fn may_convert(repo: &Repo) -> Result<bool, GitError> {
+    if !probe::config_allows(repo)? {
+        return Ok(true);
+    }
+    let listed = repo
+        .git()
+        .args([
+            "ls-files",
+            "-z",
+            "--cached",
+            "--others",
+            "--exclude-standard",
+        ])
+        .args(["--", ":(glob)**/.gitattributes"])
+        .run_bytes()?;
+    let converting = split_nul(&listed)
+        .filter(|p| !p.is_empty())
+        .any(|p| !probe::attributes_allow(&repo.root.join(path_from_bytes(p))));
+    Ok(converting)
+}
+
+/// Point every regular file of the index `git` (a temporary one, built from the work tree) at
+/// a blob of its bytes on disk, unconverted.
+pub(crate) fn rehash(repo: &Repo, git: impl Fn() -> Git) -> Result<(), GitError> {
+    let staged = git().args(["ls-files", "-z", "-s"]).run_bytes()?;
+    let mut entries = Vec::new();
+    for record in split_nul(&staged).filter(|r| !r.is_empty()) {
+        let Some(tab) = record.iter().position(|b| *b == b'\t') else {
+            continue;
+        };
+        let head = String::from_utf8_lossy(&record[..tab]).into_owned();
+        let mut fields = head.split(' ');
+        let (Some(mode), Some(oid)) = (fields.next(), fields.next()) else {
+            continue;
+        };
+        let path = &record[tab + 1..];
+        let regular = mode == "100644" || mode == "100755";
+        // `--stdin-paths` reads lines: a name with a newline keeps git's own form.
+        if regular
+            && !path.contains(&b'\n')
+            && std::fs::symlink_metadata(repo.root.join(path_from_bytes(path)))
+                .is_ok_and(|m| m.is_file())
+        {
+            entries.push((mode.to_owned(), oid.to_owned(), path.to_vec()));
+        }
+    }
+    if entries.is_empty() {
+        return Ok(());
+    }
+    let mut paths = Vec::new();
+    for (_, _, path) in &entries {
+        paths.extend_from_slice(path);
+        paths.push(b'\n');
+    }
+    let hashed = repo
+        .git()
+        .args(["hash-object", "-w", "--no-filters", "--stdin-paths"])
+        .stdin(paths)
+        .run()?;
+    let mut info = Vec::new();
+    for ((mode, oid, path), raw) in entries.iter().zip(hashed.lines()) {
+        if raw != oid {
+            info.extend_from_slice(format!("{mode} {raw}\t").as_bytes());
+            info.extend_from_slice(path);
+            info.push(0);
+        }
+    }
+    if !info.is_empty() {
+        git()
+            .args(["update-index", "-z", "--index-info"])
+            .stdin(info)
+            .run_bytes()?;
+    }
+    Ok(())
+}
+
+/// One file to write: its path, mode and blob.
+pub(crate) struct Blob<'a> {
+    pub path: &'a Path,
+    pub mode: u32,
+    pub oid: &'a str,
+}
+
+/// Write each blob's bytes to its path as they are (no smudge, no line-ending conversion),
+/// atomically, with its mode; a symlink blob becomes a symlink.
+pub(crate) fn write(repo: &Repo, blobs: &[Blob<'_>]) -> Result<(), GitError> {
+    for blob in blobs {
+        let bytes = repo
+            .git()
+            .args(["cat-file", "blob", blob.oid])
+            .run_bytes()?;
+        let full = repo.root.join(blob.path);
+        if let Some(parent) = full.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| GitError::io(format!("creating {}", parent.display()), e))?;
+        }
+        put(&full, blob.mode, &bytes)
+            .map_err(|e| GitError::io(format!("writing {}", full.display()), e))?;
+    }
+    Ok(())
+}
+
+fn put(full: &Path, mode: u32, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = full.parent().unwrap_or(Path::new("."));
+    let name = full
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temp: PathBuf = dir.join(format!(
+        ".salve-tmp-{}-rawout-{name}.tmp",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_file(&temp);
+    let made = if mode == 0o120000 {
+        make_symlink(&path_from_bytes(bytes), &temp)
+    } else {
+        std::fs::File::create(&temp).and_then(|mut f| {
+            f.write_all(bytes)?;
+            f.sync_all()?;
+            set_mode(&temp, mode)
+        })
+    };
+    let done = made.and_then(|()| std::fs::rename(&temp, full));
+    if done.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    done
+}
+
+#[cfg(unix)]
+fn make_symlink(target: &Path, at: &Path) -> std::io::Result<()> {
+    std::os::unix::fs::symlink(target, at)
+}
+
+#[cfg(not(unix))]
+fn make_symlink(target: &Path, at: &Path) -> std::io::Result<()> {
+    std::fs::write(at, path_to_bytes(target))
+}
+
+#[cfg(unix)]
+fn set_mode(path: &Path, mode: u32) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let bits = if mode == 0o100755 { 0o755 } else { 0o644 };
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(bits))
+}
+
+#[cfg(not(unix))]
+fn set_mode(_: &Path, _: u32) -> std::io::Result<()> {
+    Ok(())
+}
