@@ -35,6 +35,7 @@ mod repo_shapes_crlf;
 mod repo_shapes_ignored;
 mod repo_shapes_nested;
 mod repo_shapes_undo;
+mod repo_shapes_worktrees;
 mod restore_to_run;
 #[path = "../../../../tests/support/skip.rs"]
 mod skip;
