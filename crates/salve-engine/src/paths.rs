@@ -81,6 +81,13 @@ pub enum Rejection {
     OtherRepository {
         repository: String,
     },
+    /// The file is a Git LFS pointer: the real file lives in LFS storage, and an edit to the
+    /// pointer would leave its size and object id wrong.
+    LfsPointer {
+        path: String,
+        size: String,
+        oid: String,
+    },
 }
 
 /// The words a rejection for a path inside another repository starts its reason with, so a
@@ -107,6 +114,12 @@ impl fmt::Display for Rejection {
             Rejection::Dangling { link } => write!(
                 f,
                 "the path goes through the symlink `{link}`, whose target does not exist"
+            ),
+            Rejection::LfsPointer { path, size, oid } => write!(
+                f,
+                "`{path}` is a Git LFS pointer, not the file: the real `{path}` ({size} bytes, \
+                 {oid}) is in LFS storage; fetch it with git-lfs and edit that, or edit the \
+                 pointer by hand"
             ),
             Rejection::OtherRepository { repository } => write!(
                 f,
@@ -252,11 +265,44 @@ pub fn guard(root: &Path, raw: &str) -> Result<Guarded, Rejection> {
     let real_rel = relative(root, &current).ok_or(Rejection::Symlink {
         link: path.to_string(),
     })?;
+    if let Some((size, oid)) = lfs_pointer(&current) {
+        return Err(Rejection::LfsPointer {
+            path: path.to_string(),
+            size,
+            oid,
+        });
+    }
     Ok(Guarded {
         path,
         real: current,
         real_rel,
     })
+}
+
+/// The size and object id a Git LFS pointer file at `path` names, when it is one (a small file
+/// in the pointer format; see the LFS specification).
+fn lfs_pointer(path: &Path) -> Option<(String, String)> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > 1024 {
+        return None;
+    }
+    let text = std::fs::read_to_string(path).ok()?;
+    let mut lines = text.lines();
+    if !lines
+        .next()?
+        .starts_with("version https://git-lfs.github.com/spec/")
+    {
+        return None;
+    }
+    let (mut size, mut oid) = (None, None);
+    for line in lines {
+        if let Some(v) = line.strip_prefix("size ") {
+            size = Some(v.trim().to_owned());
+        } else if let Some(v) = line.strip_prefix("oid ") {
+            oid = Some(v.trim().to_owned());
+        }
+    }
+    Some((size?, oid?))
 }
 
 /// Why a symlink that cannot be followed is refused: one whose target, read lexically, stays

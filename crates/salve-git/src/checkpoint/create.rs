@@ -89,12 +89,20 @@ pub fn snapshot(repo: &Repo, options: &Options) -> Result<Snapshot, Error> {
     let (tree, index_tree) = match inproc::trees(repo, &scan, options)? {
         Some(trees) => (trees.tree, Some(trees.index_tree)),
         None => {
-            let (temp, index_tree) = staged(repo)?;
-            let mut tree = work_tree(&temp, &scan, options, sparse(repo)?)?;
+            let converts = raw::may_convert(repo)?;
+            // The tree gets the bytes on disk anyway: no filter program needs to run (one
+            // missing, as git-lfs may be, must not stop the checkpoint).
+            let config = if converts {
+                raw::filters_off(repo)?
+            } else {
+                Vec::new()
+            };
+            let (temp, index_tree) = staged(repo, &config)?;
+            let mut tree = work_tree(&temp, &scan, options, (sparse(repo)?, &config))?;
             // The bytes on disk, where git would have stored a conversion of them (see `raw`).
-            if raw::may_convert(repo)? {
-                raw::rehash(repo, || temp.git())?;
-                tree = temp.git().arg("write-tree").run()?;
+            if converts {
+                raw::rehash(repo, || temp.git().args(&config))?;
+                tree = temp.git().args(&config).arg("write-tree").run()?;
             }
             (tree, index_tree)
         }
@@ -134,9 +142,9 @@ pub fn in_process_trees(repo: &Repo, options: &Options) -> Result<Option<(String
 
 /// The temporary index (a copy of the user's) and the staged state's tree, which is `None`
 /// when the index has unresolved conflicts.
-fn staged(repo: &Repo) -> Result<(TempIndex, Option<String>), Error> {
+fn staged(repo: &Repo, config: &[String]) -> Result<(TempIndex, Option<String>), Error> {
     let temp = TempIndex::copy_of_user_index(repo)?;
-    let index_tree = match temp.git().arg("write-tree").run() {
+    let index_tree = match temp.git().args(config).arg("write-tree").run() {
         Ok(tree) => Some(tree),
         // Conflicted entries have no tree form; the work tree is still captured.
         Err(_) if has_unmerged(temp.git())? => None,
@@ -148,15 +156,19 @@ fn staged(repo: &Repo) -> Result<(TempIndex, Option<String>), Error> {
 /// Bring every change and untracked, non-ignored file (minus the scan's skips and the
 /// skipped name prefixes, plus the forced paths) into `temp`, and return its tree.
 /// In a sparse checkout (`sparse`), files outside the cone are taken too: a reply may have
-/// written one, and undo must see it.
+/// written one, and undo must see it. `config` goes before git's subcommand (`-c` pairs).
 fn work_tree(
     temp: &TempIndex,
     scan: &Scan,
     options: &Options,
-    sparse: bool,
+    (sparse, config): (bool, &[String]),
 ) -> Result<String, Error> {
     let sparse_flag: &[&str] = if sparse { &["--sparse"] } else { &[] };
-    let mut add = temp.git().args(["add", "-A"]).args(sparse_flag);
+    let mut add = temp
+        .git()
+        .args(config)
+        .args(["add", "-A"])
+        .args(sparse_flag);
     let skipped_names = options
         .skip_name_prefixes
         .iter()
@@ -177,12 +189,13 @@ fn work_tree(
     if !options.force_paths.is_empty() {
         let specs = nul_terminated(options.force_paths.iter().map(|p| literal_pathspec(p)));
         temp.git()
+            .args(config)
             .args(["add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"])
             .args(sparse_flag)
             .stdin(specs)
             .run_bytes()?;
     }
-    Ok(temp.git().arg("write-tree").run()?)
+    Ok(temp.git().args(config).arg("write-tree").run()?)
 }
 
 /// True in a sparse checkout where git knows `add --sparse` (2.35 and later; older ones

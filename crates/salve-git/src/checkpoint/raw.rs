@@ -39,6 +39,43 @@ pub(crate) fn may_convert(repo: &Repo) -> Result<bool, GitError> {
     Ok(converting)
 }
 
+/// `-c` arguments that turn every configured filter driver (`filter.<name>.*`) into a pass
+/// through, for git commands whose converted output salve replaces by the bytes on disk.
+pub(crate) fn filters_off(repo: &Repo) -> Result<Vec<String>, GitError> {
+    let out = repo
+        .git()
+        .args([
+            "config",
+            "-z",
+            "--name-only",
+            "--get-regexp",
+            r"^filter\..*\.(clean|smudge|process|required)$",
+        ])
+        .output()?;
+    let mut names: Vec<String> = split_nul(&out.stdout)
+        .filter_map(|key| {
+            let key = String::from_utf8_lossy(key).trim().to_owned();
+            let name = key.strip_prefix("filter.")?.rsplit_once('.')?.0.to_owned();
+            Some(name)
+        })
+        .collect();
+    names.sort();
+    names.dedup();
+    let mut args = Vec::new();
+    for name in names {
+        for (key, value) in [
+            ("clean", ""),
+            ("smudge", ""),
+            ("process", ""),
+            ("required", "false"),
+        ] {
+            args.push("-c".to_owned());
+            args.push(format!("filter.{name}.{key}={value}"));
+        }
+    }
+    Ok(args)
+}
+
 /// Point every regular file of the index `git` (a temporary one, built from the work tree) at
 /// a blob of its bytes on disk, unconverted.
 pub(crate) fn rehash(repo: &Repo, git: impl Fn() -> Git) -> Result<(), GitError> {

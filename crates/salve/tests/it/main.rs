@@ -33,6 +33,7 @@ mod record;
 mod refusals;
 mod repo_shapes_crlf;
 mod repo_shapes_ignored;
+mod repo_shapes_lfs;
 mod repo_shapes_nested;
 mod repo_shapes_undo;
 mod repo_shapes_worktrees;
