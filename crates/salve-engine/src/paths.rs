@@ -420,6 +420,18 @@ pub fn resolve<'a>(
     Resolution::Missing
 }
 
+/// The files among `files` whose path differs from `requested` in letter case alone: on a
+/// case-insensitive file system they are the same file, and a model that writes one usually
+/// means the other.
+pub fn case_twins(files: &[TreePath], requested: &TreePath) -> Vec<TreePath> {
+    let wanted = requested.as_str().to_lowercase();
+    files
+        .iter()
+        .filter(|f| *f != requested && f.as_str().to_lowercase() == wanted)
+        .cloned()
+        .collect()
+}
+
 fn pick(found: &[&TreePath]) -> Option<Resolution> {
     match found {
         [] => None,

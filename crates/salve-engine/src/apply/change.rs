@@ -117,6 +117,7 @@ pub(super) fn create(
             ),
         );
     }
+    refuse_case_twin(ctx, plan)?;
     report.added = line_count(&text);
     ops.push(Op::Write {
         path: plan.target.real.clone(),
@@ -129,6 +130,25 @@ pub(super) fn create(
 
 /// Replace a whole file, merged from the baseline when the file changed since; a missing file
 /// is created.
+/// A new file beside one whose name differs in case alone is refused: on a case-insensitive
+/// file system it would overwrite that file, and elsewhere it is a second, confusable copy.
+fn refuse_case_twin(ctx: &Ctx<'_, '_, '_>, plan: &FilePlan) -> Result<(), Stop> {
+    let twins = crate::paths::case_twins(ctx.files(), &plan.target.path);
+    if twins.is_empty() {
+        return Ok(());
+    }
+    refuse(
+        Status::Conflict,
+        format!(
+            "{} does not exist, but {} differs from it in letter case only; the reply would \
+             create a second file that a case-insensitive file system cannot tell apart; name \
+             the file exactly",
+            plan.target.path,
+            join(&twins)
+        ),
+    )
+}
+
 pub(super) fn replace(
     ctx: &Ctx<'_, '_, '_>,
     plan: &FilePlan,
@@ -171,6 +191,7 @@ pub(super) fn replace(
                         ),
                     );
                 }
+                refuse_case_twin(ctx, plan)?;
                 // The report says what happened to the tree: a file appeared.
                 report.change = ChangeKind::Create;
                 let text = create_text(content, final_newline);

@@ -31,6 +31,7 @@ mod mcp_sessions;
 mod progress;
 mod record;
 mod refusals;
+mod repo_shapes_case;
 mod repo_shapes_crlf;
 mod repo_shapes_ignored;
 mod repo_shapes_lfs;
