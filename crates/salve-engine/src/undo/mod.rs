@@ -282,7 +282,7 @@ fn undo_one(
     if let Some(run) = &run {
         let asked = diff_paths(&run.diff);
         let missing = salve_git::restore::not_restored(repo, &outcome.restore.target, &asked)
-            .map_err(|e| restore::Error::Restore(e))?;
+            .map_err(restore::Error::Restore)?;
         if !missing.is_empty() {
             return Err(Error::NotRestored {
                 kind: op.kind.clone(),

@@ -129,46 +129,7 @@ pub fn restore_checkpoint(
         .filter(|p| repo.root.join(p).is_file())
         .cloned()
         .collect();
-    let mut create = checkpoint::create::Options {
-        message: Some(format!("before {} {}", options.operation, target.id)),
-        limits: options.limits.clone(),
-        force_paths: kept_paths.clone(),
-        ..Default::default()
-    };
-    let mut before = checkpoint::create(repo, &create)?;
-    let capture_limit = options
-        .max_capture_bytes
-        .unwrap_or(options.limits.max_file_bytes);
-    let mut plan = plan::plan(
-        &repo.root,
-        plan::changes(repo, &before.tree, &target_tree)?,
-        capture_limit,
-    );
-    let mut captured = Vec::new();
-    if plan.conflicts.is_empty() && !plan.capture.is_empty() {
-        // Save the files about to be overwritten, then plan again from that fuller snapshot.
-        create.force_paths = kept_paths.iter().chain(&plan.capture).cloned().collect();
-        let fuller = checkpoint::create(repo, &create)?;
-        discard(repo, &before.id);
-        before = fuller;
-        captured = std::mem::take(&mut plan.capture);
-        plan = plan::plan(
-            &repo.root,
-            plan::changes(repo, &before.tree, &target_tree)?,
-            capture_limit,
-        );
-        // Ignored ones were kept in salve's private store, not in the tree: captured all the same.
-        plan.capture.retain(|p| !captured.contains(p));
-    }
-    if !plan.conflicts.is_empty() || !plan.capture.is_empty() {
-        discard(repo, &before.id);
-        let mut conflicts = plan.conflicts;
-        conflicts.extend(plan.capture.into_iter().map(|path| Conflict {
-            path,
-            kind: ConflictKind::NotCapturable,
-        }));
-        return Err(Error::Blocked(conflicts));
-    }
+    let (before, plan, captured) = checkpoint_and_plan(repo, target, options, &kept_paths)?;
 
     if target.index.is_some() {
         if let Err(e) = wait_until_unlocked(&repo.index_path()?, options.lock_wait) {
@@ -177,17 +138,12 @@ pub fn restore_checkpoint(
         }
     }
     let mut deletes = plan.deletes.clone();
-    for path in &options.ignored_paths {
-        let held =
-            kept.iter().any(|k| &k.path == path) || tree_entry(repo, &target_tree, path)?.is_some();
-        // Only one captured first, so the restore can be undone.
-        let captured_now = checkpoint::private::load(repo, &before.commit)?
-            .iter()
-            .any(|k| &k.path == path);
-        if !held && captured_now && !deletes.contains(path) {
-            deletes.push(path.clone());
-        }
-    }
+    deletes.extend(ignored_deletes(
+        repo,
+        options,
+        (&kept, &target_tree),
+        &before,
+    )?);
     let deleted = delete_paths(&repo.root, &deletes)?;
     delete_paths(&repo.root, &plan.replaces)?;
     for dir in &plan.clear_dirs {
@@ -198,11 +154,7 @@ pub fn restore_checkpoint(
     }
     write_paths(repo, &plan.writes)?;
     let mut written: Vec<PathBuf> = plan.writes.into_iter().map(|c| c.path).collect();
-    for file in &kept {
-        if checkpoint::private::put_back(&repo.root, file)? {
-            written.push(file.path.clone());
-        }
-    }
+    written.extend(put_back_all(&repo.root, &kept)?);
 
     let index_restored = match &target.index {
         Some(index) => {
@@ -228,6 +180,94 @@ pub fn restore_checkpoint(
         index_restored,
         head_differs,
     })
+}
+
+/// Checkpoint the present (capturing `kept_paths` and, on a second pass, any file the plan
+/// would overwrite that the first snapshot lacked), and plan the restore from it. Blocked when
+/// something on disk is in the way; the checkpoint is dropped then.
+fn checkpoint_and_plan(
+    repo: &Repo,
+    target: &Checkpoint,
+    options: &Options,
+    kept_paths: &[PathBuf],
+) -> Result<(checkpoint::create::Outcome, plan::Plan, Vec<PathBuf>), Error> {
+    let target_tree = target.tree.as_str();
+    let mut create = checkpoint::create::Options {
+        message: Some(format!("before {} {}", options.operation, target.id)),
+        limits: options.limits.clone(),
+        force_paths: kept_paths.to_vec(),
+        ..Default::default()
+    };
+    let mut before = checkpoint::create(repo, &create)?;
+    let capture_limit = options
+        .max_capture_bytes
+        .unwrap_or(options.limits.max_file_bytes);
+    let mut plan = plan::plan(
+        &repo.root,
+        plan::changes(repo, &before.tree, target_tree)?,
+        capture_limit,
+    );
+    let mut captured = Vec::new();
+    if plan.conflicts.is_empty() && !plan.capture.is_empty() {
+        // Save the files about to be overwritten, then plan again from that fuller snapshot.
+        create.force_paths = kept_paths.iter().chain(&plan.capture).cloned().collect();
+        let fuller = checkpoint::create(repo, &create)?;
+        discard(repo, &before.id);
+        before = fuller;
+        captured = std::mem::take(&mut plan.capture);
+        plan = plan::plan(
+            &repo.root,
+            plan::changes(repo, &before.tree, target_tree)?,
+            capture_limit,
+        );
+        // Ignored ones were kept in salve's private store, not in the tree: captured all the same.
+        plan.capture.retain(|p| !captured.contains(p));
+    }
+    if !plan.conflicts.is_empty() || !plan.capture.is_empty() {
+        discard(repo, &before.id);
+        let mut conflicts = plan.conflicts;
+        conflicts.extend(plan.capture.into_iter().map(|path| Conflict {
+            path,
+            kind: ConflictKind::NotCapturable,
+        }));
+        return Err(Error::Blocked(conflicts));
+    }
+
+    Ok((before, plan, captured))
+}
+
+/// The ignored files asked for ([`Options::ignored_paths`]) that the target holds neither in
+/// its tree nor in the private store (`kept`), and that `before` captured: deleted, undoably.
+fn ignored_deletes(
+    repo: &Repo,
+    options: &Options,
+    (kept, target_tree): (&[checkpoint::private::Kept], &str),
+    before: &checkpoint::create::Outcome,
+) -> Result<Vec<PathBuf>, Error> {
+    if options.ignored_paths.is_empty() {
+        return Ok(Vec::new());
+    }
+    let captured = checkpoint::private::load(repo, &before.commit)?;
+    let mut deletes = Vec::new();
+    for path in &options.ignored_paths {
+        let held =
+            kept.iter().any(|k| &k.path == path) || tree_entry(repo, target_tree, path)?.is_some();
+        if !held && captured.iter().any(|k| &k.path == path) {
+            deletes.push(path.clone());
+        }
+    }
+    Ok(deletes)
+}
+
+/// Write back the ignored files the target keeps; the paths whose bytes changed.
+fn put_back_all(root: &Path, kept: &[checkpoint::private::Kept]) -> Result<Vec<PathBuf>, Error> {
+    let mut written = Vec::new();
+    for file in kept {
+        if checkpoint::private::put_back(root, file)? {
+            written.push(file.path.clone());
+        }
+    }
+    Ok(written)
 }
 
 /// Drop a checkpoint this restore took but no longer needs; failing to is harmless.
