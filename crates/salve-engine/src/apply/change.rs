@@ -117,7 +117,7 @@ pub(super) fn create(
             ),
         );
     }
-    refuse_case_twin(ctx, plan)?;
+    refuse_new_file_clash(ctx, plan)?;
     report.added = line_count(&text);
     ops.push(Op::Write {
         path: plan.target.real.clone(),
@@ -132,7 +132,29 @@ pub(super) fn create(
 /// is created.
 /// A new file beside one whose name differs in case alone is refused: on a case-insensitive
 /// file system it would overwrite that file, and elsewhere it is a second, confusable copy.
-fn refuse_case_twin(ctx: &Ctx<'_, '_, '_>, plan: &FilePlan) -> Result<(), Stop> {
+///
+/// So is one git tracks outside a sparse checkout's cone: the path is free on disk, but git
+/// would neither show nor commit what is written there.
+fn refuse_new_file_clash(ctx: &Ctx<'_, '_, '_>, plan: &FilePlan) -> Result<(), Stop> {
+    if let Some(git) = ctx.repository.git() {
+        let full = format!(":(literal){}{}", git.prefix, plan.target.real_rel);
+        let listed = git
+            .repo
+            .git()
+            .args(["ls-files", "-t", "-z", "--", &full])
+            .output();
+        if listed.is_ok_and(|o| o.stdout.starts_with(b"S ")) {
+            return refuse(
+                Status::Conflict,
+                format!(
+                    "{} is tracked but outside the sparse checkout (skip-worktree): git would \
+                     not see what is written there; add its directory to the sparse checkout \
+                     and apply again",
+                    plan.target.path
+                ),
+            );
+        }
+    }
     let twins = crate::paths::case_twins(ctx.files(), &plan.target.path);
     if twins.is_empty() {
         return Ok(());
@@ -191,7 +213,7 @@ pub(super) fn replace(
                         ),
                     );
                 }
-                refuse_case_twin(ctx, plan)?;
+                refuse_new_file_clash(ctx, plan)?;
                 // The report says what happened to the tree: a file appeared.
                 report.change = ChangeKind::Create;
                 let text = create_text(content, final_newline);

@@ -81,3 +81,18 @@ fn undo_force_that_cannot_bring_a_file_back_fails_and_names_it() {
     assert!(!forced.stdout.contains("undid"), "{}", forced.stdout);
     assert_eq!(tree.read("sub/a.py"), "a = 1\n");
 }
+
+#[test]
+fn a_tracked_file_outside_the_cone_is_not_created_behind_gits_back() {
+    let tree = sparse_repo();
+    let index = tree.git_cmd(&["ls-files", "-s", "-t"]);
+    let run = tree.apply("b/y.py\n```python\ny = 2\n```\n", &[]);
+    run.code(1);
+    assert!(
+        run.stdout.contains("outside the sparse checkout"),
+        "{run:?}"
+    );
+    assert!(!tree.exists("b/y.py"));
+    assert_eq!(tree.git_cmd(&["status", "--porcelain"]), "");
+    assert_eq!(tree.git_cmd(&["ls-files", "-s", "-t"]), index);
+}
