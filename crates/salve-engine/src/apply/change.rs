@@ -137,13 +137,17 @@ pub(super) fn create(
 /// would neither show nor commit what is written there.
 fn refuse_new_file_clash(ctx: &Ctx<'_, '_, '_>, plan: &FilePlan) -> Result<(), Stop> {
     if let Some(git) = ctx.repository.git() {
-        let full = format!(":(literal){}{}", git.prefix, plan.target.real_rel);
-        let listed = git
-            .repo
-            .git()
-            .args(["ls-files", "-t", "-z", "--", &full])
-            .output();
-        if listed.is_ok_and(|o| o.stdout.starts_with(b"S ")) {
+        let full = format!("{}{}", git.prefix, plan.target.real_rel);
+        let (tag, submodule) = index_view(&git.repo, &full);
+        if let Some(repository) = submodule {
+            // An uninitialized submodule is an empty directory the guard cannot tell apart.
+            let rejection = crate::paths::Rejection::OtherRepository { repository };
+            return refuse(
+                Status::PathRejected,
+                format!("path `{}` rejected: {rejection}", plan.target.path),
+            );
+        }
+        if tag == Some(b'S') {
             return refuse(
                 Status::Conflict,
                 format!(
@@ -169,6 +173,38 @@ fn refuse_new_file_clash(ctx: &Ctx<'_, '_, '_>, plan: &FilePlan) -> Result<(), S
             join(&twins)
         ),
     )
+}
+
+/// How the index sees the new file `full` (from the repository root): its `ls-files -t` tag,
+/// and the submodule (a gitlink) it would land in, if any.
+fn index_view(repo: &salve_git::Repo, full: &str) -> (Option<u8>, Option<String>) {
+    let parts: Vec<&str> = full.split('/').collect();
+    let ancestors = (1..parts.len()).map(|n| parts[..n].join("/"));
+    let specs: Vec<String> = std::iter::once(full.to_owned())
+        .chain(ancestors)
+        .map(|p| format!(":(literal){p}"))
+        .collect();
+    let Ok(out) = repo
+        .git()
+        .args(["ls-files", "-s", "-t", "-z", "--"])
+        .args(&specs)
+        .output()
+    else {
+        return (None, None);
+    };
+    let (mut tag, mut submodule) = (None, None);
+    for record in out.stdout.split(|b| *b == 0).filter(|r| r.len() > 2) {
+        let Some(tab) = record.iter().position(|b| *b == b'\t') else {
+            continue;
+        };
+        let path = String::from_utf8_lossy(&record[tab + 1..]).into_owned();
+        if path == full {
+            tag = record.first().copied();
+        } else if record[2..].starts_with(b"160000 ") {
+            submodule = Some(path);
+        }
+    }
+    (tag, submodule)
 }
 
 pub(super) fn replace(

@@ -83,6 +83,33 @@ fn submodule_paths_are_refused_by_check_and_apply_alike() {
 }
 
 #[test]
+fn an_uninitialized_submodule_is_refused_too() {
+    let sup = with_submodule();
+    // A clone without its submodules: `vendor/lib` is an empty directory and a gitlink.
+    let tree = Tree::plain();
+    std::fs::remove_dir(&tree.root).unwrap();
+    let out = std::process::Command::new("git")
+        .args(["clone", "-q"])
+        .arg(&sup.root)
+        .arg(&tree.root)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(tree.path("vendor/lib").is_dir() && !tree.exists("vendor/lib/lib.rs"));
+    assert_refused_for_repository(&tree.apply(CREATE, &["--check"]), "vendor/lib");
+    assert_refused_for_repository(&tree.apply(CREATE, &[]), "vendor/lib");
+    assert!(!tree.exists("vendor/lib/new.rs"));
+    assert_eq!(tree.git_cmd(&["status", "--porcelain"]), "");
+    std::mem::forget(sup);
+}
+
+#[test]
 fn from_inside_the_submodule_the_same_edit_applies_and_undoes() {
     let tree = with_submodule();
     let reply = MODIFY.replace("vendor/lib/", "");
