@@ -77,7 +77,14 @@ fn undo_force_that_cannot_bring_a_file_back_fails_and_names_it() {
     tree.git_cmd(&["-C", "sub", "init", "-q"]);
     let forced = salve(&tree, &["undo", "--force"]);
     assert_ne!(forced.code, 0, "{}", forced.stdout);
-    assert!(forced.stderr.contains("sub"), "{}", forced.stderr);
+    assert_eq!(forced.code, 1, "{forced:?}");
+    assert!(
+        forced
+            .stderr
+            .contains("not brought back: sub/a.py (it is inside the repository sub)"),
+        "{}",
+        forced.stderr
+    );
     assert!(!forced.stdout.contains("undid"), "{}", forced.stdout);
     assert_eq!(tree.read("sub/a.py"), "a = 1\n");
 }
