@@ -56,6 +56,27 @@ fn three_way_merge_of_a_dirty_crlf_file_under_autocrlf() {
 }
 
 #[test]
+fn three_way_merge_of_a_diff_whose_context_changed_under_autocrlf() {
+    let tree = Tree::git();
+    tree.git_cmd(&["config", "core.autocrlf", "true"]);
+    tree.write("m.py", CRLF);
+    tree.commit("initial");
+    tree.write(
+        "m.py",
+        b"a = 1\r\nb = 2\r\nc = 3\r\nd = 40\r\ne = 5\r\nf = 6\r\n".as_slice(),
+    );
+    // The hunk quotes line 4 as it was committed: only the baseline has it.
+    let diff = "--- a/m.py\n+++ b/m.py\n@@ -1,6 +1,6 @@\n a = 1\n-b = 2\n+b = 20\n c = 3\n d = 4\n e = 5\n f = 6\n";
+    let applied = tree.apply(diff, &[]);
+    applied.code(0);
+    assert!(applied.stdout.contains("three_way"), "{}", applied.stdout);
+    assert_eq!(
+        bytes(&tree, "m.py"),
+        b"a = 1\r\nb = 20\r\nc = 3\r\nd = 40\r\ne = 5\r\nf = 6\r\n"
+    );
+}
+
+#[test]
 fn restore_under_autocrlf_gives_back_an_lf_checkout_byte_for_byte() {
     let tree = Tree::git();
     tree.write("m.py", "a = 1\nb = 2\n");
