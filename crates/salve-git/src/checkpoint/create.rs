@@ -63,6 +63,8 @@ pub struct Snapshot {
     skipped: Vec<Skipped>,
     /// Ignored files it holds, kept in salve's private store on publish, never in a tree.
     ignored: Vec<Kept>,
+    /// Files its tree holds as their bytes on disk rather than git's form (see `raw`).
+    raw_paths: Vec<PathBuf>,
 }
 
 /// The objects of a checkpoint of `repo` as it is now; see [`Snapshot`].
@@ -86,6 +88,7 @@ pub fn snapshot(repo: &Repo, options: &Options) -> Result<Snapshot, Error> {
             .collect(),
         ..options.clone()
     };
+    let mut raw_paths = Vec::new();
     let (tree, index_tree) = match inproc::trees(repo, &scan, options)? {
         Some(trees) => (trees.tree, Some(trees.index_tree)),
         None => {
@@ -101,8 +104,10 @@ pub fn snapshot(repo: &Repo, options: &Options) -> Result<Snapshot, Error> {
             let mut tree = work_tree(&temp, &scan, options, (sparse(repo)?, &config))?;
             // The bytes on disk, where git would have stored a conversion of them (see `raw`).
             if converts {
-                raw::rehash(repo, || temp.git().args(&config))?;
-                tree = temp.git().args(&config).arg("write-tree").run()?;
+                raw_paths = raw::rehash(repo, || temp.git().args(&config))?;
+                if !raw_paths.is_empty() {
+                    tree = temp.git().args(&config).arg("write-tree").run()?;
+                }
             }
             (tree, index_tree)
         }
@@ -130,6 +135,7 @@ pub fn snapshot(repo: &Repo, options: &Options) -> Result<Snapshot, Error> {
         head,
         skipped: scan.skipped,
         ignored,
+        raw_paths,
     })
 }
 
@@ -268,8 +274,10 @@ impl Snapshot {
             head,
             skipped,
             ignored,
+            raw_paths,
         } = self;
         private::save(repo, &commit, &ignored)?;
+        raw::save_list(repo, &commit, &raw_paths)?;
         catalog::add(repo, &commit, &meta)?;
         if let Some(operation) = &options.operation {
             oplog::record(repo, operation, &commit, options.undoes.as_deref())?;

@@ -60,5 +60,6 @@ pub fn drop(repo: &Repo, selection: &Selection) -> Result<Outcome, Error> {
     catalog::remove(repo, &commits)?;
     // The ignored files only these checkpoints held go with them; failing to is harmless.
     let _ = crate::checkpoint::private::forget(repo, &commits);
+    crate::checkpoint::raw::forget(repo, &commits);
     Ok(Outcome { dropped: doomed })
 }

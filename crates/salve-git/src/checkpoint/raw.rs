@@ -76,9 +76,45 @@ pub(crate) fn filters_off(repo: &Repo) -> Result<Vec<String>, GitError> {
     Ok(args)
 }
 
-/// Point every regular file of the index `git` (a temporary one, built from the work tree) at
-/// a blob of its bytes on disk, unconverted.
-pub(crate) fn rehash(repo: &Repo, git: impl Fn() -> Git) -> Result<(), GitError> {
+/// Point every regular file of the index `git` (a temporary one, built from the work tree)
+/// whose bytes git's checkout would not give back (`smudge(clean(disk)) != disk`: an LF file
+/// under `core.autocrlf`, a CRLF or mixed one under `eol=lf`) at a blob of its bytes on disk,
+/// and return those paths. The others keep git's blob, so the tree still compares with HEAD.
+pub(crate) fn rehash(repo: &Repo, git: impl Fn() -> Git) -> Result<Vec<PathBuf>, GitError> {
+    let entries = regular_entries(repo, &git)?;
+    // A file git stores unchanged may still be checked out converted (LF under autocrlf):
+    // every file is compared with what checkout would write.
+    let converted: Vec<&Entry> = entries.iter().collect();
+    if converted.is_empty() {
+        return Ok(Vec::new());
+    }
+    // What checkout would write for each, in one git process, into a scratch directory.
+    let scratch = scratch_dir(repo)?;
+    let differing = compare_checkout(repo, &git, &converted, &scratch);
+    let _ = std::fs::remove_dir_all(&scratch);
+    let differing = differing?;
+    if differing.is_empty() {
+        return Ok(Vec::new());
+    }
+    let written = hash_paths(repo, differing.iter().map(|e| e.2.as_slice()), true)?;
+    let mut info = Vec::new();
+    for ((mode, _, path), raw) in differing.iter().zip(&written) {
+        info.extend_from_slice(format!("{mode} {raw}\t").as_bytes());
+        info.extend_from_slice(path);
+        info.push(0);
+    }
+    git()
+        .args(["update-index", "-z", "--index-info"])
+        .stdin(info)
+        .run_bytes()?;
+    Ok(differing.iter().map(|e| path_from_bytes(&e.2)).collect())
+}
+
+/// An index entry: mode, blob, path.
+type Entry = (String, String, Vec<u8>);
+
+/// The regular files of the index `git` that are regular files on disk.
+fn regular_entries(repo: &Repo, git: &impl Fn() -> Git) -> Result<Vec<Entry>, GitError> {
     let staged = git().args(["ls-files", "-z", "-s"]).run_bytes()?;
     let mut entries = Vec::new();
     for record in split_nul(&staged).filter(|r| !r.is_empty()) {
@@ -92,7 +128,7 @@ pub(crate) fn rehash(repo: &Repo, git: impl Fn() -> Git) -> Result<(), GitError>
         };
         let path = &record[tab + 1..];
         let regular = mode == "100644" || mode == "100755";
-        // `--stdin-paths` reads lines: a name with a newline keeps git's own form.
+        // `--stdin-paths` and `--batch` read lines: a name with a newline keeps git's form.
         if regular
             && !path.contains(&b'\n')
             && std::fs::symlink_metadata(repo.root.join(path_from_bytes(path)))
@@ -101,34 +137,78 @@ pub(crate) fn rehash(repo: &Repo, git: impl Fn() -> Git) -> Result<(), GitError>
             entries.push((mode.to_owned(), oid.to_owned(), path.to_vec()));
         }
     }
-    if entries.is_empty() {
-        return Ok(());
+    Ok(entries)
+}
+
+/// The blob ids of the files at `paths` as they are on disk, written to the store on `write`.
+fn hash_paths<'a>(
+    repo: &Repo,
+    paths: impl Iterator<Item = &'a [u8]>,
+    write: bool,
+) -> Result<Vec<String>, GitError> {
+    let mut input = Vec::new();
+    for path in paths {
+        input.extend_from_slice(path);
+        input.push(b'\n');
     }
-    let mut paths = Vec::new();
-    for (_, _, path) in &entries {
-        paths.extend_from_slice(path);
-        paths.push(b'\n');
+    if input.is_empty() {
+        return Ok(Vec::new());
     }
-    let hashed = repo
+    let flags: &[&str] = if write { &["-w"] } else { &[] };
+    let out = repo
         .git()
-        .args(["hash-object", "-w", "--no-filters", "--stdin-paths"])
-        .stdin(paths)
+        .arg("hash-object")
+        .args(flags)
+        .args(["--no-filters", "--stdin-paths"])
+        .stdin(input)
         .run()?;
-    let mut info = Vec::new();
-    for ((mode, oid, path), raw) in entries.iter().zip(hashed.lines()) {
-        if raw != oid {
-            info.extend_from_slice(format!("{mode} {raw}\t").as_bytes());
-            info.extend_from_slice(path);
-            info.push(0);
-        }
+    Ok(out.lines().map(str::to_owned).collect())
+}
+
+/// A fresh directory in salve's part of the git directory (on the work tree's file system).
+fn scratch_dir(repo: &Repo) -> Result<PathBuf, GitError> {
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = repo
+        .salve_dir()?
+        .join(format!("checkout-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| GitError::io(format!("creating {}", dir.display()), e))?;
+    Ok(dir)
+}
+
+/// The entries whose checkout (into `scratch`) is not the bytes on disk.
+fn compare_checkout<'a>(
+    repo: &Repo,
+    git: &impl Fn() -> Git,
+    entries: &[&'a Entry],
+    scratch: &Path,
+) -> Result<Vec<&'a Entry>, GitError> {
+    let mut prefix = scratch.as_os_str().to_owned();
+    prefix.push("/");
+    let mut prefix_arg = std::ffi::OsString::from("--prefix=");
+    prefix_arg.push(&prefix);
+    let mut input = Vec::new();
+    for (_, _, path) in entries {
+        input.extend_from_slice(path);
+        input.push(0);
     }
-    if !info.is_empty() {
-        git()
-            .args(["update-index", "-z", "--index-info"])
-            .stdin(info)
-            .run_bytes()?;
-    }
-    Ok(())
+    git()
+        .args(["checkout-index", "-f", "-z", "--stdin"])
+        .arg(prefix_arg)
+        .stdin(input)
+        .run_bytes()?;
+    Ok(entries
+        .iter()
+        .filter(|(_, _, path)| {
+            let rel = path_from_bytes(path);
+            let disk = std::fs::read(repo.root.join(&rel)).ok();
+            let out = std::fs::read(scratch.join(&rel)).ok();
+            disk.is_none() || disk != out
+        })
+        .copied()
+        .collect())
 }
 
 /// One file to write: its path, mode and blob.
@@ -204,4 +284,48 @@ fn set_mode(path: &Path, mode: u32) -> std::io::Result<()> {
 #[cfg(not(unix))]
 fn set_mode(_: &Path, _: u32) -> std::io::Result<()> {
     Ok(())
+}
+
+/// Where the list of a checkpoint's files stored as their bytes on disk is kept: beside the
+/// ignored files' store, keyed by checkpoint commit, NUL-separated paths.
+fn list_path(repo: &Repo, commit: &str) -> Result<PathBuf, GitError> {
+    let dir = crate::repo::salve_dir_in(&repo.common_dir()?)?.join("raw");
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| GitError::io(format!("creating {}", dir.display()), e))?;
+    Ok(dir.join(commit))
+}
+
+/// Record that checkpoint `commit` holds `paths` as their bytes on disk.
+pub(crate) fn save_list(repo: &Repo, commit: &str, paths: &[PathBuf]) -> Result<(), GitError> {
+    if paths.is_empty() {
+        return Ok(());
+    }
+    let path = list_path(repo, commit)?;
+    std::fs::write(
+        &path,
+        crate::path::nul_list(paths.iter().map(PathBuf::as_path)),
+    )
+    .map_err(|e| GitError::io(format!("writing {}", path.display()), e))
+}
+
+/// The files checkpoint `commit` holds as their bytes on disk (none when it kept no list).
+pub(crate) fn load_list(repo: &Repo, commit: &str) -> Result<Vec<PathBuf>, GitError> {
+    let path = list_path(repo, commit)?;
+    match std::fs::read(&path) {
+        Ok(bytes) => Ok(split_nul(&bytes)
+            .filter(|p| !p.is_empty())
+            .map(path_from_bytes)
+            .collect()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(GitError::io(format!("reading {}", path.display()), e)),
+    }
+}
+
+/// Forget the lists of dropped checkpoints; failing to is harmless.
+pub(crate) fn forget(repo: &Repo, commits: &[String]) {
+    for commit in commits {
+        if let Ok(path) = list_path(repo, commit) {
+            let _ = std::fs::remove_file(path);
+        }
+    }
 }

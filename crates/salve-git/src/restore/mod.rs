@@ -152,7 +152,8 @@ pub fn restore_checkpoint(
             source,
         })?;
     }
-    write_paths(repo, &plan.writes)?;
+    let raw_paths = checkpoint::raw::load_list(repo, &target.commit)?;
+    write_paths(repo, &plan.writes, &raw_paths)?;
     let mut written: Vec<PathBuf> = plan.writes.into_iter().map(|c| c.path).collect();
     written.extend(put_back_all(&repo.root, &kept)?);
 
@@ -325,22 +326,37 @@ fn remove_empty_tree(dir: &Path) -> std::io::Result<()> {
 }
 
 /// Write `changes` (target side) into the work tree through git's own checkout.
-fn write_paths(repo: &Repo, changes: &[plan::Change]) -> Result<(), GitError> {
+fn write_paths(
+    repo: &Repo,
+    changes: &[plan::Change],
+    raw_paths: &[PathBuf],
+) -> Result<(), GitError> {
     if changes.is_empty() {
         return Ok(());
     }
-    // Checkpoints hold the bytes that were on disk there: written as they are (see `raw`).
-    if checkpoint::raw::may_convert(repo)? {
-        let blobs: Vec<checkpoint::raw::Blob<'_>> = changes
-            .iter()
-            .map(|c| checkpoint::raw::Blob {
-                path: &c.path,
-                mode: c.new_mode,
-                oid: &c.new_oid,
-            })
-            .collect();
-        return checkpoint::raw::write(repo, &blobs);
+    // Files the checkpoint holds as their bytes on disk are written as they are (see `raw`);
+    // git checks out the others, which give back those bytes.
+    let (raw, changes): (Vec<&plan::Change>, Vec<&plan::Change>) =
+        changes.iter().partition(|c| raw_paths.contains(&c.path));
+    let blobs: Vec<checkpoint::raw::Blob<'_>> = raw
+        .iter()
+        .map(|c| checkpoint::raw::Blob {
+            path: &c.path,
+            mode: c.new_mode,
+            oid: &c.new_oid,
+        })
+        .collect();
+    checkpoint::raw::write(repo, &blobs)?;
+    if changes.is_empty() {
+        return Ok(());
     }
+    // A filter program that is missing (git-lfs) must not stop the checkout: the blobs are
+    // what was on disk.
+    let config = if checkpoint::raw::may_convert(repo)? {
+        checkpoint::raw::filters_off(repo)?
+    } else {
+        Vec::new()
+    };
     let temp = TempIndex::empty(repo)?;
     let mut info = Vec::new();
     for change in changes {
@@ -352,6 +368,7 @@ fn write_paths(repo: &Repo, changes: &[plan::Change]) -> Result<(), GitError> {
         .stdin(info)
         .run_bytes()?;
     temp.git()
+        .args(&config)
         .args(["checkout-index", "-f", "-a"])
         .run_bytes()?;
     Ok(())

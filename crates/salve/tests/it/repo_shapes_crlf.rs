@@ -33,6 +33,10 @@ fn three_way_merge_of_a_dirty_crlf_file_under_autocrlf() {
     tree.git_cmd(&["config", "core.autocrlf", "true"]);
     tree.write("m.py", CRLF);
     tree.commit("initial");
+    // A clean CRLF checkout is no change: its checkpoint counts no file against HEAD.
+    checkpoint(&tree);
+    let listed = salve(&tree, &["checkpoints", "--json"]);
+    assert_eq!(listed.code(0).json()[0]["files_changed"], 0);
     // Stored LF, CRLF on disk; then a local change on line 4.
     assert_eq!(
         tree.git_cmd(&["cat-file", "-p", "HEAD:m.py"]),
