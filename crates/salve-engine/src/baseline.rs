@@ -104,7 +104,9 @@ impl Baseline {
         if same_ignoring_line_endings(&text, current) {
             None
         } else {
-            Some(text)
+            // Git may store the file with other line endings than the work tree has
+            // (`core.autocrlf`, `eol`): the merge runs in the work tree's representation.
+            Some(in_endings_of(text, current))
         }
     }
 
@@ -208,5 +210,46 @@ mod tests {
             base.differing_text(&normalize("missing.txt").unwrap(), "x\n"),
             None
         );
+    }
+}
+
+/// `text` with the line endings most of `current`'s lines have (CRLF or LF), when it uses the
+/// other kind; unchanged otherwise.
+pub(crate) fn in_endings_of(text: String, current: &str) -> String {
+    let crlf = current.matches("\r\n").count();
+    let lf = current.matches('\n').count() - crlf;
+    let text_crlf = text.matches("\r\n").count();
+    let text_lf = text.matches('\n').count() - text_crlf;
+    if crlf > lf && text_lf > 0 {
+        let mut out = String::with_capacity(text.len() + text_lf);
+        for line in text.split_inclusive('\n') {
+            match line.strip_suffix('\n') {
+                Some(body) if !body.ends_with('\r') => {
+                    out.push_str(body);
+                    out.push_str("\r\n");
+                }
+                _ => out.push_str(line),
+            }
+        }
+        out
+    } else if lf > crlf && text_crlf > 0 {
+        text.replace("\r\n", "\n")
+    } else {
+        text
+    }
+}
+
+#[cfg(test)]
+mod endings_tests {
+    use super::in_endings_of;
+
+    #[test]
+    fn the_baseline_takes_the_work_tree_endings() {
+        let lf = "a\nb\n".to_owned();
+        assert_eq!(in_endings_of(lf.clone(), "a\r\nx\r\n"), "a\r\nb\r\n");
+        assert_eq!(in_endings_of("a\r\nb\r\n".into(), "a\nx\n"), "a\nb\n");
+        assert_eq!(in_endings_of(lf.clone(), "a\nx\n"), lf);
+        // A file without line breaks says nothing: the baseline stays as stored.
+        assert_eq!(in_endings_of(lf.clone(), "one line"), lf);
     }
 }

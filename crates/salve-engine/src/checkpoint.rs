@@ -271,7 +271,12 @@ pub fn list(options: &ListOptions) -> Result<List, Error> {
     let repo = Repo::discover(&options.dir)?;
     let mut all = git_checkpoint::list(&repo, &git_checkpoint::list::Options::default())?;
     if options.here {
-        all.retain(|c| c.worktree.as_deref() == Some(repo.root.as_path()));
+        // A checkpoint of an older salve names no worktree: it may be this one's.
+        all.retain(|c| {
+            c.worktree
+                .as_deref()
+                .is_none_or(|w| w == repo.root.as_path())
+        });
     }
     let total = all.len();
     let mut page: Vec<_> = all

@@ -71,7 +71,28 @@ pub enum Rejection {
     Symlink {
         link: String,
     },
+    /// A symlink on the way points inside the tree at nothing: writing through it would create
+    /// its target somewhere the reply did not name.
+    Dangling {
+        link: String,
+    },
+    /// The path lies inside another repository (a submodule or a nested repository), which
+    /// keeps its own history, checkpoints and record.
+    OtherRepository {
+        repository: String,
+    },
+    /// The file is a Git LFS pointer: the real file lives in LFS storage, and an edit to the
+    /// pointer would leave its size and object id wrong.
+    LfsPointer {
+        path: String,
+        size: String,
+        oid: String,
+    },
 }
+
+/// The words a rejection for a path inside another repository starts its reason with, so a
+/// front end can point at that repository.
+pub const OTHER_REPOSITORY: &str = "the path is inside the repository";
 
 impl fmt::Display for Rejection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -89,6 +110,21 @@ impl fmt::Display for Rejection {
             Rejection::Symlink { link } => write!(
                 f,
                 "the path goes through the symlink `{link}`, which leads outside the work tree"
+            ),
+            Rejection::Dangling { link } => write!(
+                f,
+                "the path goes through the symlink `{link}`, whose target does not exist"
+            ),
+            Rejection::LfsPointer { path, size, oid } => write!(
+                f,
+                "`{path}` is a Git LFS pointer, not the file: the real `{path}` ({size} bytes, \
+                 {oid}) is in LFS storage; fetch it with git-lfs and edit that, or edit the \
+                 pointer by hand"
+            ),
+            Rejection::OtherRepository { repository } => write!(
+                f,
+                "{OTHER_REPOSITORY} `{repository}` (a submodule or nested repository), which \
+                 keeps its own history and undo; apply the edit from there"
             ),
         }
     }
@@ -193,8 +229,8 @@ pub fn guard(root: &Path, raw: &str) -> Result<Guarded, Rejection> {
         match std::fs::symlink_metadata(&next) {
             Ok(meta) if meta.file_type().is_symlink() => {
                 let link = parts[..=i].join("/");
-                let target = std::fs::canonicalize(&next)
-                    .map_err(|_| Rejection::Symlink { link: link.clone() })?;
+                let target =
+                    std::fs::canonicalize(&next).map_err(|_| dangling(root, &next, &link))?;
                 let rel = target
                     .strip_prefix(root)
                     .map_err(|_| Rejection::Symlink { link })?;
@@ -206,7 +242,16 @@ pub fn guard(root: &Path, raw: &str) -> Result<Guarded, Rejection> {
                 }
                 current = target;
             }
-            Ok(_) => current = next,
+            Ok(meta) => {
+                // Every directory on the way (not the root) must belong to this repository.
+                if meta.is_dir() && i + 1 < parts.len() && next.join(".git").exists() {
+                    return Err(Rejection::OtherRepository {
+                        repository: relative(root, &next)
+                            .map_or_else(|| parts[..=i].join("/"), |p| p.to_string()),
+                    });
+                }
+                current = next;
+            }
             Err(_) => {
                 // Nothing exists from here on, so no symlink can redirect the rest.
                 current = next;
@@ -220,11 +265,76 @@ pub fn guard(root: &Path, raw: &str) -> Result<Guarded, Rejection> {
     let real_rel = relative(root, &current).ok_or(Rejection::Symlink {
         link: path.to_string(),
     })?;
+    if let Some((size, oid)) = lfs_pointer(&current) {
+        return Err(Rejection::LfsPointer {
+            path: path.to_string(),
+            size,
+            oid,
+        });
+    }
     Ok(Guarded {
         path,
         real: current,
         real_rel,
     })
+}
+
+/// The size and object id a Git LFS pointer file at `path` names, when it is one (a small file
+/// in the pointer format; see the LFS specification).
+fn lfs_pointer(path: &Path) -> Option<(String, String)> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > 1024 {
+        return None;
+    }
+    let text = std::fs::read_to_string(path).ok()?;
+    let mut lines = text.lines();
+    if !lines
+        .next()?
+        .starts_with("version https://git-lfs.github.com/spec/")
+    {
+        return None;
+    }
+    let (mut size, mut oid) = (None, None);
+    for line in lines {
+        if let Some(v) = line.strip_prefix("size ") {
+            size = Some(v.trim().to_owned());
+        } else if let Some(v) = line.strip_prefix("oid ") {
+            oid = Some(v.trim().to_owned());
+        }
+    }
+    Some((size?, oid?))
+}
+
+/// Why a symlink that cannot be followed is refused: one whose target, read lexically, stays
+/// in the tree is dangling; any other leads out.
+fn dangling(root: &Path, link_path: &Path, link: &str) -> Rejection {
+    let outside = Rejection::Symlink {
+        link: link.to_owned(),
+    };
+    let Ok(target) = std::fs::read_link(link_path) else {
+        return outside;
+    };
+    let base = link_path.parent().unwrap_or(root);
+    let mut resolved = if target.is_absolute() {
+        PathBuf::new()
+    } else {
+        base.to_path_buf()
+    };
+    for part in target.components() {
+        match part {
+            Component::ParentDir => {
+                resolved.pop();
+            }
+            Component::CurDir => {}
+            other => resolved.push(other),
+        }
+    }
+    match resolved.strip_prefix(root) {
+        Ok(rel) if !rel.as_os_str().is_empty() && !rel.starts_with(".git") => Rejection::Dangling {
+            link: link.to_owned(),
+        },
+        _ => outside,
+    }
 }
 
 fn relative(root: &Path, path: &Path) -> Option<TreePath> {
@@ -308,6 +418,18 @@ pub fn resolve<'a>(
         }
     }
     Resolution::Missing
+}
+
+/// The files among `files` whose path differs from `requested` in letter case alone: on a
+/// case-insensitive file system they are the same file, and a model that writes one usually
+/// means the other.
+pub fn case_twins(files: &[TreePath], requested: &TreePath) -> Vec<TreePath> {
+    let wanted = requested.as_str().to_lowercase();
+    files
+        .iter()
+        .filter(|f| *f != requested && f.as_str().to_lowercase() == wanted)
+        .cloned()
+        .collect()
 }
 
 fn pick(found: &[&TreePath]) -> Option<Resolution> {
@@ -419,10 +541,26 @@ mod tests {
             Err(Rejection::Symlink { link: "out".into() })
         );
         assert_eq!(guard(&root, "g/config"), Err(Rejection::GitDir));
-        assert!(matches!(
+        assert_eq!(
             guard(&root, "dangling/x"),
-            Err(Rejection::Symlink { .. })
-        ));
+            Err(Rejection::Dangling {
+                link: "dangling".into()
+            })
+        );
+        std::os::unix::fs::symlink(outside.path().join("gone"), root.join("away"))?;
+        assert_eq!(
+            guard(&root, "away/x"),
+            Err(Rejection::Symlink {
+                link: "away".into()
+            })
+        );
+        std::fs::create_dir_all(root.join("vendor/lib/.git"))?;
+        assert_eq!(
+            guard(&root, "vendor/lib/src/a.rs"),
+            Err(Rejection::OtherRepository {
+                repository: "vendor/lib".into()
+            })
+        );
         let g = guard(&root, "inside/f.txt").map_err(|e| io::Error::other(e.to_string()))?;
         assert_eq!(g.real_rel.as_str(), "real/f.txt");
         assert_eq!(g.path.as_str(), "inside/f.txt");

@@ -22,6 +22,9 @@ pub struct Options {
     pub id: String,
     /// Untracked files larger than this are left out of the checkpoint taken first.
     pub max_file_size: u64,
+    /// Restore a checkpoint taken in another worktree of the repository (its files are
+    /// written into this one). Off by default: such a restore is refused.
+    pub other_worktree: bool,
 }
 
 impl Options {
@@ -31,6 +34,7 @@ impl Options {
             dir: dir.into(),
             id: id.into(),
             max_file_size: DEFAULT_MAX_UNTRACKED_FILE,
+            other_worktree: false,
         }
     }
 }
@@ -89,6 +93,12 @@ pub enum Error {
     /// Another salve command kept the work tree.
     #[error(transparent)]
     Lock(#[from] LockError),
+    /// The checkpoint was taken in another worktree; nothing was changed.
+    #[error(
+        "checkpoint {id} was taken in the worktree {worktree}, not in this one; restoring it \
+         here would write that worktree's files into this one; nothing was changed"
+    )]
+    OtherWorktree { id: String, worktree: String },
 }
 
 impl From<GitError> for Error {
@@ -101,6 +111,7 @@ impl Classified for Error {
     fn kind(&self) -> Kind {
         let e = match self {
             Error::Lock(e) => return e.kind(),
+            Error::OtherWorktree { .. } => return Kind::Refused,
             Error::Restore(e) => e,
         };
         match e {
@@ -116,6 +127,7 @@ impl Classified for Error {
     fn code(&self) -> &'static str {
         let e = match self {
             Error::Lock(e) => return e.code(),
+            Error::OtherWorktree { .. } => return "other_worktree",
             Error::Restore(e) => e,
         };
         match e {
@@ -132,6 +144,13 @@ impl Classified for Error {
     fn hint(&self) -> Option<String> {
         let e = match self {
             Error::Lock(e) => return e.hint(),
+            Error::OtherWorktree { .. } => {
+                return Some(
+                    "restore it from that worktree, or confirm that this one should take its \
+                     files"
+                        .to_owned(),
+                )
+            }
             Error::Restore(e) => e,
         };
         let hint = match e {
@@ -161,7 +180,18 @@ pub fn restore(options: &Options) -> Result<Outcome, Error> {
         limits: limits(options.max_file_size),
         ..git_restore::Options::default()
     };
-    let mut outcome: Outcome = git_restore::restore(&repo, &options.id, &git_options)?.into();
+    let target =
+        salve_git::checkpoint::find(&repo, &options.id).map_err(git_restore::Error::Find)?;
+    if let Some(worktree) = target.worktree.as_deref() {
+        if worktree != repo.root && !options.other_worktree {
+            return Err(Error::OtherWorktree {
+                id: target.id,
+                worktree: show(worktree),
+            });
+        }
+    }
+    let mut outcome: Outcome =
+        git_restore::restore_checkpoint(&repo, &target, &git_options)?.into();
     outcome.unrewound = crate::record::bring_back(&repo.root, &outcome.target_commit);
     Ok(outcome)
 }

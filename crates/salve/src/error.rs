@@ -184,10 +184,14 @@ pub fn failed<E: Classified>(e: E) -> CliError {
             Some(h) => format!("{h}; `salve doctor` shows what is configured"),
             None => "`salve doctor` shows what is configured".to_owned(),
         }),
-        ("checkpoint_failed", _) => Some(
-            "fix the cause above (install git if it is missing), or pass --no-checkpoint only if \
-             the change can be undone another way"
+        ("not_checkpointable", _) => Some(
+            "pass --no-checkpoint to write them anyway (undo will not cover them), or run \
+             salve with -C in the repository that holds them"
                 .to_owned(),
+        ),
+        // Only `apply` can write without a checkpoint: it names its flag itself.
+        ("checkpoint_failed", _) => Some(
+            "fix the cause above (install git if it is missing); nothing was changed".to_owned(),
         ),
         // A failed write was rolled back unless its message says otherwise; the engine's hint
         // covers that case.

@@ -433,7 +433,12 @@ fn verdict_text(report: &Report) -> String {
         ),
         Outcome::Partial => format!("partial: {files} changed, {} refused", refused),
         Outcome::Refused => {
-            let why = if report
+            let why = if let Some(repository) = other_repository(report) {
+                format!(
+                    "a path is inside the repository `{repository}`; apply it there with \
+                     `salve -C {repository} apply`, with paths relative to it"
+                )
+            } else if report
                 .files
                 .iter()
                 .any(|f| f.status == Status::PathRejected)
@@ -442,7 +447,7 @@ fn verdict_text(report: &Report) -> String {
                     .iter()
                     .any(|i| i.message.starts_with("path `"))
             {
-                "the reply names a path outside the work tree or inside .git".to_owned()
+                "the reply names a path that is not allowed (see above)".to_owned()
             } else if report.issues.iter().any(|i| i.path.is_none()) {
                 "the reply as a whole could not be used (see issues)".to_owned()
             } else if refused > 0 && report.files.iter().any(|f| f.status == Status::Skipped) {
@@ -456,6 +461,22 @@ fn verdict_text(report: &Report) -> String {
             format!("refused: nothing written; {why}")
         }
     }
+}
+
+/// The repository a rejected path lies in, when a path was rejected for being in another one.
+fn other_repository(report: &Report) -> Option<String> {
+    let marker = salve_engine::paths::OTHER_REPOSITORY;
+    report
+        .files
+        .iter()
+        .filter(|f| f.status == Status::PathRejected)
+        .filter_map(|f| f.message.as_deref())
+        .chain(report.issues.iter().map(|i| i.message.as_str()))
+        .find_map(|m| {
+            let rest = &m[m.find(marker)? + marker.len()..];
+            let rest = rest.trim_start().strip_prefix('`')?;
+            Some(rest[..rest.find('`')?].to_owned())
+        })
 }
 
 #[cfg(test)]

@@ -116,6 +116,7 @@ pub(super) fn create(
             ),
         );
     }
+    refuse_new_file_clash(ctx, plan)?;
     report.added = line_count(&text);
     ops.push(Op::Write {
         path: plan.target.real.clone(),
@@ -128,6 +129,83 @@ pub(super) fn create(
 
 /// Replace a whole file, merged from the baseline when the file changed since; a missing file
 /// is created.
+/// A new file beside one whose name differs in case alone is refused: on a case-insensitive
+/// file system it would overwrite that file, and elsewhere it is a second, confusable copy.
+///
+/// So is one git tracks outside a sparse checkout's cone: the path is free on disk, but git
+/// would neither show nor commit what is written there.
+fn refuse_new_file_clash(ctx: &Ctx<'_, '_, '_>, plan: &FilePlan) -> Result<(), Stop> {
+    if let Some(git) = ctx.repository.git() {
+        let full = format!("{}{}", git.prefix, plan.target.real_rel);
+        let (tag, submodule) = index_view(&git.repo, &full);
+        if let Some(repository) = submodule {
+            // An uninitialized submodule is an empty directory the guard cannot tell apart.
+            let rejection = crate::paths::Rejection::OtherRepository { repository };
+            return refuse(
+                Status::PathRejected,
+                format!("path `{}` rejected: {rejection}", plan.target.path),
+            );
+        }
+        if tag == Some(b'S') {
+            return refuse(
+                Status::Conflict,
+                format!(
+                    "{} is tracked but outside the sparse checkout (skip-worktree): git would \
+                     not see what is written there; add its directory to the sparse checkout \
+                     and apply again",
+                    plan.target.path
+                ),
+            );
+        }
+    }
+    let twins = crate::paths::case_twins(ctx.files(), &plan.target.path);
+    if twins.is_empty() {
+        return Ok(());
+    }
+    refuse(
+        Status::Conflict,
+        format!(
+            "{} does not exist, but {} differs from it in letter case only; the reply would \
+             create a second file that a case-insensitive file system cannot tell apart; name \
+             the file exactly",
+            plan.target.path,
+            join(&twins)
+        ),
+    )
+}
+
+/// How the index sees the new file `full` (from the repository root): its `ls-files -t` tag,
+/// and the submodule (a gitlink) it would land in, if any.
+fn index_view(repo: &salve_git::Repo, full: &str) -> (Option<u8>, Option<String>) {
+    let parts: Vec<&str> = full.split('/').collect();
+    let ancestors = (1..parts.len()).map(|n| parts[..n].join("/"));
+    let specs: Vec<String> = std::iter::once(full.to_owned())
+        .chain(ancestors)
+        .map(|p| format!(":(literal){p}"))
+        .collect();
+    let Ok(out) = repo
+        .git()
+        .args(["ls-files", "-s", "-t", "-z", "--"])
+        .args(&specs)
+        .output()
+    else {
+        return (None, None);
+    };
+    let (mut tag, mut submodule) = (None, None);
+    for record in out.stdout.split(|b| *b == 0).filter(|r| r.len() > 2) {
+        let Some(tab) = record.iter().position(|b| *b == b'\t') else {
+            continue;
+        };
+        let path = String::from_utf8_lossy(&record[tab + 1..]).into_owned();
+        if path == full {
+            tag = record.first().copied();
+        } else if record[2..].starts_with(b"160000 ") {
+            submodule = Some(path);
+        }
+    }
+    (tag, submodule)
+}
+
 pub(super) fn replace(
     ctx: &Ctx<'_, '_, '_>,
     plan: &FilePlan,
@@ -170,6 +248,7 @@ pub(super) fn replace(
                         ),
                     );
                 }
+                refuse_new_file_clash(ctx, plan)?;
                 // The report says what happened to the tree: a file appeared.
                 report.change = ChangeKind::Create;
                 let text = create_text(content, final_newline);

@@ -39,6 +39,15 @@ pub enum Error {
     Checkpoint(#[from] salve_git::checkpoint::create::Error),
     #[error(transparent)]
     Lock(#[from] LockError),
+    /// Files the reply would overwrite that the checkpoint cannot hold, so undo could not bring
+    /// them back; refused before writing.
+    #[error(
+        "nothing was written: the checkpoint taken before writing cannot hold {}, so undo \
+         could not bring {} back",
+        .0.join(", "),
+        if .0.len() == 1 { "it" } else { "them" }
+    )]
+    NotCheckpointable(Vec<String>),
 }
 
 impl Error {
@@ -56,6 +65,7 @@ impl Classified for Error {
             | Error::Baseline(BaselineError::NoRepository { .. })
             | Error::FileTooLarge { .. }
             | Error::Read { .. } => Kind::User,
+            Error::NotCheckpointable(_) => Kind::Refused,
             Error::Baseline(BaselineError::Git(e)) | Error::Git(e) => e.kind(),
             Error::Write(e) if e.is_interrupted() && e.rolled_back => Kind::Interrupted,
             Error::Write(_) | Error::Checkpoint(_) => Kind::Environment,
@@ -74,6 +84,7 @@ impl Classified for Error {
             Error::Write(e) if e.is_interrupted() => "interrupted",
             Error::Write(_) => "write_failed",
             Error::Checkpoint(_) => "checkpoint_failed",
+            Error::NotCheckpointable(_) => "not_checkpointable",
             Error::Lock(e) => e.code(),
         }
     }
@@ -101,6 +112,9 @@ impl Classified for Error {
             Error::Checkpoint(_) => {
                 "fix the cause above (install git if it is missing), or write without a \
                  checkpoint only if the change can be undone another way"
+            }
+            Error::NotCheckpointable(_) => {
+                "write without a checkpoint if undo is not needed for these files"
             }
             Error::Baseline(BaselineError::Git(e)) | Error::Git(e) => return e.hint(),
             Error::Lock(e) => return e.hint(),

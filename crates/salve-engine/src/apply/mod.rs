@@ -494,6 +494,14 @@ fn write(
             Some(taken) => taken?,
             None => salve_git::checkpoint::create::snapshot(repo, checkpoint_options)?,
         };
+        // Undo must be able to bring back every file it overwrites (a sparse checkout's file
+        // git would not add, say): otherwise refuse before writing.
+        let targets = &checkpoint_options.force_paths;
+        let missing = salve_git::checkpoint::create::not_held(repo, &snapshot, targets)?;
+        if !missing.is_empty() {
+            let shown = missing.iter().map(|p| p.to_string_lossy().into_owned());
+            return Err(Error::NotCheckpointable(shown.collect()));
+        }
         checkpoint = Some(snapshot.publish(repo, checkpoint_options)?.id);
     }
     let written = tx

@@ -15,7 +15,7 @@ use super::repository::Repository;
 use super::stop::{refuse, Stop};
 use super::Error;
 use crate::baseline::Baseline;
-use crate::paths::{guard, resolve, Guarded, Reach, Resolution, TreePath};
+use crate::paths::{case_twins, guard, resolve, Guarded, Reach, Resolution, TreePath};
 use crate::transaction::{Content, Expect, Fingerprint, Op};
 use crate::tree::list_files;
 
@@ -86,13 +86,18 @@ pub(super) fn existing(
                 join(&list)
             ),
         ),
-        Resolution::Missing => refuse(
-            Status::NotFound,
-            format!(
-                "{} does not exist, and no file in the tree has that name",
-                plan.target.path
-            ),
-        ),
+        Resolution::Missing => {
+            let twins = case_twins(ctx.files(), &plan.target.path);
+            let why = if twins.is_empty() {
+                "no file in the tree has that name".to_owned()
+            } else {
+                format!("{} differs from it in letter case only", join(&twins))
+            };
+            refuse(
+                Status::NotFound,
+                format!("{} does not exist, and {why}", plan.target.path),
+            )
+        }
     }
 }
 

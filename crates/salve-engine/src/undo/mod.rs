@@ -108,6 +108,13 @@ pub enum Error {
     Conflict { kind: String, files: Vec<String> },
     #[error(transparent)]
     Apply(#[from] crate::apply::Error),
+    /// The checkpoint was restored, but files of the change are not as it holds them.
+    #[error(
+        "could not undo the last {kind}: {} not brought back: {}",
+        if files.len() == 1 { "this file was" } else { "these files were" },
+        files.join("; ")
+    )]
+    NotRestored { kind: String, files: Vec<String> },
     /// More steps were asked for than there are changes in place to take back.
     #[error(
         "{asked} steps of undo were asked for, but only {available} salve {} of this work \
@@ -137,7 +144,8 @@ impl Classified for Error {
             Error::NothingToUndo(_)
             | Error::CheckpointGone(_)
             | Error::Conflict { .. }
-            | Error::TooFewChanges { .. } => Kind::Refused,
+            | Error::TooFewChanges { .. }
+            | Error::NotRestored { .. } => Kind::Refused,
             Error::Apply(e) => e.kind(),
         }
     }
@@ -150,6 +158,7 @@ impl Classified for Error {
             Error::CheckpointGone(_) => "checkpoint_gone",
             Error::Conflict { .. } => "undo_conflict",
             Error::TooFewChanges { .. } => "too_few_changes",
+            Error::NotRestored { .. } => "not_restored",
             Error::Apply(e) => e.code(),
         }
     }
@@ -172,6 +181,11 @@ impl Classified for Error {
                     .to_owned(),
             ),
             Error::Apply(e) => e.hint(),
+            Error::NotRestored { .. } => Some(
+                "the rest of the checkpoint was restored and that restore is logged, so undoing \
+                 again takes it back; a file inside another repository is undone there"
+                    .to_owned(),
+            ),
             Error::TooFewChanges { available, .. } => Some(format!(
                 "ask for at most {available} steps; the record lists the changes"
             )),
@@ -251,7 +265,35 @@ fn undo_one(
     // A file an apply wrote was captured by its checkpoint up to the apply's own size limit:
     // the undo captures it as far, so that it too can be undone.
     git_options.restore.max_capture_bytes = Some(read_limit);
+    // An ignored file the change wrote is brought back (or removed) like the others.
+    // An undo that restored is taken back by restoring too: the files are those of the change
+    // at the end of the chain.
+    let touched = match &run {
+        Some(run) => diff_paths(&run.diff),
+        None => chain_run(repo, op, &ops)
+            .map(|r| diff_paths(&r.diff))
+            .unwrap_or_default(),
+    };
+    // Asking git may fail for a path it will not consider (inside a submodule): then none is.
+    git_options.restore.ignored_paths =
+        salve_git::checkpoint::private::ignored_among(repo, &touched).unwrap_or_default();
     let outcome = git_undo::undo_operation(repo, op.clone(), &git_options)?;
+    // The files the change wrote must be back as the checkpoint holds them; an undo that
+    // restored nothing it was asked to restore is a failure, whatever the restore counted.
+    if let Some(run) = &run {
+        let asked = diff_paths(&run.diff);
+        let missing = salve_git::restore::not_restored(repo, &outcome.restore.target, &asked)
+            .map_err(restore::Error::Restore)?;
+        if !missing.is_empty() {
+            return Err(Error::NotRestored {
+                kind: op.kind.clone(),
+                files: missing
+                    .iter()
+                    .map(|m| format!("{} ({})", m.path.display(), m.why))
+                    .collect(),
+            });
+        }
+    }
     let mut restored: restore::Outcome = outcome.restore.into();
     restored.unrewound = crate::record::bring_back(&repo.root, &restored.target_commit);
     Ok(Outcome {
@@ -259,6 +301,21 @@ fn undo_one(
         restore: Some(restored),
         reverted: None,
     })
+}
+
+/// The files a unified diff changes (old and new names), relative to the work tree.
+fn diff_paths(diff: &str) -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = diff
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("--- a/")
+                .or_else(|| l.strip_prefix("+++ b/"))
+        })
+        .map(|p| PathBuf::from(p.trim_end_matches('\t')))
+        .collect();
+    paths.sort();
+    paths.dedup();
+    paths
 }
 
 fn undone(op: &salve_git::oplog::Operation) -> Undone {
@@ -300,6 +357,23 @@ fn effect(
             salve_git::oplog::UNDO_RESTORE => return None,
             _ => return recorded_run(repo, &current).map(|run| (run, reverse)),
         }
+    }
+    None
+}
+
+/// The recorded change at the end of `op`'s chain of undos (of either kind), if any.
+fn chain_run(
+    repo: &Repo,
+    op: &salve_git::oplog::Operation,
+    ops: &[salve_git::oplog::Operation],
+) -> Option<RecordedRun> {
+    let mut current = op.clone();
+    for _ in 0..=ops.len() {
+        if !salve_git::oplog::is_undo(&current.kind) {
+            return recorded_run(repo, &current);
+        }
+        let target = current.target.as_deref()?;
+        current = ops.iter().rev().find(|o| o.before == target)?.clone();
     }
     None
 }

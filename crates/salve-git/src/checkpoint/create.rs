@@ -9,9 +9,12 @@
 //! parent, the meta as message) is written in process, and publishing adds the checkpoint to
 //! the catalog. The user's index, HEAD and files are never written.
 
+use std::path::PathBuf;
+
 use crate::checkpoint::meta::Meta;
+use crate::checkpoint::private::{self, Kept};
 use crate::checkpoint::scan::{self, Scan};
-use crate::checkpoint::{catalog, inproc, short_id};
+use crate::checkpoint::{catalog, inproc, raw, short_id};
 use crate::cmd::GitError;
 use crate::odb::{commit_content, Kind, Odb};
 use crate::oplog;
@@ -58,6 +61,10 @@ pub struct Snapshot {
     index_tree: Option<String>,
     head: Head,
     skipped: Vec<Skipped>,
+    /// Ignored files it holds, kept in salve's private store on publish, never in a tree.
+    ignored: Vec<Kept>,
+    /// Files its tree holds as their bytes on disk rather than git's form (see `raw`).
+    raw_paths: Vec<PathBuf>,
 }
 
 /// The objects of a checkpoint of `repo` as it is now; see [`Snapshot`].
@@ -69,11 +76,40 @@ pub fn snapshot(repo: &Repo, options: &Options) -> Result<Snapshot, Error> {
     let (head, scan) = both(|| repo.head(), || scan::untracked(repo, &options.limits));
     let head = head?;
     let scan = scan?;
+    // Ignored files asked for go to salve's private store, not into the tree (see `private`).
+    let ignored_paths = private::ignored_among(repo, &options.force_paths)?;
+    let ignored = private::read(&repo.root, &ignored_paths);
+    let options = &Options {
+        force_paths: options
+            .force_paths
+            .iter()
+            .filter(|p| !ignored_paths.contains(p))
+            .cloned()
+            .collect(),
+        ..options.clone()
+    };
+    let mut raw_paths = Vec::new();
     let (tree, index_tree) = match inproc::trees(repo, &scan, options)? {
         Some(trees) => (trees.tree, Some(trees.index_tree)),
         None => {
-            let (temp, index_tree) = staged(repo)?;
-            (work_tree(&temp, &scan, options)?, index_tree)
+            let converts = raw::may_convert(repo)?;
+            // The tree gets the bytes on disk anyway: no filter program needs to run (one
+            // missing, as git-lfs may be, must not stop the checkpoint).
+            let config = if converts {
+                raw::filters_off(repo)?
+            } else {
+                Vec::new()
+            };
+            let (temp, index_tree) = staged(repo, &config)?;
+            let mut tree = work_tree(&temp, &scan, options, (sparse(repo)?, &config))?;
+            // The bytes on disk, where git would have stored a conversion of them (see `raw`).
+            if converts {
+                raw_paths = raw::rehash(repo, || temp.git().args(&config))?;
+                if !raw_paths.is_empty() {
+                    tree = temp.git().args(&config).arg("write-tree").run()?;
+                }
+            }
+            (tree, index_tree)
         }
     };
 
@@ -98,6 +134,8 @@ pub fn snapshot(repo: &Repo, options: &Options) -> Result<Snapshot, Error> {
         index_tree,
         head,
         skipped: scan.skipped,
+        ignored,
+        raw_paths,
     })
 }
 
@@ -110,9 +148,9 @@ pub fn in_process_trees(repo: &Repo, options: &Options) -> Result<Option<(String
 
 /// The temporary index (a copy of the user's) and the staged state's tree, which is `None`
 /// when the index has unresolved conflicts.
-fn staged(repo: &Repo) -> Result<(TempIndex, Option<String>), Error> {
+fn staged(repo: &Repo, config: &[String]) -> Result<(TempIndex, Option<String>), Error> {
     let temp = TempIndex::copy_of_user_index(repo)?;
-    let index_tree = match temp.git().arg("write-tree").run() {
+    let index_tree = match temp.git().args(config).arg("write-tree").run() {
         Ok(tree) => Some(tree),
         // Conflicted entries have no tree form; the work tree is still captured.
         Err(_) if has_unmerged(temp.git())? => None,
@@ -123,8 +161,20 @@ fn staged(repo: &Repo) -> Result<(TempIndex, Option<String>), Error> {
 
 /// Bring every change and untracked, non-ignored file (minus the scan's skips and the
 /// skipped name prefixes, plus the forced paths) into `temp`, and return its tree.
-fn work_tree(temp: &TempIndex, scan: &Scan, options: &Options) -> Result<String, Error> {
-    let mut add = temp.git().args(["add", "-A"]);
+/// In a sparse checkout (`sparse`), files outside the cone are taken too: a reply may have
+/// written one, and undo must see it. `config` goes before git's subcommand (`-c` pairs).
+fn work_tree(
+    temp: &TempIndex,
+    scan: &Scan,
+    options: &Options,
+    (sparse, config): (bool, &[String]),
+) -> Result<String, Error> {
+    let sparse_flag: &[&str] = if sparse { &["--sparse"] } else { &[] };
+    let mut add = temp
+        .git()
+        .args(config)
+        .args(["add", "-A"])
+        .args(sparse_flag);
     let skipped_names = options
         .skip_name_prefixes
         .iter()
@@ -145,11 +195,54 @@ fn work_tree(temp: &TempIndex, scan: &Scan, options: &Options) -> Result<String,
     if !options.force_paths.is_empty() {
         let specs = nul_terminated(options.force_paths.iter().map(|p| literal_pathspec(p)));
         temp.git()
+            .args(config)
             .args(["add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"])
+            .args(sparse_flag)
             .stdin(specs)
             .run_bytes()?;
     }
-    Ok(temp.git().arg("write-tree").run()?)
+    Ok(temp.git().args(config).arg("write-tree").run()?)
+}
+
+/// True in a sparse checkout where git knows `add --sparse` (2.35 and later; older ones
+/// refuse files outside the cone, and the checkpoint fails with git's own message).
+fn sparse(repo: &Repo) -> Result<bool, Error> {
+    let out = repo
+        .git()
+        .args(["config", "--bool", "core.sparseCheckout"])
+        .output()?;
+    let on = String::from_utf8_lossy(&out.stdout).trim() == "true";
+    Ok(on && crate::cmd::git_version().is_ok_and(|v| (v.0, v.1) >= (2, 35)))
+}
+
+/// The paths among `paths` (relative, existing files) that the snapshot does not hold: in
+/// neither its tree nor salve's private store. Undo could not bring their bytes back.
+pub fn not_held(
+    repo: &Repo,
+    snapshot: &Snapshot,
+    paths: &[PathBuf],
+) -> Result<Vec<PathBuf>, Error> {
+    if paths.is_empty() {
+        return Ok(Vec::new());
+    }
+    // ls-tree takes paths, not pathspecs: each names itself literally.
+    let listed = repo
+        .git()
+        .args(["ls-tree", "-r", "-z", "--name-only", "--full-tree"])
+        .arg(&snapshot.tree)
+        .arg("--")
+        .args(paths)
+        .output()?;
+    let held: Vec<PathBuf> = crate::cmd::split_nul(&listed.stdout)
+        .filter(|p| !p.is_empty())
+        .map(crate::path::path_from_bytes)
+        .chain(snapshot.ignored.iter().map(|k| k.path.clone()))
+        .collect();
+    Ok(paths
+        .iter()
+        .filter(|p| !held.contains(p))
+        .cloned()
+        .collect())
 }
 
 /// `*`, `?`, `[` and `\` in a name, escaped for a glob pathspec.
@@ -180,7 +273,11 @@ impl Snapshot {
             index_tree,
             head,
             skipped,
+            ignored,
+            raw_paths,
         } = self;
+        private::save(repo, &commit, &ignored)?;
+        raw::save_list(repo, &commit, &raw_paths)?;
         catalog::add(repo, &commit, &meta)?;
         if let Some(operation) = &options.operation {
             oplog::record(repo, operation, &commit, options.undoes.as_deref())?;

@@ -58,5 +58,8 @@ pub fn drop(repo: &Repo, selection: &Selection) -> Result<Outcome, Error> {
     }
     let commits: Vec<String> = doomed.iter().map(|c| c.commit.clone()).collect();
     catalog::remove(repo, &commits)?;
+    // The ignored files only these checkpoints held go with them; failing to is harmless.
+    let _ = crate::checkpoint::private::forget(repo, &commits);
+    crate::checkpoint::raw::forget(repo, &commits);
     Ok(Outcome { dropped: doomed })
 }

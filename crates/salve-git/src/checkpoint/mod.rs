@@ -63,8 +63,10 @@ mod legacy;
 pub mod list;
 pub(crate) mod meta;
 pub(crate) mod options;
+pub mod private;
 #[cfg(unix)]
 mod probe;
+pub(crate) mod raw;
 mod scan;
 
 pub use create::create;

@@ -39,6 +39,9 @@ pub struct Options {
     /// An uncaptured file the restore would overwrite is captured first up to this size
     /// (`None`: the checkpoint's own file limit); a larger one blocks the restore.
     pub max_capture_bytes: Option<u64>,
+    /// Ignored files the restore must bring to the target's state too (those an undone change
+    /// wrote): captured first, and deleted when the target holds none.
+    pub ignored_paths: Vec<PathBuf>,
 }
 
 impl Default for Options {
@@ -48,6 +51,7 @@ impl Default for Options {
             operation: "restore".to_owned(),
             lock_wait: DEFAULT_LOCK_WAIT,
             max_capture_bytes: None,
+            ignored_paths: Vec::new(),
         }
     }
 }
@@ -115,43 +119,17 @@ pub fn restore_checkpoint(
         return Err(Error::Unmerged);
     }
     let target_tree = target.tree.clone();
-    let mut create = checkpoint::create::Options {
-        message: Some(format!("before {} {}", options.operation, target.id)),
-        limits: options.limits.clone(),
-        ..Default::default()
-    };
-    let mut before = checkpoint::create(repo, &create)?;
-    let capture_limit = options
-        .max_capture_bytes
-        .unwrap_or(options.limits.max_file_bytes);
-    let mut plan = plan::plan(
-        &repo.root,
-        plan::changes(repo, &before.tree, &target_tree)?,
-        capture_limit,
-    );
-    let mut captured = Vec::new();
-    if plan.conflicts.is_empty() && !plan.capture.is_empty() {
-        // Save the files about to be overwritten, then plan again from that fuller snapshot.
-        create.force_paths = plan.capture.clone();
-        let fuller = checkpoint::create(repo, &create)?;
-        discard(repo, &before.id);
-        before = fuller;
-        captured = std::mem::take(&mut plan.capture);
-        plan = plan::plan(
-            &repo.root,
-            plan::changes(repo, &before.tree, &target_tree)?,
-            capture_limit,
-        );
-    }
-    if !plan.conflicts.is_empty() || !plan.capture.is_empty() {
-        discard(repo, &before.id);
-        let mut conflicts = plan.conflicts;
-        conflicts.extend(plan.capture.into_iter().map(|path| Conflict {
-            path,
-            kind: ConflictKind::NotCapturable,
-        }));
-        return Err(Error::Blocked(conflicts));
-    }
+    // Ignored files the target holds are in salve's private store; the ones on disk now are
+    // captured first, so the restore can be undone.
+    let kept = checkpoint::private::load(repo, &target.commit)?;
+    let kept_paths: Vec<PathBuf> = kept
+        .iter()
+        .map(|k| &k.path)
+        .chain(&options.ignored_paths)
+        .filter(|p| repo.root.join(p).is_file())
+        .cloned()
+        .collect();
+    let (before, plan, captured) = checkpoint_and_plan(repo, target, options, &kept_paths)?;
 
     if target.index.is_some() {
         if let Err(e) = wait_until_unlocked(&repo.index_path()?, options.lock_wait) {
@@ -159,7 +137,14 @@ pub fn restore_checkpoint(
             return Err(e.into());
         }
     }
-    let deleted = delete_paths(&repo.root, &plan.deletes)?;
+    let mut deletes = plan.deletes.clone();
+    deletes.extend(ignored_deletes(
+        repo,
+        options,
+        (&kept, &target_tree),
+        &before,
+    )?);
+    let deleted = delete_paths(&repo.root, &deletes)?;
     delete_paths(&repo.root, &plan.replaces)?;
     for dir in &plan.clear_dirs {
         remove_empty_tree(&repo.root.join(dir)).map_err(|source| Error::Io {
@@ -167,7 +152,10 @@ pub fn restore_checkpoint(
             source,
         })?;
     }
-    write_paths(repo, &plan.writes)?;
+    let raw_paths = checkpoint::raw::load_list(repo, &target.commit)?;
+    write_paths(repo, &plan.writes, &raw_paths)?;
+    let mut written: Vec<PathBuf> = plan.writes.into_iter().map(|c| c.path).collect();
+    written.extend(put_back_all(&repo.root, &kept)?);
 
     let index_restored = match &target.index {
         Some(index) => {
@@ -187,12 +175,100 @@ pub fn restore_checkpoint(
     Ok(Outcome {
         target: target.clone(),
         before,
-        written: plan.writes.into_iter().map(|c| c.path).collect(),
+        written,
         deleted,
         captured,
         index_restored,
         head_differs,
     })
+}
+
+/// Checkpoint the present (capturing `kept_paths` and, on a second pass, any file the plan
+/// would overwrite that the first snapshot lacked), and plan the restore from it. Blocked when
+/// something on disk is in the way; the checkpoint is dropped then.
+fn checkpoint_and_plan(
+    repo: &Repo,
+    target: &Checkpoint,
+    options: &Options,
+    kept_paths: &[PathBuf],
+) -> Result<(checkpoint::create::Outcome, plan::Plan, Vec<PathBuf>), Error> {
+    let target_tree = target.tree.as_str();
+    let mut create = checkpoint::create::Options {
+        message: Some(format!("before {} {}", options.operation, target.id)),
+        limits: options.limits.clone(),
+        force_paths: kept_paths.to_vec(),
+        ..Default::default()
+    };
+    let mut before = checkpoint::create(repo, &create)?;
+    let capture_limit = options
+        .max_capture_bytes
+        .unwrap_or(options.limits.max_file_bytes);
+    let mut plan = plan::plan(
+        &repo.root,
+        plan::changes(repo, &before.tree, target_tree)?,
+        capture_limit,
+    );
+    let mut captured = Vec::new();
+    if plan.conflicts.is_empty() && !plan.capture.is_empty() {
+        // Save the files about to be overwritten, then plan again from that fuller snapshot.
+        create.force_paths = kept_paths.iter().chain(&plan.capture).cloned().collect();
+        let fuller = checkpoint::create(repo, &create)?;
+        discard(repo, &before.id);
+        before = fuller;
+        captured = std::mem::take(&mut plan.capture);
+        plan = plan::plan(
+            &repo.root,
+            plan::changes(repo, &before.tree, target_tree)?,
+            capture_limit,
+        );
+        // Ignored ones were kept in salve's private store, not in the tree: captured all the same.
+        plan.capture.retain(|p| !captured.contains(p));
+    }
+    if !plan.conflicts.is_empty() || !plan.capture.is_empty() {
+        discard(repo, &before.id);
+        let mut conflicts = plan.conflicts;
+        conflicts.extend(plan.capture.into_iter().map(|path| Conflict {
+            path,
+            kind: ConflictKind::NotCapturable,
+        }));
+        return Err(Error::Blocked(conflicts));
+    }
+
+    Ok((before, plan, captured))
+}
+
+/// The ignored files asked for ([`Options::ignored_paths`]) that the target holds neither in
+/// its tree nor in the private store (`kept`), and that `before` captured: deleted, undoably.
+fn ignored_deletes(
+    repo: &Repo,
+    options: &Options,
+    (kept, target_tree): (&[checkpoint::private::Kept], &str),
+    before: &checkpoint::create::Outcome,
+) -> Result<Vec<PathBuf>, Error> {
+    if options.ignored_paths.is_empty() {
+        return Ok(Vec::new());
+    }
+    let captured = checkpoint::private::load(repo, &before.commit)?;
+    let mut deletes = Vec::new();
+    for path in &options.ignored_paths {
+        let held =
+            kept.iter().any(|k| &k.path == path) || tree_entry(repo, target_tree, path)?.is_some();
+        if !held && captured.iter().any(|k| &k.path == path) {
+            deletes.push(path.clone());
+        }
+    }
+    Ok(deletes)
+}
+
+/// Write back the ignored files the target keeps; the paths whose bytes changed.
+fn put_back_all(root: &Path, kept: &[checkpoint::private::Kept]) -> Result<Vec<PathBuf>, Error> {
+    let mut written = Vec::new();
+    for file in kept {
+        if checkpoint::private::put_back(root, file)? {
+            written.push(file.path.clone());
+        }
+    }
+    Ok(written)
 }
 
 /// Drop a checkpoint this restore took but no longer needs; failing to is harmless.
@@ -250,10 +326,37 @@ fn remove_empty_tree(dir: &Path) -> std::io::Result<()> {
 }
 
 /// Write `changes` (target side) into the work tree through git's own checkout.
-fn write_paths(repo: &Repo, changes: &[plan::Change]) -> Result<(), GitError> {
+fn write_paths(
+    repo: &Repo,
+    changes: &[plan::Change],
+    raw_paths: &[PathBuf],
+) -> Result<(), GitError> {
     if changes.is_empty() {
         return Ok(());
     }
+    // Files the checkpoint holds as their bytes on disk are written as they are (see `raw`);
+    // git checks out the others, which give back those bytes.
+    let (raw, changes): (Vec<&plan::Change>, Vec<&plan::Change>) =
+        changes.iter().partition(|c| raw_paths.contains(&c.path));
+    let blobs: Vec<checkpoint::raw::Blob<'_>> = raw
+        .iter()
+        .map(|c| checkpoint::raw::Blob {
+            path: &c.path,
+            mode: c.new_mode,
+            oid: &c.new_oid,
+        })
+        .collect();
+    checkpoint::raw::write(repo, &blobs)?;
+    if changes.is_empty() {
+        return Ok(());
+    }
+    // A filter program that is missing (git-lfs) must not stop the checkout: the blobs are
+    // what was on disk.
+    let config = if checkpoint::raw::may_convert(repo)? {
+        checkpoint::raw::filters_off(repo)?
+    } else {
+        Vec::new()
+    };
     let temp = TempIndex::empty(repo)?;
     let mut info = Vec::new();
     for change in changes {
@@ -265,6 +368,7 @@ fn write_paths(repo: &Repo, changes: &[plan::Change]) -> Result<(), GitError> {
         .stdin(info)
         .run_bytes()?;
     temp.git()
+        .args(&config)
         .args(["checkout-index", "-f", "-a"])
         .run_bytes()?;
     Ok(())
@@ -310,4 +414,106 @@ fn index_info_towards_tree(diff: &[u8]) -> Vec<u8> {
         info.push(0);
     }
     info
+}
+
+/// A file a restore was meant to bring back that still differs from the checkpoint.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotRestored {
+    /// Relative to the work tree root.
+    pub path: PathBuf,
+    /// Why, in a few words.
+    pub why: String,
+}
+
+/// The paths among `paths` whose bytes on disk are not what checkpoint `target` holds (a file
+/// it lacks that is still there counts): what an undo that restored `target` failed to bring
+/// back. Each with the reason, where one is known (a nested repository, a sparse checkout).
+pub fn not_restored(
+    repo: &Repo,
+    target: &Checkpoint,
+    paths: &[PathBuf],
+) -> Result<Vec<NotRestored>, Error> {
+    let kept = checkpoint::private::load(repo, &target.commit)?;
+    let mut missing = Vec::new();
+    for path in paths {
+        let on_disk = repo.root.join(path);
+        let exists = std::fs::symlink_metadata(&on_disk).is_ok();
+        let expected = match kept.iter().find(|k| &k.path == path) {
+            Some(k) => Some(checkpoint::private::blob_id(repo, &k.bytes)?),
+            None => tree_entry(repo, &target.tree, path)?,
+        };
+        let matches = match (&expected, exists) {
+            (None, false) => true,
+            (Some(oid), true) => disk_blobs(repo, path)?.contains(oid),
+            _ => false,
+        };
+        if !matches {
+            missing.push(NotRestored {
+                path: path.clone(),
+                why: why_not(repo, path, expected.is_some(), exists),
+            });
+        }
+    }
+    Ok(missing)
+}
+
+fn why_not(repo: &Repo, path: &Path, expected: bool, exists: bool) -> String {
+    let mut prefix = PathBuf::new();
+    let parents: Vec<_> = path.components().collect();
+    for part in parents.iter().take(parents.len().saturating_sub(1)) {
+        prefix.push(part);
+        if crate::repo::is_nested_repository(&repo.root.join(&prefix)) {
+            return format!("it is inside the repository {}", prefix.display());
+        }
+    }
+    let sparse = repo
+        .git()
+        .args(["config", "--bool", "core.sparseCheckout"])
+        .run()
+        .is_ok_and(|v| v == "true");
+    let state = match (expected, exists) {
+        (false, true) => "it is still there, though the checkpoint lacks it",
+        (true, false) => "it is missing, though the checkpoint holds it",
+        _ => "its content still differs from the checkpoint's",
+    };
+    if sparse {
+        format!("{state} (a sparse checkout: the path may be outside its cone)")
+    } else {
+        state.to_owned()
+    }
+}
+
+/// The blob id `path` has in `tree`, or `None`.
+fn tree_entry(repo: &Repo, tree: &str, path: &Path) -> Result<Option<String>, GitError> {
+    let out = repo
+        .git()
+        .args(["ls-tree", "-z", "--full-tree", tree, "--"])
+        .arg(path)
+        .run_bytes()?;
+    let record = split_nul(&out).next().unwrap_or_default();
+    let header = record.split(|b| *b == b'\t').next().unwrap_or_default();
+    Ok(String::from_utf8_lossy(header)
+        .split(' ')
+        .nth(2)
+        .map(str::to_owned))
+}
+
+/// The blob ids the file at `path` has as a checkpoint may store it: its bytes as they are,
+/// and git's conversion of them.
+fn disk_blobs(repo: &Repo, path: &Path) -> Result<Vec<String>, GitError> {
+    let full = repo.root.join(path);
+    if std::fs::symlink_metadata(&full).is_ok_and(|m| m.file_type().is_symlink()) {
+        let target = std::fs::read_link(&full)
+            .map_err(|e| GitError::io(format!("reading {}", full.display()), e))?;
+        let id = checkpoint::private::blob_id(repo, &crate::path::path_to_bytes(&target))?;
+        return Ok(vec![id]);
+    }
+    let raw = repo
+        .git()
+        .args(["hash-object", "--no-filters", "--"])
+        .arg(path)
+        .run()?;
+    // git's conversion may need a filter program that is missing: the raw id must do then.
+    let converted = repo.git().args(["hash-object", "--"]).arg(path).run().ok();
+    Ok(std::iter::once(raw).chain(converted).collect())
 }

@@ -361,3 +361,33 @@ fn checkpoints_of_one_second_list_newest_first() {
     assert_eq!(messages, ["n4", "n3"]);
     assert_eq!(page[0].files_changed, Some(1));
 }
+
+#[test]
+fn not_held_names_the_files_a_snapshot_cannot_bring_back() {
+    let t = TestRepo::new();
+    t.write("a.txt", "one\n");
+    t.write(".gitignore", "*.env\n");
+    t.commit_all("init");
+    t.write("secret.env", "KEY=1\n");
+    t.write("local.env", "KEY=2\n");
+    let repo = t.repo();
+    let wanted = vec![
+        PathBuf::from("a.txt"),
+        PathBuf::from("secret.env"),
+        PathBuf::from("local.env"),
+    ];
+    // Only `secret.env` is asked for: the ignored `local.env` is in neither the tree nor
+    // salve's private store.
+    let options = create::Options {
+        force_paths: vec![PathBuf::from("secret.env")],
+        ..Default::default()
+    };
+    let snapshot = create::snapshot(&repo, &options).unwrap();
+    assert_eq!(
+        create::not_held(&repo, &snapshot, &wanted).unwrap(),
+        vec![PathBuf::from("local.env")]
+    );
+    // Held privately, never in the tree.
+    let listed = t.git(&["ls-tree", "-r", "--name-only", snapshot.tree()]);
+    assert!(!listed.contains("secret.env"), "{listed}");
+}

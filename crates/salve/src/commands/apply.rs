@@ -87,7 +87,17 @@ pub fn run(global: &Global, args: &ApplyArgs) -> Result<u8, CliError> {
     };
     let outcome = apply(&reply, &options);
     progress.finish();
-    let outcome = outcome.map_err(failed)?;
+    let outcome = outcome.map_err(|e| {
+        let error = failed(e);
+        if error.code == Some("checkpoint_failed") {
+            error.with_hint(
+                "fix the cause above (install git if it is missing), or pass --no-checkpoint \
+                 only if the change can be undone another way",
+            )
+        } else {
+            error
+        }
+    })?;
     let report = &outcome.report;
     let err_paint = Paint::stderr();
     if let Some(e) = &outcome.record_error {

@@ -25,6 +25,10 @@ pub struct RestoreArgs {
     /// Leave untracked files larger than this out of the checkpoint taken first
     #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "10M")]
     pub max_file_size: u64,
+    /// Restore a checkpoint taken in another worktree of this repository, writing its files
+    /// into this one
+    #[arg(long)]
+    pub other_worktree: bool,
 }
 
 pub fn run(global: &Global, args: &RestoreArgs) -> Result<u8, CliError> {
@@ -46,9 +50,21 @@ pub fn run(global: &Global, args: &RestoreArgs) -> Result<u8, CliError> {
     }
     let options = restore::Options {
         max_file_size: args.max_file_size,
+        other_worktree: args.other_worktree,
         ..restore::Options::new(global.work_dir(), args.id.as_deref().unwrap_or_default())
     };
-    let outcome = restore::restore(&options).map_err(failed)?;
+    let outcome = restore::restore(&options).map_err(|e| {
+        let other = matches!(e, restore::Error::OtherWorktree { .. });
+        let error = failed(e);
+        if other {
+            error.with_hint(
+                "run `salve restore` in that worktree (`salve -C DIR restore ID`), or pass \
+                 --other-worktree to write its files into this one",
+            )
+        } else {
+            error
+        }
+    })?;
     render_restore(global, &outcome, "restored", &outcome)?;
     Ok(0)
 }

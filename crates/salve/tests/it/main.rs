@@ -34,6 +34,13 @@ mod module_cycles;
 mod progress;
 mod record;
 mod refusals;
+mod repo_shapes_case;
+mod repo_shapes_crlf;
+mod repo_shapes_ignored;
+mod repo_shapes_lfs;
+mod repo_shapes_nested;
+mod repo_shapes_undo;
+mod repo_shapes_worktrees;
 mod restore_to_run;
 #[path = "../../../../tests/support/skip.rs"]
 mod skip;
