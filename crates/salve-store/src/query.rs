@@ -107,6 +107,26 @@ impl Store {
             .collect()
     }
 
+    /// The run that took each of `checkpoints` (ids as runs record them), as pairs of
+    /// checkpoint and run id; checkpoints no run took are left out.
+    pub fn runs_by_checkpoint(&self, checkpoints: &[String]) -> Result<Vec<(String, String)>> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT id FROM runs WHERE checkpoint = ?1 ORDER BY id LIMIT 1")
+            .map_err(|e| self.sql(e))?;
+        let mut out = Vec::new();
+        for c in checkpoints {
+            let run: Option<String> = stmt
+                .query_row([c], |r| r.get(0))
+                .optional()
+                .map_err(|e| self.sql(e))?;
+            if let Some(run) = run {
+                out.push((c.clone(), run));
+            }
+        }
+        Ok(out)
+    }
+
     /// The ids of `run` and every later run not rewound yet, oldest first: what a rewind to
     /// `run` would mark.
     pub fn runs_from(&self, run: &str) -> Result<Vec<String>> {
@@ -125,28 +145,13 @@ impl Store {
     /// A fingerprint of the listing: it moves when a run starts, finishes, or is rewound or
     /// brought back.
     pub fn stamp(&self) -> Result<String> {
+        // A counter the schema's triggers move on every write to the runs and what is listed
+        // with them: one row read, so a page polling every second costs the same on ten runs
+        // and on a hundred thousand.
         self.conn
-            .query_row(
-                "SELECT coalesce((SELECT max(id) FROM runs), ''), \
-                 (SELECT count(*) FROM runs), \
-                 (SELECT count(*) FROM runs WHERE ended_ms IS NULL), \
-                 coalesce((SELECT max(ended_ms) FROM runs), 0), \
-                 (SELECT count(*) FROM runs WHERE rewound_by IS NOT NULL), \
-                 coalesce((SELECT max(rewound_by) FROM runs), '') || \
-                 coalesce((SELECT min(rewound_by) FROM runs), '')",
-                [],
-                |r| {
-                    Ok(format!(
-                        "{}-{}-{}-{}-{}-{}",
-                        r.get::<_, String>(0)?,
-                        r.get::<_, i64>(1)?,
-                        r.get::<_, i64>(2)?,
-                        r.get::<_, i64>(3)?,
-                        r.get::<_, i64>(4)?,
-                        r.get::<_, String>(5)?
-                    ))
-                },
-            )
+            .prepare_cached("SELECT n FROM changes WHERE id = 1")
+            .and_then(|mut stmt| stmt.query_row([], |r| r.get::<_, i64>(0)))
+            .map(|n| format!("{n:x}"))
             .map_err(|e| self.sql(e))
     }
 

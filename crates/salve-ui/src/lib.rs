@@ -20,10 +20,10 @@
 //! | `GET /run/ID` | one run: patch sets, diffs, apply report, attempts, decisions ([`run_page`]) |
 //! | `GET /run/ID/artifact/NAME` | an artifact as text (`?download=1` as a file) |
 //! | `GET /run/ID/restore`, `POST` | the confirmation listing the files, then the rewind ([`actions`]) |
-//! | `POST /undo-restore` | restore the checkpoint a rewind took: the runs come back |
-//! | `GET /checkpoints`, `POST /checkpoints/ID/restore`, `POST /checkpoints/ID/drop` | [`checkpoints`] |
-//! | `GET /api/version` | a stamp of the record (or of one run) that changes when it does |
-//! | `GET /static/*` | the stylesheet and the script |
+//! | `POST /undo-restore` | take back the last restore while it is the newest change (every page shows a banner with the button then) |
+//! | `GET /checkpoints`, `GET /checkpoints/ID` (its diff against HEAD), `POST /checkpoints/ID/restore`, `POST /checkpoints/ID/drop` | [`checkpoints`] |
+//! | `GET /api/version` | a stamp of the record (or of one run, or `?what=checkpoints`) that moves when it does, at a cost independent of the record's size |
+//! | `GET /static/*`, `GET /favicon.ico` | the stylesheet, the script and the icon |
 
 pub mod actions;
 pub mod checkpoints;
@@ -31,6 +31,7 @@ pub mod diff;
 pub mod guard;
 pub mod html;
 pub mod http;
+pub mod notes;
 pub mod routes;
 pub mod run_page;
 pub mod timeline;

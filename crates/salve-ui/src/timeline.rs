@@ -1,12 +1,14 @@
 //! The timeline: every run newest first, filtered by status and kind, a page at a time. Paging
 //! is by key (`before=` the last id shown), so the hundredth page costs what the first does.
 
+use salve_engine::checkpoint::{self, Kept};
 use salve_engine::record::{self, LogOptions, RunKind, RunSummary, STATUSES};
 
+use crate::actions::banner;
 use crate::html::error_page;
-use crate::html::{button_form, duration, esc, page as frame, status_class, time};
+use crate::html::{duration, esc, page as frame, status_class, time};
 use crate::http::{percent_encode, Request, Response};
-use crate::App;
+use crate::{notes, App};
 
 /// Runs on one page.
 pub const PAGE_SIZE: usize = 50;
@@ -72,29 +74,15 @@ pub fn page(app: &App, request: &Request) -> Response {
     };
     let more = runs.len() > PAGE_SIZE;
     runs.truncate(PAGE_SIZE);
-    let mut content = String::from("<h1>Runs</h1>");
-    if let Some(checkpoint) = request.param("undo") {
-        content.push_str(&undo_banner(app, checkpoint));
-    }
+    // Outside a repository no run has a checkpoint; offering none is then right.
+    let kept = checkpoint::kept(&app.dir).unwrap_or_default();
+    let mut content = banner(app);
+    content.push_str(&notes::render(request));
+    content.push_str("<h1>Runs</h1>");
     content.push_str(&filter_form(&filters));
-    content.push_str(&table(&runs));
+    content.push_str(&table(&runs, &kept));
     content.push_str(&pager(&filters, &runs, more));
     Response::html(200, frame("Runs", Some("/api/version"), &content))
-}
-
-/// The note after a restore, with the button that takes it back.
-pub fn undo_banner(app: &App, checkpoint: &str) -> String {
-    format!(
-        "<div class=\"banner\" id=\"undo-banner\">Restored. The state before the restore is \
-         checkpoint <code>{}</code>. {}</div>",
-        esc(checkpoint),
-        button_form(
-            "/undo-restore",
-            &app.token,
-            "Undo restore",
-            &[("checkpoint", checkpoint)]
-        )
-    )
 }
 
 fn filter_form(filters: &Filters) -> String {
@@ -124,7 +112,7 @@ fn filter_form(filters: &Filters) -> String {
     )
 }
 
-fn table(runs: &[RunSummary]) -> String {
+fn table(runs: &[RunSummary], kept: &Kept) -> String {
     if runs.is_empty() {
         return "<p class=\"empty\">No runs recorded here yet. <code>salve apply</code>, \
                 <code>salve ask</code> and <code>salve fix</code> record theirs.</p>"
@@ -132,17 +120,18 @@ fn table(runs: &[RunSummary]) -> String {
     }
     let mut rows = String::new();
     for r in runs {
-        rows.push_str(&row(r));
+        rows.push_str(&row(r, kept));
     }
     format!(
-        "<table class=\"runs\"><thead><tr><th>Run</th><th>Kind</th><th>Command</th>\
-         <th>Status</th><th>Started</th><th>Took</th><th>Files</th><th>Lines</th>\
-         <th>Provider · model</th><th>Attempts</th><th>Tokens</th><th>Cost</th><th></th>\
+        "<table class=\"runs stack\"><thead><tr><th>Run</th><th>Kind</th><th>Command</th>\
+         <th>Status</th><th>Started (UTC)</th><th class=\"minor\">Took</th><th>Files</th>\
+         <th>Lines</th><th class=\"minor\">Provider · model</th><th class=\"minor\">Attempts</th>\
+         <th class=\"minor\">Tokens</th><th class=\"minor\">Cost</th><th></th>\
          </tr></thead><tbody id=\"runs\">{rows}</tbody></table>"
     )
 }
 
-fn row(summary: &RunSummary) -> String {
+fn row(summary: &RunSummary, kept: &Kept) -> String {
     let r = &summary.run;
     let rewound = r.rewound_by.is_some();
     let took = r
@@ -170,25 +159,22 @@ fn row(summary: &RunSummary) -> String {
     } else {
         String::new()
     };
-    let restore = match (&r.checkpoint, rewound) {
-        (Some(c), false) if !c.is_empty() => format!(
-            "<a class=\"action\" href=\"/run/{}/restore\">Restore to here</a>",
-            esc(&r.id)
-        ),
-        _ => String::new(),
-    };
     let badge = if rewound {
         " <span class=\"badge rewound\">rewound</span>"
     } else {
         ""
     };
     format!(
-        "<tr class=\"run{}\" data-run=\"{id}\"><td><a href=\"/run/{id}\"><code>{short}</code></a></td>\
-         <td>{kind}</td><td class=\"cmd\" title=\"{paths}\">{command}</td>\
-         <td><span class=\"status {class}\">{status}</span>{badge}</td><td>{started}</td>\
-         <td>{took}</td><td>{files}</td><td><span class=\"add\">+{added}</span> \
-         <span class=\"del\">−{removed}</span></td><td>{model}</td><td>{attempts}</td>\
-         <td>{tokens}</td><td>{cost}</td><td>{restore}</td></tr>",
+        "<tr class=\"run{}\" data-run=\"{id}\"><td data-label=\"Run\"><a href=\"/run/{id}\">\
+         <code>{short}</code></a></td><td data-label=\"Kind\">{kind}</td>\
+         <td class=\"cmd\" data-label=\"Command\" title=\"{paths}\">{command}</td>\
+         <td data-label=\"Status\"><span class=\"status {class}\">{status}</span>{badge}</td>\
+         <td data-label=\"Started\">{started}</td><td class=\"minor\" data-label=\"Took\">{took}</td>\
+         <td data-label=\"Files\">{files}</td><td data-label=\"Lines\"><span class=\"add\">+{added}</span> \
+         <span class=\"del\">−{removed}</span></td><td class=\"minor\" data-label=\"Model\">{model}</td>\
+         <td class=\"minor\" data-label=\"Attempts\">{attempts}</td>\
+         <td class=\"minor\" data-label=\"Tokens\">{tokens}</td><td class=\"minor\" data-label=\"Cost\">{cost}</td>\
+         <td class=\"actions\">{restore}</td></tr>",
         if rewound { " rewound" } else { "" },
         id = esc(&r.id),
         short = esc(&summary.short_id),
@@ -202,7 +188,25 @@ fn row(summary: &RunSummary) -> String {
         added = r.added,
         removed = r.removed,
         model = esc(&model),
+        restore = restore_cell(r, kept),
     )
+}
+
+/// "Restore to here" while the run's checkpoint is kept; once it was dropped, a note that says
+/// so instead of a button that could not work.
+fn restore_cell(r: &record::Run, kept: &Kept) -> String {
+    match (&r.checkpoint, r.rewound_by.is_some()) {
+        (Some(c), false) if !c.is_empty() && kept.holds(c) => format!(
+            "<a class=\"action\" href=\"/run/{}/restore\">Restore to here</a>",
+            esc(&r.id)
+        ),
+        (Some(c), false) if !c.is_empty() => format!(
+            "<span class=\"muted dropped\" title=\"checkpoint {} was dropped\">checkpoint \
+             dropped</span>",
+            esc(c)
+        ),
+        _ => String::new(),
+    }
 }
 
 fn pager(filters: &Filters, runs: &[RunSummary], more: bool) -> String {

@@ -76,6 +76,19 @@ pub fn log(options: &LogOptions) -> Result<LogOutcome, Error> {
     })
 }
 
+/// The run that took each of `checkpoints` (checkpoint ids), as (checkpoint, run id) pairs;
+/// checkpoints taken by hand or by a restore have none. Empty without a record.
+pub fn runs_by_checkpoint(
+    dir: &std::path::Path,
+    checkpoints: &[String],
+) -> Result<Vec<(String, String)>, Error> {
+    let dir = existing_dir(dir)?;
+    match Store::open_existing(dir)? {
+        Some(store) => Ok(store.runs_by_checkpoint(checkpoints)?),
+        None => Ok(Vec::new()),
+    }
+}
+
 /// A fingerprint of the listing of the record of `dir`: it changes when a run starts,
 /// finishes, or is rewound or brought back, so a page can poll it. Empty without a record.
 pub fn stamp(dir: &std::path::Path) -> Result<String, Error> {

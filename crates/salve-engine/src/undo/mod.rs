@@ -8,6 +8,7 @@
 //! recorded diff) are undone by restoring their checkpoint. Undo is itself a change, so a second
 //! undo redoes.
 
+mod last_restore;
 mod steps;
 
 use std::path::PathBuf;
@@ -19,6 +20,7 @@ use crate::checkpoint::{limits, DEFAULT_MAX_UNTRACKED_FILE};
 use crate::error::{Classified, Kind};
 use crate::restore;
 
+pub use last_restore::{last_restore, undo_restore, LastRestore};
 pub use steps::{undo_steps, Steps, Stopped};
 
 /// Where to undo.
