@@ -29,6 +29,10 @@ pub struct LogQuery {
     pub before: Option<String>,
     /// Sum up each run's attempts into [`RunSummary::usage`].
     pub usage: bool,
+    /// Only runs whose command, status or message holds this text, or that touched a path
+    /// holding it (case-insensitive for ASCII). A search reads every run older than `before`
+    /// until a page is full: its cost grows with how rare the text is, unlike the other filters.
+    pub search: Option<String>,
 }
 
 const RUN_COLUMNS: &str = "id, kind, command, baseline, checkpoint, started_ms, ended_ms, status, \
@@ -68,6 +72,16 @@ impl Store {
         if let Some(kind) = query.kind {
             args.push(kind.as_str().to_owned().into());
             sql.push_str(&format!(" AND kind = ?{}", args.len()));
+        }
+        if let Some(text) = query.search.as_deref().filter(|t| !t.trim().is_empty()) {
+            let escaped = text.trim().replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
+            args.push(format!("%{escaped}%").into());
+            let n = args.len();
+            sql.push_str(&format!(
+                " AND (command LIKE ?{n} ESCAPE '\\' OR status LIKE ?{n} ESCAPE '\\' \
+                 OR message LIKE ?{n} ESCAPE '\\' OR EXISTS (SELECT 1 FROM touched_files t \
+                 WHERE t.run_id = runs.id AND t.path LIKE ?{n} ESCAPE '\\'))"
+            ));
         }
         sql.push_str(" ORDER BY id DESC");
         if let (Some(limit), None) = (query.limit, live_filter) {

@@ -19,6 +19,8 @@ struct Filters {
     status: Option<String>,
     kind: Option<RunKind>,
     before: Option<String>,
+    /// Text searched in commands, statuses, messages and touched paths.
+    search: Option<String>,
 }
 
 impl Filters {
@@ -33,6 +35,11 @@ impl Filters {
                 .param("before")
                 .filter(|b| b.bytes().all(|c| c.is_ascii_hexdigit()))
                 .map(str::to_owned),
+            search: request
+                .param("q")
+                .map(str::trim)
+                .filter(|q| !q.is_empty())
+                .map(|q| q.chars().take(200).collect()),
         }
     }
 
@@ -44,6 +51,9 @@ impl Filters {
         }
         if let Some(k) = self.kind {
             parts.push(format!("kind={}", k.as_str()));
+        }
+        if let Some(q) = &self.search {
+            parts.push(format!("q={}", percent_encode(q)));
         }
         if let Some(b) = before {
             parts.push(format!("before={}", percent_encode(b)));
@@ -65,6 +75,7 @@ pub fn page(app: &App, request: &Request) -> Response {
         status: filters.status.clone(),
         kind: filters.kind,
         before: filters.before.clone(),
+        search: filters.search.clone(),
         usage: true,
         ..LogOptions::default()
     });
@@ -108,7 +119,10 @@ fn filter_form(filters: &Filters) -> String {
         "<form class=\"filters\" method=\"get\" action=\"/\">\
          <label>Status <select name=\"status\">{status}</select></label>\
          <label>Kind <select name=\"kind\">{kind}</select></label>\
-         <button type=\"submit\">Filter</button></form>"
+         <label>Search <input type=\"search\" name=\"q\" value=\"{q}\" maxlength=\"200\" \
+         placeholder=\"path, command or status\"></label>\
+         <button type=\"submit\">Filter</button></form>",
+        q = esc(filters.search.as_deref().unwrap_or("")),
     )
 }
 

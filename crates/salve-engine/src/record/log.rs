@@ -24,6 +24,9 @@ pub struct LogOptions {
     pub before: Option<String>,
     /// Sum each run's attempts (provider, model, tokens, cost) into its `usage`.
     pub usage: bool,
+    /// Only runs whose command, status or message holds this text, or that touched a path
+    /// holding it.
+    pub search: Option<String>,
 }
 
 /// Whether there is a record to list.
@@ -69,6 +72,7 @@ pub fn log(options: &LogOptions) -> Result<LogOutcome, Error> {
         kind: options.kind,
         before: options.before.clone(),
         usage: options.usage,
+        search: options.search.clone(),
     };
     Ok(LogOutcome {
         runs: store.list(&query)?,

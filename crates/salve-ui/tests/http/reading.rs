@@ -156,3 +156,26 @@ fn the_icon_is_served_and_unknown_things_are_not_found() {
     assert_eq!(get(&app, "/run/0123456789abcdef").status, 404);
     assert_eq!(get(&app, "/run/0123456789abcdef/artifact/raw_reply").status, 404);
 }
+
+#[test]
+fn the_runs_can_be_searched_by_path_command_or_status() {
+    let (tmp, ids) = repo_with_runs();
+    let app = serve(tmp.path());
+    let rows = |target: &str| -> Vec<String> {
+        let body = get(&app, target).body;
+        body.split("data-run=\"")
+            .skip(1)
+            .map(|s| s.split('"').next().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(rows("/?q=b.txt"), [ids[1].clone()], "by a touched path");
+    assert_eq!(rows("/?q=B.TXT"), [ids[1].clone()], "ignoring case");
+    assert_eq!(rows("/?q=applied").len(), 3, "by status");
+    assert_eq!(rows("/?q=salve").len(), 3, "by command");
+    assert!(rows("/?q=%25").is_empty(), "a % is a character, not a wildcard");
+    assert!(rows("/?q=nowhere").is_empty());
+    let page = get(&app, "/?q=b.txt&kind=apply").body;
+    assert!(page.contains("name=\"q\" value=\"b.txt\""), "the box keeps the text");
+    let escaped = get(&app, "/?q=%3Cscript%3E").body;
+    assert!(escaped.contains("value=\"&lt;script&gt;\"") && !escaped.contains("<script>\""));
+}
