@@ -81,7 +81,9 @@ pub enum Error {
     NoCheckpoint(String),
     /// The run's checkpoint was dropped: its files may linger in git until garbage collection,
     /// but a dropped checkpoint is never restored behind the user's back.
-    #[error("the checkpoint run {run} took ({checkpoint}) was dropped, so there is nothing to restore")]
+    #[error(
+        "the checkpoint run {run} took ({checkpoint}) was dropped, so there is nothing to restore"
+    )]
     Dropped { run: String, checkpoint: String },
     /// The restore itself refused or failed.
     #[error(transparent)]

@@ -74,7 +74,11 @@ impl Store {
             sql.push_str(&format!(" AND kind = ?{}", args.len()));
         }
         if let Some(text) = query.search.as_deref().filter(|t| !t.trim().is_empty()) {
-            let escaped = text.trim().replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
+            let escaped = text
+                .trim()
+                .replace('\\', "\\\\")
+                .replace('%', "\\%")
+                .replace('_', "\\_");
             args.push(format!("%{escaped}%").into());
             let n = args.len();
             sql.push_str(&format!(

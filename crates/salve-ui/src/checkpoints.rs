@@ -91,7 +91,11 @@ fn row(app: &App, c: &checkpoint::Listed, run: Option<&str>) -> String {
         id = esc(&c.id),
         time = datetime(c.time),
         message = esc(&c.message),
-        branch = esc(c.branch.as_deref().unwrap_or("").trim_start_matches("refs/heads/")),
+        branch = esc(c
+            .branch
+            .as_deref()
+            .unwrap_or("")
+            .trim_start_matches("refs/heads/")),
     )
 }
 
@@ -131,12 +135,20 @@ pub fn diff(app: &App, id: &str) -> Response {
     let head = shown
         .head
         .as_deref()
-        .map(|h| format!("HEAD <code>{}</code>", esc(&h.chars().take(12).collect::<String>())))
+        .map(|h| {
+            format!(
+                "HEAD <code>{}</code>",
+                esc(&h.chars().take(12).collect::<String>())
+            )
+        })
         .unwrap_or_else(|| "an empty tree (no commit yet)".to_owned());
     let body = if shown.diff.trim().is_empty() {
         "<p class=\"empty\">No file differs from that HEAD.</p>".to_owned()
     } else {
-        format!("<div id=\"diff\">{}</div>", crate::diff::render(&shown.diff))
+        format!(
+            "<div id=\"diff\">{}</div>",
+            crate::diff::render(&shown.diff)
+        )
     };
     let content = format!(
         "{}<h1>Checkpoint <code>{}</code></h1><p>Its files against {head}, the commit checked \

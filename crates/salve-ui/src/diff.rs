@@ -11,7 +11,11 @@ pub fn render(diff: &str) -> String {
     // mode`, `index`, `rename from`, ...), which are not lines of the file.
     let mut header = false;
     for line in diff.lines() {
-        if header && !line.starts_with("--- ") && !line.starts_with("+++ ") && !line.starts_with("@@") {
+        if header
+            && !line.starts_with("--- ")
+            && !line.starts_with("+++ ")
+            && !line.starts_with("@@")
+        {
             out.push_str(&format!(
                 "<tr class=\"meta\"><td></td><td></td><td class=\"meta\">{}</td></tr>",
                 esc(line)
@@ -102,6 +106,8 @@ mod tests {
             "{html}"
         );
         assert!(!html.contains("<td class=\"code\">new file mode"));
-        assert!(html.contains("<td class=\"ln\"></td><td class=\"ln\">1</td><td class=\"code\">+new"));
+        assert!(
+            html.contains("<td class=\"ln\"></td><td class=\"ln\">1</td><td class=\"code\">+new")
+        );
     }
 }

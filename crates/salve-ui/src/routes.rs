@@ -78,7 +78,9 @@ fn version(app: &App, request: &Request) -> Response {
         .unwrap_or_default();
     if request.param("what") == Some("checkpoints") {
         return match checkpoint::stamp(&app.dir) {
-            Ok(stamp) => Response::json(&serde_json::json!({ "version": format!("{stamp}-{last}") })),
+            Ok(stamp) => {
+                Response::json(&serde_json::json!({ "version": format!("{stamp}-{last}") }))
+            }
             Err(e) => Response::json(&serde_json::json!({ "error": e.to_string() })),
         };
     }

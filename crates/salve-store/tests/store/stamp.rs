@@ -13,8 +13,15 @@ fn the_stamp_moves_on_every_listed_change_and_only_then() {
     let mut seen = vec![store.stamp().unwrap()];
     let mut moved = |store: &salve_store::Store, what: &str| {
         let now = store.stamp().unwrap();
-        assert!(!seen.contains(&now), "{what}: the stamp did not move ({now})");
-        assert_eq!(store.stamp().unwrap(), now, "{what}: steady while nothing changes");
+        assert!(
+            !seen.contains(&now),
+            "{what}: the stamp did not move ({now})"
+        );
+        assert_eq!(
+            store.stamp().unwrap(),
+            now,
+            "{what}: steady while nothing changes"
+        );
         seen.push(now);
     };
     let id = store

@@ -31,12 +31,21 @@ fn a_refused_hunk_shows_its_places_scope_and_numbered_excerpt() {
     // Numbered from 1, as under Decisions and on the command line.
     assert!(b.contains("<tr><td>1</td><td>ambiguous</td>"), "{b}");
     assert!(!b.contains("<tr><td>0</td>"), "{b}");
-    assert!(b.contains("<td>3–4?, 9–10?</td>"), "the places in the Lines cell: {b}");
+    assert!(
+        b.contains("<td>3–4?, 9–10?</td>"),
+        "the places in the Lines cell: {b}"
+    );
     assert!(b.contains("<td>best 1.00</td>"), "{b}");
     assert!(b.contains("<li>hunk 1: lines 3–4"), "{b}");
-    assert!(b.contains("in <code>def run(self):</code> (line 2)"), "the scope: {b}");
+    assert!(
+        b.contains("in <code>def run(self):</code> (line 2)"),
+        "the scope: {b}"
+    );
     assert!(b.contains("<pre class=\"excerpt\">"), "{b}");
-    assert!(b.contains("> 3 |         self.count = 0"), "numbered, marked: {b}");
+    assert!(
+        b.contains("> 3 |         self.count = 0"),
+        "numbered, marked: {b}"
+    );
 }
 
 #[test]
@@ -58,11 +67,16 @@ fn a_check_run_says_nothing_was_written_and_times_carry_their_zone() {
     let b = get(&app, &format!("/run/{checked}")).body;
     assert!(b.contains("none written (a check"), "{b}");
     assert!(b.contains("check only: 1 file would change"), "{b}");
-    assert!(!b.contains("<th>Rationale</th>"), "an apply states no rationale: {b}");
+    assert!(
+        !b.contains("<th>Rationale</th>"),
+        "an apply states no rationale: {b}"
+    );
     let timeline = get(&app, "/").body;
     assert!(timeline.contains("<th>Started (UTC)</th>"));
     assert!(timeline.contains(" UTC</td>"), "{timeline}");
-    assert!(get(&app, &format!("/run/{applied}")).body.contains(" UTC</dd>"));
+    assert!(get(&app, &format!("/run/{applied}"))
+        .body
+        .contains(" UTC</dd>"));
 }
 
 #[test]
@@ -86,9 +100,15 @@ fn checkpoints_link_their_run_and_show_their_diff_against_head() {
     let app = serve(dir);
     let page = get(&app, "/checkpoints").body;
     for id in &ids {
-        assert!(page.contains(&format!("<a href=\"/run/{id}\">")), "{id}: {page}");
+        assert!(
+            page.contains(&format!("<a href=\"/run/{id}\">")),
+            "{id}: {page}"
+        );
     }
-    assert!(page.contains("data-live=\"/api/version?what=checkpoints\""), "live");
+    assert!(
+        page.contains("data-live=\"/api/version?what=checkpoints\""),
+        "live"
+    );
     let shown = salve_engine::record::show(&salve_engine::record::ShowOptions {
         dir: dir.to_path_buf(),
         run: ids[2].clone(),
@@ -102,7 +122,11 @@ fn checkpoints_link_their_run_and_show_their_diff_against_head() {
     let checkpoint = third.run.checkpoint.unwrap();
     let diff = get(&app, &format!("/checkpoints/{checkpoint}"));
     assert_eq!(diff.status, 200, "{}", diff.body);
-    assert!(diff.body.contains("+TWO") && diff.body.contains("+bee"), "{}", diff.body);
+    assert!(
+        diff.body.contains("+TWO") && diff.body.contains("+bee"),
+        "{}",
+        diff.body
+    );
     assert_eq!(get(&app, "/checkpoints/0123456789ab").status, 404);
 }
 
@@ -114,8 +138,9 @@ fn the_checkpoints_stamp_moves_when_one_is_taken_or_dropped() {
     let target = "/api/version?what=checkpoints";
     let before = stamp(&app, target);
     assert_eq!(stamp(&app, target), before, "steady");
-    let taken = salve_engine::checkpoint::create(&salve_engine::checkpoint::CreateOptions::new(dir))
-        .unwrap();
+    let taken =
+        salve_engine::checkpoint::create(&salve_engine::checkpoint::CreateOptions::new(dir))
+            .unwrap();
     let after_take = stamp(&app, target);
     assert_ne!(after_take, before);
     post(&app, &format!("/checkpoints/{}/drop", taken.id), &[]);
@@ -140,8 +165,14 @@ fn the_stamps_move_when_a_restore_can_be_undone() {
     post(&app, &format!("/checkpoints/{newest}/restore"), &[]);
     // The banner is on every page, so every page's stamp moves.
     assert_ne!(stamp(&app, "/api/version"), before);
-    assert_ne!(stamp(&app, &format!("/api/version?run={}", ids[0])), run_before);
-    assert_ne!(stamp(&app, "/api/version?what=checkpoints"), checkpoints_before);
+    assert_ne!(
+        stamp(&app, &format!("/api/version?run={}", ids[0])),
+        run_before
+    );
+    assert_ne!(
+        stamp(&app, "/api/version?what=checkpoints"),
+        checkpoints_before
+    );
 }
 
 #[test]
@@ -150,11 +181,19 @@ fn the_icon_is_served_and_unknown_things_are_not_found() {
     let app = serve(tmp.path());
     let icon = get(&app, "/favicon.ico");
     assert_eq!(icon.status, 200);
-    assert_eq!(icon.header("content-type").as_deref(), Some("image/svg+xml"));
+    assert_eq!(
+        icon.header("content-type").as_deref(),
+        Some("image/svg+xml")
+    );
     assert!(icon.body.starts_with("<svg"));
-    assert!(get(&app, "/").body.contains("<link rel=\"icon\" href=\"/favicon.ico\""));
+    assert!(get(&app, "/")
+        .body
+        .contains("<link rel=\"icon\" href=\"/favicon.ico\""));
     assert_eq!(get(&app, "/run/0123456789abcdef").status, 404);
-    assert_eq!(get(&app, "/run/0123456789abcdef/artifact/raw_reply").status, 404);
+    assert_eq!(
+        get(&app, "/run/0123456789abcdef/artifact/raw_reply").status,
+        404
+    );
 }
 
 #[test]
@@ -172,10 +211,16 @@ fn the_runs_can_be_searched_by_path_command_or_status() {
     assert_eq!(rows("/?q=B.TXT"), [ids[1].clone()], "ignoring case");
     assert_eq!(rows("/?q=applied").len(), 3, "by status");
     assert_eq!(rows("/?q=salve").len(), 3, "by command");
-    assert!(rows("/?q=%25").is_empty(), "a % is a character, not a wildcard");
+    assert!(
+        rows("/?q=%25").is_empty(),
+        "a % is a character, not a wildcard"
+    );
     assert!(rows("/?q=nowhere").is_empty());
     let page = get(&app, "/?q=b.txt&kind=apply").body;
-    assert!(page.contains("name=\"q\" value=\"b.txt\""), "the box keeps the text");
+    assert!(
+        page.contains("name=\"q\" value=\"b.txt\""),
+        "the box keeps the text"
+    );
     let escaped = get(&app, "/?q=%3Cscript%3E").body;
     assert!(escaped.contains("value=\"&lt;script&gt;\"") && !escaped.contains("<script>\""));
 }

@@ -77,7 +77,11 @@ fn a_run_page_shows_patch_sets_diff_report_and_artifacts() {
     assert!(b.contains(&format!("data-live=\"/api/version?run={}\"", ids[0])));
     // A unique prefix names the run too.
     assert_eq!(get(&app, &format!("/run/{}", &ids[0][..14])).status, 200);
-    assert_eq!(get(&app, "/run/ffffffffffffffff").status, 404, "an unknown run");
+    assert_eq!(
+        get(&app, "/run/ffffffffffffffff").status,
+        404,
+        "an unknown run"
+    );
     assert_eq!(get(&app, "/run/not-an-id").status, 404);
     assert_eq!(get(&app, "/run/ffffffffffffffff/restore").status, 404);
     assert_eq!(get(&app, "/no/such/page").status, 404);
@@ -151,8 +155,12 @@ fn restore_to_here_confirms_rewinds_and_undoes() {
     );
     // b.txt was created by the second run: tracked nowhere but in the work tree, it is deleted.
     assert!(
-        confirm.body.contains("1 file(s) will be <strong>deleted</strong>")
-            && confirm.body.contains("id=\"deleted\"><li><code>b.txt</code> <span class=\"badge untracked\">"),
+        confirm
+            .body
+            .contains("1 file(s) will be <strong>deleted</strong>")
+            && confirm
+                .body
+                .contains("id=\"deleted\"><li><code>b.txt</code> <span class=\"badge untracked\">"),
         "{}",
         confirm.body
     );
@@ -182,13 +190,20 @@ fn restore_to_here_confirms_rewinds_and_undoes() {
     assert_eq!(rewound.len(), 2, "the run and the later one");
     assert!(get(&app, "/?status=rewound").body.contains(&ids[2]));
 
-    let checkpoint = page.body.split("name=\"checkpoint\" value=\"").nth(1).unwrap();
+    let checkpoint = page
+        .body
+        .split("name=\"checkpoint\" value=\"")
+        .nth(1)
+        .unwrap();
     let checkpoint = checkpoint.split('"').next().unwrap().to_owned();
     let undone = post(&app, "/undo-restore", &[("checkpoint", &checkpoint)]);
     assert_eq!(undone.status, 303, "{}", undone.body);
     let after = get(&app, undone.header("location").unwrap().as_str());
     assert!(after.body.contains("Restore undone"), "{}", after.body);
-    assert!(!after.body.contains("Undo restore"), "undone: nothing left to undo");
+    assert!(
+        !after.body.contains("Undo restore"),
+        "undone: nothing left to undo"
+    );
     assert_eq!(std::fs::read_to_string(dir.join("b.txt")).unwrap(), "bee\n");
     assert!(std::fs::read_to_string(dir.join("a.txt"))
         .unwrap()

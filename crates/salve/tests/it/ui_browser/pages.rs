@@ -33,27 +33,49 @@ fn at_600_px_no_page_scrolls_sideways_and_restore_stays_in_view() {
     b.set_width(600);
     b.navigate(&server.url);
     b.wait_for_element("tr[data-run]");
-    assert_eq!(b.horizontal_overflow(), 0.0, "the runs page scrolls sideways");
-    assert!(b.visible_in_width("tr[data-run]"), "a run's card is wider than the window");
+    assert_eq!(
+        b.horizontal_overflow(),
+        0.0,
+        "the runs page scrolls sideways"
+    );
+    assert!(
+        b.visible_in_width("tr[data-run]"),
+        "a run's card is wider than the window"
+    );
     let restore = format!("a[href=\"/run/{}/restore\"]", ids[1]);
-    assert!(b.visible_in_width(&restore), "Restore to here is off screen");
+    assert!(
+        b.visible_in_width(&restore),
+        "Restore to here is off screen"
+    );
     shot(&mut b, "narrow-runs.png");
 
     b.navigate(&format!("{}/run/{}", server.origin(), last_run(&tree)));
     b.wait_for_element("#diff");
-    assert_eq!(b.horizontal_overflow(), 0.0, "the run page scrolls sideways");
+    assert_eq!(
+        b.horizontal_overflow(),
+        0.0,
+        "the run page scrolls sideways"
+    );
     assert!(b.visible_in_width("#restore-here"));
     shot(&mut b, "narrow-run.png");
 
     b.navigate(&format!("{}/checkpoints", server.origin()));
     b.wait_for_element("tr[data-checkpoint]");
-    assert_eq!(b.horizontal_overflow(), 0.0, "the checkpoints page scrolls sideways");
+    assert_eq!(
+        b.horizontal_overflow(),
+        0.0,
+        "the checkpoints page scrolls sideways"
+    );
     assert!(b.visible_in_width("tr[data-checkpoint] form[action$=\"/restore\"] button"));
     shot(&mut b, "narrow-checkpoints.png");
 
     b.navigate(&format!("{}/run/{}/restore", server.origin(), ids[0]));
     b.wait_for_element("#files");
-    assert_eq!(b.horizontal_overflow(), 0.0, "the confirmation scrolls sideways");
+    assert_eq!(
+        b.horizontal_overflow(),
+        0.0,
+        "the confirmation scrolls sideways"
+    );
     assert!(b.visible_in_width("main form button[type=submit]"));
 }
 
