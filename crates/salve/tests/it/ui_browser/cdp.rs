@@ -233,11 +233,6 @@ impl Browser {
         )) == Value::Bool(true)
     }
 
-    /// Press a key on the focused element (a printable character is typed).
-    pub fn type_text(&mut self, text: &str) {
-        self.send("Input.insertText", json!({ "text": text }));
-    }
-
     /// A PNG of the whole page, saved at `path`.
     pub fn screenshot(&mut self, path: &Path) {
         let shot = self.send(
