@@ -282,7 +282,8 @@ impl Store {
                  (SELECT provider FROM attempts WHERE run_id = ?1 AND provider IS NOT NULL \
                   ORDER BY seq DESC LIMIT 1), \
                  (SELECT model FROM attempts WHERE run_id = ?1 AND model IS NOT NULL \
-                  ORDER BY seq DESC LIMIT 1) \
+                  ORDER BY seq DESC LIMIT 1), \
+                 count(provider), count(check_command) \
                  FROM attempts WHERE run_id = ?1",
             )
             .map_err(|e| self.sql(e))?;
@@ -294,6 +295,8 @@ impl Store {
                 cost_usd: r.get(3)?,
                 provider: r.get(4)?,
                 model: r.get(5)?,
+                calls: as_u64(r.get(6)?).unwrap_or(0),
+                checks: as_u64(r.get(7)?).unwrap_or(0),
             })
         })
         .map_err(|e| self.sql(e))

@@ -139,7 +139,7 @@ fn table(runs: &[RunSummary], kept: &Kept) -> String {
     format!(
         "<table class=\"runs stack\"><thead><tr><th>Run</th><th>Kind</th><th>Command</th>\
          <th>Status</th><th>Started (UTC)</th><th class=\"minor\">Took</th><th>Files</th>\
-         <th>Lines</th><th class=\"minor\">Provider · model</th><th class=\"minor\">Attempts</th>\
+         <th>Lines</th><th class=\"minor\">Provider · model</th><th class=\"minor\">Calls · checks</th>\
          <th class=\"minor\">Tokens</th><th class=\"minor\">Cost</th><th></th>\
          </tr></thead><tbody id=\"runs\">{rows}</tbody></table>"
     )
@@ -168,10 +168,13 @@ fn row(summary: &RunSummary, kept: &Kept) -> String {
         .cost_usd
         .map(|c| format!("${c:.4}"))
         .unwrap_or_default();
-    let attempts = if usage.attempts > 0 {
-        usage.attempts.to_string()
-    } else {
-        String::new()
+    // Checks and model calls apart: a fix loop with one repair records a failing check, the
+    // call, and the check that passed, which is one repair, not three.
+    let attempts = match (usage.calls, usage.checks) {
+        (0, 0) => String::new(),
+        (calls, 0) => format!("{calls} call(s)"),
+        (0, checks) => format!("{checks} check(s)"),
+        (calls, checks) => format!("{calls} call(s), {checks} check(s)"),
     };
     let badge = if rewound {
         " <span class=\"badge rewound\">rewound</span>"
@@ -186,7 +189,7 @@ fn row(summary: &RunSummary, kept: &Kept) -> String {
          <td data-label=\"Started\">{started}</td><td class=\"minor\" data-label=\"Took\">{took}</td>\
          <td data-label=\"Files\">{files}</td><td data-label=\"Lines\"><span class=\"add\">+{added}</span> \
          <span class=\"del\">−{removed}</span></td><td class=\"minor\" data-label=\"Model\">{model}</td>\
-         <td class=\"minor\" data-label=\"Attempts\">{attempts}</td>\
+         <td class=\"minor\" data-label=\"Calls\">{attempts}</td>\
          <td class=\"minor\" data-label=\"Tokens\">{tokens}</td><td class=\"minor\" data-label=\"Cost\">{cost}</td>\
          <td class=\"actions\">{restore}</td></tr>",
         if rewound { " rewound" } else { "" },

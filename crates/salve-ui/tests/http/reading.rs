@@ -224,3 +224,24 @@ fn the_runs_can_be_searched_by_path_command_or_status() {
     let escaped = get(&app, "/?q=%3Cscript%3E").body;
     assert!(escaped.contains("value=\"&lt;script&gt;\"") && !escaped.contains("<script>\""));
 }
+
+#[test]
+fn a_fix_run_with_one_repair_lists_one_call_not_three_attempts() {
+    let tmp = repo();
+    let line = r#"{"salve_export":1,"run":{"id":"0192f0a1b2c3aaaa0009","kind":"fix","command":["salve","fix","--","cargo","test"],"started_at":"2026-01-02T03:04:05.000Z","ended_at":"2026-01-02T03:04:09.000Z","status":"repaired","files":1,"added":1,"removed":1},"patch_sets":[],"attempts":[{"seq":1,"check_command":"cargo test","exit_code":101},{"seq":2,"provider":"claude","model":"sonnet","tokens_in":900,"tokens_out":100},{"seq":3,"check_command":"cargo test","exit_code":0}]}"#;
+    salve_engine::record::import(
+        &salve_engine::record::ImportOptions {
+            dir: tmp.path().to_path_buf(),
+            file: None,
+        },
+        &mut format!("{line}\n").as_bytes(),
+    )
+    .unwrap();
+    let app = serve(tmp.path());
+    let page = get(&app, "/").body;
+    assert!(
+        page.contains("data-label=\"Calls\">1 call(s), 2 check(s)</td>"),
+        "{page}"
+    );
+    assert!(page.contains("2026-01-02 03:04:05 UTC"), "{page}");
+}
