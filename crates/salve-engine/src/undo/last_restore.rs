@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::{undo_one, Error, Options, Outcome};
+use super::{restore_before, Error, Options, Outcome};
 
 /// The kind the operation log gives a restore.
 const RESTORE: &str = "restore";
@@ -42,11 +42,20 @@ pub fn last_restore(dir: &Path) -> Result<Option<LastRestore>, Error> {
 pub fn undo_restore(options: &Options, before: &str) -> Result<Outcome, Error> {
     let before = before.trim().to_ascii_lowercase();
     let repo = salve_git::Repo::discover(&options.dir)?;
+    // Checked under the write lock, so no other change can land between the check and the
+    // restore that takes the named one back.
+    let _lock = crate::lock::acquire(&repo.root, crate::lock::DEFAULT_WAIT)
+        .map_err(crate::restore::Error::Lock)?;
     let last = salve_git::oplog::last(&repo)?;
     let named = before.len() >= 7 && before.bytes().all(|b| b.is_ascii_hexdigit());
+    // A restore wrote whole files of any size it found in its checkpoint: read them back as
+    // far as the default apply limit allows, or further when asked.
+    let read_limit = options
+        .max_file_size
+        .max(crate::apply::DEFAULT_MAX_FILE_SIZE);
     match last {
         Some(op) if named && op.kind == RESTORE && op.before.starts_with(&before) => {
-            undo_one(&repo, &op, options)
+            restore_before(&repo, &op, options, read_limit)
         }
         _ => Err(Error::NothingToUndo(format!(
             "the restore that took checkpoint {before} is no longer the last change of this \

@@ -248,6 +248,16 @@ fn undo_one(
     }
     let _lock = crate::lock::acquire(&repo.root, crate::lock::DEFAULT_WAIT)
         .map_err(restore::Error::Lock)?;
+    restore_before(repo, op, options, read_limit)
+}
+
+/// Take back `op` by restoring the checkpoint taken before it, the write lock already held.
+fn restore_before(
+    repo: &Repo,
+    op: &salve_git::oplog::Operation,
+    options: &Options,
+    read_limit: u64,
+) -> Result<Outcome, Error> {
     let mut git_options = git_undo::Options::default();
     git_options.restore.limits = limits(options.max_file_size);
     // A file an apply wrote was captured by its checkpoint up to the apply's own size limit:
