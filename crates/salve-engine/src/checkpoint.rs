@@ -315,15 +315,6 @@ impl Kept {
                 .iter()
                 .any(|(id, commit)| *id == spec || commit.starts_with(&spec))
     }
-
-    /// The kept checkpoint's id `commit` names (a full commit id or a prefix of one).
-    pub fn id_of(&self, commit: &str) -> Option<&str> {
-        let commit = commit.trim().to_ascii_lowercase();
-        self.ids
-            .iter()
-            .find(|(id, c)| !commit.is_empty() && (c.starts_with(&commit) || *id == commit))
-            .map(|(id, _)| id.as_str())
-    }
 }
 
 /// A stamp of the checkpoint list that changes whenever a checkpoint is taken or dropped,
