@@ -89,14 +89,25 @@ fn header(record: &RunRecord, kept: &salve_engine::checkpoint::Kept) -> String {
         )
     };
     facts.push(("Files", files));
-    for (label, value) in [
-        ("Message", &r.message),
-        ("Baseline", &r.baseline),
-        ("Checkpoint", &r.checkpoint),
-    ] {
+    for (label, value) in [("Message", &r.message), ("Baseline", &r.baseline)] {
         if let Some(v) = value {
             facts.push((label, format!("<code>{}</code>", esc(v))));
         }
+    }
+    match &r.checkpoint {
+        // A kept checkpoint links to its diff against HEAD.
+        Some(c) if kept.holds(c) => facts.push((
+            "Checkpoint",
+            format!(
+                "<a href=\"/checkpoints/{}\"><code>{}</code></a>",
+                esc(&percent_encode(c)),
+                esc(c)
+            ),
+        )),
+        Some(c) if !c.is_empty() => {
+            facts.push(("Checkpoint", format!("<code>{}</code> (dropped)", esc(c))));
+        }
+        _ => {}
     }
     let dl: String = facts
         .iter()

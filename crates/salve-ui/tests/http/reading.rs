@@ -128,6 +128,13 @@ fn checkpoints_link_their_run_and_show_their_diff_against_head() {
         diff.body
     );
     assert_eq!(get(&app, "/checkpoints/0123456789ab").status, 404);
+    let run_page = get(&app, &format!("/run/{}", ids[2])).body;
+    assert!(
+        run_page.contains(&format!(
+            "<a href=\"/checkpoints/{checkpoint}\"><code>{checkpoint}</code></a>"
+        )),
+        "the run links its checkpoint: {run_page}"
+    );
 }
 
 #[test]
