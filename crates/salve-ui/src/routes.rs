@@ -71,21 +71,22 @@ fn asset(body: &str, content_type: &'static str) -> Response {
 /// reloads the content when it moves. Each part is a constant-cost read: a counter row of the
 /// record, the catalog's ref, the end of the operation log.
 fn version(app: &App, request: &Request) -> Response {
+    // Every page shows the undo banner: the end of the operation log moves every stamp. The
+    // runs and the checkpoints show which checkpoints are kept: the catalog's commit moves
+    // theirs (not a run's own page, which would then move at every later run; it catches up on
+    // its next change or view). Outside a repository there are neither.
     let last = undo::last_restore(&app.dir)
         .ok()
         .flatten()
         .map(|r| r.before)
         .unwrap_or_default();
-    if request.param("what") == Some("checkpoints") {
-        return match checkpoint::stamp(&app.dir) {
-            Ok(stamp) => {
-                Response::json(&serde_json::json!({ "version": format!("{stamp}-{last}") }))
-            }
-            Err(e) => Response::json(&serde_json::json!({ "error": e.to_string() })),
-        };
-    }
-    let stamp = match request.param("run") {
-        Some(run) => record::show(&ShowOptions {
+    let catalog = match request.param("run") {
+        Some(_) => String::new(),
+        None => checkpoint::stamp(&app.dir).unwrap_or_default(),
+    };
+    let stamp = match (request.param("what"), request.param("run")) {
+        (Some("checkpoints"), _) => Ok(String::new()),
+        (_, Some(run)) => record::show(&ShowOptions {
             dir: app.dir.clone(),
             run: run.to_owned(),
             what: Shown::Record,
@@ -95,10 +96,12 @@ fn version(app: &App, request: &Request) -> Response {
             _ => String::new(),
         })
         .map(|json| format!("{:016x}", fnv(json.as_bytes()))),
-        None => record::stamp(&app.dir),
+        (_, None) => record::stamp(&app.dir),
     };
     match stamp {
-        Ok(stamp) => Response::json(&serde_json::json!({ "version": format!("{stamp}-{last}") })),
+        Ok(stamp) => {
+            Response::json(&serde_json::json!({ "version": format!("{stamp}-{catalog}-{last}") }))
+        }
         Err(e) => Response::json(&serde_json::json!({ "error": e.to_string() })),
     }
 }

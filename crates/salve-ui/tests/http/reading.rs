@@ -150,8 +150,11 @@ fn the_checkpoints_stamp_moves_when_one_is_taken_or_dropped() {
             .unwrap();
     let after_take = stamp(&app, target);
     assert_ne!(after_take, before);
+    let runs_before = stamp(&app, "/api/version");
     post(&app, &format!("/checkpoints/{}/drop", taken.id), &[]);
     assert_ne!(stamp(&app, target), after_take);
+    // The runs show whether each checkpoint is kept: their stamp moves too.
+    assert_ne!(stamp(&app, "/api/version"), runs_before);
 }
 
 #[test]
