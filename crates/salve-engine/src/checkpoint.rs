@@ -303,6 +303,71 @@ pub fn list(options: &ListOptions) -> Result<List, Error> {
     Ok(List { checkpoints, total })
 }
 
+/// The checkpoints still kept (not dropped), by id and commit: what a page needs to tell
+/// whether a run's checkpoint can still be restored, without counting any files.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Kept {
+    ids: Vec<(String, String)>,
+}
+
+impl Kept {
+    /// Whether `spec` (a checkpoint id, or a commit as runs record it) names a kept checkpoint.
+    pub fn holds(&self, spec: &str) -> bool {
+        let spec = spec.trim().to_ascii_lowercase();
+        !spec.is_empty()
+            && self
+                .ids
+                .iter()
+                .any(|(id, commit)| *id == spec || commit.starts_with(&spec))
+    }
+}
+
+/// A stamp of the checkpoint list that changes whenever a checkpoint is taken or dropped,
+/// read without listing them (empty before the first one).
+pub fn stamp(dir: &Path) -> Result<String, Error> {
+    let repo = Repo::discover(dir)?;
+    Ok(git_checkpoint::catalog_tip(&repo)?.unwrap_or_default())
+}
+
+/// Which checkpoints are kept in the work tree at `dir` (one read of the catalog).
+pub fn kept(dir: &Path) -> Result<Kept, Error> {
+    let repo = Repo::discover(dir)?;
+    let all = git_checkpoint::list(&repo, &git_checkpoint::list::Options::default())?;
+    Ok(Kept {
+        ids: all.into_iter().map(|c| (c.id, c.commit)).collect(),
+    })
+}
+
+/// A checkpoint's changes against the HEAD it was taken on, as a unified diff.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Diff {
+    /// The HEAD commit compared against, `None` on an unborn branch (compared with nothing).
+    pub head: Option<String>,
+    pub id: String,
+    /// The diff text (lossy UTF-8; binary files show as "Binary files differ").
+    pub diff: String,
+}
+
+/// The diff of checkpoint `id` (or a unique prefix) against the HEAD it was taken on.
+pub fn diff(dir: &Path, id: &str) -> Result<Diff, Error> {
+    let repo = Repo::discover(dir)?;
+    let found = git_checkpoint::find(&repo, id)?;
+    let base = match &found.head {
+        Some(head) => format!("{head}^{{tree}}"),
+        None => repo.empty_tree()?,
+    };
+    let bytes = repo
+        .git()
+        .args(["diff-tree", "-p", "-r", "--no-renames", "--no-color"])
+        .args([base.as_str(), found.tree.as_str()])
+        .run_bytes()?;
+    Ok(Diff {
+        head: found.head,
+        id: found.id,
+        diff: String::from_utf8_lossy(&bytes).into_owned(),
+    })
+}
+
 /// The checkpoint limits with this size for untracked files.
 pub(crate) fn limits(max_file_size: u64) -> git_create::Limits {
     git_create::Limits {

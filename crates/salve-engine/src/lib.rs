@@ -9,11 +9,11 @@
 //! |---|---|
 //! | [`apply::apply`] | place a reply's edits, write all files or none, checkpoint and record |
 //! | [`ask::ask`] | build a prompt, ask the configured chain, apply the answer, record |
-//! | [`checkpoint::create`], [`checkpoint::list`], [`checkpoint::drop`] | snapshots of the work tree |
-//! | [`restore::restore`], [`undo::undo`] | bring a snapshot back; take the last change back |
+//! | [`checkpoint::create`], [`checkpoint::list`], [`checkpoint::drop`], [`checkpoint::diff`] | snapshots of the work tree; [`checkpoint::kept`] and [`checkpoint::stamp`] read the catalog cheaply for a page |
+//! | [`restore::restore`], [`undo::undo`] | bring a snapshot back; take the last change back ([`undo::last_restore`], [`undo::undo_restore`]: a restore while it is the newest change) |
 //! | [`rewind::rewind`], [`rewind::preview`] | back to just before a recorded run; later runs marked rewound |
 //! | [`commit::commit`] | commit HEAD plus exactly the named files |
-//! | [`record::log`], [`record::show`], [`record::export`], [`record::import`], [`record::gc`] | the record |
+//! | [`record::log`], [`record::show`], [`record::export`], [`record::import`], [`record::gc`] | the record ([`record::stamp`], [`record::runs_by_checkpoint`] for a page) |
 //! | [`doctor::doctor`] | what is installed and configured |
 //! | [`trust::trust`] | list, trust or revoke the repository configuration that widens what salve does |
 //! | [`fix`]: [`fix::check::run`], [`fix::failures::extract`], [`fix::classify::classify`] | run a check, read its failures, tell code from environment |

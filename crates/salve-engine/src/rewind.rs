@@ -57,12 +57,17 @@ pub struct Outcome {
 pub struct Preview {
     /// The checkpoint that would be restored.
     pub checkpoint: String,
+    /// The files that would be deleted (there now, not in the checkpoint), a subset of `files`.
+    pub deleted: Vec<String>,
     /// The files that would be written or deleted, relative to the work tree.
     pub files: Vec<String>,
     /// The full id of the run.
     pub run: String,
     /// The runs that would be marked rewound, oldest first.
     pub runs: Vec<String>,
+    /// Of `deleted`, the files git does not track: created since, by the user or a later run,
+    /// and kept by no commit (only by the checkpoint the rewind takes first).
+    pub untracked: Vec<String>,
 }
 
 /// Why a rewind did not happen.
@@ -74,6 +79,12 @@ pub enum Error {
     /// The run took no checkpoint (it wrote nothing, or ran outside git).
     #[error("run {0} has no checkpoint to restore")]
     NoCheckpoint(String),
+    /// The run's checkpoint was dropped: its files may linger in git until garbage collection,
+    /// but a dropped checkpoint is never restored behind the user's back.
+    #[error(
+        "the checkpoint run {run} took ({checkpoint}) was dropped, so there is nothing to restore"
+    )]
+    Dropped { run: String, checkpoint: String },
     /// The restore itself refused or failed.
     #[error(transparent)]
     Restore(#[from] restore::Error),
@@ -96,7 +107,9 @@ impl Classified for Error {
     fn kind(&self) -> Kind {
         match self {
             Error::Record(e) => e.kind(),
-            Error::NoCheckpoint(_) | Error::Find(FindError::NotFound(_)) => Kind::Refused,
+            Error::NoCheckpoint(_)
+            | Error::Dropped { .. }
+            | Error::Find(FindError::NotFound(_)) => Kind::Refused,
             Error::Find(FindError::Ambiguous { .. }) => Kind::User,
             Error::Find(FindError::Git(e)) | Error::Git(e) => e.kind(),
             Error::Restore(e) => e.kind(),
@@ -107,6 +120,7 @@ impl Classified for Error {
         match self {
             Error::Record(e) => e.code(),
             Error::NoCheckpoint(_) => "no_checkpoint",
+            Error::Dropped { .. } => "checkpoint_dropped",
             Error::Find(FindError::NotFound(_)) => "no_such_checkpoint",
             Error::Find(FindError::Ambiguous { .. }) => "ambiguous_checkpoint",
             Error::Find(FindError::Git(e)) | Error::Git(e) => e.code(),
@@ -120,6 +134,11 @@ impl Classified for Error {
             Error::NoCheckpoint(_) => Some(
                 "only runs that wrote files in a git repository took a checkpoint; pick an \
                  earlier run, or restore a checkpoint from the checkpoint list"
+                    .to_owned(),
+            ),
+            Error::Dropped { .. } => Some(
+                "pick a later run whose checkpoint is kept, or restore a checkpoint from the \
+                 checkpoint list"
                     .to_owned(),
             ),
             Error::Find(FindError::NotFound(_)) => Some(
@@ -142,6 +161,18 @@ fn run_checkpoint(options: &Options) -> Result<(Store, String, String), Error> {
         .checkpoint
         .filter(|c| !c.is_empty())
         .ok_or_else(|| Error::NoCheckpoint(id.clone()))?;
+    let kept = crate::checkpoint::kept(&options.dir).map_err(|e| match e {
+        crate::checkpoint::Error::Git(e) | crate::checkpoint::Error::Find(FindError::Git(e)) => {
+            Error::Git(e)
+        }
+        crate::checkpoint::Error::Find(e) => Error::Find(e),
+    })?;
+    if !kept.holds(&checkpoint) {
+        return Err(Error::Dropped {
+            run: id,
+            checkpoint,
+        });
+    }
     Ok((store, id, checkpoint))
 }
 
@@ -176,17 +207,46 @@ pub fn preview(options: &Options) -> Result<Preview, Error> {
     )?;
     let changed = repo
         .git()
-        .args(["diff-tree", "-r", "-z", "--name-only", "--no-renames"])
+        .args(["diff-tree", "-r", "-z", "--name-status", "--no-renames"])
         .args([now.tree(), target_tree.as_str()])
         .run_bytes()?;
-    let files = split_nul(&changed)
-        .filter(|p| !p.is_empty())
-        .map(|p| show(&path_from_bytes(p)))
-        .collect();
+    let (mut files, mut deleted) = (Vec::new(), Vec::new());
+    let mut fields = split_nul(&changed).filter(|p| !p.is_empty());
+    while let (Some(status), Some(path)) = (fields.next(), fields.next()) {
+        let path = show(&path_from_bytes(path));
+        if status == b"D" {
+            deleted.push(path.clone());
+        }
+        files.push(path);
+    }
+    let untracked = untracked_among(&repo, &deleted)?;
     Ok(Preview {
         checkpoint: target.id,
+        deleted,
         files,
         runs: store.runs_from(&id)?,
         run: id,
+        untracked,
     })
+}
+
+/// Which of `paths` git does not track (in neither HEAD nor the index).
+fn untracked_among(repo: &Repo, paths: &[String]) -> Result<Vec<String>, Error> {
+    if paths.is_empty() {
+        return Ok(Vec::new());
+    }
+    let tracked = repo
+        .git()
+        .args(["ls-files", "-z", "--cached", "--"])
+        .args(paths.iter().map(|p| format!(":(literal){p}")))
+        .run_bytes()?;
+    let tracked: Vec<String> = split_nul(&tracked)
+        .filter(|p| !p.is_empty())
+        .map(|p| show(&path_from_bytes(p)))
+        .collect();
+    Ok(paths
+        .iter()
+        .filter(|p| !tracked.contains(p))
+        .cloned()
+        .collect())
 }

@@ -98,9 +98,35 @@ pub fn is_undo(kind: &str) -> bool {
     kind == UNDO || kind == UNDO_RESTORE
 }
 
-/// The most recent operation, if any.
+/// The most recent operation, if any. Reads only the end of the log: a page asks on every
+/// view, and the log grows with every change ever made.
 pub fn last(repo: &Repo) -> Result<Option<Operation>, GitError> {
-    Ok(read(repo)?.pop())
+    use std::io::{Read as _, Seek as _, SeekFrom};
+    const TAIL: u64 = 4096;
+    let path = log_path(repo)?;
+    let io = |e| GitError::io(format!("reading {}", path.display()), e);
+    let mut file = match std::fs::File::open(&path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io(e)),
+    };
+    let len = file.metadata().map_err(io)?.len();
+    let start = len.saturating_sub(TAIL);
+    file.seek(SeekFrom::Start(start)).map_err(io)?;
+    let mut tail = Vec::new();
+    file.read_to_end(&mut tail).map_err(io)?;
+    let text = String::from_utf8_lossy(&tail);
+    let mut lines: Vec<&str> = text.lines().collect();
+    // The first line of a tail that starts mid-file may be cut.
+    if start > 0 && !lines.is_empty() {
+        lines.remove(0);
+    }
+    match lines.iter().rev().find_map(|l| parse_line(l)) {
+        Some(op) => Ok(Some(op)),
+        // Lines longer than the tail (never written by salve): read it all.
+        None if start > 0 => Ok(read(repo)?.pop()),
+        None => Ok(None),
+    }
 }
 
 fn parse_line(line: &str) -> Option<Operation> {

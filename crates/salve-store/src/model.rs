@@ -134,6 +134,10 @@ pub struct Run {
 pub struct Usage {
     /// Attempts recorded (checks and model calls).
     pub attempts: u64,
+    /// Of those, the ones that called a model (named a provider).
+    pub calls: u64,
+    /// Of those, the ones that ran a check command.
+    pub checks: u64,
     /// The provider and model of the last attempt that named them.
     pub provider: Option<String>,
     pub model: Option<String>,

@@ -29,6 +29,10 @@ pub struct LogQuery {
     pub before: Option<String>,
     /// Sum up each run's attempts into [`RunSummary::usage`].
     pub usage: bool,
+    /// Only runs whose command, status or message holds this text, or that touched a path
+    /// holding it (case-insensitive for ASCII). A search reads every run older than `before`
+    /// until a page is full: its cost grows with how rare the text is, unlike the other filters.
+    pub search: Option<String>,
 }
 
 const RUN_COLUMNS: &str = "id, kind, command, baseline, checkpoint, started_ms, ended_ms, status, \
@@ -69,6 +73,20 @@ impl Store {
             args.push(kind.as_str().to_owned().into());
             sql.push_str(&format!(" AND kind = ?{}", args.len()));
         }
+        if let Some(text) = query.search.as_deref().filter(|t| !t.trim().is_empty()) {
+            let escaped = text
+                .trim()
+                .replace('\\', "\\\\")
+                .replace('%', "\\%")
+                .replace('_', "\\_");
+            args.push(format!("%{escaped}%").into());
+            let n = args.len();
+            sql.push_str(&format!(
+                " AND (command LIKE ?{n} ESCAPE '\\' OR status LIKE ?{n} ESCAPE '\\' \
+                 OR message LIKE ?{n} ESCAPE '\\' OR EXISTS (SELECT 1 FROM touched_files t \
+                 WHERE t.run_id = runs.id AND t.path LIKE ?{n} ESCAPE '\\'))"
+            ));
+        }
         sql.push_str(" ORDER BY id DESC");
         if let (Some(limit), None) = (query.limit, live_filter) {
             sql.push_str(&format!(" LIMIT {limit}"));
@@ -107,6 +125,26 @@ impl Store {
             .collect()
     }
 
+    /// The run that took each of `checkpoints` (ids as runs record them), as pairs of
+    /// checkpoint and run id; checkpoints no run took are left out.
+    pub fn runs_by_checkpoint(&self, checkpoints: &[String]) -> Result<Vec<(String, String)>> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT id FROM runs WHERE checkpoint = ?1 ORDER BY id LIMIT 1")
+            .map_err(|e| self.sql(e))?;
+        let mut out = Vec::new();
+        for c in checkpoints {
+            let run: Option<String> = stmt
+                .query_row([c], |r| r.get(0))
+                .optional()
+                .map_err(|e| self.sql(e))?;
+            if let Some(run) = run {
+                out.push((c.clone(), run));
+            }
+        }
+        Ok(out)
+    }
+
     /// The ids of `run` and every later run not rewound yet, oldest first: what a rewind to
     /// `run` would mark.
     pub fn runs_from(&self, run: &str) -> Result<Vec<String>> {
@@ -125,28 +163,13 @@ impl Store {
     /// A fingerprint of the listing: it moves when a run starts, finishes, or is rewound or
     /// brought back.
     pub fn stamp(&self) -> Result<String> {
+        // A counter the schema's triggers move on every write to the runs and what is listed
+        // with them: one row read, so a page polling every second costs the same on ten runs
+        // and on a hundred thousand.
         self.conn
-            .query_row(
-                "SELECT coalesce((SELECT max(id) FROM runs), ''), \
-                 (SELECT count(*) FROM runs), \
-                 (SELECT count(*) FROM runs WHERE ended_ms IS NULL), \
-                 coalesce((SELECT max(ended_ms) FROM runs), 0), \
-                 (SELECT count(*) FROM runs WHERE rewound_by IS NOT NULL), \
-                 coalesce((SELECT max(rewound_by) FROM runs), '') || \
-                 coalesce((SELECT min(rewound_by) FROM runs), '')",
-                [],
-                |r| {
-                    Ok(format!(
-                        "{}-{}-{}-{}-{}-{}",
-                        r.get::<_, String>(0)?,
-                        r.get::<_, i64>(1)?,
-                        r.get::<_, i64>(2)?,
-                        r.get::<_, i64>(3)?,
-                        r.get::<_, i64>(4)?,
-                        r.get::<_, String>(5)?
-                    ))
-                },
-            )
+            .prepare_cached("SELECT n FROM changes WHERE id = 1")
+            .and_then(|mut stmt| stmt.query_row([], |r| r.get::<_, i64>(0)))
+            .map(|n| format!("{n:x}"))
             .map_err(|e| self.sql(e))
     }
 
@@ -259,7 +282,8 @@ impl Store {
                  (SELECT provider FROM attempts WHERE run_id = ?1 AND provider IS NOT NULL \
                   ORDER BY seq DESC LIMIT 1), \
                  (SELECT model FROM attempts WHERE run_id = ?1 AND model IS NOT NULL \
-                  ORDER BY seq DESC LIMIT 1) \
+                  ORDER BY seq DESC LIMIT 1), \
+                 count(provider), count(check_command) \
                  FROM attempts WHERE run_id = ?1",
             )
             .map_err(|e| self.sql(e))?;
@@ -271,6 +295,8 @@ impl Store {
                 cost_usd: r.get(3)?,
                 provider: r.get(4)?,
                 model: r.get(5)?,
+                calls: as_u64(r.get(6)?).unwrap_or(0),
+                checks: as_u64(r.get(7)?).unwrap_or(0),
             })
         })
         .map_err(|e| self.sql(e))

@@ -16,6 +16,11 @@
 //! 4. the restore that rewound a run (`rewound_by`, the checkpoint commit taken before it, so
 //!    restoring that checkpoint brings the run back), and indexes for listing by kind and for
 //!    the page's cheap change stamp.
+//! 5. a change counter (`changes`, one row) that triggers move on every write to the runs and
+//!    the rows listed with them (attempts, touched files): the page's change stamp is one
+//!    primary-key read, whatever the size of the record, where version 4's aggregates over
+//!    `runs` grew with it. Back-filled from the runs there are. And an index to find the run
+//!    that took a checkpoint.
 
 use std::path::Path;
 use std::time::Duration;
@@ -163,7 +168,28 @@ CREATE INDEX runs_by_rewound ON runs(rewound_by);
 CREATE INDEX runs_by_end ON runs(ended_ms);
 "#;
 
-const MIGRATIONS: &[&str] = &[V1, V2, V3, V4];
+const V5: &str = r#"
+CREATE TABLE changes (
+    id  INTEGER PRIMARY KEY CHECK (id = 1),
+    n   INTEGER NOT NULL
+);
+INSERT INTO changes (id, n) VALUES (1, (SELECT count(*) FROM runs));
+CREATE TRIGGER changes_run_insert AFTER INSERT ON runs
+    BEGIN UPDATE changes SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER changes_run_update AFTER UPDATE ON runs
+    BEGIN UPDATE changes SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER changes_run_delete AFTER DELETE ON runs
+    BEGIN UPDATE changes SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER changes_attempt_insert AFTER INSERT ON attempts
+    BEGIN UPDATE changes SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER changes_attempt_update AFTER UPDATE ON attempts
+    BEGIN UPDATE changes SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER changes_touched_insert AFTER INSERT ON touched_files
+    BEGIN UPDATE changes SET n = n + 1 WHERE id = 1; END;
+CREATE INDEX runs_by_checkpoint ON runs(checkpoint);
+"#;
+
+const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5];
 
 /// Open (creating when missing) and migrate the database at `path`.
 pub(crate) fn open(path: &Path) -> Result<Connection> {

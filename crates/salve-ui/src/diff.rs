@@ -7,7 +7,24 @@ use crate::html::esc;
 pub fn render(diff: &str) -> String {
     let mut out = String::from("<table class=\"diff\"><tbody>");
     let (mut old, mut new) = (0u64, 0u64);
+    // Between a file's `diff` line and its first hunk: git's extended header lines (`new file
+    // mode`, `index`, `rename from`, ...), which are not lines of the file.
+    let mut header = false;
     for line in diff.lines() {
+        if header
+            && !line.starts_with("--- ")
+            && !line.starts_with("+++ ")
+            && !line.starts_with("@@")
+        {
+            out.push_str(&format!(
+                "<tr class=\"meta\"><td></td><td></td><td class=\"meta\">{}</td></tr>",
+                esc(line)
+            ));
+            continue;
+        }
+        if line.starts_with("diff ") {
+            header = true;
+        }
         if line.starts_with("--- ") || line.starts_with("+++ ") || line.starts_with("diff ") {
             if let Some(path) = line.strip_prefix("+++ ") {
                 let path = path.trim_start_matches("b/");
@@ -19,6 +36,7 @@ pub fn render(diff: &str) -> String {
             continue;
         }
         if let Some((o, n)) = hunk_start(line) {
+            header = false;
             (old, new) = (o, n);
             out.push_str(&format!(
                 "<tr class=\"hunk\"><td></td><td></td><td>{}</td></tr>",
@@ -75,5 +93,21 @@ mod tests {
         assert!(html.contains("<tr class=\"del\"><td class=\"ln\">4</td><td class=\"ln\"></td><td class=\"code\">-old &lt;b&gt;"));
         assert!(html.contains("<tr class=\"add\"><td class=\"ln\"></td><td class=\"ln\">4</td>"));
         assert!(html.contains("<tr class=\"file\"><td colspan=\"3\">f.txt</td>"));
+    }
+
+    #[test]
+    fn extended_header_lines_are_not_code_lines() {
+        let html = render(
+            "diff --git a/n.txt b/n.txt\nnew file mode 100644\nindex 0000000..1111111\n\
+             --- /dev/null\n+++ b/n.txt\n@@ -0,0 +1 @@\n+new\n",
+        );
+        assert!(
+            html.contains("<td class=\"meta\">new file mode 100644</td>"),
+            "{html}"
+        );
+        assert!(!html.contains("<td class=\"code\">new file mode"));
+        assert!(
+            html.contains("<td class=\"ln\"></td><td class=\"ln\">1</td><td class=\"code\">+new")
+        );
     }
 }

@@ -31,12 +31,13 @@ pub fn page(title: &str, live: Option<&str>, content: &str) -> String {
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <title>{title} · salve</title>\
+         <link rel=\"icon\" href=\"/favicon.ico\" type=\"image/svg+xml\">\
          <link rel=\"stylesheet\" href=\"/static/style.css\"></head>\
          <body{live}><header><a class=\"brand\" href=\"/\">salve</a>\
          <nav><a href=\"/\">Runs</a><a href=\"/checkpoints\">Checkpoints</a></nav>\
          <span id=\"live\" class=\"live\" hidden>live</span></header>\
          <main id=\"content\">{content}</main>\
-         <script src=\"/static/app.js\"></script></body></html>\n",
+         <script src=\"/static/app.js\" async></script></body></html>\n",
         title = esc(title)
     )
 }
@@ -73,12 +74,13 @@ pub fn button_form_with(
     )
 }
 
-/// A time as `YYYY-MM-DD HH:MM:SS` UTC.
+/// A time as `YYYY-MM-DD HH:MM:SS UTC`: the zone is said, since the page cannot know the
+/// reader's.
 pub fn time(t: Timestamp) -> String {
-    t.to_seconds()
+    format!("{} UTC", t.to_seconds())
 }
 
-/// Seconds since the epoch as `YYYY-MM-DD HH:MM:SS` UTC.
+/// Seconds since the epoch as `YYYY-MM-DD HH:MM:SS UTC`.
 pub fn datetime(secs: i64) -> String {
     time(Timestamp(secs.saturating_mul(1000)))
 }
@@ -117,9 +119,11 @@ pub fn not_found(what: &str) -> Response {
 
 /// An engine error as a page: what happened and what to do, with a status that fits its kind.
 pub fn error_page(e: &(impl salve_engine::Classified + std::fmt::Display)) -> Response {
-    let status = match e.kind() {
-        salve_engine::Kind::User => 400,
-        salve_engine::Kind::Refused => 409,
+    let status = match (e.kind(), e.code()) {
+        // A page for a run or checkpoint that is not there: an address that names nothing.
+        (_, "no_such_run" | "bad_run_id" | "no_record" | "no_such_checkpoint") => 404,
+        (salve_engine::Kind::User, _) => 400,
+        (salve_engine::Kind::Refused, _) => 409,
         _ => 500,
     };
     let hint = e
@@ -149,7 +153,7 @@ mod tests {
 
     #[test]
     fn dates_are_utc_calendar_dates() {
-        assert_eq!(datetime(0), "1970-01-01 00:00:00");
-        assert_eq!(datetime(1_709_210_096), "2024-02-29 12:34:56");
+        assert_eq!(datetime(0), "1970-01-01 00:00:00 UTC");
+        assert_eq!(datetime(1_709_210_096), "2024-02-29 12:34:56 UTC");
     }
 }

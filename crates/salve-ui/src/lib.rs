@@ -20,10 +20,10 @@
 //! | `GET /run/ID` | one run: patch sets, diffs, apply report, attempts, decisions ([`run_page`]) |
 //! | `GET /run/ID/artifact/NAME` | an artifact as text (`?download=1` as a file) |
 //! | `GET /run/ID/restore`, `POST` | the confirmation listing the files, then the rewind ([`actions`]) |
-//! | `POST /undo-restore` | restore the checkpoint a rewind took: the runs come back |
-//! | `GET /checkpoints`, `POST /checkpoints/ID/restore`, `POST /checkpoints/ID/drop` | [`checkpoints`] |
-//! | `GET /api/version` | a stamp of the record (or of one run) that changes when it does |
-//! | `GET /static/*` | the stylesheet and the script |
+//! | `POST /undo-restore` | take back the last restore while it is the newest change (every page shows a banner with the button then) |
+//! | `GET /checkpoints`, `GET /checkpoints/ID` (its diff against HEAD), `POST /checkpoints/ID/restore`, `POST /checkpoints/ID/drop` | [`checkpoints`] |
+//! | `GET /api/version` | a stamp of the record (or of one run, or `?what=checkpoints`) that moves when it does, at a cost independent of the record's size |
+//! | `GET /static/*`, `GET /favicon.ico` | the stylesheet, the script and the icon |
 
 pub mod actions;
 pub mod checkpoints;
@@ -31,6 +31,7 @@ pub mod diff;
 pub mod guard;
 pub mod html;
 pub mod http;
+pub mod notes;
 pub mod routes;
 pub mod run_page;
 pub mod timeline;
@@ -131,6 +132,20 @@ impl App {
     }
 }
 
+/// Listen on `addr` with Nagle's algorithm off for the connections accepted (they inherit it
+/// from the listening socket). The server writes an answer's head and body separately; with
+/// Nagle on, the body's last segment waits for the browser's delayed acknowledgement of the
+/// head, about 40 ms on each page and asset, most of a first view's time.
+fn listen(addr: SocketAddr) -> std::io::Result<std::net::TcpListener> {
+    use socket2::{Domain, Protocol, Socket, Type};
+    let socket = Socket::new(Domain::IPV4, Type::STREAM, Some(Protocol::TCP))?;
+    socket.set_reuse_address(true)?;
+    socket.set_tcp_nodelay(true)?;
+    socket.bind(&addr.into())?;
+    socket.listen(128)?;
+    Ok(socket.into())
+}
+
 /// A bound page, ready to serve.
 pub struct Server {
     http: Arc<tiny_http::Server>,
@@ -153,10 +168,13 @@ impl Server {
             return Err(Error::NotADirectory(options.dir.clone()));
         }
         let wanted = SocketAddr::from((Ipv4Addr::LOCALHOST, options.port));
-        let http = tiny_http::Server::http(wanted).map_err(|e| Error::Bind {
+        let bind_error = |message: String| Error::Bind {
             port: options.port,
-            message: e.to_string(),
-        })?;
+            message,
+        };
+        let listener = listen(wanted).map_err(|e| bind_error(e.to_string()))?;
+        let http = tiny_http::Server::from_listener(listener, None)
+            .map_err(|e| bind_error(e.to_string()))?;
         let addr = http.server_addr().to_ip().ok_or_else(|| Error::Bind {
             port: options.port,
             message: "not an IP address".to_owned(),

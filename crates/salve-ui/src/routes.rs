@@ -2,6 +2,7 @@
 //! assets, the live-update stamp, and how engine errors read on a page.
 
 use salve_engine::record::{self, ShowOptions, ShowOutcome, Shown};
+use salve_engine::{checkpoint, undo};
 
 use crate::html::not_found;
 use crate::http::{Request, Response};
@@ -9,6 +10,7 @@ use crate::{actions, checkpoints, run_page, timeline, App};
 
 const STYLE: &str = include_str!("assets/style.css");
 const SCRIPT: &str = include_str!("assets/app.js");
+const ICON: &str = include_str!("assets/icon.svg");
 
 /// Answer a request that passed the guard.
 pub fn route(app: &App, request: &Request) -> Response {
@@ -18,6 +20,7 @@ pub fn route(app: &App, request: &Request) -> Response {
         (false, []) => timeline::page(app, request),
         (false, ["static", "style.css"]) => asset(STYLE, "text/css; charset=utf-8"),
         (false, ["static", "app.js"]) => asset(SCRIPT, "text/javascript; charset=utf-8"),
+        (false, ["favicon.ico"]) => asset(ICON, "image/svg+xml"),
         (false, ["api", "version"]) => version(app, request),
         (false, ["run", id]) => run_page::page(app, id),
         (false, ["run", id, "artifact", name]) => run_page::artifact(app, request, id, name),
@@ -25,6 +28,7 @@ pub fn route(app: &App, request: &Request) -> Response {
         (true, ["run", id, "restore"]) => actions::rewind(app, id),
         (true, ["undo-restore"]) => actions::undo_restore(app, request),
         (false, ["checkpoints"]) => checkpoints::page(app, request),
+        (false, ["checkpoints", id]) => checkpoints::diff(app, id),
         (true, ["checkpoints", id, "restore"]) => checkpoints::restore(app, id),
         (true, ["checkpoints", id, "drop"]) => checkpoints::drop(app, id),
         (true, _) if known_get(&segments) => Response::text(405, "use GET\n"),
@@ -38,8 +42,14 @@ pub fn route(app: &App, request: &Request) -> Response {
 fn known_get(segments: &[&str]) -> bool {
     matches!(
         segments,
-        [] | ["static", _] | ["api", "version"] | ["run", _] | ["run", _, "artifact", _]
-    ) || segments == ["checkpoints"]
+        [] | ["static", _]
+            | ["favicon.ico"]
+            | ["api", "version"]
+            | ["run", _]
+            | ["run", _, "artifact", _]
+            | ["checkpoints"]
+            | ["checkpoints", _]
+    )
 }
 
 fn known_post(segments: &[&str]) -> bool {
@@ -56,11 +66,27 @@ fn asset(body: &str, content_type: &'static str) -> Response {
     }
 }
 
-/// A stamp that changes whenever the listing (or the run `?run=ID`) would: the script polls it
-/// and reloads the content when it moves.
+/// A stamp that changes whenever the listing (or the run `?run=ID`, or the checkpoints with
+/// `?what=checkpoints`) would, or the undo banner every page shows: the script polls it and
+/// reloads the content when it moves. Each part is a constant-cost read: a counter row of the
+/// record, the catalog's ref, the end of the operation log.
 fn version(app: &App, request: &Request) -> Response {
-    let stamp = match request.param("run") {
-        Some(run) => record::show(&ShowOptions {
+    // Every page shows the undo banner: the end of the operation log moves every stamp. The
+    // runs and the checkpoints show which checkpoints are kept: the catalog's commit moves
+    // theirs (not a run's own page, which would then move at every later run; it catches up on
+    // its next change or view). Outside a repository there are neither.
+    let last = undo::last_restore(&app.dir)
+        .ok()
+        .flatten()
+        .map(|r| r.before)
+        .unwrap_or_default();
+    let catalog = match request.param("run") {
+        Some(_) => String::new(),
+        None => checkpoint::stamp(&app.dir).unwrap_or_default(),
+    };
+    let stamp = match (request.param("what"), request.param("run")) {
+        (Some("checkpoints"), _) => Ok(String::new()),
+        (_, Some(run)) => record::show(&ShowOptions {
             dir: app.dir.clone(),
             run: run.to_owned(),
             what: Shown::Record,
@@ -70,10 +96,12 @@ fn version(app: &App, request: &Request) -> Response {
             _ => String::new(),
         })
         .map(|json| format!("{:016x}", fnv(json.as_bytes()))),
-        None => record::stamp(&app.dir),
+        (_, None) => record::stamp(&app.dir),
     };
     match stamp {
-        Ok(stamp) => Response::json(&serde_json::json!({ "version": stamp })),
+        Ok(stamp) => {
+            Response::json(&serde_json::json!({ "version": format!("{stamp}-{catalog}-{last}") }))
+        }
         Err(e) => Response::json(&serde_json::json!({ "error": e.to_string() })),
     }
 }

@@ -5,6 +5,7 @@
 use salve_engine::record::{self, NamedReport, RunRecord, ShowOptions, ShowOutcome, Shown};
 use salve_engine::report::FileReport;
 
+use crate::actions::banner;
 use crate::html::{duration, esc, page as frame, status_class, time};
 use crate::html::{error_page, not_found};
 use crate::http::{percent_encode, Request, Response};
@@ -44,7 +45,9 @@ pub fn page(app: &App, id: &str) -> Response {
         Err(e) => return error_page(&e),
     };
     let run = &record.run;
-    let mut content = header(&record);
+    let kept = salve_engine::checkpoint::kept(&app.dir).unwrap_or_default();
+    let mut content = banner(app);
+    content.push_str(&header(&record, &kept));
     content.push_str(&patch_sets(app, &record));
     content.push_str(&reports(app, &record));
     if !record.attempts.is_empty() {
@@ -59,7 +62,7 @@ pub fn page(app: &App, id: &str) -> Response {
     Response::html(200, frame(&title, Some(&live), &content))
 }
 
-fn header(record: &RunRecord) -> String {
+fn header(record: &RunRecord, kept: &salve_engine::checkpoint::Kept) -> String {
     let r = &record.run;
     let rewound = if r.rewound_by.is_some() {
         " <span class=\"badge rewound\">rewound</span>"
@@ -76,31 +79,51 @@ fn header(record: &RunRecord) -> String {
     if let Some(end) = r.ended_at {
         facts.push(("Took", duration(end.0 - r.started_at.0)));
     }
-    facts.push((
-        "Files",
+    let files = if r.status == "checked" {
+        // A check run places the edit and writes nothing: its counts are not a change.
+        "none written (a check: the edit was placed, not applied)".to_owned()
+    } else {
         format!(
             "{} (<span class=\"add\">+{}</span> <span class=\"del\">−{}</span>)",
             r.files, r.added, r.removed
-        ),
-    ));
-    for (label, value) in [
-        ("Message", &r.message),
-        ("Baseline", &r.baseline),
-        ("Checkpoint", &r.checkpoint),
-    ] {
+        )
+    };
+    facts.push(("Files", files));
+    for (label, value) in [("Message", &r.message), ("Baseline", &r.baseline)] {
         if let Some(v) = value {
             facts.push((label, format!("<code>{}</code>", esc(v))));
         }
+    }
+    match &r.checkpoint {
+        // A kept checkpoint links to its diff against HEAD.
+        Some(c) if kept.holds(c) => facts.push((
+            "Checkpoint",
+            format!(
+                "<a href=\"/checkpoints/{}\"><code>{}</code></a>",
+                esc(&percent_encode(c)),
+                esc(c)
+            ),
+        )),
+        Some(c) if !c.is_empty() => {
+            facts.push(("Checkpoint", format!("<code>{}</code> (dropped)", esc(c))));
+        }
+        _ => {}
     }
     let dl: String = facts
         .iter()
         .map(|(k, v)| format!("<dt>{k}</dt><dd>{v}</dd>"))
         .collect();
     let restore = match (&r.checkpoint, &r.rewound_by) {
-        (Some(c), None) if !c.is_empty() => format!(
+        (Some(c), None) if !c.is_empty() && kept.holds(c) => format!(
             "<p><a class=\"action\" id=\"restore-here\" href=\"/run/{}/restore\">Restore to here</a> \
              <span class=\"muted\">brings the files back to just before this run</span></p>",
             esc(&r.id)
+        ),
+        (Some(c), None) if !c.is_empty() => format!(
+            "<p class=\"muted\" id=\"no-restore\">Restore to here is not offered: the checkpoint \
+             this run took (<code>{}</code>) was dropped, so the files from just before it are \
+             no longer kept.</p>",
+            esc(c)
         ),
         _ => String::new(),
     };
@@ -120,6 +143,11 @@ fn patch_sets(app: &App, record: &RunRecord) -> String {
     }
     let mut rows = String::new();
     let mut diffs = String::new();
+    // An apply has no rationale (only a model's repair states one): no empty column for it.
+    let rationale = record
+        .patch_sets
+        .iter()
+        .any(|p| p.rationale.as_deref().is_some_and(|r| !r.trim().is_empty()));
     for p in &record.patch_sets {
         let files: Vec<String> = p
             .files
@@ -137,7 +165,7 @@ fn patch_sets(app: &App, record: &RunRecord) -> String {
             .collect();
         rows.push_str(&format!(
             "<tr><td>{}</td><td><span class=\"status {}\">{}</span></td><td>{}</td><td>{}</td>\
-             <td>{}</td><td>{}</td></tr>",
+             {}<td>{}</td></tr>",
             p.seq,
             if p.status.as_str() == "applied" {
                 "ok"
@@ -147,7 +175,11 @@ fn patch_sets(app: &App, record: &RunRecord) -> String {
             p.status.as_str(),
             esc(p.format.as_deref().unwrap_or("")),
             files.join("<br>"),
-            esc(p.rationale.as_deref().unwrap_or("")),
+            if rationale {
+                format!("<td>{}</td>", esc(p.rationale.as_deref().unwrap_or("")))
+            } else {
+                String::new()
+            },
             esc(p.reason.as_deref().unwrap_or("")),
         ));
         let name = p.diff_sha256.as_ref().and_then(|sha| {
@@ -167,9 +199,10 @@ fn patch_sets(app: &App, record: &RunRecord) -> String {
         }
     }
     format!(
-        "<h2>Patch sets</h2><table><thead><tr><th>#</th><th>Status</th><th>Format</th>\
-         <th>Files</th><th>Rationale</th><th>Why</th></tr></thead><tbody>{rows}</tbody></table>\
-         <h2>Diff</h2><div id=\"diff\">{}</div>",
+        "<h2>Patch sets</h2><div class=\"scroll\"><table><thead><tr><th>#</th><th>Status</th>\
+         <th>Format</th><th>Files</th>{}<th>Why</th></tr></thead><tbody>{rows}</tbody></table>\
+         </div><h2>Diff</h2><div id=\"diff\">{}</div>",
+        if rationale { "<th>Rationale</th>" } else { "" },
         if diffs.is_empty() {
             "<p class=\"empty\">No diff was kept.</p>".to_owned()
         } else {
@@ -189,6 +222,11 @@ fn reports(app: &App, record: &RunRecord) -> String {
     };
     let mut out = String::new();
     for NamedReport { name, report } in &reports {
+        let mut report = report.clone();
+        // A check run's report is the placement of an edit that was never written.
+        if record.run.status == "checked" {
+            report.check_only = true;
+        }
         out.push_str(&format!(
             "<h3>{} <span class=\"muted\">{}</span></h3>",
             esc(name),
@@ -208,14 +246,30 @@ fn report_file(file: &FileReport) -> String {
     let mut rows = String::new();
     let mut candidates = String::new();
     for h in &file.hunks {
-        let lines = h
-            .lines
-            .map(|l| format!("{}–{}", l.start, l.end))
-            .unwrap_or_default();
-        let similarity = h.similarity.map(|s| format!("{s:.2}")).unwrap_or_default();
+        // Numbered from 1, as the decisions and the command line number them.
+        let number = h.index + 1;
+        // A refused hunk has no place of its own: its cells say where it could have gone.
+        let lines = match (h.lines, h.candidates.as_slice()) {
+            (Some(l), _) => format!("{}–{}", l.start, l.end),
+            (None, []) => String::new(),
+            (None, found) => found
+                .iter()
+                .map(|c| format!("{}–{}?", c.lines.start, c.lines.end))
+                .collect::<Vec<_>>()
+                .join(", "),
+        };
+        let best = h
+            .candidates
+            .iter()
+            .map(|c| c.score)
+            .fold(None, |a: Option<f64>, s| Some(a.map_or(s, |a| a.max(s))));
+        let similarity = match (h.similarity, best) {
+            (Some(s), _) => format!("{s:.2}"),
+            (None, Some(b)) => format!("best {b:.2}"),
+            (None, None) => String::new(),
+        };
         rows.push_str(&format!(
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            h.index,
+            "<tr><td>{number}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             esc(h.status.as_str()),
             esc(h.rung.map(|r| r.as_str()).unwrap_or("")),
             esc(&lines),
@@ -223,14 +277,7 @@ fn report_file(file: &FileReport) -> String {
             esc(h.message.as_deref().unwrap_or("")),
         ));
         for c in &h.candidates {
-            candidates.push_str(&format!(
-                "<li>hunk {}: lines {}–{} (score {:.2})<pre>{}</pre></li>",
-                h.index,
-                c.lines.start,
-                c.lines.end,
-                c.score,
-                esc(&c.diff),
-            ));
+            candidates.push_str(&candidate(number, c));
         }
     }
     let candidates = if candidates.is_empty() {
@@ -240,12 +287,52 @@ fn report_file(file: &FileReport) -> String {
     };
     format!(
         "<p><code>{}</code> {} <span class=\"status\">{}</span> {}</p>\
-         <table><thead><tr><th>Hunk</th><th>Status</th><th>Rung</th><th>Lines</th>\
-         <th>Similarity</th><th>Note</th></tr></thead><tbody>{rows}</tbody></table>{candidates}",
+         <div class=\"scroll\"><table><thead><tr><th>Hunk</th><th>Status</th><th>Rung</th><th>Lines</th>\
+         <th>Similarity</th><th>Note</th></tr></thead><tbody>{rows}</tbody></table></div>{candidates}",
         esc(&file.path),
         esc(file.change.as_str()),
         esc(file.status.as_str()),
         esc(file.message.as_deref().unwrap_or("")),
+    )
+}
+
+/// One place a refused hunk could have gone: its lines, score, scope, the file's numbered
+/// lines around it, and the character diff against what the edit expected.
+fn candidate(hunk: usize, c: &salve_engine::report::Candidate) -> String {
+    let scope = c
+        .scope
+        .as_ref()
+        .map(|s| format!(" in <code>{}</code> (line {})", esc(&s.text), s.line))
+        .unwrap_or_default();
+    let excerpt = if c.excerpt.is_empty() {
+        String::new()
+    } else {
+        let width = c
+            .excerpt
+            .iter()
+            .map(|l| l.line.to_string().len())
+            .max()
+            .unwrap_or(1);
+        let lines: Vec<String> = c
+            .excerpt
+            .iter()
+            .map(|l| {
+                let mark = if (c.lines.start..=c.lines.end).contains(&l.line) {
+                    '>'
+                } else {
+                    ' '
+                };
+                format!("{mark} {:>width$} | {}", l.line, esc(&l.text))
+            })
+            .collect();
+        format!("<pre class=\"excerpt\">{}</pre>", lines.join("\n"))
+    };
+    format!(
+        "<li>hunk {hunk}: lines {}–{} (score {:.2}){scope}{excerpt}<pre>{}</pre></li>",
+        c.lines.start,
+        c.lines.end,
+        c.score,
+        esc(&c.diff),
     )
 }
 

@@ -1,12 +1,14 @@
 //! The timeline: every run newest first, filtered by status and kind, a page at a time. Paging
 //! is by key (`before=` the last id shown), so the hundredth page costs what the first does.
 
+use salve_engine::checkpoint::{self, Kept};
 use salve_engine::record::{self, LogOptions, RunKind, RunSummary, STATUSES};
 
+use crate::actions::banner;
 use crate::html::error_page;
-use crate::html::{button_form, duration, esc, page as frame, status_class, time};
+use crate::html::{duration, esc, page as frame, status_class, time};
 use crate::http::{percent_encode, Request, Response};
-use crate::App;
+use crate::{notes, App};
 
 /// Runs on one page.
 pub const PAGE_SIZE: usize = 50;
@@ -17,6 +19,8 @@ struct Filters {
     status: Option<String>,
     kind: Option<RunKind>,
     before: Option<String>,
+    /// Text searched in commands, statuses, messages and touched paths.
+    search: Option<String>,
 }
 
 impl Filters {
@@ -31,6 +35,11 @@ impl Filters {
                 .param("before")
                 .filter(|b| b.bytes().all(|c| c.is_ascii_hexdigit()))
                 .map(str::to_owned),
+            search: request
+                .param("q")
+                .map(str::trim)
+                .filter(|q| !q.is_empty())
+                .map(|q| q.chars().take(200).collect()),
         }
     }
 
@@ -42,6 +51,9 @@ impl Filters {
         }
         if let Some(k) = self.kind {
             parts.push(format!("kind={}", k.as_str()));
+        }
+        if let Some(q) = &self.search {
+            parts.push(format!("q={}", percent_encode(q)));
         }
         if let Some(b) = before {
             parts.push(format!("before={}", percent_encode(b)));
@@ -63,6 +75,7 @@ pub fn page(app: &App, request: &Request) -> Response {
         status: filters.status.clone(),
         kind: filters.kind,
         before: filters.before.clone(),
+        search: filters.search.clone(),
         usage: true,
         ..LogOptions::default()
     });
@@ -72,29 +85,15 @@ pub fn page(app: &App, request: &Request) -> Response {
     };
     let more = runs.len() > PAGE_SIZE;
     runs.truncate(PAGE_SIZE);
-    let mut content = String::from("<h1>Runs</h1>");
-    if let Some(checkpoint) = request.param("undo") {
-        content.push_str(&undo_banner(app, checkpoint));
-    }
+    // Outside a repository no run has a checkpoint; offering none is then right.
+    let kept = checkpoint::kept(&app.dir).unwrap_or_default();
+    let mut content = banner(app);
+    content.push_str(&notes::render(request));
+    content.push_str("<h1>Runs</h1>");
     content.push_str(&filter_form(&filters));
-    content.push_str(&table(&runs));
+    content.push_str(&table(&runs, &kept));
     content.push_str(&pager(&filters, &runs, more));
     Response::html(200, frame("Runs", Some("/api/version"), &content))
-}
-
-/// The note after a restore, with the button that takes it back.
-pub fn undo_banner(app: &App, checkpoint: &str) -> String {
-    format!(
-        "<div class=\"banner\" id=\"undo-banner\">Restored. The state before the restore is \
-         checkpoint <code>{}</code>. {}</div>",
-        esc(checkpoint),
-        button_form(
-            "/undo-restore",
-            &app.token,
-            "Undo restore",
-            &[("checkpoint", checkpoint)]
-        )
-    )
 }
 
 fn filter_form(filters: &Filters) -> String {
@@ -120,11 +119,14 @@ fn filter_form(filters: &Filters) -> String {
         "<form class=\"filters\" method=\"get\" action=\"/\">\
          <label>Status <select name=\"status\">{status}</select></label>\
          <label>Kind <select name=\"kind\">{kind}</select></label>\
-         <button type=\"submit\">Filter</button></form>"
+         <label>Search <input type=\"search\" name=\"q\" value=\"{q}\" maxlength=\"200\" \
+         placeholder=\"path, command or status\"></label>\
+         <button type=\"submit\">Filter</button></form>",
+        q = esc(filters.search.as_deref().unwrap_or("")),
     )
 }
 
-fn table(runs: &[RunSummary]) -> String {
+fn table(runs: &[RunSummary], kept: &Kept) -> String {
     if runs.is_empty() {
         return "<p class=\"empty\">No runs recorded here yet. <code>salve apply</code>, \
                 <code>salve ask</code> and <code>salve fix</code> record theirs.</p>"
@@ -132,17 +134,18 @@ fn table(runs: &[RunSummary]) -> String {
     }
     let mut rows = String::new();
     for r in runs {
-        rows.push_str(&row(r));
+        rows.push_str(&row(r, kept));
     }
     format!(
-        "<table class=\"runs\"><thead><tr><th>Run</th><th>Kind</th><th>Command</th>\
-         <th>Status</th><th>Started</th><th>Took</th><th>Files</th><th>Lines</th>\
-         <th>Provider · model</th><th>Attempts</th><th>Tokens</th><th>Cost</th><th></th>\
+        "<table class=\"runs stack\"><thead><tr><th>Run</th><th>Kind</th><th>Command</th>\
+         <th>Status</th><th>Started (UTC)</th><th class=\"minor\">Took</th><th>Files</th>\
+         <th>Lines</th><th class=\"minor\">Provider · model</th><th class=\"minor\">Calls · checks</th>\
+         <th class=\"minor\">Tokens</th><th class=\"minor\">Cost</th><th></th>\
          </tr></thead><tbody id=\"runs\">{rows}</tbody></table>"
     )
 }
 
-fn row(summary: &RunSummary) -> String {
+fn row(summary: &RunSummary, kept: &Kept) -> String {
     let r = &summary.run;
     let rewound = r.rewound_by.is_some();
     let took = r
@@ -165,17 +168,13 @@ fn row(summary: &RunSummary) -> String {
         .cost_usd
         .map(|c| format!("${c:.4}"))
         .unwrap_or_default();
-    let attempts = if usage.attempts > 0 {
-        usage.attempts.to_string()
-    } else {
-        String::new()
-    };
-    let restore = match (&r.checkpoint, rewound) {
-        (Some(c), false) if !c.is_empty() => format!(
-            "<a class=\"action\" href=\"/run/{}/restore\">Restore to here</a>",
-            esc(&r.id)
-        ),
-        _ => String::new(),
+    // Checks and model calls apart: a fix loop with one repair records a failing check, the
+    // call, and the check that passed, which is one repair, not three.
+    let attempts = match (usage.calls, usage.checks) {
+        (0, 0) => String::new(),
+        (calls, 0) => format!("{calls} call(s)"),
+        (0, checks) => format!("{checks} check(s)"),
+        (calls, checks) => format!("{calls} call(s), {checks} check(s)"),
     };
     let badge = if rewound {
         " <span class=\"badge rewound\">rewound</span>"
@@ -183,12 +182,16 @@ fn row(summary: &RunSummary) -> String {
         ""
     };
     format!(
-        "<tr class=\"run{}\" data-run=\"{id}\"><td><a href=\"/run/{id}\"><code>{short}</code></a></td>\
-         <td>{kind}</td><td class=\"cmd\" title=\"{paths}\">{command}</td>\
-         <td><span class=\"status {class}\">{status}</span>{badge}</td><td>{started}</td>\
-         <td>{took}</td><td>{files}</td><td><span class=\"add\">+{added}</span> \
-         <span class=\"del\">−{removed}</span></td><td>{model}</td><td>{attempts}</td>\
-         <td>{tokens}</td><td>{cost}</td><td>{restore}</td></tr>",
+        "<tr class=\"run{}\" data-run=\"{id}\"><td data-label=\"Run\"><a href=\"/run/{id}\">\
+         <code>{short}</code></a></td><td data-label=\"Kind\">{kind}</td>\
+         <td class=\"cmd\" data-label=\"Command\" title=\"{paths}\">{command}</td>\
+         <td data-label=\"Status\"><span class=\"status {class}\">{status}</span>{badge}</td>\
+         <td data-label=\"Started\">{started}</td><td class=\"minor\" data-label=\"Took\">{took}</td>\
+         <td data-label=\"Files\">{files}</td><td data-label=\"Lines\"><span class=\"add\">+{added}</span> \
+         <span class=\"del\">−{removed}</span></td><td class=\"minor\" data-label=\"Model\">{model}</td>\
+         <td class=\"minor\" data-label=\"Calls\">{attempts}</td>\
+         <td class=\"minor\" data-label=\"Tokens\">{tokens}</td><td class=\"minor\" data-label=\"Cost\">{cost}</td>\
+         <td class=\"actions\">{restore}</td></tr>",
         if rewound { " rewound" } else { "" },
         id = esc(&r.id),
         short = esc(&summary.short_id),
@@ -202,7 +205,25 @@ fn row(summary: &RunSummary) -> String {
         added = r.added,
         removed = r.removed,
         model = esc(&model),
+        restore = restore_cell(r, kept),
     )
+}
+
+/// "Restore to here" while the run's checkpoint is kept; once it was dropped, a note that says
+/// so instead of a button that could not work.
+fn restore_cell(r: &record::Run, kept: &Kept) -> String {
+    match (&r.checkpoint, r.rewound_by.is_some()) {
+        (Some(c), false) if !c.is_empty() && kept.holds(c) => format!(
+            "<a class=\"action\" href=\"/run/{}/restore\">Restore to here</a>",
+            esc(&r.id)
+        ),
+        (Some(c), false) if !c.is_empty() => format!(
+            "<span class=\"muted dropped\" title=\"checkpoint {} was dropped\">checkpoint \
+             dropped</span>",
+            esc(c)
+        ),
+        _ => String::new(),
+    }
 }
 
 fn pager(filters: &Filters, runs: &[RunSummary], more: bool) -> String {

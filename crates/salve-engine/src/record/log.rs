@@ -24,6 +24,9 @@ pub struct LogOptions {
     pub before: Option<String>,
     /// Sum each run's attempts (provider, model, tokens, cost) into its `usage`.
     pub usage: bool,
+    /// Only runs whose command, status or message holds this text, or that touched a path
+    /// holding it.
+    pub search: Option<String>,
 }
 
 /// Whether there is a record to list.
@@ -69,11 +72,25 @@ pub fn log(options: &LogOptions) -> Result<LogOutcome, Error> {
         kind: options.kind,
         before: options.before.clone(),
         usage: options.usage,
+        search: options.search.clone(),
     };
     Ok(LogOutcome {
         runs: store.list(&query)?,
         record: RecordState::Kept,
     })
+}
+
+/// The run that took each of `checkpoints` (checkpoint ids), as (checkpoint, run id) pairs;
+/// checkpoints taken by hand or by a restore have none. Empty without a record.
+pub fn runs_by_checkpoint(
+    dir: &std::path::Path,
+    checkpoints: &[String],
+) -> Result<Vec<(String, String)>, Error> {
+    let dir = existing_dir(dir)?;
+    match Store::open_existing(dir)? {
+        Some(store) => Ok(store.runs_by_checkpoint(checkpoints)?),
+        None => Ok(Vec::new()),
+    }
 }
 
 /// A fingerprint of the listing of the record of `dir`: it changes when a run starts,

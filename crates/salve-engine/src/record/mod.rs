@@ -20,7 +20,7 @@ use salve_store::{artifact, status, Batch, Finish, NewRun, Store};
 pub use error::Error;
 pub use exchange::{export, import, ExportOptions, ExportOutcome, ImportOptions, Selection};
 pub use gc::{gc, GcOptions, GcOutcome, DEFAULT_KEEP_MS};
-pub use log::{log, stamp, LogOptions, LogOutcome, RecordState};
+pub use log::{log, runs_by_checkpoint, stamp, LogOptions, LogOutcome, RecordState};
 pub use show::{show, NamedReport, ShowOptions, ShowOutcome, Shown};
 
 // The record's own types, as front ends render them.

@@ -8,6 +8,7 @@
 //! recorded diff) are undone by restoring their checkpoint. Undo is itself a change, so a second
 //! undo redoes.
 
+mod last_restore;
 mod steps;
 
 use std::path::PathBuf;
@@ -19,6 +20,7 @@ use crate::checkpoint::{limits, DEFAULT_MAX_UNTRACKED_FILE};
 use crate::error::{Classified, Kind};
 use crate::restore;
 
+pub use last_restore::{last_restore, undo_restore, LastRestore};
 pub use steps::{undo_steps, Steps, Stopped};
 
 /// Where to undo.
@@ -260,6 +262,16 @@ fn undo_one(
     }
     let _lock = crate::lock::acquire(&repo.root, crate::lock::DEFAULT_WAIT)
         .map_err(restore::Error::Lock)?;
+    restore_before(repo, op, options, read_limit)
+}
+
+/// Take back `op` by restoring the checkpoint taken before it, the write lock already held.
+fn restore_before(
+    repo: &Repo,
+    op: &salve_git::oplog::Operation,
+    options: &Options,
+    read_limit: u64,
+) -> Result<Outcome, Error> {
     let mut git_options = git_undo::Options::default();
     git_options.restore.limits = limits(options.max_file_size);
     // A file an apply wrote was captured by its checkpoint up to the apply's own size limit:

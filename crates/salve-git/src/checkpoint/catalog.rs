@@ -126,7 +126,7 @@ fn write_tree(odb: &Odb, entries: &mut [TreeEntry]) -> Result<String, GitError> 
 }
 
 /// The catalog commit, from the ref files when they are plain.
-fn tip(repo: &Repo) -> Result<Option<String>, GitError> {
+pub(crate) fn tip(repo: &Repo) -> Result<Option<String>, GitError> {
     let common = repo.common_dir()?;
     match refs::read(&common, &common, CATALOG_REF) {
         refs::Value::Id(id) => Ok(Some(id)),

@@ -73,6 +73,13 @@ pub use create::create;
 pub use drop::drop;
 pub use list::list;
 
+/// The catalog's commit: it moves whenever a checkpoint is taken or dropped, so it stamps the
+/// list cheaply (read from the ref files when they are plain, without starting git). `None`
+/// before the first checkpoint.
+pub fn catalog_tip(repo: &Repo) -> Result<Option<String>, GitError> {
+    catalog::tip(repo)
+}
+
 /// The ref holding the catalog of checkpoints. It is shared by all worktrees of a repository;
 /// each checkpoint records which work tree it came from.
 pub const CATALOG_REF: &str = "refs/salve/catalog";

@@ -172,3 +172,26 @@ fn oplog_survives_in_each_linked_worktree_separately() {
     assert_eq!(oplog::read(&wt.repo()).unwrap().len(), 1);
     assert!(oplog::read(&t.repo()).unwrap().is_empty());
 }
+
+#[test]
+fn the_last_operation_is_read_from_the_end_of_a_long_log() {
+    let t = TestRepo::new();
+    t.write("a.txt", "a\n");
+    t.commit_all("init");
+    let repo = t.repo();
+    assert_eq!(oplog::last(&repo).unwrap(), None, "no log yet");
+    // Far more than the tail read, so the first line of the tail is cut mid-line.
+    for i in 0..500 {
+        oplog::record(&repo, "apply", &format!("{i:040x}"), None).unwrap();
+    }
+    oplog::record(&repo, "restore", &"b".repeat(40), Some(&"c".repeat(40))).unwrap();
+    let last = oplog::last(&repo).unwrap().unwrap();
+    assert_eq!(last.kind, "restore");
+    assert_eq!(last.before, "b".repeat(40));
+    assert_eq!(last.target, Some("c".repeat(40)));
+    assert_eq!(
+        Some(last),
+        oplog::read(&repo).unwrap().pop(),
+        "the same as reading it all"
+    );
+}

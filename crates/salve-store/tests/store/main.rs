@@ -9,4 +9,5 @@ mod exchange;
 mod gc;
 mod migration;
 mod model;
+mod stamp;
 mod support;

@@ -186,3 +186,25 @@ fn a_record_is_not_created_by_looking() {
     assert!(store.is_none());
     assert!(!scratch.dir.path().join(".salve").exists());
 }
+
+#[test]
+fn usage_counts_model_calls_and_checks_apart() {
+    let scratch = Scratch::new();
+    let mut store = scratch.open();
+    let id = full_run(&mut store);
+    let listed = store
+        .list(&LogQuery {
+            usage: true,
+            ..Default::default()
+        })
+        .unwrap();
+    let usage = listed
+        .iter()
+        .find(|r| r.run.id == id)
+        .unwrap()
+        .usage
+        .clone()
+        .unwrap();
+    // One attempt called a model and ran the check; the other only recorded an exit code.
+    assert_eq!((usage.attempts, usage.calls, usage.checks), (2, 1, 1));
+}

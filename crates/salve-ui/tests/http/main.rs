@@ -3,6 +3,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod reading;
+mod restore_undo;
 mod routes;
 mod security;
 mod support;

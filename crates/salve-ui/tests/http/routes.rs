@@ -22,7 +22,7 @@ fn the_timeline_lists_runs_newest_first_with_their_facts() {
         .starts_with("text/html"));
     let listed = rows(&page.body);
     assert_eq!(listed, [ids[2].clone(), ids[1].clone(), ids[0].clone()]);
-    assert!(page.body.contains("<td>apply</td>"));
+    assert!(page.body.contains("<td data-label=\"Kind\">apply</td>"));
     assert!(page.body.contains("status ok\">applied</span>"));
     assert!(page
         .body
@@ -77,7 +77,13 @@ fn a_run_page_shows_patch_sets_diff_report_and_artifacts() {
     assert!(b.contains(&format!("data-live=\"/api/version?run={}\"", ids[0])));
     // A unique prefix names the run too.
     assert_eq!(get(&app, &format!("/run/{}", &ids[0][..14])).status, 200);
-    assert_eq!(get(&app, "/run/ffffffffffffffff").status, 400);
+    assert_eq!(
+        get(&app, "/run/ffffffffffffffff").status,
+        404,
+        "an unknown run"
+    );
+    assert_eq!(get(&app, "/run/not-an-id").status, 404);
+    assert_eq!(get(&app, "/run/ffffffffffffffff/restore").status, 404);
     assert_eq!(get(&app, "/no/such/page").status, 404);
 }
 
@@ -143,8 +149,18 @@ fn restore_to_here_confirms_rewinds_and_undoes() {
     let confirm = get(&app, &format!("/run/{}/restore", ids[1]));
     assert_eq!(confirm.status, 200);
     assert!(
-        confirm.body.contains("<li><code>a.txt</code></li>")
-            && confirm.body.contains("<li><code>b.txt</code></li>"),
+        confirm.body.contains("1 file(s) will be written:</p><ul class=\"files\" id=\"files\"><li><code>a.txt</code></li></ul>"),
+        "{}",
+        confirm.body
+    );
+    // b.txt was created by the second run: tracked nowhere but in the work tree, it is deleted.
+    assert!(
+        confirm
+            .body
+            .contains("1 file(s) will be <strong>deleted</strong>")
+            && confirm
+                .body
+                .contains("id=\"deleted\"><li><code>b.txt</code> <span class=\"badge untracked\">"),
         "{}",
         confirm.body
     );
@@ -157,7 +173,7 @@ fn restore_to_here_confirms_rewinds_and_undoes() {
     let done = post(&app, &format!("/run/{}/restore", ids[1]), &[]);
     assert_eq!(done.status, 303, "{}", done.body);
     let location = done.header("location").unwrap();
-    assert!(location.starts_with("/?undo="), "{location}");
+    assert!(location.starts_with("/?note=rewound"), "{location}");
     assert!(!dir.join("b.txt").exists());
     assert_eq!(
         std::fs::read_to_string(dir.join("a.txt")).unwrap(),
@@ -165,13 +181,29 @@ fn restore_to_here_confirms_rewinds_and_undoes() {
     );
     let page = get(&app, &location);
     assert!(page.body.contains("Undo restore"));
+    assert!(
+        page.body.contains("id=\"note\"") && page.body.contains("2 run(s) marked rewound"),
+        "{}",
+        page.body
+    );
     let rewound: Vec<&str> = page.body.matches("<tr class=\"run rewound\"").collect();
     assert_eq!(rewound.len(), 2, "the run and the later one");
     assert!(get(&app, "/?status=rewound").body.contains(&ids[2]));
 
-    let checkpoint = location.trim_start_matches("/?undo=");
-    let undone = post(&app, "/undo-restore", &[("checkpoint", checkpoint)]);
+    let checkpoint = page
+        .body
+        .split("name=\"checkpoint\" value=\"")
+        .nth(1)
+        .unwrap();
+    let checkpoint = checkpoint.split('"').next().unwrap().to_owned();
+    let undone = post(&app, "/undo-restore", &[("checkpoint", &checkpoint)]);
     assert_eq!(undone.status, 303, "{}", undone.body);
+    let after = get(&app, undone.header("location").unwrap().as_str());
+    assert!(after.body.contains("Restore undone"), "{}", after.body);
+    assert!(
+        !after.body.contains("Undo restore"),
+        "undone: nothing left to undo"
+    );
     assert_eq!(std::fs::read_to_string(dir.join("b.txt")).unwrap(), "bee\n");
     assert!(std::fs::read_to_string(dir.join("a.txt"))
         .unwrap()

@@ -25,3 +25,29 @@ fn bench_checkpoint_runs_to_its_ratios() {
         assert!(stdout.contains(line), "{stdout}");
     }
 }
+
+#[test]
+fn bench_ui_runs_to_its_ratios() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let out = Command::new("python3")
+        .arg(root.join("scripts/bench-ui.py"))
+        .env("RUNS", "300")
+        .env("REQUESTS", "10")
+        .env("NAV", "1")
+        .env("SALVE", env!("CARGO_BIN_EXE_salve"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for line in [
+        "live stamp (/api/version)",
+        "timeline, first page (/)",
+        "a run's page",
+    ] {
+        assert!(stdout.contains(line), "{stdout}");
+    }
+}

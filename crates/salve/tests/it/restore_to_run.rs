@@ -117,3 +117,23 @@ fn restore_to_run_refusals() {
     assert_eq!(tree.snapshot(), files);
     assert!(rewound(&tree).is_empty());
 }
+
+#[test]
+fn restore_to_run_refuses_a_run_whose_checkpoint_was_dropped() {
+    let (tree, ids) = three_runs();
+    let shown = run(&tree, &["show", &ids[1], "--json"]);
+    shown.code(0);
+    let checkpoint = shown.json()["run"]["checkpoint"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    run(&tree, &["checkpoint", "drop", &checkpoint]).code(0);
+    // Git still holds the dropped checkpoint's commit until gc: it must not be restored anyway.
+    let out = run(&tree, &["restore", "--to-run", &ids[1], "--json"]);
+    out.code(1);
+    let text = format!("{}{}", out.stdout, out.stderr);
+    assert!(text.contains("checkpoint_dropped"), "{text}");
+    assert!(tree.exists("b.txt"), "nothing restored");
+    assert_eq!(tree.read("a.txt"), "one\nTWO\nTHREE\n");
+    assert!(rewound(&tree).is_empty());
+}

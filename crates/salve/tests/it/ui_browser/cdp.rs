@@ -204,6 +204,35 @@ impl Browser {
         }
     }
 
+    /// Lay the page out as a window `width` CSS pixels wide (a narrow window or a phone).
+    pub fn set_width(&mut self, width: u32) {
+        self.send(
+            "Emulation.setDeviceMetricsOverride",
+            json!({ "width": width, "height": 900, "deviceScaleFactor": 1, "mobile": false }),
+        );
+    }
+
+    /// How far the page is wider than the window, in CSS pixels (0: no horizontal scrolling).
+    pub fn horizontal_overflow(&mut self) -> f64 {
+        self.eval(
+            "Math.max(document.documentElement.scrollWidth, document.body.scrollWidth) \
+             - document.documentElement.clientWidth",
+        )
+        .as_f64()
+        .unwrap_or(f64::MAX)
+    }
+
+    /// Whether the first element `selector` names is shown, whole, within the window's width.
+    pub fn visible_in_width(&mut self, selector: &str) -> bool {
+        self.eval(&format!(
+            "(() => {{ const e = document.querySelector({}); if (!e) return false; \
+             const r = e.getBoundingClientRect(); const s = getComputedStyle(e); \
+             return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && \
+             r.left >= 0 && r.right <= document.documentElement.clientWidth; }})()",
+            json!(selector)
+        )) == Value::Bool(true)
+    }
+
     /// A PNG of the whole page, saved at `path`.
     pub fn screenshot(&mut self, path: &Path) {
         let shot = self.send(

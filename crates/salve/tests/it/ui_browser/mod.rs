@@ -8,6 +8,7 @@
 //! says so on stderr and passes without a browser.
 
 mod cdp;
+mod pages;
 
 use std::io::BufRead as _;
 use std::path::PathBuf;
