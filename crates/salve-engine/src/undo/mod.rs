@@ -262,13 +262,14 @@ fn undo_one(
     }
     let _lock = crate::lock::acquire(&repo.root, crate::lock::DEFAULT_WAIT)
         .map_err(restore::Error::Lock)?;
-    restore_before(repo, op, options, read_limit)
+    restore_before(repo, op, run.as_ref(), options, read_limit)
 }
 
 /// Take back `op` by restoring the checkpoint taken before it, the write lock already held.
 fn restore_before(
     repo: &Repo,
     op: &salve_git::oplog::Operation,
+    run: Option<&RecordedRun>,
     options: &Options,
     read_limit: u64,
 ) -> Result<Outcome, Error> {
@@ -280,9 +281,11 @@ fn restore_before(
     // An ignored file the change wrote is brought back (or removed) like the others.
     // An undo that restored is taken back by restoring too: the files are those of the change
     // at the end of the chain.
-    let touched = match &run {
+    let touched = match run {
         Some(run) => diff_paths(&run.diff),
-        None => chain_run(repo, op, &ops)
+        None => salve_git::oplog::read(repo)
+            .ok()
+            .and_then(|ops| chain_run(repo, op, &ops))
             .map(|r| diff_paths(&r.diff))
             .unwrap_or_default(),
     };
@@ -292,7 +295,7 @@ fn restore_before(
     let outcome = git_undo::undo_operation(repo, op.clone(), &git_options)?;
     // The files the change wrote must be back as the checkpoint holds them; an undo that
     // restored nothing it was asked to restore is a failure, whatever the restore counted.
-    if let Some(run) = &run {
+    if let Some(run) = run {
         let asked = diff_paths(&run.diff);
         let missing = salve_git::restore::not_restored(repo, &outcome.restore.target, &asked)
             .map_err(restore::Error::Restore)?;
