@@ -28,6 +28,52 @@ pub const LARGE_APPLY: usize = 1 << 20;
 /// The spinner that is up, for the echo functions.
 static ACTIVE: Mutex<Option<ProgressBar>> = Mutex::new(None);
 
+/// A check's output not yet written: the part after its last newline. The spinner is drawn on
+/// the line below the echoed output, so a partial line written before it would get the spinner
+/// glued to its end (`2 passed in 0.01s⠴ [1s] running the check`); it waits for its newline.
+static PENDING: Mutex<LineBuffer> = Mutex::new(LineBuffer::new());
+
+/// Output held back to whole lines; see [`PENDING`].
+struct LineBuffer {
+    pending: Vec<u8>,
+}
+
+impl LineBuffer {
+    /// Past this, a line without a newline is written as it is: output that never ends its
+    /// line (a progress bar of the check's own) still shows.
+    const MAX: usize = 64 * 1024;
+
+    const fn new() -> LineBuffer {
+        LineBuffer {
+            pending: Vec::new(),
+        }
+    }
+
+    /// What can be written now, whole lines, after taking `bytes`.
+    fn push(&mut self, bytes: &[u8]) -> Vec<u8> {
+        self.pending.extend_from_slice(bytes);
+        if self.pending.len() > Self::MAX {
+            return std::mem::take(&mut self.pending);
+        }
+        match self.pending.iter().rposition(|&b| b == b'\n') {
+            Some(last) => {
+                let rest = self.pending.split_off(last + 1);
+                std::mem::replace(&mut self.pending, rest)
+            }
+            None => Vec::new(),
+        }
+    }
+
+    /// The rest, ended with a newline so what follows starts on a line of its own.
+    fn flush(&mut self) -> Vec<u8> {
+        let mut out = std::mem::take(&mut self.pending);
+        if !out.is_empty() {
+            out.push(b'\n');
+        }
+        out
+    }
+}
+
 /// A spinner on stderr, or nothing (see the module docs).
 pub struct Progress {
     bar: Option<ProgressBar>,
@@ -89,6 +135,8 @@ impl Progress {
 
     /// Show a `fix` event.
     pub fn fix_event(&self, event: &fix::Event) {
+        // Whatever the event, the check's output so far is over.
+        flush_stdout();
         match event {
             fix::Event::Check { run: 1 } => self.phase("running the check"),
             fix::Event::Check { run } => self.phase(&format!("running the check (run {run})")),
@@ -132,6 +180,7 @@ impl Progress {
 
 impl Drop for Progress {
     fn drop(&mut self) {
+        flush_stdout();
         if let Some(bar) = self.bar.take() {
             if let Ok(mut active) = ACTIVE.lock() {
                 *active = None;
@@ -160,10 +209,46 @@ fn echo(bytes: &[u8], write: &dyn Fn(&[u8])) {
     }
 }
 
-/// A check's output to stdout, around the spinner. Errors (a closed terminal) are ignored.
+/// A check's output to stdout, around the spinner, a whole line at a time (see [`PENDING`]).
+/// Errors (a closed terminal) are ignored.
 pub fn echo_stdout(bytes: &[u8]) {
+    let ready = PENDING
+        .lock()
+        .map(|mut p| p.push(bytes))
+        .unwrap_or_default();
+    write_stdout(&ready);
+}
+
+/// Write the check's last partial line, if any, before anything else is shown.
+fn flush_stdout() {
+    let rest = PENDING.lock().map(|mut p| p.flush()).unwrap_or_default();
+    write_stdout(&rest);
+}
+
+fn write_stdout(bytes: &[u8]) {
+    if bytes.is_empty() {
+        return;
+    }
     echo(bytes, &|b| {
         let mut out = std::io::stdout().lock();
         let _ = out.write_all(b).and_then(|()| out.flush());
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::LineBuffer;
+
+    #[test]
+    fn output_is_written_a_whole_line_at_a_time() {
+        let mut b = LineBuffer::new();
+        assert_eq!(b.push(b"2 passed"), b"");
+        assert_eq!(b.push(b" in 0.01s\nnext"), b"2 passed in 0.01s\n");
+        assert_eq!(b.push(b" line\n"), b"next line\n");
+        assert_eq!(b.flush(), b"");
+        assert_eq!(b.push(b"no newline at the end"), b"");
+        assert_eq!(b.flush(), b"no newline at the end\n");
+        let long = vec![b'='; LineBuffer::MAX + 1];
+        assert_eq!(b.push(&long), long);
+    }
 }
