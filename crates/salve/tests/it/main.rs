@@ -22,6 +22,7 @@ mod fix_budgets;
 mod fix_commit;
 mod fix_guard;
 mod fix_later_work;
+mod fix_prompt;
 mod git_names;
 mod git_safety;
 mod interfaces;

@@ -24,6 +24,7 @@
 //! repair with its confidence and evidence.
 
 mod attempt;
+mod context;
 mod finish;
 mod model;
 mod prompt;

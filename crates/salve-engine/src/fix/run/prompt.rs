@@ -1,11 +1,13 @@
 //! The repair prompt: the failing command, its failures with excerpts of the files they point
-//! at, every earlier attempt with its apply report, the failing files in full (through the ask
-//! prompt, so project instructions and the edit formats come along), and the request for a
-//! stated confidence.
+//! at and of the traceback's frames in the repository, every earlier attempt with its apply
+//! report, the failing files, the frames' files and the modules they import in full, nearest
+//! first within a budget ([`context`]; through the ask prompt, so project instructions and the
+//! edit formats come along), and the request for a stated confidence.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use super::context;
 use super::repair::{AttemptReport, Verdict};
 use super::session::Checked;
 use crate::ask::prompt::{build, PromptError, PromptInput, DEFAULT_MAX_PROMPT_FILE};
@@ -13,8 +15,10 @@ use crate::fix::failures;
 
 /// Failures listed in a prompt at most; the rest are counted.
 const MAX_FAILURES: usize = 20;
-/// Files shown in full at most.
+/// Failures whose files are excerpted at most.
 const MAX_FILES: usize = 8;
+/// Traceback frames excerpted at most, besides the failures' own places.
+const MAX_FRAMES: usize = 8;
 
 /// The prompt for a repair of `checked`, after `earlier` attempts.
 pub(super) fn repair_prompt(
@@ -71,11 +75,40 @@ pub(super) fn repair_prompt(
             );
         }
     }
+    // The code the failure ran through: the source around each traceback frame in the
+    // repository (innermost first) that no failure above already shows.
+    let frames = context::frames(&checked.result.log_text(), root);
+    let shown: Vec<(String, u32)> = checked
+        .failures
+        .iter()
+        .take(MAX_FILES)
+        .filter_map(|f| Some((f.file.clone()?, f.line?)))
+        .collect();
+    for frame in frames.iter().take(MAX_FRAMES) {
+        let file = frame.file.to_string_lossy().into_owned();
+        if shown.iter().any(|(f, l)| *f == file && *l == frame.line) {
+            continue;
+        }
+        let mut at = failures::Failure::new(
+            failures::Tool::Generic,
+            failures::FailureKind::Other,
+            String::new(),
+        );
+        at.file = Some(file.clone());
+        at.line = Some(frame.line);
+        if let Some(text) = failures::excerpt(root, &at, 6) {
+            let _ = write!(
+                excerpts,
+                "\n`{file}` around line {} (a frame of the traceback):\n\n```\n{text}```\n",
+                frame.line
+            );
+        }
+    }
     if !excerpts.is_empty() {
         let _ = write!(instruction, "\n### Where\n{excerpts}");
     }
     earlier_attempts(&mut instruction, earlier);
-    let files = failing_files(root, checked);
+    let files = prompt_files(root, checked, &frames);
     let prompt = build(&PromptInput {
         dir: root,
         instruction: &instruction,
@@ -121,8 +154,10 @@ fn earlier_attempts(out: &mut String, earlier: &[AttemptReport]) {
     }
 }
 
-/// The files the failures point at that exist in the tree, in order, without repeats.
-fn failing_files(root: &Path, checked: &Checked) -> Vec<PathBuf> {
+/// The files shown in full, nearest to the failure first, within [`context::BUDGET_BYTES`]: those
+/// the failures point at, then those of the traceback's frames (innermost first), then the
+/// repository modules these files import (the definitions a failing test calls).
+fn prompt_files(root: &Path, checked: &Checked, frames: &[context::Frame]) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = Vec::new();
     for f in &checked.failures {
         let Some(file) = f.file.as_deref() else {
@@ -132,11 +167,21 @@ fn failing_files(root: &Path, checked: &Checked) -> Vec<PathBuf> {
         if path.is_relative() && root.join(&path).is_file() && !files.contains(&path) {
             files.push(path);
         }
-        if files.len() >= MAX_FILES {
-            break;
+    }
+    for frame in frames {
+        if !files.contains(&frame.file) {
+            files.push(frame.file.clone());
         }
     }
-    files
+    let near = files.clone();
+    for file in &near {
+        for imported in context::imports(root, file) {
+            if !files.contains(&imported) {
+                files.push(imported);
+            }
+        }
+    }
+    context::within_budget(root, files)
 }
 
 /// The confidence a reply states on a `Confidence: N` line (the last one), from 0 to 1; a
