@@ -90,10 +90,11 @@ fn line_frames(line: &str) -> Vec<(String, u32)> {
         let after = &rest[at + 6..];
         let Some(end) = after.find('"') else { break };
         let path = &after[..end];
-        if let Some(n) = after[end..].strip_prefix("\", line ").map(leading_number) {
-            if let Some(n) = n {
-                out.push((path.to_owned(), n));
-            }
+        if let Some(n) = after[end..]
+            .strip_prefix("\", line ")
+            .and_then(leading_number)
+        {
+            out.push((path.to_owned(), n));
         }
         rest = &after[end..];
     }
