@@ -67,6 +67,8 @@ fn a_repair_without_confidence_is_asked_for_it_and_refused_without_one() {
     out.code(0);
     assert_eq!(out.json()["status"], "repaired", "{}", out.stdout);
     assert_eq!(calls(&tree), 2);
+    // The follow-up is counted as the provider call it is.
+    assert_eq!(out.json()["provider_calls"], 2, "{}", out.stdout);
     // Asked, it still says nothing: below the gate, nothing applied.
     let tree = python_project(&[&unstated, "I am fairly sure.\n"]);
     let out = fix(&tree, UNITTEST);

@@ -85,17 +85,25 @@ impl Session<'_> {
         let text = answer.reply.text;
         // Below the gate nothing is applied, so a repair must say how sure it is: asked once
         // more when it did not; still none, and the gate refuses it.
-        let confidence = stated_confidence(&text).or_else(|| {
-            let ask = Request::new(confidence_question(&text)).with_cancel(
-                self.options
-                    .cancel
-                    .clone()
-                    .map(Cancel::new)
-                    .unwrap_or_default(),
-            );
-            let said = answer.provider.complete(&ask).ok()?;
-            stated_confidence(&said.text)
-        });
+        let confidence = match stated_confidence(&text) {
+            Some(c) => Some(c),
+            None => {
+                let ask = Request::new(confidence_question(&text)).with_cancel(
+                    self.options
+                        .cancel
+                        .clone()
+                        .map(Cancel::new)
+                        .unwrap_or_default(),
+                );
+                let started = std::time::Instant::now();
+                let said = answer.provider.complete(&ask);
+                // The follow-up is a provider call like any other, in the count and the time.
+                self.provider_calls += 1;
+                self.provider_ms +=
+                    u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+                said.ok().and_then(|s| stated_confidence(&s.text))
+            }
+        };
         Ok(Ok(Candidate {
             confidence,
             rationale: Some(crate::ask::redact_secrets(&first_words(&text))),
