@@ -51,3 +51,24 @@ fn bench_ui_runs_to_its_ratios() {
         assert!(stdout.contains(line), "{stdout}");
     }
 }
+
+#[test]
+fn bench_prompt_runs_to_its_share() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let out = Command::new("python3")
+        .arg(root.join("scripts/bench-prompt.py"))
+        .args(["--modules", "colorsys", "--per-module", "1"])
+        .args(["--salve", env!("CARGO_BIN_EXE_salve")])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("salve: the fix's line stands in the prompt for 1 of 1 bugs (100.0%)"),
+        "{stdout}"
+    );
+}
