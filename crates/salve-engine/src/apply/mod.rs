@@ -28,6 +28,7 @@ mod file;
 mod input;
 mod load;
 mod plan;
+mod printed;
 mod repository;
 mod syntax;
 mod whole_target;
@@ -41,6 +42,7 @@ use salve_patch::{Outcome as ReportOutcome, Report, Status};
 
 pub use error::Error;
 pub use input::Input;
+pub use printed::Printed;
 use serde::Serialize;
 
 use crate::paths::canonical_root;
