@@ -1,3 +1,6 @@
+// `#[napi]` expands to unsafe N-API registration code; nothing in this file is unsafe itself.
+#![allow(unsafe_code)]
+
 use napi::{Error, Status};
 use napi_derive::napi;
 use salve_bindings::{ApplyArgs, Edits, Failure};

@@ -35,6 +35,7 @@ __all__ = [
     "EditHunk",
     "Extraction",
     "SalveError",
+    "SalveRefusedError",
     "SalveUserError",
     "SalveConfigError",
     "SalveEnvironmentError",
@@ -57,6 +58,13 @@ class SalveError(Exception):
         self.message = message
         self.code = code
         self.hint = hint
+
+
+class SalveRefusedError(SalveError):
+    """The operation ran and declined, changing nothing: nothing to undo, a restore that would
+    overwrite unsaved work. (A refused *edit* is a Report, not this.)"""
+
+    kind = "refused"
 
 
 class SalveUserError(SalveError):
@@ -92,6 +100,7 @@ class SalveInternalError(SalveError):
 _ERRORS = {
     cls.kind: cls
     for cls in (
+        SalveRefusedError,
         SalveUserError,
         SalveConfigError,
         SalveEnvironmentError,
