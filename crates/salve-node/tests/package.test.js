@@ -181,7 +181,8 @@ test("the README's replace_in_file handler type-checks and answers the model", (
   assert.equal(compiled.status, 0, compiled.stdout + compiled.stderr);
   const { replaceInFile } = require(path.join(work, "handler.js"));
   const root = invoice();
-  const diff = "<<<<<<< SEARCH\n    euros, rest = divmod(cents, 100)\n=======\n    euros, rest = divmod(abs(cents), 100)\n>>>>>>> REPLACE";
+  const ret = '    return f"{currency} {euros}.{rest:02d}"\n';
+  const diff = `<<<<<<< SEARCH\n    euros, rest = divmod(cents, 100)\n${ret}=======\n    euros, rest = divmod(abs(cents), 100)\n${ret}>>>>>>> REPLACE`;
   const answer = replaceInFile({ path: "invoice/money.py", diff }, root);
   assert.match(answer, /^Applied to invoice\/money\.py; checkpoint [0-9a-f]+\.$/);
   assert.match(replaceInFile({ path: "invoice/money.py", diff }, root), /already has this change/);
@@ -189,5 +190,5 @@ test("the README's replace_in_file handler type-checks and answers the model", (
   assert.match(refused, /^Not applied, nothing was written\./);
   const report = JSON.parse(refused.split("The report:\n")[1]);
   assert.equal(report.outcome, "refused");
-  assert.ok(report.files[0].hunks[0].candidates.length > 0);
+  assert.deepEqual(report.files[0].hunks[0].candidates[0].lines, { start: 6, end: 7 });
 });
