@@ -47,7 +47,12 @@ impl Failure {
     }
 
     fn encoding(e: &serde_json::Error) -> Failure {
-        Failure::new("internal", "json", format!("encoding the result: {e}"), None)
+        Failure::new(
+            "internal",
+            "json",
+            format!("encoding the result: {e}"),
+            None,
+        )
     }
 }
 
@@ -140,8 +145,8 @@ pub fn apply(edits: &Edits, args: &ApplyArgs) -> Result<Applied, Failure> {
         }
     };
     let outcome = apply::apply(input, &options).map_err(|e| Failure::of(&e))?;
-    let report = serde_json::to_string_pretty(&outcome.printed(false))
-        .map_err(|e| Failure::encoding(&e))?;
+    let report =
+        serde_json::to_string_pretty(&outcome.printed(false)).map_err(|e| Failure::encoding(&e))?;
     let extra = Extra {
         written: outcome
             .written
@@ -170,7 +175,8 @@ pub fn checkpoint(root: impl Into<PathBuf>, message: Option<String>) -> Result<S
 
 /// Bring checkpoint `id` back, as `salve restore ID`; the outcome as JSON.
 pub fn restore(root: impl Into<PathBuf>, id: &str) -> Result<String, Failure> {
-    let outcome = restore::restore(&restore::Options::new(root, id)).map_err(|e| Failure::of(&e))?;
+    let outcome =
+        restore::restore(&restore::Options::new(root, id)).map_err(|e| Failure::of(&e))?;
     serde_json::to_string(&outcome).map_err(|e| Failure::encoding(&e))
 }
 

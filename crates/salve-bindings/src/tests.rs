@@ -1,6 +1,7 @@
 use super::*;
 
-const REPLY: &str = "notes.txt\n```\n<<<<<<< SEARCH\nold line\n=======\nnew line\n>>>>>>> REPLACE\n```\n";
+const REPLY: &str =
+    "notes.txt\n```\n<<<<<<< SEARCH\nold line\n=======\nnew line\n>>>>>>> REPLACE\n```\n";
 
 fn dir_with_notes() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
@@ -67,7 +68,10 @@ fn bad_json_is_a_named_user_error() {
         &ApplyArgs::new(dir.path()),
     )
     .unwrap_err();
-    assert_eq!((failure.kind.as_str(), failure.code.as_str()), ("user", "bad_json"));
+    assert_eq!(
+        (failure.kind.as_str(), failure.code.as_str()),
+        ("user", "bad_json")
+    );
     assert!(failure.hint.is_some());
 }
 

@@ -25,7 +25,11 @@ pub struct NativeApplyOptions {
 
 /// Apply a reply (`is_json` false) or one JSON value's edits; returns [report JSON, extra JSON].
 #[napi]
-pub fn apply(edits: String, is_json: bool, options: NativeApplyOptions) -> napi::Result<Vec<String>> {
+pub fn apply(
+    edits: String,
+    is_json: bool,
+    options: NativeApplyOptions,
+) -> napi::Result<Vec<String>> {
     let edits = if is_json {
         Edits::Value(edits)
     } else {

@@ -48,6 +48,17 @@ test("the report's JSON is the command's JSON", () => {
   assert.equal(git(root, "status", "--porcelain"), "");
 });
 
+test("node -e prints the command's report", () => {
+  const root = invoice();
+  const replyPath = path.join(REPO, "examples", "invoice", "reply.md");
+  const code = 'const s = require("salve-edits"); const [r, root] = process.argv.slice(1); console.log(s.apply(require("fs").readFileSync(r, "utf8"), { root, check: true }).toJson())';
+  const ours = spawnSync(process.execPath, ["-e", code, replyPath, root], { encoding: "utf8", cwd: path.dirname(__dirname) });
+  const cli = spawnSync(salveBin(), ["--json", "apply", "--check", "-C", root, replyPath], { encoding: "utf8" });
+  assert.equal(ours.status, 0, ours.stderr);
+  assert.equal(JSON.parse(ours.stdout).outcome, "applied");
+  assert.equal(ours.stdout, cli.stdout);
+});
+
 test("a refusal carries candidates and writes nothing", () => {
   const root = invoice();
   const before = snapshot(root);

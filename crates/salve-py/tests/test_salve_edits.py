@@ -79,6 +79,26 @@ def test_report_json_is_the_commands_json(invoice: Path, reply: str) -> None:
     assert git(invoice, "status", "--porcelain") == ""
 
 
+def test_python_c_prints_the_commands_report(invoice: Path) -> None:
+    """The issue's bar, as a user would type it: `python -c` on the quick-start reply."""
+    code = (
+        "import salve_edits, sys; "
+        "print(salve_edits.apply(open(sys.argv[1]).read(), root=sys.argv[2], check=True).to_json())"
+    )
+    reply_path = str(REPO / "examples" / "invoice" / "reply.md")
+    ours = subprocess.run(
+        [sys.executable, "-c", code, reply_path, str(invoice)], capture_output=True, text=True
+    )
+    cli = subprocess.run(
+        [str(installed_salve()), "--json", "apply", "--check", "-C", str(invoice), reply_path],
+        capture_output=True,
+        text=True,
+    )
+    assert ours.returncode == 0, ours.stderr
+    assert json.loads(ours.stdout)["outcome"] == "applied"
+    assert ours.stdout == cli.stdout
+
+
 def test_a_refusal_carries_candidates_and_writes_nothing(invoice: Path) -> None:
     before = snapshot(invoice)
     report = salve_edits.apply(NEAR_MISS, root=invoice)
