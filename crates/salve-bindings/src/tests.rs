@@ -1,3 +1,6 @@
+// Test code: a failed unwrap is a failed test with a useful message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use super::*;
 
 const REPLY: &str =

@@ -1,3 +1,5 @@
+//! The addon's functions, as napi-rs exports them to the JavaScript half (public so a build
+//! without the export registration, such as `cargo test`, still sees them used).
 // `#[napi]` expands to unsafe N-API registration code; nothing in this file is unsafe itself.
 #![allow(unsafe_code)]
 

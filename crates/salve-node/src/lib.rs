@@ -4,4 +4,4 @@
 //! the napi-rs CLI with the `node` feature; without it the crate is empty (see Cargo.toml).
 
 #[cfg(feature = "node")]
-mod addon;
+pub mod addon;
