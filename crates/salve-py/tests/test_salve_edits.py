@@ -171,6 +171,43 @@ def add_tax(amount: int, rate: float) -> int:  # rate is a fraction: 0.2 for 20%
     assert "# rate is a fraction" in (invoice / "invoice" / "totals.py").read_text()
 
 
+# The syscalls a thread sleeping in Rust's std::thread::sleep makes on x86_64 and aarch64 Linux
+# (nanosleep, clock_nanosleep); a thread waiting for the GIL waits on a futex instead.
+SLEEPS = {"x86_64": {"35", "230"}, "aarch64": {"101", "115"}}
+
+
+def test_the_gil_is_released_while_the_engine_waits(invoice: Path) -> None:
+    """This thread holds the work tree's write lock; another thread's apply waits for it in
+    Rust. This thread then runs Python (it could not if the waiting thread held the GIL), sees
+    the other thread asleep in the engine's wait loop, and lets go of the lock. With the GIL
+    held, the apply would give up after its bounded wait with an error instead."""
+    import fcntl
+    import platform
+
+    sleeps = SLEEPS.get(platform.machine())
+    if sleeps is None or not Path("/proc/self/task").is_dir():
+        pytest.skip("needs Linux's /proc on x86_64 or aarch64")
+    lock_path = invoice / ".git" / "salve" / "write.lock"
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    result: dict[str, object] = {}
+    with open(lock_path, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        thread = threading.Thread(
+            target=lambda: result.update(report=salve_edits.apply(CORRECTED, root=invoice))
+        )
+        thread.start()
+        syscall = Path(f"/proc/self/task/{thread.native_id}/syscall")
+        while thread.is_alive() and syscall.read_text().split(" ")[0] not in sleeps:
+            threading.Event().wait(0.001)
+        assert thread.is_alive(), "the apply returned while the lock was held"
+        fcntl.flock(lock, fcntl.LOCK_UN)
+    thread.join()
+    report = result["report"]
+    assert isinstance(report, salve_edits.Report)
+    assert report.ok and report.written == ["invoice/money.py"]
+    assert any("waited" in note for note in report.notes), report.notes
+
+
 def test_a_tool_calls_json_value_applies(invoice: Path) -> None:
     call = {
         "file_path": "invoice/money.py",
