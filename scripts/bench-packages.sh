@@ -18,9 +18,12 @@ tools="$CARGO_TARGET_DIR/package-tools"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
+# All three for the host triple, which the napi-rs CLI always passes: one set of artifacts.
+host="$(rustc -vV | sed -n 's/^host: //p')"
 echo "building (release) ..." >&2
-cargo build --quiet --release -p salve-bindings --example bench_apply
-(cd crates/salve-py && "$tools/venv/bin/maturin" build --quiet --release --interpreter python3 --out "$work/wheels" >/dev/null)
+cargo build --quiet --release --target "$host" -p salve-bindings --example bench_apply
+(cd crates/salve-py && "$tools/venv/bin/maturin" build --quiet --release --target "$host" \
+    --interpreter python3 --out "$work/wheels" >/dev/null)
 python3 -m venv "$work/venv"
 "$work/venv/bin/pip" install --quiet --disable-pip-version-check "$work"/wheels/salve_edits-*.whl
 (cd crates/salve-node && "$tools/node/node_modules/.bin/napi" build --platform --release --features node --no-js --dts native/addon.d.ts >/dev/null)
@@ -32,7 +35,7 @@ git -C "$tree" add -A
 git -C "$tree" -c user.name=bench -c user.email=bench@example.invalid commit -q -m start
 reply="$repo/examples/invoice/reply.md"
 
-rust=$("$CARGO_TARGET_DIR/release/examples/bench_apply" "$tree" "$reply" "$runs")
+rust=$("$CARGO_TARGET_DIR/$host/release/examples/bench_apply" "$tree" "$reply" "$runs")
 python=$("$work/venv/bin/python" - "$tree" "$reply" "$runs" <<'PY'
 import sys, time
 import salve_edits

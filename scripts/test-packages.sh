@@ -41,10 +41,15 @@ step "building the salve binary"
 cargo build --quiet -p salve --bin salve
 salve_bin="$CARGO_TARGET_DIR/debug/salve"
 
+# The napi-rs CLI always passes the host triple as --target, which puts its artifacts under
+# target/<triple>/; maturin gets the same, so the two builds share one set of artifacts.
+host="$(rustc -vV | sed -n 's/^host: //p')"
+
 step "building the wheel"
 mkdir -p crates/salve-py/wheel-data/scripts
 cp "$salve_bin" crates/salve-py/wheel-data/scripts/salve
-(cd crates/salve-py && "$maturin" build --quiet --profile dev --interpreter python3 --out "$work/wheels")
+(cd crates/salve-py && "$maturin" build --quiet --profile dev --target "$host" \
+    --interpreter python3 --out "$work/wheels")
 python3 -m venv "$work/venv"
 "$work/venv/bin/pip" install --quiet --disable-pip-version-check "$work"/wheels/salve_edits-*.whl pytest
 step "pytest against the installed wheel"
