@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install what scripts/test-packages.sh builds and tests the Python and Node packages with, from
-# the registries: maturin and pytest (PyPI, into a virtual environment) and the napi-rs CLI and
-# TypeScript (npm, into a project folder). Both go under $CARGO_TARGET_DIR/package-tools, so a
+# the registries: maturin, pytest and mypy (PyPI, into a virtual environment) and the napi-rs CLI
+# and TypeScript (npm, into a project folder). Both go under $CARGO_TARGET_DIR/package-tools, so a
 # second run finds them and installs nothing.
 #
 # Exit status: 0 when both are there, 1 otherwise (.ci/run then fails under CI=true, and
@@ -15,14 +15,14 @@ tools="${CARGO_TARGET_DIR:-$PWD/target}/package-tools"
 mkdir -p "$tools"
 status=0
 
-if [ -x "$tools/venv/bin/maturin" ] && [ -x "$tools/venv/bin/pytest" ]; then
+if [ -x "$tools/venv/bin/maturin" ] && [ -x "$tools/venv/bin/pytest" ] && [ -x "$tools/venv/bin/mypy" ]; then
     note "maturin $("$tools/venv/bin/maturin" --version | cut -d' ' -f2) already installed"
 elif ! command -v python3 >/dev/null 2>&1; then
     note "python3 not found: the Python package cannot be built"
     status=1
 elif ! { python3 -m venv "$tools/venv" &&
-    "$tools/venv/bin/pip" install --quiet --disable-pip-version-check "maturin>=1.5,<2" pytest; }; then
-    note "installing maturin and pytest from PyPI failed"
+    "$tools/venv/bin/pip" install --quiet --disable-pip-version-check "maturin>=1.5,<2" pytest mypy; }; then
+    note "installing maturin, pytest and mypy from PyPI failed"
     status=1
 fi
 

@@ -30,6 +30,7 @@ skip() {
     exit 0
 }
 [ -x "$maturin" ] || skip "maturin is not installed (scripts/install-package-tools.sh)"
+[ -x "$tools/venv/bin/mypy" ] || skip "mypy is not installed (scripts/install-package-tools.sh)"
 [ -x "$napi" ] || skip "the napi-rs CLI is not installed (scripts/install-package-tools.sh)"
 
 work="$(mktemp -d)"
@@ -52,6 +53,8 @@ cp "$salve_bin" crates/salve-py/wheel-data/scripts/salve
     --interpreter python3 --out "$work/wheels")
 python3 -m venv "$work/venv"
 "$work/venv/bin/pip" install --quiet --disable-pip-version-check "$work"/wheels/salve_edits-*.whl pytest
+step "mypy --strict on the module's Python half and its stubs"
+(cd crates/salve-py/python && "$tools/venv/bin/mypy" --strict --no-incremental salve_edits)
 step "pytest against the installed wheel"
 (cd crates/salve-py/tests &&
     SALVE_CARGO_BIN="$salve_bin" "$work/venv/bin/python" -m pytest -p no:cacheprovider -q .)

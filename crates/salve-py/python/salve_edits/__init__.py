@@ -301,7 +301,7 @@ def apply(
     ``base`` is the commit the model read (default ``HEAD``). The GIL is released meanwhile.
     """
     is_json = not isinstance(reply, str)
-    text = json.dumps(reply) if is_json else reply
+    text = reply if isinstance(reply, str) else json.dumps(reply)
     try:
         report_json, extra_json = _native.apply(
             text, is_json, os.fspath(root), check, partial, base, checkpoint, record
