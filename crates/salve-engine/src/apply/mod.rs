@@ -28,6 +28,7 @@ mod file;
 mod input;
 mod load;
 mod plan;
+mod printed;
 mod repository;
 mod step;
 mod stop;
@@ -43,6 +44,7 @@ use salve_patch::{Outcome as ReportOutcome, Report, Status};
 
 pub use error::Error;
 pub use input::Input;
+pub use printed::Printed;
 use serde::Serialize;
 
 use crate::paths::canonical_root;

@@ -106,12 +106,7 @@ pub fn run(global: &Global, args: &ApplyArgs) -> Result<u8, CliError> {
     }
     let text = if global.json {
         // The report as recorded, with what the engine says beside it as data.
-        let printed = Printed {
-            report,
-            checkpoint: outcome.checkpoint.as_deref(),
-            no_checkpoint: outcome.no_checkpoint,
-            diff: args.diff.then_some(outcome.diff.as_str()),
-        };
+        let printed = outcome.printed(args.diff);
         let json = serde_json::to_string_pretty(&printed)
             .map_err(|e| CliError::internal(format!("encoding the JSON output: {e}")))?;
         format!("{json}\n")
@@ -134,20 +129,6 @@ pub fn run(global: &Global, args: &ApplyArgs) -> Result<u8, CliError> {
     };
     output::print_text(&text)?;
     Ok(u8::try_from(report.exit_code()).unwrap_or(1))
-}
-
-/// What `--json` prints: the report, then the checkpoint (or why there is none) and, with
-/// `--diff`, the diff.
-#[derive(serde::Serialize)]
-struct Printed<'a> {
-    #[serde(flatten)]
-    report: &'a salve_engine::report::Report,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    checkpoint: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    no_checkpoint: Option<salve_engine::apply::NoCheckpoint>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    diff: Option<&'a str>,
 }
 
 fn read_reply(file: Option<&Path>, dir: Option<&Path>) -> Result<String, CliError> {
