@@ -169,7 +169,8 @@ pub fn checkpoint(state: &State, params: &CheckpointParams) -> CallToolResult {
 pub fn list_checkpoints(state: &State, params: &ListCheckpointsParams) -> CallToolResult {
     let options = checkpoint::ListOptions {
         dir: state.dir.clone(),
-        here: false,
+        // This work tree's own, as restore_checkpoint takes only those.
+        here: !params.all_worktrees.unwrap_or(false),
         limit: Some(params.limit.unwrap_or(DEFAULT_LOG_LIMIT)),
         offset: params.offset.unwrap_or(0),
     };

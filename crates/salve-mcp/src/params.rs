@@ -84,6 +84,11 @@ pub struct ListCheckpointsParams {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "u32")]
     pub offset: Option<usize>,
+    /// List the checkpoints of every linked worktree of the repository, each with its
+    /// `worktree`, not only this work tree's own (default false). Another worktree's checkpoint
+    /// cannot be restored here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub all_worktrees: Option<bool>,
 }
 
 /// `log`.

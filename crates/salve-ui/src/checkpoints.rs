@@ -14,7 +14,8 @@ use crate::{notes, App};
 pub fn page(app: &App, request: &Request) -> Response {
     let list = match checkpoint::list(&ListOptions {
         dir: app.dir.clone(),
-        here: false,
+        // This work tree's own: only those can be restored from here.
+        here: true,
         limit: None,
         offset: 0,
     }) {

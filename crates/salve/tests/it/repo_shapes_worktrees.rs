@@ -123,3 +123,39 @@ fn each_worktree_lists_and_restores_its_own_checkpoints() {
     assert_eq!(tree.snapshot(), before);
     assert_eq!(tree.git_cmd(&["ls-files", "-s"]), index);
 }
+
+/// Over MCP, `list_checkpoints` lists this work tree's own checkpoints (those
+/// `restore_checkpoint` takes), and every worktree's when asked.
+#[test]
+fn mcp_lists_this_worktrees_checkpoints_unless_asked_for_all() {
+    let tree = Tree::git();
+    tree.write("shared.py", "s = 1\n");
+    tree.commit("initial");
+    let wt = tree.outside().join("wt");
+    tree.git_cmd(&["worktree", "add", "-q", "-b", "side", wt.to_str().unwrap()]);
+    let main_cp = salve_in(
+        &tree,
+        &tree.root,
+        &["checkpoint", "-m", "in main", "--json"],
+    );
+    let main_id = main_cp.code(0).json()["id"].as_str().unwrap().to_owned();
+    salve_in(&tree, &wt, &["checkpoint", "-m", "in wt", "--json"]).code(0);
+
+    let mut server = crate::mcp::Server::start(&tree, &[]);
+    server.initialize("2025-06-18");
+    let (own, is_error) = server.call("list_checkpoints", serde_json::json!({}));
+    assert!(!is_error, "{own}");
+    let listed: Vec<&str> = own["checkpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(listed, [main_id.as_str()], "{own}");
+    let (all, _) = server.call(
+        "list_checkpoints",
+        serde_json::json!({"all_worktrees": true}),
+    );
+    assert_eq!(all["checkpoints"].as_array().unwrap().len(), 2, "{all}");
+    server.finish();
+}
