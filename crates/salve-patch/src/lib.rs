@@ -40,6 +40,7 @@ mod ops;
 mod parse;
 mod render;
 mod report;
+mod snippet;
 mod splice;
 mod text;
 

@@ -122,8 +122,16 @@ pub(crate) fn take_lines(
         );
         return;
     }
+    // Content that opens or ends with a marker (`// ... existing code ...`) is a lazy edit
+    // snippet: its markers stand for the file's lines and are merged, never written.
+    let format = if format == Format::Snippet || crate::snippet::is_snippet(&lines, &path) {
+        Format::Snippet
+    } else {
+        format
+    };
     let dots_ok = sanitize::dots_are_content(&path) || matches!(lang, "python" | "py");
     if let Some(l) = (0..lines.len())
+        .filter(|_| format != Format::Snippet)
         .find(|&i| {
             sanitize::is_placeholder_content(lines[i], dots_ok) && !is_gap_at(&lines, i, dots_ok)
         })

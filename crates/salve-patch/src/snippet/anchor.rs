@@ -1,0 +1,253 @@
+//! Where one region of a snippet can go in the file.
+//!
+//! A region is anchored by its unchanged lines: the longest run at its start that stands in the
+//! file (the head) and the longest run at its end (the tail). Trailing whitespace aside, both
+//! must be the file's lines, and each must hold a line with a letter or digit, since a blank
+//! line or a lone brace stands in too many places to say where a region goes. A region with no
+//! marker before it starts at the file's first line instead of a head, one with no marker after
+//! it ends at the file's end instead of a tail.
+//!
+//! A head or tail of one line must stand in one place of the file only: a line that repeats
+//! (`return x`) says nothing of which place is meant, even when only one of them pairs up.
+//! Every head place is paired with every tail place after it; a pair is a placement when what
+//! the file has between the anchors can become the region's lines between them without losing a
+//! stretch of more than [`MAX_UNEXPLAINED`] lines that nothing in the region replaces (such a
+//! stretch is code the snippet does not show and no marker stands for).
+
+use super::marker::Region;
+use crate::text::{has_words, Doc};
+
+/// The longest stretch of file lines between a region's anchors that may go without a
+/// replacement line in the region: a deleted block. Longer, and the anchors more likely belong
+/// to two different places than to a region that deletes so much.
+pub(crate) const MAX_UNEXPLAINED: usize = 12;
+
+/// Most head or tail places looked at for one region: beyond it the region is ambiguous anyway.
+const MAX_PLACES: usize = 32;
+
+/// How the anchors matched the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum How {
+    /// Byte for byte.
+    Exact,
+    /// Trailing whitespace aside.
+    Whitespace,
+}
+
+/// One place a region fits: it replaces file lines `start..end`, the first `head` of them and
+/// the last `tail` of them being its anchors (kept as the file has them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Placement {
+    pub start: usize,
+    pub end: usize,
+    pub head: usize,
+    pub tail: usize,
+    pub how: How,
+}
+
+/// Why a region fits nowhere.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Miss {
+    /// No run of the region's first (`head`) or last lines stands in the file with a line of
+    /// substance: nothing says where it goes.
+    NoAnchor { head: bool },
+    /// The region starts (or ends) like file line `line` (0-based) but no marker stands for the
+    /// file lines before (after) it: the snippet was cut.
+    Cut { head: bool, line: usize },
+    /// The region's only unchanged line at its start (`head`) or end stands at several
+    /// `places` (0-based file lines) of the file: one line that repeats says nothing of which.
+    Several { head: bool, places: Vec<usize> },
+    /// Anchors were found, but every pair of them leaves more than [`MAX_UNEXPLAINED`] file
+    /// lines that nothing replaces; `lines` is the best pair's span, `lost` its longest stretch.
+    Unexplained { lines: (usize, usize), lost: usize },
+}
+
+fn same(a: &str, b: &str) -> bool {
+    a == b || a.trim_end() == b.trim_end()
+}
+
+fn forward(doc: &Doc, r: &[&str], p: usize) -> usize {
+    (0..r.len())
+        .take_while(|&j| p + j < doc.len() && same(r[j], doc.line(p + j)))
+        .count()
+}
+
+/// How many of the region's last lines end at file line `end - 1`.
+fn backward(doc: &Doc, r: &[&str], end: usize) -> usize {
+    (0..r.len().min(end))
+        .take_while(|&j| same(r[r.len() - 1 - j], doc.line(end - 1 - j)))
+        .count()
+}
+
+/// The places the region's head can start: the longest run, at every place it reaches that
+/// long; `Err` when even the longest has no substance.
+fn heads(doc: &Doc, r: &[&str]) -> Result<(usize, Vec<usize>), Miss> {
+    let runs: Vec<(usize, usize)> = (0..doc.len())
+        .map(|p| (p, forward(doc, r, p)))
+        .filter(|&(_, n)| n > 0)
+        .collect();
+    let best = runs.iter().map(|&(_, n)| n).max().unwrap_or(0);
+    if best == 0 || !r[..best].iter().any(|l| has_words(l)) {
+        return Err(Miss::NoAnchor { head: true });
+    }
+    let at = runs.iter().filter(|&&(_, n)| n == best).map(|&(p, _)| p);
+    Ok((best, at.take(MAX_PLACES + 1).collect()))
+}
+
+/// The places (one past the last line) where the region's tail can end; as [`heads`].
+fn tails(doc: &Doc, r: &[&str]) -> Result<(usize, Vec<usize>), Miss> {
+    let runs: Vec<(usize, usize)> = (1..=doc.len())
+        .map(|e| (e, backward(doc, r, e)))
+        .filter(|&(_, n)| n > 0)
+        .collect();
+    let best = runs.iter().map(|&(_, n)| n).max().unwrap_or(0);
+    if best == 0 || !r[r.len() - best..].iter().any(|l| has_words(l)) {
+        return Err(Miss::NoAnchor { head: false });
+    }
+    let at = runs.iter().filter(|&&(_, n)| n == best).map(|&(e, _)| e);
+    Ok((best, at.take(MAX_PLACES + 1).collect()))
+}
+
+/// Without a marker before it, the region starts at line 1; it is cut when its first lines
+/// stand further down the file and not at the top.
+fn pinned_head(doc: &Doc, r: &[&str]) -> Result<(usize, Vec<usize>), Miss> {
+    let at_top = forward(doc, r, 0);
+    if at_top == 0 {
+        if let Ok((n, at)) = heads(doc, r) {
+            if n >= 2 || at.len() == 1 {
+                return Err(Miss::Cut {
+                    head: true,
+                    line: at[0],
+                });
+            }
+        }
+    }
+    Ok((at_top, vec![0]))
+}
+
+/// Without a marker after it, the region ends at the file's end; as [`pinned_head`].
+fn pinned_tail(doc: &Doc, r: &[&str]) -> Result<(usize, Vec<usize>), Miss> {
+    let at_end = backward(doc, r, doc.len());
+    if at_end == 0 {
+        if let Ok((n, at)) = tails(doc, r) {
+            if n >= 2 || at.len() == 1 {
+                return Err(Miss::Cut {
+                    head: false,
+                    line: at[0].saturating_sub(1),
+                });
+            }
+        }
+    }
+    Ok((at_end, vec![doc.len()]))
+}
+
+/// Every place the region fits (see the module docs), or why it fits nowhere.
+pub(crate) fn placements(doc: &Doc, region: &Region) -> Result<Vec<Placement>, Miss> {
+    let r = &region.lines;
+    let (h, starts) = if region.lead {
+        heads(doc, r)?
+    } else {
+        pinned_head(doc, r)?
+    };
+    if h == r.len() {
+        // The whole region stands in the file: unchanged (or already applied) where it is.
+        // Without a marker after it, it must also end the file, else the rest would be lost.
+        let fit: Vec<Placement> = starts
+            .iter()
+            .filter(|&&p| region.trail || p + h == doc.len())
+            .map(|&p| placement(doc, r, p, p + h, h, 0))
+            .collect();
+        if fit.is_empty() {
+            return Err(Miss::Cut {
+                head: false,
+                line: starts[0] + h - 1,
+            });
+        }
+        return Ok(fit);
+    }
+    let (t_best, ends) = if region.trail {
+        tails(doc, r)?
+    } else {
+        pinned_tail(doc, r)?
+    };
+    if region.lead && h == 1 && starts.len() > 1 {
+        return Err(Miss::Several {
+            head: true,
+            places: starts,
+        });
+    }
+    if region.trail && t_best == 1 && ends.len() > 1 {
+        return Err(Miss::Several {
+            head: false,
+            places: ends.iter().map(|e| e - 1).collect(),
+        });
+    }
+    let t = t_best.min(r.len() - h);
+    let mut out = Vec::new();
+    let mut worst: Option<((usize, usize), usize)> = None;
+    for &p in &starts {
+        for &e in &ends {
+            if e < p + h + t {
+                continue;
+            }
+            let lost = unexplained(doc, r, p, e, h, t);
+            if lost > MAX_UNEXPLAINED {
+                if worst.is_none_or(|(_, l)| lost < l) {
+                    worst = Some(((p, e), lost));
+                }
+                continue;
+            }
+            out.push(placement(doc, r, p, e, h, t));
+        }
+    }
+    if out.is_empty() {
+        if let Some((lines, lost)) = worst {
+            return Err(Miss::Unexplained { lines, lost });
+        }
+        return Err(Miss::NoAnchor {
+            head: starts.is_empty(),
+        });
+    }
+    Ok(out)
+}
+
+fn placement(doc: &Doc, r: &[&str], start: usize, end: usize, head: usize, tail: usize) -> Placement {
+    let exact = (0..head).all(|j| r[j] == doc.line(start + j))
+        && (0..tail).all(|j| r[r.len() - 1 - j] == doc.line(end - 1 - j));
+    Placement {
+        start,
+        end,
+        head,
+        tail,
+        how: if exact { How::Exact } else { How::Whitespace },
+    }
+}
+
+/// The longest run of file lines between the anchors that the region's middle lines do not
+/// replace: for each changed stretch, the removed lines beyond the added ones.
+fn unexplained(doc: &Doc, r: &[&str], p: usize, e: usize, h: usize, t: usize) -> usize {
+    let old_len = (e - t) - (p + h);
+    let new_len = r.len() - h - t;
+    // Cheap bounds first: a short middle loses little, a far longer one too much.
+    if old_len <= MAX_UNEXPLAINED {
+        return 0;
+    }
+    if old_len.saturating_sub(new_len) > MAX_UNEXPLAINED * 4 {
+        return old_len - new_len;
+    }
+    let old: Vec<&str> = (p + h..e - t).map(|i| doc.line(i).trim_end()).collect();
+    let new: Vec<&str> = r[h..r.len() - t].iter().map(|l| l.trim_end()).collect();
+    middle_ops(&old, &new)
+        .iter()
+        .map(|op| {
+            let (_, o, n) = op.as_tag_tuple();
+            o.len().saturating_sub(n.len())
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// The line diff of a file's middle `old` against a region's middle `new`.
+pub(crate) fn middle_ops(old: &[&str], new: &[&str]) -> Vec<similar::DiffOp> {
+    similar::capture_diff_slices(similar::Algorithm::Myers, old, new)
+}

@@ -1,0 +1,129 @@
+use super::merge;
+use crate::report::Status;
+use crate::text::Doc;
+
+const FILE: &str = "import os\n\n\ndef a():\n    x = 1\n    return x\n\n\ndef b():\n    y = 2\n    return y\n\n\ndef c():\n    z = 3\n    return z\n";
+
+fn merged(file: &str, snippet: &str, path: &str) -> Result<String, Vec<(Status, String)>> {
+    let doc = Doc::parse(file);
+    merge(&doc, snippet, path)
+        .map(|m| m.lines.iter().map(|l| format!("{l}\n")).collect())
+        .map_err(|r| {
+            r.into_iter()
+                .map(|h| (h.status, h.message.unwrap_or_default()))
+                .collect()
+        })
+}
+
+#[test]
+fn a_changed_line_inside_a_region_is_anchored_by_the_lines_around_it() {
+    let s = "# ... existing code ...\ndef b():\n    y = 20\n    return y\n# ... existing code ...\n";
+    let out = merged(FILE, s, "m.py").unwrap();
+    assert_eq!(out, FILE.replace("y = 2\n", "y = 20\n"));
+}
+
+#[test]
+fn several_regions_each_replace_what_their_anchors_hold() {
+    let s = "# ... existing code ...\ndef a():\n    x = 10\n    return x\n# ... existing code ...\ndef c():\n    z = 30\n    return z\n";
+    let out = merged(FILE, s, "m.py").unwrap();
+    assert_eq!(out, FILE.replace("x = 1\n", "x = 10\n").replace("z = 3\n", "z = 30\n"));
+}
+
+#[test]
+fn without_a_leading_marker_the_region_starts_at_line_one() {
+    let s = "import os\nimport sys\n\n\ndef a():\n# ... existing code ...\n";
+    let out = merged(FILE, s, "m.py").unwrap();
+    assert_eq!(out, FILE.replace("import os\n", "import os\nimport sys\n"));
+}
+
+#[test]
+fn a_region_that_starts_further_down_without_a_leading_marker_is_cut() {
+    let s = "def b():\n    y = 20\n    return y\n# ... existing code ...\n";
+    let err = merged(FILE, s, "m.py").unwrap_err();
+    assert_eq!(err[0].0, Status::Truncated, "{err:?}");
+}
+
+#[test]
+fn a_region_that_ends_early_without_a_trailing_marker_is_cut() {
+    let s = "# ... existing code ...\ndef a():\n    x = 10\n    return x\n";
+    let err = merged(FILE, s, "m.py").unwrap_err();
+    assert_eq!(err[0].0, Status::Truncated, "{err:?}");
+}
+
+#[test]
+fn anchors_that_fit_several_places_are_refused_with_candidates() {
+    let file = "def a():\n    return 1\n\ndef b():\n    return 1\n";
+    let s = "// ...\n    return 1\n    pass\n    return 1\n// ...\n";
+    let doc = Doc::parse(file);
+    let err = merge(&doc, s, "m.py").unwrap_err();
+    assert_eq!(err[0].status, Status::Ambiguous);
+    assert_eq!(err[0].candidates.len(), 2);
+}
+
+#[test]
+fn a_blank_line_or_a_brace_is_no_anchor() {
+    let file = "fn a() {\n    one();\n}\n\nfn b() {\n    two();\n}\n";
+    let s = "// ... existing code ...\n}\n    three();\n\n// ... existing code ...\n";
+    let err = merged(file, s, "m.rs").unwrap_err();
+    assert_eq!(err[0].0, Status::NotFound, "{err:?}");
+}
+
+#[test]
+fn a_long_stretch_between_anchors_that_nothing_replaces_is_refused() {
+    let body: String = (0..30).map(|i| format!("    step({i});\n")).collect();
+    let file = format!("fn a() {{\n    begin();\n{body}    end();\n}}\n");
+    let s = "// ... existing code ...\n    begin();\n    middle();\n    end();\n// ... existing code ...\n";
+    let err = merged(&file, s, "m.rs").unwrap_err();
+    assert_eq!(err[0].0, Status::NotFound, "{err:?}");
+    assert!(err[0].1.contains("nothing in their place"), "{err:?}");
+}
+
+#[test]
+fn regions_out_of_file_order_are_refused() {
+    let s = "# ... existing code ...\ndef c():\n    z = 30\n    return z\n# ... existing code ...\ndef a():\n    x = 10\n    return x\n# ... existing code ...\n";
+    let err = merged(FILE, s, "m.py").unwrap_err();
+    assert!(err.iter().all(|e| e.0 == Status::NotFound), "{err:?}");
+    assert!(err[0].1.contains("out of order"), "{err:?}");
+}
+
+#[test]
+fn an_applied_snippet_changes_nothing_and_says_so() {
+    let s = "# ... existing code ...\ndef b():\n    y = 2\n    return y\n# ... existing code ...\n";
+    let doc = Doc::parse(FILE);
+    let m = merge(&doc, s, "m.py").unwrap();
+    assert_eq!(m.reports[0].status, Status::AlreadyApplied);
+    let text: String = m.lines.iter().map(|l| format!("{l}\n")).collect();
+    assert_eq!(text, FILE);
+}
+
+#[test]
+fn reports_say_where_and_how_each_region_was_anchored() {
+    let s = "# ... existing code ...\ndef b():   \n    y = 20\n    return y\n# ... existing code ...\n";
+    let doc = Doc::parse(FILE);
+    let m = merge(&doc, s, "m.py").unwrap();
+    let msg = m.reports[0].message.clone().unwrap();
+    assert!(msg.contains("file lines 9-11"), "{msg}");
+    assert!(msg.contains("trailing whitespace aside"), "{msg}");
+    assert!(msg.contains("changed inside"), "{msg}");
+    // The anchor keeps the file's bytes, not the snippet's trailing spaces.
+    assert!(m.lines.iter().any(|l| l == "def b():"));
+}
+
+#[test]
+fn a_deletion_between_anchors_is_merged() {
+    let s = "# ... existing code ...\ndef a():\n    x = 1\n    return x\n\n\ndef c():\n# ... existing code ...\n";
+    let out = merged(FILE, s, "m.py").unwrap();
+    assert_eq!(
+        out,
+        FILE.replace("def b():\n    y = 2\n    return y\n\n\n", "")
+    );
+}
+
+#[test]
+fn rst_comment_markers_keep_the_rest_of_the_file() {
+    let people: String = (0..40).map(|i| format!("* Person {i}\n")).collect();
+    let file = format!("Authors\n=======\n\n{people}");
+    let s = ".. existing code\n* Person 38\n* Person 39\n* Person 40\n";
+    let out = merged(&file, s, "AUTHORS.rst").unwrap();
+    assert_eq!(out, format!("{file}* Person 40\n"));
+}
