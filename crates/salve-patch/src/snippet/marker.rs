@@ -3,7 +3,8 @@
 //! A marker is a comment of the file's language that stands for unchanged lines: `// ...
 //! existing code ...`, `# ... rest of the code ...`, `<!-- ... -->`, `{/* ... */}`, `-- ...`,
 //! `.. existing code` (reST), `/* ... (unchanged) ... */`, `// existing code`, `# ... other
-//! methods ...`, or a bare `...` where dots are not code. The placeholder rules the parser
+//! methods ...`, or bare dots in a comment (`// ...`); bare dots outside a comment are a cut, not
+//! a marker. The placeholder rules the parser
 //! already uses ([`crate::parse::is_placeholder`]) decide most of them; this module adds the
 //! wordings they leave out (`... other methods ...`).
 
@@ -42,6 +43,10 @@ pub(crate) fn is_marker(line: &str, path: &str) -> bool {
     if t.is_empty() || t.len() > 120 {
         return false;
     }
+    // Bare dots outside a comment say the reply was cut short, not that the rest is kept.
+    if t.chars().all(|c| c == '.' || c == '…' || c.is_whitespace()) {
+        return false;
+    }
     crate::parse::is_placeholder(t, path) || other_members(t)
 }
 
@@ -73,12 +78,15 @@ fn other_members(t: &str) -> bool {
 
 /// Whether whole-file content `lines` is written as a snippet: its first or last non-blank
 /// line is a marker, so it says "everything before (or after) is unchanged" rather than being
-/// the file's own first or last line.
+/// the file's own first or last line. Content that opens with the file's head and ends saying
+/// in words that the rest of the file is unchanged (`# ... rest of the file unchanged ...`) is
+/// the whole-file reader's, which fills the rest in where it begins certainly, as before.
 pub(crate) fn is_snippet(lines: &[&str], path: &str) -> bool {
     let mut kept = lines.iter().filter(|l| !is_blank(l));
     let first = kept.next();
     let last = kept.next_back().or(first);
-    first.is_some_and(|l| is_marker(l, path)) || last.is_some_and(|l| is_marker(l, path))
+    first.is_some_and(|l| is_marker(l, path))
+        || last.is_some_and(|l| is_marker(l, path) && !crate::parse::says_rest_unchanged(l))
 }
 
 /// Whether any line of `content` is a marker.
@@ -175,12 +183,13 @@ mod tests {
             ("<!-- ... existing code ... -->", "README.md"),
             ("{/* ... existing code ... */}", "App.jsx"),
             (".. existing code", "AUTHORS.rst"),
-            ("...", "a.js"),
+            ("// ...", "a.js"),
         ] {
             assert!(is_marker(line, path), "{line} in {path}");
         }
         for (line, path) in [
             ("...", "a.py"),
+            ("...", "a.js"),
             ("return x", "a.py"),
             ("// the existing code paths handle the rest of this in the caller", "a.rs"),
             ("...rest,", "a.js"),
@@ -205,6 +214,7 @@ mod tests {
     fn a_snippet_opens_or_ends_with_a_marker() {
         assert!(is_snippet(&["# ... existing code ...", "x = 1"], "a.py"));
         assert!(is_snippet(&["x = 1", "", "# ... existing code ...", ""], "a.py"));
+        assert!(!is_snippet(&["x = 1", "# ... rest of the file unchanged ..."], "a.py"));
         assert!(!is_snippet(&["x = 1", "# ...", "y = 2"], "a.py"));
     }
 }

@@ -157,6 +157,7 @@ fn the_real_server_over_stdio_edits_checkpoints_restores_and_checks() {
         [
             "apply_edit",
             "checkpoint",
+            "edit_file",
             "list_checkpoints",
             "log",
             "restore_checkpoint",
