@@ -10,8 +10,8 @@ The before/after file pairs come from the shared corpus (`/work/shared/corpus/ca
 its FORMAT.md). Each modified text file of an `expect: apply` case is one pair; pairs are
 deduplicated by content, and a random sample of `--pairs` is drawn with `--seed` (printed).
 Pairs are skipped, and counted, when the file's language has no comment syntax for a marker, or
-when a line changes only in trailing whitespace (a snippet cannot say that: the file keeps its
-own bytes on unchanged lines).
+when a line changes only in trailing whitespace or the final newline comes or goes (a snippet
+cannot say that: the file keeps its own bytes on unchanged lines, and its final newline).
 
 From each pair, the changed regions are cut as a unified diff groups them, with the after side's
 lines, and joined by a marker comment in the file's language (indented like the next line):
@@ -174,7 +174,9 @@ def ambiguous(path, before, rng):
 
 def fenced(path, body):
     lang = path.rsplit('.', 1)[-1] if '.' in path else ''
-    return f'Here is the edit.\n\n{path}\n```{lang}\n{body}```\n'
+    # A longer fence around content that holds fences of its own, as models write it.
+    fence = '````' if '```' in body else '```'
+    return f'Here is the edit.\n\n{path}\n{fence}{lang}\n{body}{fence}\n'
 
 
 def tool(path, body, xml):
@@ -244,7 +246,8 @@ def main():
     rng = random.Random(args.seed)
     sample = rng.sample(usable, min(args.pairs, len(usable)))
     print(f'{len(pairs)} distinct file pairs; skipped {len(no_comment)} (no comment syntax), '
-          f'{len(ws_only)} (a line changed only in trailing whitespace); sampled {len(sample)}')
+          f'{len(ws_only)} (only trailing whitespace or the final newline changed on a line); '
+          f'sampled {len(sample)}')
     jobs = []
     for pair in sample:
         for variant, reply, expected in replies(pair, rng):
@@ -267,7 +270,10 @@ def lines_of(text):
 
 
 def trailing_ws_only(b, a):
-    """Whether some line changes only in trailing whitespace (a snippet cannot say so)."""
+    """Whether some line changes only in trailing whitespace, or the final newline comes or
+    goes (a snippet cannot say either)."""
+    if b.endswith('\n') != a.endswith('\n'):
+        return True
     bl, al = lines_of(b), lines_of(a)
     sm = difflib.SequenceMatcher(None, bl, al, autojunk=False)
     for tag, i1, i2, j1, j2 in sm.get_opcodes():

@@ -1,11 +1,14 @@
 //! Where one region of a snippet can go in the file.
 //!
-//! A region is anchored by its unchanged lines: the longest run at its start that stands in the
-//! file (the head) and the longest run at its end (the tail). Trailing whitespace aside, both
-//! must be the file's lines, and each must hold a line with a letter or digit, since a blank
-//! line or a lone brace stands in too many places to say where a region goes. A region with no
-//! marker before it starts at the file's first line instead of a head, one with no marker after
-//! it ends at the file's end instead of a tail.
+//! A region is anchored by its unchanged lines: a run at its start that stands in the file (the
+//! head) and a run at its end (the tail), trailing whitespace aside. Every place a run of at
+//! least [`MIN_RUN`] lines stands is a candidate (or of the longest run, where that is shorter),
+//! not only the place of the longest run: a region that adds lines like the file's own runs on
+//! into them elsewhere, and the place meant must not be lost to that. An anchor must hold a
+//! line with a letter or digit, or two lines that are not blank: a blank line or a lone brace
+//! stands in too many places to say where a region goes. A region with no marker before it
+//! starts at the file's first line instead of a head, one with no marker after it ends at the
+//! file's end instead of a tail.
 //!
 //! A head or tail of one line must stand in one place of the file only: a line that repeats
 //! (`return x`) says nothing of which place is meant, even when only one of them pairs up.
@@ -15,7 +18,7 @@
 //! stretch is code the snippet does not show and no marker stands for).
 
 use super::marker::Region;
-use crate::text::{has_words, Doc};
+use crate::text::{has_words, is_blank, Doc};
 
 /// The longest stretch of file lines between a region's anchors that may go without a
 /// replacement line in the region: a deleted block. Longer, and the anchors more likely belong
@@ -24,6 +27,9 @@ pub(crate) const MAX_UNEXPLAINED: usize = 12;
 
 /// Most head or tail places looked at for one region: beyond it the region is ambiguous anyway.
 const MAX_PLACES: usize = 32;
+
+/// Runs this long anchor a region wherever they stand, even where a longer one stands too.
+const MIN_RUN: usize = 2;
 
 /// How the anchors matched the file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,6 +63,9 @@ pub(crate) enum Miss {
     /// The region's only unchanged line at its start (`head`) or end stands at several
     /// `places` (0-based file lines) of the file: one line that repeats says nothing of which.
     Several { head: bool, places: Vec<usize> },
+    /// The region's first lines and its last lines stand in the file, but never the first
+    /// before the last.
+    Crossed,
     /// Anchors were found, but every pair of them leaves more than [`MAX_UNEXPLAINED`] file
     /// lines that nothing replaces; `lines` is the best pair's span, `lost` its longest stretch.
     Unexplained { lines: (usize, usize), lost: usize },
@@ -79,114 +88,130 @@ fn backward(doc: &Doc, r: &[&str], end: usize) -> usize {
         .count()
 }
 
-/// The places the region's head can start: the longest run, at every place it reaches that
-/// long; `Err` when even the longest has no substance.
-fn heads(doc: &Doc, r: &[&str]) -> Result<(usize, Vec<usize>), Miss> {
-    let runs: Vec<(usize, usize)> = (0..doc.len())
+/// A place an anchor fits (the first line for a head, one past the last for a tail) and how
+/// many of the region's lines it covers there.
+type Run = (usize, usize);
+
+/// Whether anchor lines can say where a region goes: a line with a letter or digit, or at
+/// least two lines that are not blank (`}` and `},` together fit far fewer places than one).
+fn strong(lines: &[&str]) -> bool {
+    lines.iter().any(|l| has_words(l)) || lines.iter().filter(|l| !is_blank(l)).count() >= 2
+}
+
+/// The runs that may anchor the region, from every place it fits by at least one line: those
+/// as long as the longest, or [`MIN_RUN`] lines, whichever is shorter. The place meant may run
+/// shorter than another (a region that adds lines like the file's own runs on into them
+/// elsewhere), so only runs too short to say anything are left out.
+fn anchors(runs: Vec<Run>, is_strong: impl Fn(usize) -> bool, head: bool) -> Result<Vec<Run>, Miss> {
+    let best = runs.iter().map(|&(_, n)| n).max().unwrap_or(0);
+    let floor = best.min(MIN_RUN);
+    let at: Vec<Run> = runs
+        .into_iter()
+        .filter(|&(_, n)| n >= floor && is_strong(n))
+        .collect();
+    if at.is_empty() {
+        return Err(Miss::NoAnchor { head });
+    }
+    if (floor == 1 && at.len() > 1) || at.len() > MAX_PLACES {
+        let places = at
+            .iter()
+            .map(|&(p, _)| if head { p } else { p - 1 })
+            .collect();
+        return Err(Miss::Several { head, places });
+    }
+    Ok(at)
+}
+
+fn heads(doc: &Doc, r: &[&str]) -> Result<Vec<Run>, Miss> {
+    let runs = (0..doc.len())
         .map(|p| (p, forward(doc, r, p)))
         .filter(|&(_, n)| n > 0)
         .collect();
-    let best = runs.iter().map(|&(_, n)| n).max().unwrap_or(0);
-    if best == 0 || !r[..best].iter().any(|l| has_words(l)) {
-        return Err(Miss::NoAnchor { head: true });
-    }
-    let at = runs.iter().filter(|&&(_, n)| n == best).map(|&(p, _)| p);
-    Ok((best, at.take(MAX_PLACES + 1).collect()))
+    anchors(runs, |n| strong(&r[..n]), true)
 }
 
-/// The places (one past the last line) where the region's tail can end; as [`heads`].
-fn tails(doc: &Doc, r: &[&str]) -> Result<(usize, Vec<usize>), Miss> {
-    let runs: Vec<(usize, usize)> = (1..=doc.len())
+fn tails(doc: &Doc, r: &[&str]) -> Result<Vec<Run>, Miss> {
+    let runs = (1..=doc.len())
         .map(|e| (e, backward(doc, r, e)))
         .filter(|&(_, n)| n > 0)
         .collect();
-    let best = runs.iter().map(|&(_, n)| n).max().unwrap_or(0);
-    if best == 0 || !r[r.len() - best..].iter().any(|l| has_words(l)) {
-        return Err(Miss::NoAnchor { head: false });
-    }
-    let at = runs.iter().filter(|&&(_, n)| n == best).map(|&(e, _)| e);
-    Ok((best, at.take(MAX_PLACES + 1).collect()))
+    anchors(runs, |n| strong(&r[r.len() - n..]), false)
 }
 
 /// Without a marker before it, the region starts at line 1; it is cut when its first lines
 /// stand further down the file and not at the top.
-fn pinned_head(doc: &Doc, r: &[&str]) -> Result<(usize, Vec<usize>), Miss> {
+fn pinned_head(doc: &Doc, r: &[&str]) -> Result<Vec<Run>, Miss> {
     let at_top = forward(doc, r, 0);
     if at_top == 0 {
-        if let Ok((n, at)) = heads(doc, r) {
-            if n >= 2 || at.len() == 1 {
-                return Err(Miss::Cut {
-                    head: true,
-                    line: at[0],
-                });
-            }
+        let further = match heads(doc, r) {
+            Ok(at) => at.first().map(|&(p, _)| p),
+            Err(Miss::Several { places, .. }) => places.first().copied(),
+            Err(_) => None,
+        };
+        if let Some(line) = further {
+            return Err(Miss::Cut { head: true, line });
         }
     }
-    Ok((at_top, vec![0]))
+    Ok(vec![(0, at_top)])
 }
 
 /// Without a marker after it, the region ends at the file's end; as [`pinned_head`].
-fn pinned_tail(doc: &Doc, r: &[&str]) -> Result<(usize, Vec<usize>), Miss> {
+fn pinned_tail(doc: &Doc, r: &[&str]) -> Result<Vec<Run>, Miss> {
     let at_end = backward(doc, r, doc.len());
     if at_end == 0 {
-        if let Ok((n, at)) = tails(doc, r) {
-            if n >= 2 || at.len() == 1 {
-                return Err(Miss::Cut {
-                    head: false,
-                    line: at[0].saturating_sub(1),
-                });
-            }
+        let further = match tails(doc, r) {
+            Ok(at) => at.first().map(|&(e, _)| e.saturating_sub(1)),
+            Err(Miss::Several { places, .. }) => places.first().copied(),
+            Err(_) => None,
+        };
+        if let Some(line) = further {
+            return Err(Miss::Cut { head: false, line });
         }
     }
-    Ok((at_end, vec![doc.len()]))
+    Ok(vec![(doc.len(), at_end)])
 }
 
 /// Every place the region fits (see the module docs), or why it fits nowhere.
 pub(crate) fn placements(doc: &Doc, region: &Region) -> Result<Vec<Placement>, Miss> {
     let r = &region.lines;
-    let (h, starts) = if region.lead {
+    let starts = if region.lead {
         heads(doc, r)?
     } else {
         pinned_head(doc, r)?
     };
-    if h == r.len() {
+    let whole: Vec<usize> = starts
+        .iter()
+        .filter(|&&(_, n)| n == r.len())
+        .map(|&(p, _)| p)
+        .collect();
+    if !whole.is_empty() {
         // The whole region stands in the file: unchanged (or already applied) where it is.
         // Without a marker after it, it must also end the file, else the rest would be lost.
-        let fit: Vec<Placement> = starts
+        let fit: Vec<Placement> = whole
             .iter()
-            .filter(|&&p| region.trail || p + h == doc.len())
-            .map(|&p| placement(doc, r, p, p + h, h, 0))
+            .filter(|&&p| region.trail || p + r.len() == doc.len())
+            .map(|&p| placement(doc, r, p, p + r.len(), r.len(), 0))
             .collect();
         if fit.is_empty() {
             return Err(Miss::Cut {
                 head: false,
-                line: starts[0] + h - 1,
+                line: whole[0] + r.len() - 1,
             });
         }
         return Ok(fit);
     }
-    let (t_best, ends) = if region.trail {
+    let ends = if region.trail {
         tails(doc, r)?
     } else {
         pinned_tail(doc, r)?
     };
-    if region.lead && h == 1 && starts.len() > 1 {
-        return Err(Miss::Several {
-            head: true,
-            places: starts,
-        });
-    }
-    if region.trail && t_best == 1 && ends.len() > 1 {
-        return Err(Miss::Several {
-            head: false,
-            places: ends.iter().map(|e| e - 1).collect(),
-        });
-    }
-    let t = t_best.min(r.len() - h);
     let mut out = Vec::new();
     let mut worst: Option<((usize, usize), usize)> = None;
-    for &p in &starts {
-        for &e in &ends {
+    for &(p, hp) in &starts {
+        for &(e, te) in &ends {
+            let Some((h, t)) = split(r, e.saturating_sub(p), hp, te, region) else {
+                continue;
+            };
             if e < p + h + t {
                 continue;
             }
@@ -204,11 +229,21 @@ pub(crate) fn placements(doc: &Doc, region: &Region) -> Result<Vec<Placement>, M
         if let Some((lines, lost)) = worst {
             return Err(Miss::Unexplained { lines, lost });
         }
-        return Err(Miss::NoAnchor {
-            head: starts.is_empty(),
-        });
+        return Err(Miss::Crossed);
     }
     Ok(out)
+}
+
+/// How many of the region's lines are its head and tail anchors in a span of `span` file
+/// lines: the runs found, shortened where they overlap (a region that repeats the file's own
+/// lines, say an inserted test like the one before it, runs its head on into the lines it
+/// adds); `None` when an anchor the region needs is left without a line of substance.
+fn split(r: &[&str], span: usize, h: usize, t: usize, region: &Region) -> Option<(usize, usize)> {
+    let t = t.min(r.len()).min(span);
+    let h = h.min(r.len() - t).min(span - t);
+    let head_ok = !region.lead || strong(&r[..h]);
+    let tail_ok = !region.trail || strong(&r[r.len() - t..]);
+    (head_ok && tail_ok).then_some((h, t))
 }
 
 fn placement(doc: &Doc, r: &[&str], start: usize, end: usize, head: usize, tail: usize) -> Placement {

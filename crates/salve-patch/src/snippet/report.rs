@@ -99,6 +99,10 @@ pub(super) fn missed(k: usize, r: &Region, miss: &Miss) -> HunkReport {
                 line + 1
             ),
         ),
+        Miss::Crossed => (
+            Status::NotFound,
+            "its first lines and its last lines stand in the file, but never the first before the last; copy the lines around the change from the file as they are".to_string(),
+        ),
         Miss::Several { head, places } => (
             Status::Ambiguous,
             format!(
