@@ -275,13 +275,14 @@ def trailing_ws_only(b, a):
     if b.endswith('\n') != a.endswith('\n'):
         return True
     bl, al = lines_of(b), lines_of(a)
-    sm = difflib.SequenceMatcher(None, bl, al, autojunk=False)
-    for tag, i1, i2, j1, j2 in sm.get_opcodes():
-        if tag == 'replace':
-            old = {x.rstrip() for x in bl[i1:i2]}
-            if any(y.rstrip() in old for y in al[j1:j2]):
-                return True
-    return False
+
+    def changed(x, y):
+        sm = difflib.SequenceMatcher(None, x, y, autojunk=False)
+        return sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in sm.get_opcodes()
+                   if tag != 'equal')
+
+    # Some change vanishes once trailing whitespace is ignored.
+    return changed(bl, al) != changed([x.rstrip() for x in bl], [y.rstrip() for y in al])
 
 
 def report(results, args):

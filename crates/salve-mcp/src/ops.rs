@@ -8,8 +8,8 @@ use salve_engine::report::Outcome;
 use salve_engine::{checkpoint, record, restore, undo};
 
 use crate::params::{
-    ApplyEditParams, CheckpointParams, EditFileParams, ListCheckpointsParams, LogParams, RestoreParams,
-    ShowRunParams, StrReplaceParams, WriteFileParams,
+    ApplyEditParams, CheckpointParams, EditFileParams, ListCheckpointsParams, LogParams,
+    RestoreParams, ShowRunParams, StrReplaceParams, WriteFileParams,
 };
 use crate::result;
 use crate::state::State;

@@ -45,7 +45,12 @@ use super::{search_replace, whole_file};
 use crate::edit::{FileChange, Format, IssueKind};
 
 /// The tool calls read here.
-const TOOLS: &[&str] = &["apply_diff", "replace_in_file", "write_to_file", "edit_file"];
+const TOOLS: &[&str] = &[
+    "apply_diff",
+    "replace_in_file",
+    "write_to_file",
+    "edit_file",
+];
 
 /// The tool whose call opens on `line`, if any.
 pub(crate) fn tool_at(line: &str) -> Option<&'static str> {

@@ -1,17 +1,16 @@
 //! Where one region of a snippet can go in the file.
 //!
-//! A region is anchored by its unchanged lines: a run at its start that stands in the file (the
-//! head) and a run at its end (the tail), trailing whitespace aside. Every place a run of at
-//! least [`MIN_RUN`] lines stands is a candidate (or of the longest run, where that is shorter),
-//! not only the place of the longest run: a region that adds lines like the file's own runs on
-//! into them elsewhere, and the place meant must not be lost to that. An anchor must hold a
-//! line with a letter or digit, or two lines that are not blank: a blank line or a lone brace
-//! stands in too many places to say where a region goes. A region with no marker before it
-//! starts at the file's first line instead of a head, one with no marker after it ends at the
-//! file's end instead of a tail.
+//! A region is anchored by its unchanged lines: a run of at least [`MIN_RUN`] lines at its start
+//! that stands in the file (the head) and one at its end (the tail), trailing whitespace aside.
+//! Every place such a run stands is a candidate, not only the place of the longest run: a
+//! region that adds lines like the file's own runs on into them elsewhere, and the place meant
+//! must not be lost to that. One line is never enough: where a region adds lines like the
+//! file's, the place meant may hold its one unchanged line alone while another place holds it
+//! with the added lines after it. An anchor must also hold a line with a letter or digit, or
+//! two lines that are not blank (a blank line and a brace fit too many places). A region with
+//! no marker before it starts at the file's first line instead of a head, one with no marker
+//! after it ends at the file's end instead of a tail.
 //!
-//! A head or tail of one line must stand in one place of the file only: a line that repeats
-//! (`return x`) says nothing of which place is meant, even when only one of them pairs up.
 //! Every head place is paired with every tail place after it; a pair is a placement when what
 //! the file has between the anchors can become the region's lines between them without losing a
 //! stretch of more than [`MAX_UNEXPLAINED`] lines that nothing in the region replaces (such a
@@ -28,7 +27,7 @@ pub(crate) const MAX_UNEXPLAINED: usize = 12;
 /// Most head or tail places looked at for one region: beyond it the region is ambiguous anyway.
 const MAX_PLACES: usize = 32;
 
-/// Runs this long anchor a region wherever they stand, even where a longer one stands too.
+/// The fewest unchanged lines that anchor a region's start or end.
 const MIN_RUN: usize = 2;
 
 /// How the anchors matched the file.
@@ -60,8 +59,11 @@ pub(crate) enum Miss {
     /// The region starts (or ends) like file line `line` (0-based) but no marker stands for the
     /// file lines before (after) it: the snippet was cut.
     Cut { head: bool, line: usize },
-    /// The region's only unchanged line at its start (`head`) or end stands at several
-    /// `places` (0-based file lines) of the file: one line that repeats says nothing of which.
+    /// The region's unchanged run at its start (`head`) or end is one line, standing at
+    /// `places` (0-based file lines): one line says too little of where a region goes (the
+    /// place meant may hold it alone while another holds it with the lines the region adds).
+    Short { head: bool, places: Vec<usize> },
+    /// The region's anchor stands at more than [`MAX_PLACES`] `places`.
     Several { head: bool, places: Vec<usize> },
     /// The region's first lines and its last lines stand in the file, but never the first
     /// before the last.
@@ -71,18 +73,18 @@ pub(crate) enum Miss {
     Unexplained { lines: (usize, usize), lost: usize },
 }
 
-fn same(a: &str, b: &str) -> bool {
+pub(super) fn same(a: &str, b: &str) -> bool {
     a == b || a.trim_end() == b.trim_end()
 }
 
-fn forward(doc: &Doc, r: &[&str], p: usize) -> usize {
+pub(super) fn forward(doc: &Doc, r: &[&str], p: usize) -> usize {
     (0..r.len())
         .take_while(|&j| p + j < doc.len() && same(r[j], doc.line(p + j)))
         .count()
 }
 
 /// How many of the region's last lines end at file line `end - 1`.
-fn backward(doc: &Doc, r: &[&str], end: usize) -> usize {
+pub(super) fn backward(doc: &Doc, r: &[&str], end: usize) -> usize {
     (0..r.len().min(end))
         .take_while(|&j| same(r[r.len() - 1 - j], doc.line(end - 1 - j)))
         .count()
@@ -98,25 +100,37 @@ fn strong(lines: &[&str]) -> bool {
     lines.iter().any(|l| has_words(l)) || lines.iter().filter(|l| !is_blank(l)).count() >= 2
 }
 
-/// The runs that may anchor the region, from every place it fits by at least one line: those
-/// as long as the longest, or [`MIN_RUN`] lines, whichever is shorter. The place meant may run
-/// shorter than another (a region that adds lines like the file's own runs on into them
-/// elsewhere), so only runs too short to say anything are left out.
-fn anchors(runs: Vec<Run>, is_strong: impl Fn(usize) -> bool, head: bool) -> Result<Vec<Run>, Miss> {
-    let best = runs.iter().map(|&(_, n)| n).max().unwrap_or(0);
-    let floor = best.min(MIN_RUN);
+/// The runs that may anchor the region: every place where at least [`MIN_RUN`] of its lines
+/// stand, not only the place of the longest run. The place meant may run shorter than another
+/// (a region that adds lines like the file's own runs on into them elsewhere), and must not be
+/// lost to it; a run of one line says too little to be an anchor at all.
+fn anchors(
+    runs: Vec<Run>,
+    is_strong: impl Fn(usize) -> bool,
+    head: bool,
+) -> Result<Vec<Run>, Miss> {
+    let line = |p: usize| if head { p } else { p - 1 };
     let at: Vec<Run> = runs
-        .into_iter()
-        .filter(|&(_, n)| n >= floor && is_strong(n))
+        .iter()
+        .copied()
+        .filter(|&(_, n)| n >= MIN_RUN && is_strong(n))
         .collect();
     if at.is_empty() {
-        return Err(Miss::NoAnchor { head });
-    }
-    if (floor == 1 && at.len() > 1) || at.len() > MAX_PLACES {
-        let places = at
+        let short: Vec<usize> = runs
             .iter()
-            .map(|&(p, _)| if head { p } else { p - 1 })
+            .filter(|&&(_, n)| n >= 1 && is_strong(1))
+            .map(|&(p, _)| line(p))
             .collect();
+        if short.is_empty() {
+            return Err(Miss::NoAnchor { head });
+        }
+        return Err(Miss::Short {
+            head,
+            places: short,
+        });
+    }
+    if at.len() > MAX_PLACES {
+        let places = at.iter().map(|&(p, _)| line(p)).collect();
         return Err(Miss::Several { head, places });
     }
     Ok(at)
@@ -145,7 +159,9 @@ fn pinned_head(doc: &Doc, r: &[&str]) -> Result<Vec<Run>, Miss> {
     if at_top == 0 {
         let further = match heads(doc, r) {
             Ok(at) => at.first().map(|&(p, _)| p),
-            Err(Miss::Several { places, .. }) => places.first().copied(),
+            Err(Miss::Several { places, .. } | Miss::Short { places, .. }) => {
+                places.first().copied()
+            }
             Err(_) => None,
         };
         if let Some(line) = further {
@@ -161,7 +177,9 @@ fn pinned_tail(doc: &Doc, r: &[&str]) -> Result<Vec<Run>, Miss> {
     if at_end == 0 {
         let further = match tails(doc, r) {
             Ok(at) => at.first().map(|&(e, _)| e.saturating_sub(1)),
-            Err(Miss::Several { places, .. }) => places.first().copied(),
+            Err(Miss::Several { places, .. } | Miss::Short { places, .. }) => {
+                places.first().copied()
+            }
             Err(_) => None,
         };
         if let Some(line) = further {
@@ -231,6 +249,8 @@ pub(crate) fn placements(doc: &Doc, region: &Region) -> Result<Vec<Placement>, M
         }
         return Err(Miss::Crossed);
     }
+    let shadows = super::shadow::nearer(doc, region, &out);
+    out.extend(shadows);
     Ok(out)
 }
 
@@ -241,12 +261,19 @@ pub(crate) fn placements(doc: &Doc, region: &Region) -> Result<Vec<Placement>, M
 fn split(r: &[&str], span: usize, h: usize, t: usize, region: &Region) -> Option<(usize, usize)> {
     let t = t.min(r.len()).min(span);
     let h = h.min(r.len() - t).min(span - t);
-    let head_ok = !region.lead || strong(&r[..h]);
-    let tail_ok = !region.trail || strong(&r[r.len() - t..]);
+    let head_ok = !region.lead || (h >= MIN_RUN && strong(&r[..h]));
+    let tail_ok = !region.trail || (t >= MIN_RUN && strong(&r[r.len() - t..]));
     (head_ok && tail_ok).then_some((h, t))
 }
 
-fn placement(doc: &Doc, r: &[&str], start: usize, end: usize, head: usize, tail: usize) -> Placement {
+pub(super) fn placement(
+    doc: &Doc,
+    r: &[&str],
+    start: usize,
+    end: usize,
+    head: usize,
+    tail: usize,
+) -> Placement {
     let exact = (0..head).all(|j| r[j] == doc.line(start + j))
         && (0..tail).all(|j| r[r.len() - 1 - j] == doc.line(end - 1 - j));
     Placement {
@@ -260,7 +287,7 @@ fn placement(doc: &Doc, r: &[&str], start: usize, end: usize, head: usize, tail:
 
 /// The longest run of file lines between the anchors that the region's middle lines do not
 /// replace: for each changed stretch, the removed lines beyond the added ones.
-fn unexplained(doc: &Doc, r: &[&str], p: usize, e: usize, h: usize, t: usize) -> usize {
+pub(super) fn unexplained(doc: &Doc, r: &[&str], p: usize, e: usize, h: usize, t: usize) -> usize {
     let old_len = (e - t) - (p + h);
     let new_len = r.len() - h - t;
     // Cheap bounds first: a short middle loses little, a far longer one too much.

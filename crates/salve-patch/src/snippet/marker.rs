@@ -111,6 +111,8 @@ pub(crate) struct Region<'a> {
 /// A snippet cut at its markers: the regions in order (none empty).
 pub(crate) fn regions<'a>(content: &'a str, path: &str) -> Vec<Region<'a>> {
     let body = content.strip_suffix('\n').unwrap_or(content);
+    // A byte-order mark copied with the file's first line is the file's, which keeps its own.
+    let body = body.strip_prefix('\u{feff}').unwrap_or(body);
     let lines: Vec<&str> = body.split('\n').map(strip_cr).collect();
     let mut out: Vec<Region<'a>> = Vec::new();
     let mut start = 0;
@@ -191,7 +193,10 @@ mod tests {
             ("...", "a.py"),
             ("...", "a.js"),
             ("return x", "a.py"),
-            ("// the existing code paths handle the rest of this in the caller", "a.rs"),
+            (
+                "// the existing code paths handle the rest of this in the caller",
+                "a.rs",
+            ),
             ("...rest,", "a.js"),
             ("# other things", "a.py"),
         ] {
@@ -213,8 +218,14 @@ mod tests {
     #[test]
     fn a_snippet_opens_or_ends_with_a_marker() {
         assert!(is_snippet(&["# ... existing code ...", "x = 1"], "a.py"));
-        assert!(is_snippet(&["x = 1", "", "# ... existing code ...", ""], "a.py"));
-        assert!(!is_snippet(&["x = 1", "# ... rest of the file unchanged ..."], "a.py"));
+        assert!(is_snippet(
+            &["x = 1", "", "# ... existing code ...", ""],
+            "a.py"
+        ));
+        assert!(!is_snippet(
+            &["x = 1", "# ... rest of the file unchanged ..."],
+            "a.py"
+        ));
         assert!(!is_snippet(&["x = 1", "# ...", "y = 2"], "a.py"));
     }
 }

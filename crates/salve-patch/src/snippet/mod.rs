@@ -18,6 +18,7 @@ mod anchor;
 mod chain;
 mod marker;
 mod report;
+mod shadow;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests;
@@ -93,14 +94,22 @@ fn middle(source: &Doc, r: &Region, p: &Placement, out: &mut Vec<String>) -> (us
     for op in anchor::middle_ops(&old, &new) {
         match op {
             DiffOp::Equal { old_index, len, .. } => {
-                out.extend(old_raw[old_index..old_index + len].iter().map(|l| l.to_string()));
+                out.extend(
+                    old_raw[old_index..old_index + len]
+                        .iter()
+                        .map(|l| l.to_string()),
+                );
             }
             DiffOp::Delete { old_len, .. } => removed += old_len,
             DiffOp::Insert {
                 new_index, new_len, ..
             } => {
                 added += new_len;
-                out.extend(new_raw[new_index..new_index + new_len].iter().map(|l| l.to_string()));
+                out.extend(
+                    new_raw[new_index..new_index + new_len]
+                        .iter()
+                        .map(|l| l.to_string()),
+                );
             }
             DiffOp::Replace {
                 old_len,
@@ -110,7 +119,11 @@ fn middle(source: &Doc, r: &Region, p: &Placement, out: &mut Vec<String>) -> (us
             } => {
                 removed += old_len;
                 added += new_len;
-                out.extend(new_raw[new_index..new_index + new_len].iter().map(|l| l.to_string()));
+                out.extend(
+                    new_raw[new_index..new_index + new_len]
+                        .iter()
+                        .map(|l| l.to_string()),
+                );
             }
         }
     }

@@ -103,18 +103,24 @@ pub(super) fn missed(k: usize, r: &Region, miss: &Miss) -> HunkReport {
             Status::NotFound,
             "its first lines and its last lines stand in the file, but never the first before the last; copy the lines around the change from the file as they are".to_string(),
         ),
+        Miss::Short { head, places } => (
+            if places.len() > 1 {
+                Status::Ambiguous
+            } else {
+                Status::NotFound
+            },
+            format!(
+                "only one unchanged line at its {} stands in the file ({}); one line says too little of where the region goes: give two or three lines copied from the file",
+                if *head { "start" } else { "end" },
+                at_lines(places)
+            ),
+        ),
         Miss::Several { head, places } => (
             Status::Ambiguous,
             format!(
-                "its one unchanged line at its {} stands at {} places of the file (lines {}); add a line of context that only one of them has",
+                "the unchanged lines at its {} fit {}; add a line of context that only one of them has",
                 if *head { "start" } else { "end" },
-                places.len(),
-                places
-                    .iter()
-                    .take(MAX_LISTED)
-                    .map(|l| (l + 1).to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                at_lines(places)
             ),
         ),
         Miss::Unexplained { lines, lost } => (
@@ -130,7 +136,7 @@ pub(super) fn missed(k: usize, r: &Region, miss: &Miss) -> HunkReport {
     rep.message = Some(format!("{}: {why}", name(k, r)));
     match miss {
         Miss::Unexplained { lines, .. } => rep.candidates.push(candidate(lines.0, lines.1)),
-        Miss::Several { places, .. } => {
+        Miss::Several { places, .. } | Miss::Short { places, .. } => {
             for &l in places.iter().take(MAX_LISTED) {
                 rep.candidates.push(candidate(l, l + 1));
             }
@@ -139,6 +145,20 @@ pub(super) fn missed(k: usize, r: &Region, miss: &Miss) -> HunkReport {
         _ => {}
     }
     rep
+}
+
+/// `line 12`, or `2 places (lines 12, 30)`.
+fn at_lines(places: &[usize]) -> String {
+    let list = places
+        .iter()
+        .take(MAX_LISTED)
+        .map(|l| (l + 1).to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    match places.len() {
+        1 => format!("line {list}"),
+        n => format!("{n} places (lines {list})"),
+    }
 }
 
 fn candidate(start: usize, end: usize) -> Candidate {

@@ -2,7 +2,7 @@ use super::merge;
 use crate::report::Status;
 use crate::text::Doc;
 
-const FILE: &str = "import os\n\n\ndef a():\n    x = 1\n    return x\n\n\ndef b():\n    y = 2\n    return y\n\n\ndef c():\n    z = 3\n    return z\n";
+const FILE: &str = "import os\n\n\ndef a():\n    \"\"\"A.\"\"\"\n    x = 1\n    return x\n\n\ndef b():\n    \"\"\"B.\"\"\"\n    y = 2\n    return y\n\n\ndef c():\n    \"\"\"C.\"\"\"\n    z = 3\n    return z\n";
 
 fn merged(file: &str, snippet: &str, path: &str) -> Result<String, Vec<(Status, String)>> {
     let doc = Doc::parse(file);
@@ -17,16 +17,20 @@ fn merged(file: &str, snippet: &str, path: &str) -> Result<String, Vec<(Status, 
 
 #[test]
 fn a_changed_line_inside_a_region_is_anchored_by_the_lines_around_it() {
-    let s = "# ... existing code ...\ndef b():\n    y = 20\n    return y\n# ... existing code ...\n";
+    let s = "# ... existing code ...\ndef b():\n    \"\"\"B.\"\"\"\n    y = 20\n    return y\n\n\ndef c():\n# ... existing code ...\n";
     let out = merged(FILE, s, "m.py").unwrap();
     assert_eq!(out, FILE.replace("y = 2\n", "y = 20\n"));
 }
 
 #[test]
 fn several_regions_each_replace_what_their_anchors_hold() {
-    let s = "# ... existing code ...\ndef a():\n    x = 10\n    return x\n# ... existing code ...\ndef c():\n    z = 30\n    return z\n";
+    let s = "# ... existing code ...\ndef a():\n    \"\"\"A.\"\"\"\n    x = 10\n    return x\n\n\ndef b():\n# ... existing code ...\ndef c():\n    \"\"\"C.\"\"\"\n    z = 30\n    return z\n";
     let out = merged(FILE, s, "m.py").unwrap();
-    assert_eq!(out, FILE.replace("x = 1\n", "x = 10\n").replace("z = 3\n", "z = 30\n"));
+    assert_eq!(
+        out,
+        FILE.replace("x = 1\n", "x = 10\n")
+            .replace("z = 3\n", "z = 30\n")
+    );
 }
 
 #[test]
@@ -45,7 +49,7 @@ fn a_region_that_starts_further_down_without_a_leading_marker_is_cut() {
 
 #[test]
 fn a_region_that_ends_early_without_a_trailing_marker_is_cut() {
-    let s = "# ... existing code ...\ndef a():\n    x = 10\n    return x\n";
+    let s = "# ... existing code ...\ndef a():\n    \"\"\"A.\"\"\"\n    x = 10\n    return x\n";
     let err = merged(FILE, s, "m.py").unwrap_err();
     assert_eq!(err[0].0, Status::Truncated, "{err:?}");
 }
@@ -72,7 +76,7 @@ fn a_blank_line_or_a_brace_is_no_anchor() {
 fn a_long_stretch_between_anchors_that_nothing_replaces_is_refused() {
     let body: String = (0..30).map(|i| format!("    step({i});\n")).collect();
     let file = format!("fn a() {{\n    begin();\n{body}    end();\n}}\n");
-    let s = "// ... existing code ...\n    begin();\n    middle();\n    end();\n// ... existing code ...\n";
+    let s = "// ... existing code ...\nfn a() {\n    begin();\n    middle();\n    end();\n}\n// ... existing code ...\n";
     let err = merged(&file, s, "m.rs").unwrap_err();
     assert_eq!(err[0].0, Status::NotFound, "{err:?}");
     assert!(err[0].1.contains("nothing in their place"), "{err:?}");
@@ -80,7 +84,7 @@ fn a_long_stretch_between_anchors_that_nothing_replaces_is_refused() {
 
 #[test]
 fn regions_out_of_file_order_are_refused() {
-    let s = "# ... existing code ...\ndef c():\n    z = 30\n    return z\n# ... existing code ...\ndef a():\n    x = 10\n    return x\n# ... existing code ...\n";
+    let s = "# ... existing code ...\ndef b():\n    \"\"\"B.\"\"\"\n    y = 20\n    return y\n\n\ndef c():\n# ... existing code ...\ndef a():\n    \"\"\"A.\"\"\"\n    x = 10\n    return x\n\n\ndef b():\n# ... existing code ...\n";
     let err = merged(FILE, s, "m.py").unwrap_err();
     assert!(err.iter().all(|e| e.0 == Status::NotFound), "{err:?}");
     assert!(err[0].1.contains("out of order"), "{err:?}");
@@ -88,7 +92,7 @@ fn regions_out_of_file_order_are_refused() {
 
 #[test]
 fn an_applied_snippet_changes_nothing_and_says_so() {
-    let s = "# ... existing code ...\ndef b():\n    y = 2\n    return y\n# ... existing code ...\n";
+    let s = "# ... existing code ...\ndef b():\n    \"\"\"B.\"\"\"\n    y = 2\n    return y\n# ... existing code ...\n";
     let doc = Doc::parse(FILE);
     let m = merge(&doc, s, "m.py").unwrap();
     assert_eq!(m.reports[0].status, Status::AlreadyApplied);
@@ -98,11 +102,11 @@ fn an_applied_snippet_changes_nothing_and_says_so() {
 
 #[test]
 fn reports_say_where_and_how_each_region_was_anchored() {
-    let s = "# ... existing code ...\ndef b():   \n    y = 20\n    return y\n# ... existing code ...\n";
+    let s = "# ... existing code ...\ndef b():   \n    \"\"\"B.\"\"\"\n    y = 20\n    return y\n\n\ndef c():\n# ... existing code ...\n";
     let doc = Doc::parse(FILE);
     let m = merge(&doc, s, "m.py").unwrap();
     let msg = m.reports[0].message.clone().unwrap();
-    assert!(msg.contains("file lines 9-11"), "{msg}");
+    assert!(msg.contains("file lines 10-16"), "{msg}");
     assert!(msg.contains("trailing whitespace aside"), "{msg}");
     assert!(msg.contains("changed inside"), "{msg}");
     // The anchor keeps the file's bytes, not the snippet's trailing spaces.
@@ -111,11 +115,14 @@ fn reports_say_where_and_how_each_region_was_anchored() {
 
 #[test]
 fn a_deletion_between_anchors_is_merged() {
-    let s = "# ... existing code ...\ndef a():\n    x = 1\n    return x\n\n\ndef c():\n# ... existing code ...\n";
+    let s = "# ... existing code ...\ndef a():\n    \"\"\"A.\"\"\"\n    x = 1\n    return x\n\n\ndef c():\n    \"\"\"C.\"\"\"\n# ... existing code ...\n";
     let out = merged(FILE, s, "m.py").unwrap();
     assert_eq!(
         out,
-        FILE.replace("def b():\n    y = 2\n    return y\n\n\n", "")
+        FILE.replace(
+            "def b():\n    \"\"\"B.\"\"\"\n    y = 2\n    return y\n\n\n",
+            ""
+        )
     );
 }
 
@@ -126,4 +133,25 @@ fn rst_comment_markers_keep_the_rest_of_the_file() {
     let s = ".. existing code\n* Person 38\n* Person 39\n* Person 40\n";
     let out = merged(&file, s, "AUTHORS.rst").unwrap();
     assert_eq!(out, format!("{file}* Person 40\n"));
+}
+
+#[test]
+fn one_unchanged_line_is_no_anchor_even_where_it_is_unique() {
+    // The place meant holds `def b():` alone; read as an anchor, a region that adds lines
+    // like the file's own could run on elsewhere.
+    let s = "# ... existing code ...\ndef b():\n    y = 20\n# ... existing code ...\n";
+    let err = merged(FILE, s, "m.py").unwrap_err();
+    assert_eq!(err[0].0, Status::NotFound, "{err:?}");
+    assert!(err[0].1.contains("only one unchanged line"), "{err:?}");
+}
+
+#[test]
+fn an_added_block_like_the_next_one_is_refused_not_merged_over_it() {
+    // The region adds a block that ends like the file's next block: its last lines run on
+    // there, but the place meant ends on the one line before; both places are kept as
+    // candidates, so the snippet is refused rather than merged over the next block.
+    let file = "fn clone(v: V) -> V {\n    if v.a() {\n        return v.a_copy();\n    }\n\n    if v.b() {\n        let copy = v.b_copy();\n        return copy;\n    }\n    v\n}\n";
+    let s = "// ... existing code ...\nfn clone(v: V) -> V {\n    if v.a() {\n        let copy = v.a_copy();\n        copy.mark();\n        return copy;\n    }\n// ... existing code ...\n";
+    let err = merged(file, s, "m.rs").unwrap_err();
+    assert_eq!(err[0].0, Status::Ambiguous, "{err:?}");
 }
