@@ -334,7 +334,8 @@ pub fn replace_whole_with(
             return refused(report);
         }
     };
-    let content = &*content;
+    // A byte-order mark copied with the file's first line is the file's, which keeps its own.
+    let content = content.strip_prefix('\u{feff}').unwrap_or(&content);
     let mut regions = Vec::new();
     let lines = if whole.snippet && crate::snippet::has_marker(content, path) {
         match crate::snippet::merge(source, content, path) {

@@ -1,15 +1,15 @@
 //! Where one region of a snippet can go in the file.
 //!
-//! A region is anchored by its unchanged lines: a run of at least [`MIN_RUN`] lines at its start
-//! that stands in the file (the head) and one at its end (the tail), trailing whitespace aside.
-//! Every place such a run stands is a candidate, not only the place of the longest run: a
-//! region that adds lines like the file's own runs on into them elsewhere, and the place meant
-//! must not be lost to that. One line is never enough: where a region adds lines like the
-//! file's, the place meant may hold its one unchanged line alone while another place holds it
-//! with the added lines after it. An anchor must also hold a line with a letter or digit, or
-//! two lines that are not blank (a blank line and a brace fit too many places). A region with
-//! no marker before it starts at the file's first line instead of a head, one with no marker
-//! after it ends at the file's end instead of a tail.
+//! A region is anchored by its unchanged lines: a run at its start that stands in the file (the
+//! head) and one at its end (the tail), trailing whitespace aside. Every place a run of
+//! [`MIN_RUN`] lines stands is a candidate (or of the longest run, where that is shorter), not
+//! only the place of the longest run: a region that adds lines like the file's own runs on
+//! into them elsewhere, and the place meant must not be lost to that (where the place meant
+//! holds one line only, `shadow` finds it). One line anchors only where it stands once. An
+//! anchor must also hold a line with a letter or digit, or two lines that are not blank (a
+//! blank line and a brace fit too many places). A region with no marker before it starts at
+//! the file's first line instead of a head, one with no marker after it ends at the file's end
+//! instead of a tail.
 //!
 //! Every head place is paired with every tail place after it; a pair is a placement when what
 //! the file has between the anchors can become the region's lines between them without losing a
@@ -27,7 +27,7 @@ pub(crate) const MAX_UNEXPLAINED: usize = 12;
 /// Most head or tail places looked at for one region: beyond it the region is ambiguous anyway.
 const MAX_PLACES: usize = 32;
 
-/// The fewest unchanged lines that anchor a region's start or end.
+/// Runs this long anchor a region wherever they stand, even where a longer one stands too.
 const MIN_RUN: usize = 2;
 
 /// How the anchors matched the file.
@@ -60,8 +60,7 @@ pub(crate) enum Miss {
     /// file lines before (after) it: the snippet was cut.
     Cut { head: bool, line: usize },
     /// The region's unchanged run at its start (`head`) or end is one line, standing at
-    /// `places` (0-based file lines): one line says too little of where a region goes (the
-    /// place meant may hold it alone while another holds it with the lines the region adds).
+    /// several `places` (0-based file lines): one line that repeats says nothing of which.
     Short { head: bool, places: Vec<usize> },
     /// The region's anchor stands at more than [`MAX_PLACES`] `places`.
     Several { head: bool, places: Vec<usize> },
@@ -100,34 +99,26 @@ fn strong(lines: &[&str]) -> bool {
     lines.iter().any(|l| has_words(l)) || lines.iter().filter(|l| !is_blank(l)).count() >= 2
 }
 
-/// The runs that may anchor the region: every place where at least [`MIN_RUN`] of its lines
-/// stand, not only the place of the longest run. The place meant may run shorter than another
-/// (a region that adds lines like the file's own runs on into them elsewhere), and must not be
-/// lost to it; a run of one line says too little to be an anchor at all.
-fn anchors(
-    runs: Vec<Run>,
-    is_strong: impl Fn(usize) -> bool,
-    head: bool,
-) -> Result<Vec<Run>, Miss> {
+/// The runs that may anchor the region: every place where the longest run, or [`MIN_RUN`]
+/// lines if that is shorter, stand; not only the place of the longest run. The place meant may
+/// run shorter than another (a region that adds lines like the file's own runs on into them
+/// elsewhere), and must not be lost to it. A run of one line anchors only where it is the
+/// longest and stands in one place (see also `shadow`).
+fn anchors(runs: Vec<Run>, is_strong: impl Fn(usize) -> bool, head: bool) -> Result<Vec<Run>, Miss> {
     let line = |p: usize| if head { p } else { p - 1 };
+    let best = runs.iter().map(|&(_, n)| n).max().unwrap_or(0);
+    let floor = best.min(MIN_RUN);
     let at: Vec<Run> = runs
         .iter()
         .copied()
-        .filter(|&(_, n)| n >= MIN_RUN && is_strong(n))
+        .filter(|&(_, n)| n >= floor && is_strong(n))
         .collect();
     if at.is_empty() {
-        let short: Vec<usize> = runs
-            .iter()
-            .filter(|&&(_, n)| n >= 1 && is_strong(1))
-            .map(|&(p, _)| line(p))
-            .collect();
-        if short.is_empty() {
-            return Err(Miss::NoAnchor { head });
-        }
-        return Err(Miss::Short {
-            head,
-            places: short,
-        });
+        return Err(Miss::NoAnchor { head });
+    }
+    if floor == 1 && at.len() > 1 {
+        let places = at.iter().map(|&(p, _)| line(p)).collect();
+        return Err(Miss::Short { head, places });
     }
     if at.len() > MAX_PLACES {
         let places = at.iter().map(|&(p, _)| line(p)).collect();
@@ -261,8 +252,8 @@ pub(crate) fn placements(doc: &Doc, region: &Region) -> Result<Vec<Placement>, M
 fn split(r: &[&str], span: usize, h: usize, t: usize, region: &Region) -> Option<(usize, usize)> {
     let t = t.min(r.len()).min(span);
     let h = h.min(r.len() - t).min(span - t);
-    let head_ok = !region.lead || (h >= MIN_RUN && strong(&r[..h]));
-    let tail_ok = !region.trail || (t >= MIN_RUN && strong(&r[r.len() - t..]));
+    let head_ok = !region.lead || (h >= 1 && strong(&r[..h]));
+    let tail_ok = !region.trail || (t >= 1 && strong(&r[r.len() - t..]));
     (head_ok && tail_ok).then_some((h, t))
 }
 

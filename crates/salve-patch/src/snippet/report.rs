@@ -104,13 +104,9 @@ pub(super) fn missed(k: usize, r: &Region, miss: &Miss) -> HunkReport {
             "its first lines and its last lines stand in the file, but never the first before the last; copy the lines around the change from the file as they are".to_string(),
         ),
         Miss::Short { head, places } => (
-            if places.len() > 1 {
-                Status::Ambiguous
-            } else {
-                Status::NotFound
-            },
+            Status::Ambiguous,
             format!(
-                "only one unchanged line at its {} stands in the file ({}); one line says too little of where the region goes: give two or three lines copied from the file",
+                "its one unchanged line at its {} stands at {}; add a line of context that only one of them has",
                 if *head { "start" } else { "end" },
                 at_lines(places)
             ),

@@ -24,33 +24,35 @@ pub(super) fn nearer(doc: &Doc, region: &Region, placed: &[Placement]) -> Vec<Pl
         }
     };
     for p in placed {
-        if region.trail && p.tail > 0 {
-            // Ends nearer in than `p.end`, after the head.
-            for e in p.start + p.head + 1..p.end {
+        if region.trail {
+            // Ends nearer in than `p.end`, after the first line.
+            for e in p.start + 1..p.end {
                 if !same(r[m - 1], doc.line(e - 1)) {
                     continue;
                 }
-                let t = backward(doc, r, e).min(m - p.head).max(1);
-                if e < p.start + p.head + t {
+                let t = backward(doc, r, e).min(m - 1).max(1);
+                let h = p.head.min(m - t).min((e - p.start).saturating_sub(t));
+                if (region.lead && h == 0) || e < p.start + h + t {
                     continue;
                 }
-                if unexplained(doc, r, p.start, e, p.head, t) <= MAX_UNEXPLAINED {
-                    push(placement(doc, r, p.start, e, p.head, t), &mut out);
+                if unexplained(doc, r, p.start, e, h, t) <= MAX_UNEXPLAINED {
+                    push(placement(doc, r, p.start, e, h, t), &mut out);
                 }
             }
         }
-        if region.lead && p.head > 0 {
-            // Starts nearer in than `p.start`, before the tail.
-            for s in p.start + 1..p.end.saturating_sub(p.tail) {
+        if region.lead {
+            // Starts nearer in than `p.start`, before the last line.
+            for s in p.start + 1..p.end {
                 if !same(r[0], doc.line(s)) {
                     continue;
                 }
-                let h = forward(doc, r, s).min(m - p.tail).max(1);
-                if s + h + p.tail > p.end {
+                let h = forward(doc, r, s).min(m - 1).max(1);
+                let t = p.tail.min(m - h).min((p.end - s).saturating_sub(h));
+                if (region.trail && t == 0) || s + h + t > p.end {
                     continue;
                 }
-                if unexplained(doc, r, s, p.end, h, p.tail) <= MAX_UNEXPLAINED {
-                    push(placement(doc, r, s, p.end, h, p.tail), &mut out);
+                if unexplained(doc, r, s, p.end, h, t) <= MAX_UNEXPLAINED {
+                    push(placement(doc, r, s, p.end, h, t), &mut out);
                 }
             }
         }

@@ -136,13 +136,20 @@ fn rst_comment_markers_keep_the_rest_of_the_file() {
 }
 
 #[test]
-fn one_unchanged_line_is_no_anchor_even_where_it_is_unique() {
-    // The place meant holds `def b():` alone; read as an anchor, a region that adds lines
-    // like the file's own could run on elsewhere.
-    let s = "# ... existing code ...\ndef b():\n    y = 20\n# ... existing code ...\n";
-    let err = merged(FILE, s, "m.py").unwrap_err();
-    assert_eq!(err[0].0, Status::NotFound, "{err:?}");
-    assert!(err[0].1.contains("only one unchanged line"), "{err:?}");
+fn one_unchanged_line_anchors_only_where_it_stands_once() {
+    let s = "# ... existing code ...\ndef b():\n    y = 20\n    return y\n\n\ndef c():\n# ... existing code ...\n";
+    let out = merged(FILE, s, "m.py").unwrap();
+    assert_eq!(
+        out,
+        FILE.replace("    \"\"\"B.\"\"\"\n    y = 2\n", "    y = 20\n")
+    );
+    let s = "# ... existing code ...\n    return y\n    # done\n\n\ndef c():\n# ... existing code ...\n";
+    assert!(merged(FILE, s, "m.py").is_ok());
+    let twice = "def a():\n    return 1\n\ndef b():\n    return 1\n";
+    let s = "# ...\n    return 1\n    pass\n\ndef b():\n# ...\n";
+    let err = merged(twice, s, "m.py").unwrap_err();
+    assert_eq!(err[0].0, Status::Ambiguous, "{err:?}");
+    assert!(err[0].1.contains("stands at 2 places"), "{err:?}");
 }
 
 #[test]
