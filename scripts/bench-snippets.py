@@ -159,7 +159,7 @@ def ambiguous(path, before, rng):
     seen = {}
     for i in range(len(before) - 3):
         run = tuple(before[i:i + 4])
-        if all(any(ch.isalnum() for ch in x) for x in (run[:2], run[2:])):
+        if all(any(ch.isalnum() for line in half for ch in line) for half in (run[:2], run[2:])):
             seen.setdefault(run, []).append(i)
     twice = [run for run, at in seen.items() if len(at) >= 2]
     if not twice:

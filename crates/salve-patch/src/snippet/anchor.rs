@@ -67,6 +67,11 @@ pub(crate) enum Miss {
     /// The region's first lines and its last lines stand in the file, but never the first
     /// before the last.
     Crossed,
+    /// The region is one line that stands in the file as it is.
+    Lone,
+    /// The region fits only where the file lacks the blank lines the snippet shows between it
+    /// and a marker.
+    Blanks,
     /// Anchors were found, but every pair of them leaves more than [`MAX_UNEXPLAINED`] file
     /// lines that nothing replaces; `lines` is the best pair's span, `lost` its longest stretch.
     Unexplained { lines: (usize, usize), lost: usize },
@@ -104,7 +109,11 @@ fn strong(lines: &[&str]) -> bool {
 /// run shorter than another (a region that adds lines like the file's own runs on into them
 /// elsewhere), and must not be lost to it. A run of one line anchors only where it is the
 /// longest and stands in one place (see also `shadow`).
-fn anchors(runs: Vec<Run>, is_strong: impl Fn(usize) -> bool, head: bool) -> Result<Vec<Run>, Miss> {
+fn anchors(
+    runs: Vec<Run>,
+    is_strong: impl Fn(usize) -> bool,
+    head: bool,
+) -> Result<Vec<Run>, Miss> {
     let line = |p: usize| if head { p } else { p - 1 };
     let best = runs.iter().map(|&(_, n)| n).max().unwrap_or(0);
     let floor = best.min(MIN_RUN);
@@ -193,6 +202,11 @@ pub(crate) fn placements(doc: &Doc, region: &Region) -> Result<Vec<Placement>, M
         .filter(|&&(_, n)| n == r.len())
         .map(|&(p, _)| p)
         .collect();
+    if !whole.is_empty() && r.iter().filter(|l| !is_blank(l)).count() < 2 {
+        // One line between markers changes nothing and says nothing: blank lines beside it
+        // may be all that is left of lines it deletes.
+        return Err(Miss::Lone);
+    }
     if !whole.is_empty() {
         // The whole region stands in the file: unchanged (or already applied) where it is.
         // Without a marker after it, it must also end the file, else the rest would be lost.
@@ -206,6 +220,13 @@ pub(crate) fn placements(doc: &Doc, region: &Region) -> Result<Vec<Placement>, M
                 head: false,
                 line: whole[0] + r.len() - 1,
             });
+        }
+        let fit: Vec<Placement> = fit
+            .into_iter()
+            .filter(|p| blanks_beside(doc, region, p))
+            .collect();
+        if fit.is_empty() {
+            return Err(Miss::Blanks);
         }
         return Ok(fit);
     }
@@ -242,7 +263,22 @@ pub(crate) fn placements(doc: &Doc, region: &Region) -> Result<Vec<Placement>, M
     }
     let shadows = super::shadow::nearer(doc, region, &out);
     out.extend(shadows);
+    out.retain(|p| blanks_beside(doc, region, p));
+    if out.is_empty() {
+        return Err(Miss::Blanks);
+    }
     Ok(out)
+}
+
+/// Whether the file has the blank lines the snippet shows between the region and its markers,
+/// next to placement `p`: a region `[x]` written between a blank line and a marker says the
+/// line before `x` is blank, so a file that has other lines there is not the region's place
+/// (they are lines the snippet deletes, and its only anchor there is the blank line).
+fn blanks_beside(doc: &Doc, region: &Region, p: &Placement) -> bool {
+    let before = (1..=region.blank_before).all(|k| p.start >= k && is_blank(doc.line(p.start - k)));
+    let after =
+        (0..region.blank_after).all(|k| p.end + k < doc.len() && is_blank(doc.line(p.end + k)));
+    before && after
 }
 
 /// How many of the region's lines are its head and tail anchors in a span of `span` file

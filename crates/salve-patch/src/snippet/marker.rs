@@ -50,30 +50,43 @@ pub(crate) fn is_marker(line: &str, path: &str) -> bool {
     crate::parse::is_placeholder(t, path) || other_members(t)
 }
 
-/// `// ... other methods ...`, `# ... more tests ...`: dots around `other` or `more` and a noun
-/// naming code, in a comment.
-fn other_members(t: &str) -> bool {
+/// The text of a comment-only line, or `None`.
+fn comment_body(t: &str) -> Option<&str> {
     let body = ["//", "#", "--", "/*", "{/*", "<!--", ".. "]
         .iter()
-        .find_map(|o| t.strip_prefix(o));
-    let Some(body) = body else {
-        return false;
-    };
+        .find_map(|o| t.strip_prefix(o))?;
     let body = ["*/}", "*/", "-->"]
         .iter()
         .find_map(|c| body.trim_end().strip_suffix(c))
-        .unwrap_or(body)
-        .trim();
+        .unwrap_or(body);
+    Some(body.trim())
+}
+
+/// `// ... other methods ...`, `# ... more tests ...`: dots around `other` or `more` and a noun
+/// naming code, in a comment; or `# keep existing code` in words alone (as a reST comment has it: `.. keep existing code`).
+fn other_members(t: &str) -> bool {
+    let Some(body) = comment_body(t) else {
+        return false;
+    };
     let dotted = body.starts_with("...") || body.starts_with('…');
     let words: Vec<String> = body
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
         .collect();
-    dotted
-        && (2..=5).contains(&words.len())
-        && matches!(words[0].as_str(), "other" | "more")
-        && words[1..].iter().any(|w| OTHER_NOUNS.contains(&w.as_str()))
+    if !(2..=5).contains(&words.len()) {
+        return false;
+    }
+    let noun = |from: usize| {
+        words[from..]
+            .iter()
+            .any(|w| OTHER_NOUNS.contains(&w.as_str()))
+    };
+    let keep = words[0] == "keep"
+        && (words[1] == "existing"
+            || (words[1] == "the" && words.get(2).is_some_and(|w| w == "existing")))
+        && noun(2);
+    keep || (dotted && matches!(words[0].as_str(), "other" | "more") && noun(1))
 }
 
 /// Whether whole-file content `lines` is written as a snippet: its first or last non-blank
@@ -97,8 +110,8 @@ pub(crate) fn has_marker(content: &str, path: &str) -> bool {
 /// One stretch of a snippet between markers (or the snippet's start or end).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Region<'a> {
-    /// The region's lines, without the blank lines that touch a marker: those are layout
-    /// around the marker, and the file keeps its own.
+    /// The region's lines, without the blank lines that touch a marker (they may stand beside
+    /// a line the region changes, so they anchor nothing; the file keeps its own).
     pub lines: Vec<&'a str>,
     /// The snippet line (0-based) of `lines[0]`, for reports.
     pub first: usize,
@@ -106,6 +119,10 @@ pub(crate) struct Region<'a> {
     pub lead: bool,
     /// A marker stands after the region: the file's lines after it are kept.
     pub trail: bool,
+    /// Blank lines left out between the marker before the region and its first line, and
+    /// between its last line and the marker after it: the file must have them there too.
+    pub blank_before: usize,
+    pub blank_after: usize,
 }
 
 /// A snippet cut at its markers: the regions in order (none empty).
@@ -163,6 +180,8 @@ fn region<'a>(
         first: a,
         lead,
         trail,
+        blank_before: a - start,
+        blank_after: end - b,
     })
 }
 
@@ -185,6 +204,8 @@ mod tests {
             ("<!-- ... existing code ... -->", "README.md"),
             ("{/* ... existing code ... */}", "App.jsx"),
             (".. existing code", "AUTHORS.rst"),
+            (".. keep existing code", "README.rst"),
+            (".. other methods", "README.rst"),
             ("// ...", "a.js"),
         ] {
             assert!(is_marker(line, path), "{line} in {path}");

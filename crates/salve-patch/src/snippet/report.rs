@@ -99,6 +99,14 @@ pub(super) fn missed(k: usize, r: &Region, miss: &Miss) -> HunkReport {
                 line + 1
             ),
         ),
+        Miss::Lone => (
+            Status::NotFound,
+            "it is one line that stands in the file as it is: it changes nothing, and the blank lines beside it may stand for lines it deletes; show the change with two or three lines copied from the file around it".to_string(),
+        ),
+        Miss::Blanks => (
+            Status::NotFound,
+            "it fits only where the file lacks the blank line(s) the snippet shows between it and a marker, so what it keeps or deletes there is not certain; copy a line or two more from the file around the change".to_string(),
+        ),
         Miss::Crossed => (
             Status::NotFound,
             "its first lines and its last lines stand in the file, but never the first before the last; copy the lines around the change from the file as they are".to_string(),

@@ -162,3 +162,17 @@ fn an_added_block_like_the_next_one_is_refused_not_merged_over_it() {
     let err = merged(file, s, "m.rs").unwrap_err();
     assert_eq!(err[0].0, Status::Ambiguous, "{err:?}");
 }
+
+#[test]
+fn a_region_beside_a_blank_line_the_file_lacks_there_is_no_applied_region() {
+    // `cp` alone stands in the file, but the snippet says a blank line comes right before it:
+    // the lines between were deleted, anchored by nothing but the blank line.
+    let file = "mkdir out\n\nls -l target/\ncp target/app out/\ntar czf out.tgz out\n";
+    let s = "# ... existing code ...\n\ncp target/app out/\n# ... existing code ...\n";
+    let err = merged(file, s, "x.sh").unwrap_err();
+    assert_eq!(err[0].0, Status::NotFound, "{err:?}");
+    // Where the file has the blank line there, the region is in place.
+    let s =
+        "# ... existing code ...\n\nls -l target/\ncp target/app out/\n# ... existing code ...\n";
+    assert_eq!(merged(file, s, "x.sh").unwrap(), file);
+}
