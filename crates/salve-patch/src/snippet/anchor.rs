@@ -192,6 +192,9 @@ fn pinned_tail(doc: &Doc, r: &[&str]) -> Result<Vec<Run>, Miss> {
 /// Every place the region fits (see the module docs), or why it fits nowhere.
 pub(crate) fn placements(doc: &Doc, region: &Region) -> Result<Vec<Placement>, Miss> {
     let r = &region.lines;
+    if r.iter().all(|l| is_blank(l)) {
+        return blank_end(doc, region);
+    }
     let starts = if region.lead {
         heads(doc, r)?
     } else {
@@ -268,6 +271,24 @@ pub(crate) fn placements(doc: &Doc, region: &Region) -> Result<Vec<Placement>, M
         return Err(Miss::Blanks);
     }
     Ok(out)
+}
+
+/// Blank lines before the first marker or after the last say the file begins or ends with
+/// them: in place when it does, else refused (they may be all that is left of lines the
+/// snippet deletes there).
+fn blank_end(doc: &Doc, region: &Region) -> Result<Vec<Placement>, Miss> {
+    let k = region.lines.len();
+    let n = doc.len();
+    let (start, fits) = if region.trail {
+        (0, k <= n && (0..k).all(|i| is_blank(doc.line(i))))
+    } else {
+        let s = n.saturating_sub(k);
+        (s, k <= n && (s..n).all(|i| is_blank(doc.line(i))))
+    };
+    if !fits {
+        return Err(Miss::Blanks);
+    }
+    Ok(vec![placement(doc, &region.lines, start, start + k, k, 0)])
 }
 
 /// Whether the file has the blank lines the snippet shows between the region and its markers,

@@ -161,6 +161,18 @@ fn region<'a>(
     lead: bool,
     trail: bool,
 ) -> Option<Region<'a>> {
+    if start < end && lines[start..end].iter().all(|l| is_blank(l)) {
+        // Blank lines between two markers are layout; before the first marker or after the
+        // last they say how the file begins or ends, which the file must bear out.
+        return (lead != trail).then(|| Region {
+            lines: lines[start..end].to_vec(),
+            first: start,
+            lead,
+            trail,
+            blank_before: 0,
+            blank_after: 0,
+        });
+    }
     let (mut a, mut b) = (start, end);
     if lead {
         while a < b && is_blank(lines[a]) {
@@ -172,7 +184,7 @@ fn region<'a>(
             b -= 1;
         }
     }
-    if a == b || lines[a..b].iter().all(|l| is_blank(l)) {
+    if a == b {
         return None;
     }
     Some(Region {

@@ -176,3 +176,14 @@ fn a_region_beside_a_blank_line_the_file_lacks_there_is_no_applied_region() {
         "# ... existing code ...\n\nls -l target/\ncp target/app out/\n# ... existing code ...\n";
     assert_eq!(merged(file, s, "x.sh").unwrap(), file);
 }
+
+#[test]
+fn blank_lines_after_the_last_marker_say_how_the_file_ends() {
+    let file = "#include <a.h>\n#ifdef X\n#include <b.h>\n\n#endif\n";
+    let s =
+        "// ... existing code ...\n#include <a.h>\n#include <b.h>\n// ... existing code ...\n\n";
+    let err = merged(file, s, "x.c").unwrap_err();
+    assert_eq!(err[0].0, Status::NotFound, "{err:?}");
+    let s = "// ... existing code ...\n#include <a.h>\n#ifdef X\n#include <b.h>\n// ... existing code ...\n";
+    assert_eq!(merged(file, s, "x.c").unwrap(), file);
+}
