@@ -69,8 +69,7 @@ pub(crate) enum Miss {
     Crossed,
     /// The region is one line that stands in the file as it is.
     Lone,
-    /// The region fits only where the file lacks the blank lines the snippet shows between it
-    /// and a marker.
+    /// Blank lines before the first marker or after the last, where the file has other lines.
     Blanks,
     /// Anchors were found, but every pair of them leaves more than [`MAX_UNEXPLAINED`] file
     /// lines that nothing replaces; `lines` is the best pair's span, `lost` its longest stretch.
@@ -224,13 +223,6 @@ pub(crate) fn placements(doc: &Doc, region: &Region) -> Result<Vec<Placement>, M
                 line: whole[0] + r.len() - 1,
             });
         }
-        let fit: Vec<Placement> = fit
-            .into_iter()
-            .filter(|p| blanks_beside(doc, region, p))
-            .collect();
-        if fit.is_empty() {
-            return Err(Miss::Blanks);
-        }
         return Ok(fit);
     }
     let ends = if region.trail {
@@ -266,10 +258,6 @@ pub(crate) fn placements(doc: &Doc, region: &Region) -> Result<Vec<Placement>, M
     }
     let shadows = super::shadow::nearer(doc, region, &out);
     out.extend(shadows);
-    out.retain(|p| blanks_beside(doc, region, p));
-    if out.is_empty() {
-        return Err(Miss::Blanks);
-    }
     Ok(out)
 }
 
@@ -289,17 +277,6 @@ fn blank_end(doc: &Doc, region: &Region) -> Result<Vec<Placement>, Miss> {
         return Err(Miss::Blanks);
     }
     Ok(vec![placement(doc, &region.lines, start, start + k, k, 0)])
-}
-
-/// Whether the file has the blank lines the snippet shows between the region and its markers,
-/// next to placement `p`: a region `[x]` written between a blank line and a marker says the
-/// line before `x` is blank, so a file that has other lines there is not the region's place
-/// (they are lines the snippet deletes, and its only anchor there is the blank line).
-fn blanks_beside(doc: &Doc, region: &Region, p: &Placement) -> bool {
-    let before = (1..=region.blank_before).all(|k| p.start >= k && is_blank(doc.line(p.start - k)));
-    let after =
-        (0..region.blank_after).all(|k| p.end + k < doc.len() && is_blank(doc.line(p.end + k)));
-    before && after
 }
 
 /// How many of the region's lines are its head and tail anchors in a span of `span` file

@@ -119,10 +119,6 @@ pub(crate) struct Region<'a> {
     pub lead: bool,
     /// A marker stands after the region: the file's lines after it are kept.
     pub trail: bool,
-    /// Blank lines left out between the marker before the region and its first line, and
-    /// between its last line and the marker after it: the file must have them there too.
-    pub blank_before: usize,
-    pub blank_after: usize,
 }
 
 /// A snippet cut at its markers: the regions in order (none empty).
@@ -169,8 +165,6 @@ fn region<'a>(
             first: start,
             lead,
             trail,
-            blank_before: 0,
-            blank_after: 0,
         });
     }
     let (mut a, mut b) = (start, end);
@@ -192,8 +186,6 @@ fn region<'a>(
         first: a,
         lead,
         trail,
-        blank_before: a - start,
-        blank_after: end - b,
     })
 }
 

@@ -105,7 +105,7 @@ pub(super) fn missed(k: usize, r: &Region, miss: &Miss) -> HunkReport {
         ),
         Miss::Blanks => (
             Status::NotFound,
-            "it fits only where the file lacks the blank line(s) the snippet shows between it and a marker, so what it keeps or deletes there is not certain; copy a line or two more from the file around the change".to_string(),
+            "it is blank lines before the first marker or after the last, so it says the file begins or ends with them, and the file does not; leave them out, or copy the file's own first or last lines".to_string(),
         ),
         Miss::Crossed => (
             Status::NotFound,

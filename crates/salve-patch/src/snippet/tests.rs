@@ -164,16 +164,14 @@ fn an_added_block_like_the_next_one_is_refused_not_merged_over_it() {
 }
 
 #[test]
-fn a_region_beside_a_blank_line_the_file_lacks_there_is_no_applied_region() {
-    // `cp` alone stands in the file, but the snippet says a blank line comes right before it:
-    // the lines between were deleted, anchored by nothing but the blank line.
-    let file = "mkdir out\n\nls -l target/\ncp target/app out/\ntar czf out.tgz out\n";
+fn one_line_between_markers_that_stands_as_it_is_is_refused() {
+    // `cp` alone stands in the file; the blank line the snippet shows before it may be all
+    // that is left of the lines it deletes, so the region says nothing certain.
+    let file = "mkdir out\n\nls -l target/\n\ncp target/app out/\ntar czf out.tgz out\n";
     let s = "# ... existing code ...\n\ncp target/app out/\n# ... existing code ...\n";
     let err = merged(file, s, "x.sh").unwrap_err();
     assert_eq!(err[0].0, Status::NotFound, "{err:?}");
-    // Where the file has the blank line there, the region is in place.
-    let s =
-        "# ... existing code ...\n\nls -l target/\ncp target/app out/\n# ... existing code ...\n";
+    let s = "# ... existing code ...\n\ncp target/app out/\ntar czf out.tgz out\n";
     assert_eq!(merged(file, s, "x.sh").unwrap(), file);
 }
 

@@ -251,7 +251,7 @@ fn the_2026_revision_is_served_through_server_discover() {
     let listed = server.request("tools/list", json!({"_meta": meta}));
     assert_eq!(
         listed["result"]["tools"].as_array().unwrap().len(),
-        10,
+        11,
         "{listed}"
     );
     let called = server.request(
