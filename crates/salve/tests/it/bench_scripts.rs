@@ -34,7 +34,12 @@ fn bench_snippets_runs_on_a_tiny_corpus() {
     let tmp = tempfile::tempdir().unwrap();
     let case = tmp.path().join("cases/tiny-01");
     let body: String = (0..12)
-        .map(|i| format!("def f{i}(x):\n    y = x * {i} + {}\n    return y - {i}\n\n\n", i * i))
+        .map(|i| {
+            format!(
+                "def f{i}(x):\n    y = x * {i} + {}\n    return y - {i}\n\n\n",
+                i * i
+            )
+        })
         .collect();
     let before = format!("import os\n\n\n{body}");
     let after = before.replace("    y = x * 5 + 25\n", "    y = x * 5 + 26\n");
