@@ -223,6 +223,10 @@ pub(crate) fn placements(doc: &Doc, region: &Region) -> Result<Vec<Placement>, M
                 line: whole[0] + r.len() - 1,
             });
         }
+        let mut fit = fit;
+        if region.lead && region.trail {
+            fit.extend(deletions(doc, region, &starts));
+        }
         return Ok(fit);
     }
     let ends = if region.trail {
@@ -259,6 +263,31 @@ pub(crate) fn placements(doc: &Doc, region: &Region) -> Result<Vec<Placement>, M
     let shadows = super::shadow::nearer(doc, region, &out);
     out.extend(shadows);
     Ok(out)
+}
+
+/// A region that stands whole in the file may also be its start and its end with lines
+/// deleted between them (its last lines stand again a little further on): another reading of
+/// the same snippet, so the region is ambiguous rather than already applied.
+fn deletions(doc: &Doc, region: &Region, starts: &[Run]) -> Vec<Placement> {
+    let r = &region.lines;
+    let Ok(ends) = tails(doc, r) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for &(p, hp) in starts {
+        for &(e, te) in &ends {
+            if e <= p + r.len() {
+                continue;
+            }
+            let Some((h, t)) = split(r, e - p, hp, te, region) else {
+                continue;
+            };
+            if e >= p + h + t && unexplained(doc, r, p, e, h, t) <= MAX_UNEXPLAINED {
+                out.push(placement(doc, r, p, e, h, t));
+            }
+        }
+    }
+    out
 }
 
 /// Blank lines before the first marker or after the last say the file begins or ends with

@@ -185,3 +185,13 @@ fn blank_lines_after_the_last_marker_say_how_the_file_ends() {
     let s = "// ... existing code ...\n#include <a.h>\n#ifdef X\n#include <b.h>\n// ... existing code ...\n";
     assert_eq!(merged(file, s, "x.c").unwrap(), file);
 }
+
+#[test]
+fn a_region_standing_whole_may_also_delete_what_lies_between_its_ends() {
+    // The region's last two lines stand right after its first three, and again after the
+    // block that follows: already in place, or that block deleted. It is refused.
+    let file = "fn f() {\n    for k in keys {\n        if k.is_empty() {\n            drop(k);\n        }\n    }\n    if done {\n        log();\n        }\n    }\n}\n";
+    let s = "// ... existing code ...\n        if k.is_empty() {\n            drop(k);\n        }\n    }\n// ... existing code ...\n";
+    let err = merged(file, s, "m.rs").unwrap_err();
+    assert_eq!(err[0].0, Status::Ambiguous, "{err:?}");
+}
