@@ -26,7 +26,10 @@ lines, and joined by a marker comment in the file's language (indented like the 
 
 Each reply is applied by `salve apply` in a fresh git repository holding the before file.
 `exact`: the file is the after file and salve succeeded (for `ambiguous`: refused, file unchanged).
-`refused`: salve failed and the file is unchanged. `wrong`: anything else.
+`refused`: salve failed and the file is unchanged. `kept ws`: salve made the change, but a line
+the commit changed only in trailing whitespace (a blank line losing its spaces, next to a real
+change) kept the file's bytes, as every rung keeps them on lines equal but for trailing
+whitespace; counted apart, neither exact nor wrong. `wrong`: anything else.
 Bars (issue 28): at least 90% exact for ctx3, reworded and tool; zero wrong in every variant.
 Exits non-zero when a bar is missed. Standard library only, plus git.
 """
@@ -203,6 +206,10 @@ def replies(pair, rng):
     return out
 
 
+def stripped(text):
+    return [line.rstrip() for line in text.split('\n')]
+
+
 def run_one(salve, path, before, reply, expected):
     with tempfile.TemporaryDirectory(prefix='salve-snip-') as tmp:
         repo = os.path.join(tmp, 'repo')
@@ -223,6 +230,10 @@ def run_one(salve, path, before, reply, expected):
             now = f.read()
         if p.returncode == 0 and now == expected:
             return 'exact'
+        if p.returncode == 0 and stripped(now) == stripped(expected) != stripped(before):
+            # The change made, but a line the commit changed only in trailing whitespace kept
+            # the file's own bytes (the file is the truth for lines equal but for it).
+            return 'kept_ws'
         if p.returncode == 1 and now == before:
             return 'exact' if expected == before else 'refused'
         return 'wrong'
@@ -276,27 +287,29 @@ def trailing_ws_only(b, a):
         return True
     bl, al = lines_of(b), lines_of(a)
 
-    def changed(x, y):
-        sm = difflib.SequenceMatcher(None, x, y, autojunk=False)
-        return sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in sm.get_opcodes()
-                   if tag != 'equal')
-
-    # Some change vanishes once trailing whitespace is ignored.
-    return changed(bl, al) != changed([x.rstrip() for x in bl], [y.rstrip() for y in al])
+    # Lines the diff pairs as equal once trailing whitespace is ignored, but not before.
+    bs, as_ = [x.rstrip() for x in bl], [y.rstrip() for y in al]
+    sm = difflib.SequenceMatcher(None, bs, as_, autojunk=False)
+    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+        if tag == 'equal' and bl[i1:i2] != al[j1:j2]:
+            return True
+    return False
 
 
 def report(results, args):
-    print('\n| variant | snippets | exact | refused | wrong | exact % |')
-    print('|---|---:|---:|---:|---:|---:|')
+    print('\n| variant | snippets | exact | refused | kept ws | wrong | exact % |')
+    print('|---|---:|---:|---:|---:|---:|---:|')
     failed = []
     for v in VARIANTS:
         rows = [r for r in results if r['variant'] == v]
         if not rows:
             continue
         n = len(rows)
-        count = {o: sum(1 for r in rows if r['outcome'] == o) for o in ('exact', 'refused', 'wrong')}
+        count = {o: sum(1 for r in rows if r['outcome'] == o)
+                 for o in ('exact', 'refused', 'kept_ws', 'wrong')}
         pct = 100.0 * count['exact'] / n
-        print(f"| {v} | {n} | {count['exact']} | {count['refused']} | {count['wrong']} | {pct:.1f} |")
+        print(f"| {v} | {n} | {count['exact']} | {count['refused']} | {count['kept_ws']} "
+              f"| {count['wrong']} | {pct:.1f} |")
         if count['wrong']:
             failed.append(f'{v}: {count["wrong"]} wrong')
         if v in BARS and count['exact'] < BARS[v] * n:

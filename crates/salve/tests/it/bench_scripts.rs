@@ -73,9 +73,9 @@ fn bench_snippets_runs_on_a_tiny_corpus() {
         String::from_utf8_lossy(&out.stderr)
     );
     for row in [
-        "| ctx3 | 1 | 1 | 0 | 0 |",
-        "| reworded | 1 | 1 | 0 | 0 |",
-        "| tool | 1 | 1 | 0 | 0 |",
+        "| ctx3 | 1 | 1 | 0 | 0 | 0 |",
+        "| reworded | 1 | 1 | 0 | 0 | 0 |",
+        "| tool | 1 | 1 | 0 | 0 | 0 |",
     ] {
         assert!(stdout.contains(row), "{stdout}");
     }
