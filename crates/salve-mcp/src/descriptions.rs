@@ -45,6 +45,9 @@ str_replace or apply_edit. Writing the content a file already has succeeds as \
 `already_applied` and writes nothing. The file's line endings are kept. Paths must stay inside \
 the repository. A checkpoint is taken before writing (undo reverts) and the run is recorded.";
 
+/// `edit_file`.
+pub const EDIT_FILE: &str = "Edit a file by giving only what changes, as Cursor's edit_file: `code_edit` holds the changed regions, each with 2-3 unchanged lines before and after it copied from the file, and between regions a comment in the file's language that stands for the unchanged lines in between (`// ... existing code ...`, `# ... existing code ...`, `<!-- ... -->`). Start with such a comment unless the edit starts at the file's first line, and end with one unless it runs to the file's end. Merged without a model: each region is anchored by its unchanged first and last lines, which must stand in the file in one place only and in order; the region replaces what the file has between them. A region whose anchors fit several places, none, or only out of order is refused with isError true and nothing written; the report names the region and lists the candidate line ranges, so add a line of context and call again. Markers are never written. A file that does not exist is created from code_edit when it holds no marker. An edit already in place succeeds as `already_applied`. A checkpoint is taken before writing (undo reverts) and the run is recorded.";
+
 /// `checkpoint`.
 pub const CHECKPOINT: &str = "Snapshot the whole work tree (tracked and untracked files, not \
 ignored ones) and the staged state into a private git ref, without touching files, the index \

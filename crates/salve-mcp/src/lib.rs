@@ -11,6 +11,7 @@
 //! | `apply_edit {edit, check_only?}` | [`salve_engine::apply::apply`]: any edit format, the structured report |
 //! | `str_replace {path, old_str, new_str}` | the same, the arguments given to the engine as an old/new edit |
 //! | `write_file {path, content}` | the same, the arguments given to the engine as a whole-file write |
+//! | `edit_file {target_file, instructions, code_edit}` | the same, as Cursor's `edit_file`: `code_edit` is a lazy edit snippet (`// ... existing code ...`), merged without a model |
 //! | `checkpoint {message?}`, `list_checkpoints` | [`salve_engine::checkpoint`] |
 //! | `restore_checkpoint {id}`, `undo` | [`salve_engine::restore`], [`salve_engine::undo`] |
 //! | `run_check {command?, timeout_secs?}` | [`salve_engine::fix`]: run, extract failures, classify |

@@ -8,8 +8,8 @@ use salve_engine::report::Outcome;
 use salve_engine::{checkpoint, record, restore, undo};
 
 use crate::params::{
-    ApplyEditParams, CheckpointParams, ListCheckpointsParams, LogParams, RestoreParams,
-    ShowRunParams, StrReplaceParams, WriteFileParams,
+    ApplyEditParams, CheckpointParams, EditFileParams, ListCheckpointsParams, LogParams,
+    RestoreParams, ShowRunParams, StrReplaceParams, WriteFileParams,
 };
 use crate::result;
 use crate::state::State;
@@ -36,6 +36,24 @@ pub fn str_replace(state: &State, params: &StrReplaceParams, cancel: &Cancel) ->
         "new_string": params.new_str,
     });
     apply_input(state, Input::Value(&value), (false, cancel), "str_replace")
+}
+
+/// `edit_file`: the arguments as Cursor's `edit_file` call, given to the engine as they are:
+/// `code_edit` is a lazy edit snippet, merged without a model.
+pub fn edit_file(state: &State, params: &EditFileParams, cancel: &Cancel) -> CallToolResult {
+    if params.code_edit.trim().is_empty() {
+        return result::refused(
+            "empty_content",
+            "code_edit is empty",
+            Some("give the changed lines with a few unchanged lines around them".to_owned()),
+        );
+    }
+    let value = serde_json::json!({
+        "target_file": params.target_file,
+        "instructions": params.instructions,
+        "code_edit": params.code_edit,
+    });
+    apply_input(state, Input::Value(&value), (false, cancel), "edit_file")
 }
 
 /// `write_file`: the arguments as a whole-file write, given to the engine as they are.

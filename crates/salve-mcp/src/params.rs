@@ -41,6 +41,23 @@ pub struct WriteFileParams {
     pub content: String,
 }
 
+/// `edit_file`: Cursor's tool, with its name and arguments, so an agent set up for a hosted
+/// apply service can point at salve instead.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct EditFileParams {
+    /// The file to edit, relative to the repository root.
+    pub target_file: String,
+    /// One sentence saying what the edit does, for the record (the merge does not read it).
+    #[serde(default)]
+    pub instructions: String,
+    /// The changed regions of the file, each with a few unchanged lines before and after it
+    /// copied from the file, separated by a comment in the file's language such as
+    /// `// ... existing code ...` that stands for the unchanged lines between them. Start with
+    /// such a comment unless the edit starts at the file's first line, end with one unless it
+    /// runs to the file's end.
+    pub code_edit: String,
+}
+
 /// `checkpoint`.
 #[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
 pub struct CheckpointParams {

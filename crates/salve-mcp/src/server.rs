@@ -14,8 +14,8 @@ use tokio_util::sync::CancellationToken;
 
 use crate::descriptions as d;
 use crate::params::{
-    ApplyEditParams, CheckpointParams, ListCheckpointsParams, LogParams, RestoreParams,
-    RunCheckParams, ShowRunParams, StrReplaceParams, WriteFileParams,
+    ApplyEditParams, CheckpointParams, EditFileParams, ListCheckpointsParams, LogParams,
+    RestoreParams, RunCheckParams, ShowRunParams, StrReplaceParams, WriteFileParams,
 };
 use crate::state::State;
 use crate::{check, ops};
@@ -93,6 +93,16 @@ impl SalveServer {
         ct: CancellationToken,
     ) -> ToolResult {
         self.blocking(ct, move |s, c| ops::write_file(s, &p, c))
+            .await
+    }
+
+    #[tool(description = d::EDIT_FILE, annotations(destructive_hint = true, idempotent_hint = true))]
+    async fn edit_file(
+        &self,
+        Parameters(p): Parameters<EditFileParams>,
+        ct: CancellationToken,
+    ) -> ToolResult {
+        self.blocking(ct, move |s, c| ops::edit_file(s, &p, c))
             .await
     }
 

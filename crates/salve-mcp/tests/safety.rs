@@ -106,7 +106,7 @@ async fn unknown_tools_are_protocol_errors_bad_arguments_tool_errors_and_the_ser
     let nothing = call(&client, "apply_edit", json!({ "edit": "just prose" })).await;
     assert!(is_error(&nothing));
     let tools = client.list_all_tools().await.unwrap();
-    assert_eq!(tools.len(), 10);
+    assert_eq!(tools.len(), 11);
     client.cancel().await.unwrap();
 }
 

@@ -65,7 +65,7 @@ async fn the_2026_revision_negotiates_by_discover_and_applies() {
     let repo = repo();
     let client = connect_discover(&repo.root).await;
     let tools = client.list_all_tools().await.unwrap();
-    assert_eq!(tools.len(), 10);
+    assert_eq!(tools.len(), 11);
     let applied = call(&client, "apply_edit", json!({ "edit": DRIFTED })).await;
     assert!(!is_error(&applied), "{applied:?}");
     assert!(repo.read("src/lib.rs").contains("a.wrapping_sub(b)"));

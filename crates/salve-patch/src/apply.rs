@@ -305,6 +305,10 @@ pub struct Whole {
     /// The caller confirms that the content may be one stretch of the file with the rest
     /// deleted: without it, such content is refused as `truncated`.
     pub allow_shrink: bool,
+    /// The content is a lazy edit snippet ([`crate::Format::Snippet`]): its marker lines
+    /// (`// ... existing code ...`) separate regions, each anchored by its unchanged first and
+    /// last lines, and a leading or trailing marker keeps the file's head or tail.
+    pub snippet: bool,
 }
 
 /// [`replace_whole_3way`] with what the reply says beside the block and what the caller allows
@@ -332,24 +336,37 @@ pub fn replace_whole_with(
             return refused(report);
         }
     };
-    let content = &*content;
-    let dots_are_code = crate::parse::dots_are_code(path);
-    let lines = match filled(source, content, dots_are_code, whole) {
-        Ok(l) => l,
-        Err(e) => {
-            report.status = e.status;
-            report.message = Some(e.message);
-            return refused(report);
+    // A byte-order mark copied with the file's first line is the file's, which keeps its own.
+    let content = content.strip_prefix('\u{feff}').unwrap_or(&content);
+    let mut regions = Vec::new();
+    let lines = if whole.snippet && crate::snippet::has_marker(content, path) {
+        match crate::snippet::merge(source, content, path) {
+            Ok(m) => {
+                regions = m.reports;
+                m.lines
+            }
+            Err(reports) => return refused_regions(reports),
         }
+    } else {
+        let dots_are_code = crate::parse::dots_are_code(path);
+        let lines = match filled(source, content, dots_are_code, whole) {
+            Ok(l) => l,
+            Err(e) => {
+                report.status = e.status;
+                report.message = Some(e.message);
+                return refused(report);
+            }
+        };
+        let content_lines: Vec<&str> = content.lines().collect();
+        let gaps = whole::gaps(source, &content_lines, dots_are_code).len();
+        if gaps > 0 {
+            // Say so: the user should know the file supplied lines the reply left out.
+            report.message = Some(format!(
+                "{gaps} placeholder line(s) filled in with the lines they stand for from the file"
+            ));
+        }
+        lines
     };
-    let content_lines: Vec<&str> = content.lines().collect();
-    let gaps = whole::gaps(source, &content_lines, dots_are_code).len();
-    if gaps > 0 {
-        // Say so: the user should know the file supplied lines the reply left out.
-        report.message = Some(format!(
-            "{gaps} placeholder line(s) filled in with the lines they stand for from the file"
-        ));
-    }
     let final_nl = if source.is_empty() {
         final_newline
     } else {
@@ -387,10 +404,13 @@ pub fn replace_whole_with(
     };
     if body == doc.body {
         report.status = Status::AlreadyApplied;
+        for r in &mut regions {
+            r.status = Status::AlreadyApplied;
+        }
         return FileOutcome {
             new_text: None,
             status: Status::AlreadyApplied,
-            hunks: vec![report],
+            hunks: region_reports(report, regions),
             added: 0,
             removed: 0,
         };
@@ -406,9 +426,35 @@ pub fn replace_whole_with(
     FileOutcome {
         new_text: Some(text),
         status: Status::Applied,
-        hunks: vec![report],
+        hunks: region_reports(report, regions),
         added,
         removed,
+    }
+}
+
+/// The hunk reports of a whole-file replacement: one per snippet region when it was a snippet
+/// (the 3-way rung, when used, noted on each), else the one report of the file.
+fn region_reports(report: HunkReport, mut regions: Vec<HunkReport>) -> Vec<HunkReport> {
+    if regions.is_empty() {
+        return vec![report];
+    }
+    if report.rung == Some(Rung::ThreeWay) {
+        for r in &mut regions {
+            r.rung = Some(Rung::ThreeWay);
+        }
+    }
+    regions
+}
+
+/// A snippet refused: the reports of the regions that could not be placed; the file's status
+/// is the first one's.
+fn refused_regions(reports: Vec<HunkReport>) -> FileOutcome {
+    FileOutcome {
+        new_text: None,
+        status: reports.first().map_or(Status::NotFound, |r| r.status),
+        hunks: reports,
+        added: 0,
+        removed: 0,
     }
 }
 

@@ -30,6 +30,10 @@ pub enum Format {
     /// Agent tool calls as JSON: Claude Code `Edit`/`MultiEdit`/`Write`, Gemini CLI
     /// `replace`/`write_file`, OpenCode `edit`; also whole-file `{file_path, content}` objects.
     ToolJson,
+    /// A lazy edit snippet: the changed regions of one file with unchanged lines around each,
+    /// separated by marker comments (`// ... existing code ...`), as Cursor's `edit_file`
+    /// (`{"target_file", "instructions", "code_edit"}`), Morph and Relace write them.
+    Snippet,
 }
 
 impl Format {
@@ -44,6 +48,7 @@ impl Format {
             Format::WholeFile => "whole-file",
             Format::ToolXml => "tool-xml",
             Format::ToolJson => "tool-json",
+            Format::Snippet => "snippet",
         }
     }
 }

@@ -41,6 +41,7 @@ mod parse;
 mod placeholder;
 mod render;
 mod report;
+mod snippet;
 mod splice;
 mod text;
 

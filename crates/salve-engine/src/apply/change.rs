@@ -3,8 +3,8 @@
 //! be refused, and queues the writes; nothing is written here.
 
 use salve_patch::{
-    create_text, is_placeholder, replace_whole_with, ChangeKind, FileReport, Hunk, Splice, Status,
-    Whole,
+    create_text, is_placeholder, replace_whole_with, ChangeKind, FileReport, Format, Hunk, Splice,
+    Status, Whole,
 };
 
 use super::plan::FilePlan;
@@ -278,9 +278,12 @@ pub(super) fn replace(
         Whole {
             rest_unchanged: plan.rest_unchanged,
             allow_shrink: ctx.allow_shrink,
+            snippet: plan.format == Format::Snippet,
         },
     );
-    if matches!(out.status, Status::NotFound | Status::Ambiguous) {
+    // A snippet's refusal names its regions and their candidates, reported as they are.
+    if matches!(out.status, Status::NotFound | Status::Ambiguous) && plan.format != Format::Snippet
+    {
         // Only a gap that could not be filled in from the file refuses a whole file this way:
         // the code it stands for is lost, so the reply is lazy.
         let why = out.hunks.first().and_then(|h| h.message.clone());

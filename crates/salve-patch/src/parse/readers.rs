@@ -91,7 +91,7 @@ pub(super) struct Reader {
 /// The readers, in the order they are tried at a line.
 pub(super) const READERS: &[Reader] = &[
     Reader {
-        formats: &[Format::ToolXml],
+        formats: &[Format::ToolXml, Format::Snippet],
         opens: |src, i, _, _| tool_xml::tool_at(src.line(i)).is_some(),
         leads: |src, i, _| tool_xml::tool_at(src.line(i)).is_some(),
         read: |cx, r, i, _| Some(tool_xml::parse(cx, r, i)),

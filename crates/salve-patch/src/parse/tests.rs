@@ -332,6 +332,7 @@ fn every_format_but_whole_files_has_a_reader() {
         Format::OldNewJson,
         Format::ToolXml,
         Format::ToolJson,
+        Format::Snippet,
     ] {
         assert!(read.contains(&format), "{format:?} has no reader");
     }

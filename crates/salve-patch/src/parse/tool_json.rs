@@ -19,6 +19,9 @@
 //! new     := "new_string" | "newString" | "new_str" | "new" | "replace"
 //! content := "content" | "file_text"       (with "command": "create", Anthropic's text
 //!                                            editor: a new file, refused where one exists)
+//!          | "code_edit"                    (Cursor's `edit_file`, with "target_file" and
+//!                                            "instructions": a lazy edit snippet, see
+//!                                            `crate::snippet`)
 //! count   := ("replace_all" | "replaceAll" | "allow_multiple"): bool
 //!          | ("expected_replacements" | "expectedReplacements"): integer >= 1
 //! wrap    := "input" | "arguments" | "args" | "parameters" | "params" | "function" |
@@ -56,7 +59,7 @@ pub(crate) const PATH_KEYS: &[&str] = &[
 ];
 pub(crate) const OLD_KEYS: &[&str] = &["old_string", "oldString", "old_str", "old", "search"];
 pub(crate) const NEW_KEYS: &[&str] = &["new_string", "newString", "new_str", "new", "replace"];
-pub(crate) const CONTENT_KEYS: &[&str] = &["content", "file_text"];
+pub(crate) const CONTENT_KEYS: &[&str] = &["content", "file_text", "code_edit"];
 const LIST_KEYS: &[&str] = &["edits", "changes"];
 const WRAP_KEYS: &[&str] = &[
     "input",
@@ -84,6 +87,8 @@ struct RawEdit {
     content: Option<String>,
     /// Anthropic's text editor `"command": "create"`: a new file, never a write over one.
     create: bool,
+    /// Cursor's `edit_file` (`code_edit`): the content is a lazy edit snippet.
+    snippet: bool,
     count: Result<Option<Occurrences>, String>,
 }
 
@@ -151,6 +156,7 @@ fn collect(v: &Value, inherited: Option<&str>, out: &mut Vec<RawEdit>, depth: us
                     new,
                     content,
                     create: obj.get("command").and_then(Value::as_str) == Some("create"),
+                    snippet: obj.contains_key("code_edit"),
                     count,
                 });
                 return;
@@ -288,7 +294,11 @@ fn lower_one(cx: &mut Cx, e: RawEdit, line: usize) {
                 lines,
                 RegionState::Closed,
                 "",
-                Format::ToolJson,
+                if e.snippet {
+                    Format::Snippet
+                } else {
+                    Format::ToolJson
+                },
                 line,
             );
             exact_content(cx, before, &content);

@@ -121,3 +121,26 @@ fn text_editor_create_is_a_new_file_and_json_content_is_exact() {
         }
     );
 }
+
+#[test]
+fn cursor_edit_file_code_edit_is_a_snippet() {
+    let call = serde_json::json!({
+        "target_file": "src/a.py",
+        "instructions": "I change the return value",
+        "code_edit": "# ... existing code ...\ndef f():\n    return 2\n# ... existing code ...\n",
+    });
+    for x in [
+        extract_value(&call),
+        extract_value(&serde_json::json!({"name": "edit_file", "arguments": call.to_string()})),
+        extract(&format!("```json\n{call}\n```\n")),
+    ] {
+        assert!(x.issues.is_empty(), "{:?}", x.issues);
+        assert_eq!(x.edits.len(), 1);
+        assert_eq!(x.edits[0].path, "src/a.py");
+        assert_eq!(x.edits[0].format, Format::Snippet);
+        let FileChange::Replace { content, .. } = &x.edits[0].change else {
+            panic!("{:?}", x.edits[0].change);
+        };
+        assert!(content.starts_with("# ... existing code ...\ndef f():"));
+    }
+}

@@ -1,5 +1,8 @@
 //! Cline and Roo tool calls written as XML in a reply: `<apply_diff>`, `<replace_in_file>` and
-//! `<write_to_file>`.
+//! `<write_to_file>`; and Cursor's `edit_file`, as `<edit_file>` with `<target_file>`,
+//! `<instructions>` and `<code_edit>`, or as `<invoke name="edit_file">` with one
+//! `<parameter name="...">` per argument (`code_edit` is a lazy edit snippet, see
+//! `crate::snippet`).
 //!
 //! # Grammar
 //!
@@ -42,11 +45,19 @@ use super::{search_replace, whole_file};
 use crate::edit::{FileChange, Format, IssueKind};
 
 /// The tool calls read here.
-const TOOLS: &[&str] = &["apply_diff", "replace_in_file", "write_to_file"];
+const TOOLS: &[&str] = &[
+    "apply_diff",
+    "replace_in_file",
+    "write_to_file",
+    "edit_file",
+];
 
 /// The tool whose call opens on `line`, if any.
 pub(crate) fn tool_at(line: &str) -> Option<&'static str> {
     let t = line.trim_start();
+    if t.starts_with(INVOKE_EDIT_FILE) {
+        return Some(INVOKE);
+    }
     TOOLS
         .iter()
         .find(|tool| {
@@ -56,6 +67,11 @@ pub(crate) fn tool_at(line: &str) -> Option<&'static str> {
         })
         .copied()
 }
+
+/// Cursor's `edit_file` in the generic tool-call form: `<invoke name="edit_file">` with one
+/// `<parameter name="...">` per argument, closed by `</invoke>`.
+const INVOKE_EDIT_FILE: &str = "<invoke name=\"edit_file\">";
+const INVOKE: &str = "invoke";
 
 /// An element found between two lines of the reply: its text, and the line it starts on.
 struct Elem {
@@ -70,16 +86,36 @@ struct Elem {
 /// Finds `<tag>` at or after line `from` (before `to`) and its `</tag>`, and returns the text
 /// between them.
 fn element(cx: &Cx, from: usize, to: usize, tag: &str) -> Option<Elem> {
-    let open_tag = format!("<{tag}>");
-    let close_tag = format!("</{tag}>");
-    let open = (from..to).find(|&k| cx.src.line(k).contains(&open_tag))?;
+    element_between(cx, from, to, &format!("<{tag}>"), &format!("</{tag}>"))
+}
+
+/// An argument of `edit_file`: `<tag>` in the `<edit_file>` form, `<parameter name="tag">`
+/// in the `<invoke>` form.
+fn argument(cx: &Cx, from: usize, to: usize, tool: &str, tag: &str) -> Option<Elem> {
+    if tool == INVOKE {
+        let open = format!("<parameter name=\"{tag}\">");
+        return element_between(cx, from, to, &open, "</parameter>");
+    }
+    element(cx, from, to, tag)
+}
+
+/// Finds `open_tag` at or after line `from` (before `to`) and the `close_tag` after it, and
+/// returns the text between them.
+fn element_between(
+    cx: &Cx,
+    from: usize,
+    to: usize,
+    open_tag: &str,
+    close_tag: &str,
+) -> Option<Elem> {
+    let open = (from..to).find(|&k| cx.src.line(k).contains(open_tag))?;
     let first = cx.src.line(open);
-    let at = first.find(&open_tag)? + open_tag.len();
+    let at = first.find(open_tag)? + open_tag.len();
     let mut text = String::new();
     let mut k = open;
     let mut rest = first.get(at..).unwrap_or("");
     loop {
-        if let Some(end) = rest.find(&close_tag) {
+        if let Some(end) = rest.find(close_tag) {
             text.push_str(rest.get(..end).unwrap_or(""));
             return Some(Elem {
                 text: tidy(text, k > open),
@@ -143,7 +179,12 @@ pub(crate) fn parse(cx: &mut Cx, r: &Region, i: usize) -> usize {
     let close_tag = format!("</{tool}>");
     let close = (i..r.end).find(|&k| cx.src.line(k).contains(&close_tag));
     let end = close.map_or(r.end, |c| c + 1);
-    let path = element(cx, i, end, "path").map(|e| e.text.trim().to_string());
+    let path = if matches!(tool, "edit_file" | INVOKE) {
+        argument(cx, i, end, tool, "target_file")
+    } else {
+        element(cx, i, end, "path")
+    }
+    .map(|e| e.text.trim().to_string());
     if close.is_none() {
         if r.ends_reply_unclosed(&cx.src) {
             cx.issue(
@@ -172,7 +213,9 @@ pub(crate) fn parse(cx: &mut Cx, r: &Region, i: usize) -> usize {
         );
         return end;
     };
-    if tool == "write_to_file" {
+    if matches!(tool, "edit_file" | INVOKE) {
+        edit_file(cx, i, end, tool, &path);
+    } else if tool == "write_to_file" {
         write(cx, i, end, &path);
     } else {
         read_diffs(cx, i, end, &path);
@@ -338,6 +381,34 @@ fn write(cx: &mut Cx, i: usize, end: usize, path: &str) {
         state,
         "",
         Format::ToolXml,
+        c.open + 1,
+    );
+}
+
+/// Cursor's `edit_file`: `code_edit` is a lazy edit snippet of `path` (`instructions` is a
+/// sentence for the model that applies it, and is not read).
+fn edit_file(cx: &mut Cx, i: usize, end: usize, tool: &str, path: &str) {
+    let Some(c) = argument(cx, i, end, tool, "code_edit") else {
+        cx.issue(
+            IssueKind::Malformed,
+            Some(path),
+            format!("line {}: edit_file without code_edit", i + 1),
+        );
+        return;
+    };
+    let state = if c.closed {
+        RegionState::Closed
+    } else {
+        RegionState::Open
+    };
+    let lines: Vec<&str> = c.text.lines().collect();
+    whole_file::take_lines(
+        cx,
+        path.to_string(),
+        lines,
+        state,
+        "",
+        Format::Snippet,
         c.open + 1,
     );
 }

@@ -117,3 +117,25 @@ fn a_write_shorter_than_its_own_line_count_is_truncated() {
         assert_eq!(x.edits.len(), 1);
     }
 }
+
+#[test]
+fn cursor_edit_file_in_both_xml_forms_is_a_snippet() {
+    let body = "// ... existing code ...\nfn f() -> u8 {\n    2\n}\n// ... existing code ...\n";
+    for reply in [
+        format!("<edit_file>\n<target_file>src/a.rs</target_file>\n<instructions>Return 2.</instructions>\n<code_edit>\n{body}</code_edit>\n</edit_file>\n"),
+        format!("<function_calls>\n<invoke name=\"edit_file\">\n<parameter name=\"target_file\">src/a.rs</parameter>\n<parameter name=\"instructions\">Return 2.</parameter>\n<parameter name=\"code_edit\">{body}</parameter>\n</invoke>\n</function_calls>\n"),
+    ] {
+        assert!(crate::parse::looks_like_edit(&reply), "{reply}");
+        let x = extract(&reply);
+        assert!(x.issues.is_empty(), "{:?}", x.issues);
+        assert_eq!(x.edits.len(), 1, "{reply}");
+        assert_eq!(x.edits[0].path, "src/a.rs");
+        assert_eq!(x.edits[0].format, Format::Snippet);
+        let FileChange::Replace { content, .. } = &x.edits[0].change else {
+            panic!("{:?}", x.edits[0].change);
+        };
+        assert_eq!(content, body);
+    }
+    let x = extract("<edit_file>\n<target_file>a.rs</target_file>\n</edit_file>\n");
+    assert_eq!(x.issues[0].kind, IssueKind::Malformed);
+}

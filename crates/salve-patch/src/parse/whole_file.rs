@@ -122,8 +122,19 @@ pub(crate) fn take_lines(
         );
         return;
     }
+    // Content that opens or ends with a marker (`// ... existing code ...`) is a lazy edit
+    // snippet: its markers stand for the file's lines and are merged, never written.
+    // A write tool's content says it is the whole file, so only a fenced block is read so.
+    let format = if format == Format::Snippet
+        || (format == Format::WholeFile && crate::snippet::is_snippet(&lines, &path))
+    {
+        Format::Snippet
+    } else {
+        format
+    };
     let dots_ok = crate::placeholder::dots_are_content(&path) || matches!(lang, "python" | "py");
     if let Some(l) = (0..lines.len())
+        .filter(|_| format != Format::Snippet)
         .find(|&i| {
             crate::placeholder::is_placeholder_content(lines[i], dots_ok)
                 && !is_gap_at(&lines, i, dots_ok)
@@ -268,11 +279,20 @@ mod tests {
             "    // existing code here ...",
             "# rest of the code",
         ] {
-            // Ending the content, it cuts the file short.
+            // Ending the content, it makes the block a lazy edit snippet: the marker keeps
+            // the rest of the file, merged by the applier (`crate::snippet`).
             let x = extract(&format!("src/lib.rs\n```rust\nfn a() {{\n{body}\n```\n"));
-            assert_eq!(x.issues.len(), 1, "{body}");
-            assert_eq!(x.issues[0].kind, IssueKind::Lazy);
+            assert!(x.issues.is_empty(), "{body}: {:?}", x.issues);
+            assert_eq!(x.edits[0].format, Format::Snippet, "{body}");
         }
+        // Opening the content, too.
+        let x = extract("src/lib.rs\n```rust\n/* rest of file */\nfn a() {\n}\n```\n");
+        assert_eq!(x.edits[0].format, Format::Snippet);
+        // A write tool's content says it is the whole file: a placeholder ending it is lazy.
+        let x = extract(
+            "{\"file_path\": \"a.py\", \"content\": \"def f():\\n    # rest of the code\\n\"}",
+        );
+        assert_eq!(x.issues[0].kind, IssueKind::Lazy);
         // Saying that the rest is unchanged, it is the applier's to fill from the file, or
         // refuse when where the rest begins is not certain.
         let x = extract("src/lib.rs\n```rust\nfn a() {\n    // rest unchanged\n```\n");

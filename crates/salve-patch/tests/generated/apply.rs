@@ -39,6 +39,7 @@ pub fn run(reply: &str, path: &str, current: &str, baseline: Option<&str>) -> Ou
             let whole = Whole {
                 rest_unchanged: ex.rest_unchanged.contains(&edit.path),
                 allow_shrink: false,
+                snippet: edit.format == salve_patch::Format::Snippet,
             };
             replace_whole_with(path, current, content, *final_newline, baseline, whole)
         }

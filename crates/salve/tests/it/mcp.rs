@@ -157,6 +157,7 @@ fn the_real_server_over_stdio_edits_checkpoints_restores_and_checks() {
         [
             "apply_edit",
             "checkpoint",
+            "edit_file",
             "list_checkpoints",
             "log",
             "restore_checkpoint",
@@ -250,7 +251,7 @@ fn the_2026_revision_is_served_through_server_discover() {
     let listed = server.request("tools/list", json!({"_meta": meta}));
     assert_eq!(
         listed["result"]["tools"].as_array().unwrap().len(),
-        10,
+        11,
         "{listed}"
     );
     let called = server.request(

@@ -92,7 +92,7 @@ fn the_mcp_inspector_lists_the_tools_and_applies_an_edit() {
     let tree = hello_repo();
     let listed = inspector(&tree, &bin, &["--method", "tools/list"]);
     let tools = listed["tools"].as_array().unwrap();
-    assert_eq!(tools.len(), 10, "{listed}");
+    assert_eq!(tools.len(), 11, "{listed}");
     let apply = tools.iter().find(|t| t["name"] == "apply_edit").unwrap();
     assert_eq!(
         apply["inputSchema"]["required"],
@@ -159,10 +159,48 @@ fn the_python_sdk_negotiates_2026_07_28_lists_applies_and_checkpoints() {
         );
         let report: Value = serde_json::from_str(stdout.trim()).unwrap();
         assert_eq!(report["protocol_version"], version, "{report}");
-        assert_eq!(report["tools"].as_array().unwrap().len(), 10);
+        assert_eq!(report["tools"].as_array().unwrap().len(), 11);
         assert_eq!(
             tree.read("hello.py"),
             "def greet(name):\n    return \"Good day, \" + name\n"
         );
     }
+}
+
+const SHOP: &str = "import math\n\n\ndef total(items):\n    return sum(item.price * item.count for item in items)\n\n\ndef find(items, name):\n    for item in items:\n        if item.name == name:\n            return item\n        return None\n    log(\"done\")\n\n\ndef first(items):\n    if not items:\n        return None\n    log(\"done\")\n";
+
+/// Cursor's `edit_file` tool, as the Python SDK calls it: a snippet merged, the same snippet
+/// again already applied, an ambiguous one and a cut one refused with nothing written.
+#[test]
+fn the_python_sdk_calls_edit_file_with_cursors_arguments() {
+    let Some(python) = found(clients_dir().join("venv/bin/python"), "the MCP Python SDK") else {
+        return;
+    };
+    let script = workspace_root().join("crates/salve-mcp/tests/python_edit_file.py");
+    let tree = Tree::git();
+    tree.write("shop.py", SHOP);
+    tree.git_cmd(&["add", "-A"]);
+    tree.git_cmd(&["commit", "-q", "-m", "start"]);
+    let out = Command::new(&python)
+        .arg(&script)
+        .arg(env!("CARGO_BIN_EXE_salve"))
+        .arg(&tree.root)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "python edit_file client failed: {stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Merged once; the refused calls wrote nothing.
+    assert_eq!(
+        tree.read("shop.py"),
+        SHOP.replace(
+            "def total(items):\n",
+            "def total(items):\n    # Prices are in cents.\n"
+        )
+    );
 }

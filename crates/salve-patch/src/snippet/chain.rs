@@ -1,0 +1,117 @@
+//! One placement per region, in file order: the regions of a snippet go where their anchors
+//! say, each after the one before. Several regions may each fit in more than one place and
+//! still leave one order that works; only when exactly one does is the snippet placed.
+
+use super::anchor::Placement;
+
+/// What the regions' placements allow.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Chain {
+    /// Exactly one placement per region fits in order.
+    One(Vec<Placement>),
+    /// No placements fit in order (each region fits somewhere, but not one after the other).
+    OutOfOrder,
+    /// Several orders fit: per region, the placements that take part in at least one.
+    Many(Vec<Vec<Placement>>),
+}
+
+/// Counts of chains, saturating at two: one or more than one is all that matters.
+fn add(a: u8, b: u8) -> u8 {
+    a.saturating_add(b).min(2)
+}
+
+/// The chains through `options` (one list of placements per region, in snippet order).
+pub(crate) fn choose(options: &[Vec<Placement>]) -> Chain {
+    let n = options.len();
+    if n == 0 {
+        return Chain::One(Vec::new());
+    }
+    // fwd[k][i]: chains of regions 0..=k that end with placement i of region k.
+    let mut fwd: Vec<Vec<u8>> = vec![vec![1; options[0].len()]];
+    for k in 1..n {
+        let row = options[k]
+            .iter()
+            .map(|p| {
+                options[k - 1]
+                    .iter()
+                    .zip(&fwd[k - 1])
+                    .filter(|(q, _)| q.end <= p.start)
+                    .fold(0, |acc, (_, &c)| add(acc, c))
+            })
+            .collect();
+        fwd.push(row);
+    }
+    // bwd[k][i]: chains of regions k..n that start with placement i of region k.
+    let mut bwd: Vec<Vec<u8>> = vec![Vec::new(); n];
+    bwd[n - 1] = vec![1; options[n - 1].len()];
+    for k in (0..n - 1).rev() {
+        bwd[k] = options[k]
+            .iter()
+            .map(|p| {
+                options[k + 1]
+                    .iter()
+                    .zip(&bwd[k + 1])
+                    .filter(|(q, _)| p.end <= q.start)
+                    .fold(0, |acc, (_, &c)| add(acc, c))
+            })
+            .collect();
+    }
+    let total = fwd[n - 1].iter().fold(0, |acc, &c| add(acc, c));
+    match total {
+        0 => Chain::OutOfOrder,
+        1 => Chain::One(
+            (0..n)
+                .filter_map(|k| {
+                    (0..options[k].len())
+                        .find(|&i| fwd[k][i] > 0 && bwd[k][i] > 0)
+                        .map(|i| options[k][i])
+                })
+                .collect(),
+        ),
+        _ => Chain::Many(
+            (0..n)
+                .map(|k| {
+                    (0..options[k].len())
+                        .filter(|&i| fwd[k][i] > 0 && bwd[k][i] > 0)
+                        .map(|i| options[k][i])
+                        .collect()
+                })
+                .collect(),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::snippet::anchor::How;
+
+    fn at(start: usize, end: usize) -> Placement {
+        Placement {
+            start,
+            end,
+            head: 1,
+            tail: 1,
+            how: How::Exact,
+        }
+    }
+
+    #[test]
+    fn order_settles_a_region_that_fits_twice() {
+        let options = vec![vec![at(0, 3), at(10, 13)], vec![at(5, 8)]];
+        assert_eq!(choose(&options), Chain::One(vec![at(0, 3), at(5, 8)]));
+    }
+
+    #[test]
+    fn out_of_order_and_several_orders_are_told_apart() {
+        assert_eq!(
+            choose(&[vec![at(10, 12)], vec![at(0, 3)]]),
+            Chain::OutOfOrder
+        );
+        let Chain::Many(alive) = choose(&[vec![at(0, 2), at(4, 6)], vec![at(8, 9)]]) else {
+            panic!("two orders fit");
+        };
+        assert_eq!(alive[0].len(), 2);
+        assert_eq!(alive[1].len(), 1);
+    }
+}

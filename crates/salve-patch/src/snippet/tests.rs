@@ -1,0 +1,197 @@
+use super::merge;
+use crate::report::Status;
+use crate::text::Doc;
+
+const FILE: &str = "import os\n\n\ndef a():\n    \"\"\"A.\"\"\"\n    x = 1\n    return x\n\n\ndef b():\n    \"\"\"B.\"\"\"\n    y = 2\n    return y\n\n\ndef c():\n    \"\"\"C.\"\"\"\n    z = 3\n    return z\n";
+
+fn merged(file: &str, snippet: &str, path: &str) -> Result<String, Vec<(Status, String)>> {
+    let doc = Doc::parse(file);
+    merge(&doc, snippet, path)
+        .map(|m| m.lines.iter().map(|l| format!("{l}\n")).collect())
+        .map_err(|r| {
+            r.into_iter()
+                .map(|h| (h.status, h.message.unwrap_or_default()))
+                .collect()
+        })
+}
+
+#[test]
+fn a_changed_line_inside_a_region_is_anchored_by_the_lines_around_it() {
+    let s = "# ... existing code ...\ndef b():\n    \"\"\"B.\"\"\"\n    y = 20\n    return y\n\n\ndef c():\n# ... existing code ...\n";
+    let out = merged(FILE, s, "m.py").unwrap();
+    assert_eq!(out, FILE.replace("y = 2\n", "y = 20\n"));
+}
+
+#[test]
+fn several_regions_each_replace_what_their_anchors_hold() {
+    let s = "# ... existing code ...\ndef a():\n    \"\"\"A.\"\"\"\n    x = 10\n    return x\n\n\ndef b():\n# ... existing code ...\ndef c():\n    \"\"\"C.\"\"\"\n    z = 30\n    return z\n";
+    let out = merged(FILE, s, "m.py").unwrap();
+    assert_eq!(
+        out,
+        FILE.replace("x = 1\n", "x = 10\n")
+            .replace("z = 3\n", "z = 30\n")
+    );
+}
+
+#[test]
+fn without_a_leading_marker_the_region_starts_at_line_one() {
+    let s = "import os\nimport sys\n\n\ndef a():\n# ... existing code ...\n";
+    let out = merged(FILE, s, "m.py").unwrap();
+    assert_eq!(out, FILE.replace("import os\n", "import os\nimport sys\n"));
+}
+
+#[test]
+fn a_region_that_starts_further_down_without_a_leading_marker_is_cut() {
+    let s = "def b():\n    y = 20\n    return y\n# ... existing code ...\n";
+    let err = merged(FILE, s, "m.py").unwrap_err();
+    assert_eq!(err[0].0, Status::Truncated, "{err:?}");
+}
+
+#[test]
+fn a_region_that_ends_early_without_a_trailing_marker_is_cut() {
+    let s = "# ... existing code ...\ndef a():\n    \"\"\"A.\"\"\"\n    x = 10\n    return x\n";
+    let err = merged(FILE, s, "m.py").unwrap_err();
+    assert_eq!(err[0].0, Status::Truncated, "{err:?}");
+}
+
+#[test]
+fn anchors_that_fit_several_places_are_refused_with_candidates() {
+    let file = "def a():\n    return 1\n\ndef b():\n    return 1\n";
+    let s = "// ...\n    return 1\n    pass\n    return 1\n// ...\n";
+    let doc = Doc::parse(file);
+    let err = merge(&doc, s, "m.py").unwrap_err();
+    assert_eq!(err[0].status, Status::Ambiguous);
+    assert_eq!(err[0].candidates.len(), 2);
+}
+
+#[test]
+fn a_blank_line_or_a_brace_is_no_anchor() {
+    let file = "fn a() {\n    one();\n}\n\nfn b() {\n    two();\n}\n";
+    let s = "// ... existing code ...\n}\n    three();\n\n// ... existing code ...\n";
+    let err = merged(file, s, "m.rs").unwrap_err();
+    assert_eq!(err[0].0, Status::NotFound, "{err:?}");
+}
+
+#[test]
+fn a_long_stretch_between_anchors_that_nothing_replaces_is_refused() {
+    let body: String = (0..30).map(|i| format!("    step({i});\n")).collect();
+    let file = format!("fn a() {{\n    begin();\n{body}    end();\n}}\n");
+    let s = "// ... existing code ...\nfn a() {\n    begin();\n    middle();\n    end();\n}\n// ... existing code ...\n";
+    let err = merged(&file, s, "m.rs").unwrap_err();
+    assert_eq!(err[0].0, Status::NotFound, "{err:?}");
+    assert!(err[0].1.contains("nothing in their place"), "{err:?}");
+}
+
+#[test]
+fn regions_out_of_file_order_are_refused() {
+    let s = "# ... existing code ...\ndef b():\n    \"\"\"B.\"\"\"\n    y = 20\n    return y\n\n\ndef c():\n# ... existing code ...\ndef a():\n    \"\"\"A.\"\"\"\n    x = 10\n    return x\n\n\ndef b():\n# ... existing code ...\n";
+    let err = merged(FILE, s, "m.py").unwrap_err();
+    assert!(err.iter().all(|e| e.0 == Status::NotFound), "{err:?}");
+    assert!(err[0].1.contains("out of order"), "{err:?}");
+}
+
+#[test]
+fn an_applied_snippet_changes_nothing_and_says_so() {
+    let s = "# ... existing code ...\ndef b():\n    \"\"\"B.\"\"\"\n    y = 2\n    return y\n# ... existing code ...\n";
+    let doc = Doc::parse(FILE);
+    let m = merge(&doc, s, "m.py").unwrap();
+    assert_eq!(m.reports[0].status, Status::AlreadyApplied);
+    let text: String = m.lines.iter().map(|l| format!("{l}\n")).collect();
+    assert_eq!(text, FILE);
+}
+
+#[test]
+fn reports_say_where_and_how_each_region_was_anchored() {
+    let s = "# ... existing code ...\ndef b():   \n    \"\"\"B.\"\"\"\n    y = 20\n    return y\n\n\ndef c():\n# ... existing code ...\n";
+    let doc = Doc::parse(FILE);
+    let m = merge(&doc, s, "m.py").unwrap();
+    let msg = m.reports[0].message.clone().unwrap();
+    assert!(msg.contains("file lines 10-16"), "{msg}");
+    assert!(msg.contains("trailing whitespace aside"), "{msg}");
+    assert!(msg.contains("changed inside"), "{msg}");
+    // The anchor keeps the file's bytes, not the snippet's trailing spaces.
+    assert!(m.lines.iter().any(|l| l == "def b():"));
+}
+
+#[test]
+fn a_deletion_between_anchors_is_merged() {
+    let s = "# ... existing code ...\ndef a():\n    \"\"\"A.\"\"\"\n    x = 1\n    return x\n\n\ndef c():\n    \"\"\"C.\"\"\"\n# ... existing code ...\n";
+    let out = merged(FILE, s, "m.py").unwrap();
+    assert_eq!(
+        out,
+        FILE.replace(
+            "def b():\n    \"\"\"B.\"\"\"\n    y = 2\n    return y\n\n\n",
+            ""
+        )
+    );
+}
+
+#[test]
+fn rst_comment_markers_keep_the_rest_of_the_file() {
+    let people: String = (0..40).map(|i| format!("* Person {i}\n")).collect();
+    let file = format!("Authors\n=======\n\n{people}");
+    let s = ".. existing code\n* Person 38\n* Person 39\n* Person 40\n";
+    let out = merged(&file, s, "AUTHORS.rst").unwrap();
+    assert_eq!(out, format!("{file}* Person 40\n"));
+}
+
+#[test]
+fn one_unchanged_line_anchors_only_where_it_stands_once() {
+    let s = "# ... existing code ...\ndef b():\n    y = 20\n    return y\n\n\ndef c():\n# ... existing code ...\n";
+    let out = merged(FILE, s, "m.py").unwrap();
+    assert_eq!(
+        out,
+        FILE.replace("    \"\"\"B.\"\"\"\n    y = 2\n", "    y = 20\n")
+    );
+    let s = "# ... existing code ...\n    return y\n    # done\n\n\ndef c():\n# ... existing code ...\n";
+    assert!(merged(FILE, s, "m.py").is_ok());
+    let twice = "def a():\n    return 1\n\ndef b():\n    return 1\n";
+    let s = "# ...\n    return 1\n    pass\n\ndef b():\n# ...\n";
+    let err = merged(twice, s, "m.py").unwrap_err();
+    assert_eq!(err[0].0, Status::Ambiguous, "{err:?}");
+    assert!(err[0].1.contains("stands at 2 places"), "{err:?}");
+}
+
+#[test]
+fn an_added_block_like_the_next_one_is_refused_not_merged_over_it() {
+    // The region adds a block that ends like the file's next block: its last lines run on
+    // there, but the place meant ends on the one line before; both places are kept as
+    // candidates, so the snippet is refused rather than merged over the next block.
+    let file = "fn clone(v: V) -> V {\n    if v.a() {\n        return v.a_copy();\n    }\n\n    if v.b() {\n        let copy = v.b_copy();\n        return copy;\n    }\n    v\n}\n";
+    let s = "// ... existing code ...\nfn clone(v: V) -> V {\n    if v.a() {\n        let copy = v.a_copy();\n        copy.mark();\n        return copy;\n    }\n// ... existing code ...\n";
+    let err = merged(file, s, "m.rs").unwrap_err();
+    assert_eq!(err[0].0, Status::Ambiguous, "{err:?}");
+}
+
+#[test]
+fn one_line_between_markers_that_stands_as_it_is_is_refused() {
+    // `cp` alone stands in the file; the blank line the snippet shows before it may be all
+    // that is left of the lines it deletes, so the region says nothing certain.
+    let file = "mkdir out\n\nls -l target/\n\ncp target/app out/\ntar czf out.tgz out\n";
+    let s = "# ... existing code ...\n\ncp target/app out/\n# ... existing code ...\n";
+    let err = merged(file, s, "x.sh").unwrap_err();
+    assert_eq!(err[0].0, Status::NotFound, "{err:?}");
+    let s = "# ... existing code ...\n\ncp target/app out/\ntar czf out.tgz out\n";
+    assert_eq!(merged(file, s, "x.sh").unwrap(), file);
+}
+
+#[test]
+fn blank_lines_after_the_last_marker_say_how_the_file_ends() {
+    let file = "#include <a.h>\n#ifdef X\n#include <b.h>\n\n#endif\n";
+    let s =
+        "// ... existing code ...\n#include <a.h>\n#include <b.h>\n// ... existing code ...\n\n";
+    let err = merged(file, s, "x.c").unwrap_err();
+    assert_eq!(err[0].0, Status::NotFound, "{err:?}");
+    let s = "// ... existing code ...\n#include <a.h>\n#ifdef X\n#include <b.h>\n// ... existing code ...\n";
+    assert_eq!(merged(file, s, "x.c").unwrap(), file);
+}
+
+#[test]
+fn a_region_standing_whole_may_also_delete_what_lies_between_its_ends() {
+    // The region's last two lines stand right after its first three, and again after the
+    // block that follows: already in place, or that block deleted. It is refused.
+    let file = "fn f() {\n    for k in keys {\n        if k.is_empty() {\n            drop(k);\n        }\n    }\n    if done {\n        log();\n        }\n    }\n}\n";
+    let s = "// ... existing code ...\n        if k.is_empty() {\n            drop(k);\n        }\n    }\n// ... existing code ...\n";
+    let err = merged(file, s, "m.rs").unwrap_err();
+    assert_eq!(err[0].0, Status::Ambiguous, "{err:?}");
+}
