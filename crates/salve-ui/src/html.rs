@@ -37,7 +37,7 @@ pub fn page(title: &str, live: Option<&str>, content: &str) -> String {
          <nav><a href=\"/\">Runs</a><a href=\"/checkpoints\">Checkpoints</a></nav>\
          <span id=\"live\" class=\"live\" hidden>live</span></header>\
          <main id=\"content\">{content}</main>\
-         <script src=\"/static/app.js\" async></script></body></html>\n",
+         <script src=\"/static/app.js\" defer></script></body></html>\n",
         title = esc(title)
     )
 }
