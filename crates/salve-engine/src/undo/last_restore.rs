@@ -55,7 +55,8 @@ pub fn undo_restore(options: &Options, before: &str) -> Result<Outcome, Error> {
         .max(crate::apply::DEFAULT_MAX_FILE_SIZE);
     match last {
         Some(op) if named && op.kind == RESTORE && op.before.starts_with(&before) => {
-            restore_before(&repo, &op, None, options, read_limit)
+            // A restore wrote no recorded diff: no chain to read the files from.
+            restore_before(&repo, &op, None, &[], options, read_limit)
         }
         _ => Err(Error::NothingToUndo(format!(
             "the restore that took checkpoint {before} is no longer the last change of this \

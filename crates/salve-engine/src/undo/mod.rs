@@ -262,7 +262,7 @@ fn undo_one(
     }
     let _lock = crate::lock::acquire(&repo.root, crate::lock::DEFAULT_WAIT)
         .map_err(restore::Error::Lock)?;
-    restore_before(repo, op, run.as_ref(), options, read_limit)
+    restore_before(repo, op, run.as_ref(), &ops, options, read_limit)
 }
 
 /// Take back `op` by restoring the checkpoint taken before it, the write lock already held.
@@ -270,6 +270,7 @@ fn restore_before(
     repo: &Repo,
     op: &salve_git::oplog::Operation,
     run: Option<&RecordedRun>,
+    ops: &[salve_git::oplog::Operation],
     options: &Options,
     read_limit: u64,
 ) -> Result<Outcome, Error> {
@@ -283,9 +284,7 @@ fn restore_before(
     // at the end of the chain.
     let touched = match run {
         Some(run) => diff_paths(&run.diff),
-        None => salve_git::oplog::read(repo)
-            .ok()
-            .and_then(|ops| chain_run(repo, op, &ops))
+        None => chain_run(repo, op, ops)
             .map(|r| diff_paths(&r.diff))
             .unwrap_or_default(),
     };

@@ -83,6 +83,17 @@ struct Elem {
     closed: bool,
 }
 
+impl Elem {
+    /// Closed by its end tag, or open: the reply ended inside it.
+    fn state(&self) -> RegionState {
+        if self.closed {
+            RegionState::Closed
+        } else {
+            RegionState::Open
+        }
+    }
+}
+
 /// Finds `<tag>` at or after line `from` (before `to`) and its `</tag>`, and returns the text
 /// between them.
 fn element(cx: &Cx, from: usize, to: usize, tag: &str) -> Option<Elem> {
@@ -350,11 +361,7 @@ fn write(cx: &mut Cx, i: usize, end: usize, path: &str) {
         );
         return;
     };
-    let state = if c.closed {
-        RegionState::Closed
-    } else {
-        RegionState::Open
-    };
+    let state = c.state();
     let lines: Vec<&str> = c.text.lines().collect();
     // Cline states the line count of what it writes: a content shorter than its own count was
     // cut on the way (a longer one only miscounted, and is written).
@@ -396,11 +403,7 @@ fn edit_file(cx: &mut Cx, i: usize, end: usize, tool: &str, path: &str) {
         );
         return;
     };
-    let state = if c.closed {
-        RegionState::Closed
-    } else {
-        RegionState::Open
-    };
+    let state = c.state();
     let lines: Vec<&str> = c.text.lines().collect();
     whole_file::take_lines(
         cx,
