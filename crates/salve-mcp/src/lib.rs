@@ -39,6 +39,7 @@
 
 #![deny(missing_docs)]
 
+mod arguments;
 pub mod check;
 pub mod descriptions;
 pub mod ops;

@@ -12,6 +12,7 @@ use rmcp::{tool, tool_handler, tool_router, ErrorData, ServerHandler};
 use salve_engine::interrupt::Cancel;
 use tokio_util::sync::CancellationToken;
 
+use crate::arguments::Checked;
 use crate::descriptions as d;
 use crate::params::{
     ApplyEditParams, CheckpointParams, EditFileParams, ListCheckpointsParams, LogParams,
@@ -69,7 +70,7 @@ impl SalveServer {
     #[tool(description = d::APPLY_EDIT, annotations(destructive_hint = true, idempotent_hint = true))]
     async fn apply_edit(
         &self,
-        Parameters(p): Parameters<ApplyEditParams>,
+        Parameters(Checked(p)): Parameters<Checked<ApplyEditParams>>,
         ct: CancellationToken,
     ) -> ToolResult {
         self.blocking(ct, move |s, c| ops::apply_edit(s, &p, c))
@@ -79,7 +80,7 @@ impl SalveServer {
     #[tool(description = d::STR_REPLACE, annotations(destructive_hint = true, idempotent_hint = true))]
     async fn str_replace(
         &self,
-        Parameters(p): Parameters<StrReplaceParams>,
+        Parameters(Checked(p)): Parameters<Checked<StrReplaceParams>>,
         ct: CancellationToken,
     ) -> ToolResult {
         self.blocking(ct, move |s, c| ops::str_replace(s, &p, c))
@@ -89,7 +90,7 @@ impl SalveServer {
     #[tool(description = d::WRITE_FILE, annotations(destructive_hint = true, idempotent_hint = true))]
     async fn write_file(
         &self,
-        Parameters(p): Parameters<WriteFileParams>,
+        Parameters(Checked(p)): Parameters<Checked<WriteFileParams>>,
         ct: CancellationToken,
     ) -> ToolResult {
         self.blocking(ct, move |s, c| ops::write_file(s, &p, c))
@@ -99,7 +100,7 @@ impl SalveServer {
     #[tool(description = d::EDIT_FILE, annotations(destructive_hint = true, idempotent_hint = true))]
     async fn edit_file(
         &self,
-        Parameters(p): Parameters<EditFileParams>,
+        Parameters(Checked(p)): Parameters<Checked<EditFileParams>>,
         ct: CancellationToken,
     ) -> ToolResult {
         self.blocking(ct, move |s, c| ops::edit_file(s, &p, c))
@@ -109,7 +110,7 @@ impl SalveServer {
     #[tool(description = d::CHECKPOINT, annotations(destructive_hint = false))]
     async fn checkpoint(
         &self,
-        Parameters(p): Parameters<CheckpointParams>,
+        Parameters(Checked(p)): Parameters<Checked<CheckpointParams>>,
         ct: CancellationToken,
     ) -> ToolResult {
         self.blocking(ct, move |s, _| ops::checkpoint(s, &p)).await
@@ -118,7 +119,7 @@ impl SalveServer {
     #[tool(description = d::LIST_CHECKPOINTS, annotations(read_only_hint = true))]
     async fn list_checkpoints(
         &self,
-        Parameters(p): Parameters<ListCheckpointsParams>,
+        Parameters(Checked(p)): Parameters<Checked<ListCheckpointsParams>>,
         ct: CancellationToken,
     ) -> ToolResult {
         self.blocking(ct, move |s, _| ops::list_checkpoints(s, &p))
@@ -128,7 +129,7 @@ impl SalveServer {
     #[tool(description = d::RESTORE_CHECKPOINT, annotations(destructive_hint = true))]
     async fn restore_checkpoint(
         &self,
-        Parameters(p): Parameters<RestoreParams>,
+        Parameters(Checked(p)): Parameters<Checked<RestoreParams>>,
         ct: CancellationToken,
     ) -> ToolResult {
         self.blocking(ct, move |s, _| ops::restore_checkpoint(s, &p))
@@ -143,7 +144,7 @@ impl SalveServer {
     #[tool(description = d::RUN_CHECK, annotations(destructive_hint = false))]
     async fn run_check(
         &self,
-        Parameters(p): Parameters<RunCheckParams>,
+        Parameters(Checked(p)): Parameters<Checked<RunCheckParams>>,
         ct: CancellationToken,
     ) -> ToolResult {
         self.blocking(ct, move |s, c| check::run_check(s, &p, c))
@@ -151,14 +152,18 @@ impl SalveServer {
     }
 
     #[tool(description = d::LOG, annotations(read_only_hint = true))]
-    async fn log(&self, Parameters(p): Parameters<LogParams>, ct: CancellationToken) -> ToolResult {
+    async fn log(
+        &self,
+        Parameters(Checked(p)): Parameters<Checked<LogParams>>,
+        ct: CancellationToken,
+    ) -> ToolResult {
         self.blocking(ct, move |s, _| ops::log(s, &p)).await
     }
 
     #[tool(description = d::SHOW_RUN, annotations(read_only_hint = true))]
     async fn show_run(
         &self,
-        Parameters(p): Parameters<ShowRunParams>,
+        Parameters(Checked(p)): Parameters<Checked<ShowRunParams>>,
         ct: CancellationToken,
     ) -> ToolResult {
         self.blocking(ct, move |s, _| ops::show_run(s, &p)).await

@@ -101,7 +101,27 @@ async fn unknown_tools_are_protocol_errors_bad_arguments_tool_errors_and_the_ser
     let bad = call(&client, "apply_edit", json!({ "edits": 3 })).await;
     assert!(is_error(&bad));
     let text = &bad.content[0].as_text().unwrap().text;
-    assert!(text.contains("missing field `edit`"), "{text}");
+    assert!(text.contains("missing argument `edit` (a string)"), "{text}");
+    // A wrong type is said in the schema's words, naming the argument.
+    let bad = call(
+        &client,
+        "str_replace",
+        json!({ "path": "src/a.txt", "old_str": ["one"], "new_str": "1" }),
+    )
+    .await;
+    assert!(is_error(&bad));
+    let text = &bad.content[0].as_text().unwrap().text;
+    assert!(
+        text.contains("`old_str` must be a string, not an array"),
+        "{text}"
+    );
+    let bad = call(&client, "list_checkpoints", json!({ "limit": -3 })).await;
+    let text = &bad.content[0].as_text().unwrap().text;
+    assert!(
+        text.contains("`limit` must be an integer from 0 to 4294967295, not -3"),
+        "{text}"
+    );
+    assert_eq!(repo.read("src/a.txt"), "one\ntwo\n");
     // A tool error (not a protocol error) for an edit that names no file.
     let nothing = call(&client, "apply_edit", json!({ "edit": "just prose" })).await;
     assert!(is_error(&nothing));
