@@ -101,7 +101,10 @@ async fn unknown_tools_are_protocol_errors_bad_arguments_tool_errors_and_the_ser
     let bad = call(&client, "apply_edit", json!({ "edits": 3 })).await;
     assert!(is_error(&bad));
     let text = &bad.content[0].as_text().unwrap().text;
-    assert!(text.contains("missing argument `edit` (a string)"), "{text}");
+    assert!(
+        text.contains("missing argument `edit` (a string)"),
+        "{text}"
+    );
     // A wrong type is said in the schema's words, naming the argument.
     let bad = call(
         &client,

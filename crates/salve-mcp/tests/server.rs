@@ -177,6 +177,26 @@ async fn an_ambiguous_edit_is_refused_with_candidates_and_nothing_written() {
     assert!(repo
         .read("src/twice.rs")
         .ends_with("fn two() {\n    let x = 2;\n    log(x);\n}\n"));
+    // A one-line old_str with a typo is not found, and the line it meant is shown to copy.
+    let before = repo.read("src/twice.rs");
+    let result = call(
+        &client,
+        "str_replace",
+        json!({ "path": "src/twice.rs", "old_str": "    lgo(x);", "new_str": "    trace(x);" }),
+    )
+    .await;
+    assert!(is_error(&result));
+    let refused = body(&result);
+    let hunk = &refused["report"]["files"][0]["hunks"][0];
+    assert_eq!(hunk["status"], "not_found", "{refused}");
+    let lines: Vec<&serde_json::Value> = hunk["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| &c["lines"]["start"])
+        .collect();
+    assert_eq!(lines, [3, 8], "{refused}");
+    assert_eq!(repo.read("src/twice.rs"), before);
     client.cancel().await.unwrap();
 }
 

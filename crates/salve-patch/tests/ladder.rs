@@ -533,3 +533,27 @@ fn new_text_standing_beside_the_old_lines_it_replaces_is_not_already_applied() {
     let out = apply_hunks("new\nB\nC\n", &[h], None);
     assert_eq!(out.status, Status::AlreadyApplied, "{:#?}", out.hunks);
 }
+
+#[test]
+fn a_one_line_quote_with_a_typo_is_refused_with_the_nearest_line_as_candidate() {
+    let file =
+        "def main():\n    value = compute_total(items)\n    print(value)\n    return value\n";
+    let h = hunk("-    value = compute_totl(items)\n+    value = compute_sum(items)");
+    let out = apply_hunks(file, &[h], None);
+    // Shown, never placed: one line with a typo is no evidence of place.
+    assert_eq!(out.status, Status::NotFound);
+    assert!(out.new_text.is_none());
+    let cands = &out.hunks[0].candidates;
+    assert_eq!(cands.len(), 1, "{cands:#?}");
+    assert_eq!((cands[0].lines.start, cands[0].lines.end), (2, 2));
+    assert!(
+        cands[0].diff.contains("compute_tot{+a+}l"),
+        "{}",
+        cands[0].diff
+    );
+    // A line that is like nothing in the file has no candidate worth showing.
+    let h = hunk("-zzzz qqqq\n+x");
+    let out = apply_hunks(file, &[h], None);
+    assert_eq!(out.status, Status::NotFound);
+    assert!(out.hunks[0].candidates.is_empty());
+}

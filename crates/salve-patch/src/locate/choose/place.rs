@@ -553,8 +553,16 @@ fn similar(idx: &FileIndex, hunk: &Hunk, i: usize) -> Plan {
     }
     let mut plan = not_found(i);
     let expected = pre.join("\n");
+    // No line of a short quote stands in the file (a one-line quote with a typo): the nearest
+    // lines are still shown, so the model can copy them. Shown only, never placed.
+    let loose = if wins.is_empty() {
+        crate::locate::rungs::similar::loose_windows(idx, &pre)
+    } else {
+        Vec::new()
+    };
     plan.report.candidates = wins
         .iter()
+        .chain(&loose)
         .take(SHOWN)
         .map(|w: &Window| {
             Candidate::new(

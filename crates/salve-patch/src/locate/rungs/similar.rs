@@ -85,6 +85,62 @@ pub(crate) fn windows(idx: &FileIndex, pat: &[&str], hint: Option<usize>) -> Vec
     out
 }
 
+/// Lines of a file past which [`loose_windows`] does not look: the report would wait on it.
+const LOOSE_MAX_LINES: usize = 50_000;
+/// Pattern lines past which [`loose_windows`] does not look: a long quote with no line of it in
+/// the file is not a near miss.
+const LOOSE_MAX_PATTERN: usize = 12;
+/// Below this similarity a window found only loosely is noise, not a candidate.
+const LOOSE_MIN_SCORE: f64 = 0.5;
+
+/// Windows for a short pattern none of whose lines stands in the file (a one-line quote with a
+/// typo), for the refusal's candidates only, never for placing: each file line is pre-scored
+/// by the character trigrams it shares with the pattern line it would face, the best starts are
+/// scored as [`windows`] scores its seeds, and those below [`LOOSE_MIN_SCORE`] are dropped.
+pub(crate) fn loose_windows(idx: &FileIndex, pat: &[&str]) -> Vec<Window> {
+    let n = pat.len();
+    let total = idx.len();
+    if n == 0 || n > LOOSE_MAX_PATTERN || total < n || total > LOOSE_MAX_LINES {
+        return Vec::new();
+    }
+    let grams = |line: &str| -> std::collections::HashSet<[char; 3]> {
+        let chars: Vec<char> = squeezed(line).chars().collect();
+        chars.windows(3).map(|w| [w[0], w[1], w[2]]).collect()
+    };
+    let wanted: Vec<_> = pat.iter().map(|l| grams(l)).collect();
+    if wanted.iter().all(|g| g.is_empty()) {
+        return Vec::new();
+    }
+    let shared: Vec<Vec<usize>> = (0..total)
+        .map(|i| {
+            let have = grams(idx.doc.line(i));
+            wanted
+                .iter()
+                .map(|w| w.intersection(&have).count())
+                .collect()
+        })
+        .collect();
+    let mut starts: Vec<(usize, usize)> = (0..=total - n)
+        .map(|s| (s, (0..n).map(|k| shared[s + k][k]).sum()))
+        .filter(|&(_, hits)| hits > 0)
+        .collect();
+    starts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    starts.truncate(MAX_WINDOWS);
+    let pats: Vec<Vec<char>> = pat.iter().map(|l| canonical(l).chars().collect()).collect();
+    let mut out: Vec<Window> = starts
+        .into_iter()
+        .map(|(s, _)| score_window(idx, &pats, s))
+        .filter(|w| w.score >= LOOSE_MIN_SCORE)
+        .collect();
+    out.sort_by(|a, b| {
+        b.score
+            .partial_cmp(&a.score)
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(a.start.cmp(&b.start))
+    });
+    out
+}
+
 /// A window apart from the best one (`wins[0]`) that reads as well as it, or nearly (within
 /// [`MIN_MARGIN`]), once one of its lines is left out, while read straight it does not: the
 /// quote dropped a line of one of two blocks alike, and its straight score tells nothing of
