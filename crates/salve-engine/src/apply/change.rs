@@ -28,7 +28,7 @@ pub(super) fn rename(
     let target_exists = std::fs::symlink_metadata(&to.real).is_ok();
     if !source_exists && target_exists {
         // Already moved: only the content edits may be left to do.
-        report.path = to.path.to_string();
+        report.path = to.real_rel.to_string();
         let cur = read(ctx, to)?;
         let out = run_hunks(ctx, to, &cur, hunks, plan.mode, plan.format);
         finish(ctx, report, out, &cur, to, plan.mode, ops)?;

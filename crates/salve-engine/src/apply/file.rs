@@ -29,11 +29,14 @@ impl Placed {
 }
 
 pub(crate) fn place(ctx: &Ctx<'_, '_, '_>, plan: FilePlan) -> Result<Placed, Error> {
+    // A path through a symlink inside the tree names the file written under its own name, so
+    // the report, its line counts and the record all speak of the file that changed.
+    let through_link = plan.target.real_rel != plan.target.path;
     let mut report = FileReport {
-        path: plan.target.path.to_string(),
-        requested_path: None,
+        path: plan.target.real_rel.to_string(),
+        requested_path: through_link.then(|| plan.target.path.to_string()),
         new_path: match &plan.change {
-            Change::Rename { to, .. } => Some(to.path.to_string()),
+            Change::Rename { to, .. } => Some(to.real_rel.to_string()),
             _ => None,
         },
         change: plan.kind,

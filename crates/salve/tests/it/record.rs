@@ -119,6 +119,40 @@ fn an_apply_is_recorded_with_its_reply_report_and_diff() {
     }
 }
 
+/// An edit of an in-tree symlink writes its target: the report, its counts and the record name
+/// the file that changed, and the path the reply wrote is kept beside it.
+#[cfg(unix)]
+#[test]
+fn an_edit_through_an_in_tree_symlink_is_recorded_under_the_file_written() {
+    let tree = repo();
+    std::os::unix::fs::symlink("calc.py", tree.path("link.py")).unwrap();
+    tree.commit("link");
+    let applied = tree.apply(&FIX.replace("calc.py", "link.py"), &["--json"]);
+    applied.code(0);
+    let report = applied.json();
+    let file = &report["files"][0];
+    assert_eq!(file["path"], "calc.py", "{report}");
+    assert_eq!(file["requested_path"], "link.py", "{report}");
+    assert_eq!(
+        (file["added"].as_u64(), file["removed"].as_u64()),
+        (Some(2), Some(1))
+    );
+    assert!(tree.read("calc.py").contains("is not None"));
+    let runs = log_json(&tree, &[]);
+    assert_eq!(runs[0]["paths"], serde_json::json!(["calc.py"]));
+    assert_eq!(
+        (runs[0]["added"].as_u64(), runs[0]["removed"].as_u64()),
+        (Some(2), Some(1))
+    );
+    let again = tree.apply(&FIX.replace("calc.py", "link.py"), &[]);
+    again.code(0);
+    assert!(
+        again.stdout.contains("calc.py (the reply said link.py)"),
+        "{}",
+        again.stdout
+    );
+}
+
 #[test]
 fn refused_and_failed_applies_are_recorded_and_no_record_opts_out() {
     let tree = repo();
