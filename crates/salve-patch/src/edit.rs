@@ -96,6 +96,9 @@ pub enum Anchor {
     Start,
     /// The hunk ends at the end of the file (Codex `*** End of File`, or a `\ No newline` marker).
     End,
+    /// A pure insertion after this 1-based line (0: before the first line), as a text editor's
+    /// `insert` command gives it (Anthropic's `insert_line`). The line number is the place.
+    AfterLine(usize),
 }
 
 /// A contiguous change: a pre-image (context + removed lines) replaced by a post-image

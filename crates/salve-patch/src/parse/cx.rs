@@ -3,7 +3,7 @@
 //!
 //! Every format reader shares these, so they sit below all of them.
 
-use crate::edit::{BareNamed, Extraction, FileChange, FileEdit, IssueKind, ParseIssue};
+use crate::edit::{Anchor, BareNamed, Extraction, FileChange, FileEdit, IssueKind, ParseIssue};
 use std::collections::{HashMap, HashSet};
 
 /// The reply split into lines, with byte offsets for the JSON reader.
@@ -179,6 +179,7 @@ impl<'a> Cx<'a> {
             slash_path(p, &mut Vec::new());
         }
         let edits = merge_modifies(std::mem::take(&mut self.edits), &mut self.notes);
+        let edits = lone_line_inserts(edits, &mut self.issues);
         let mut seen = HashSet::new();
         let mut issues: Vec<ParseIssue> = self
             .issues
@@ -206,6 +207,47 @@ impl<'a> Cx<'a> {
             rest_unchanged: self.rest_unchanged,
         }
     }
+}
+
+/// Edits of files where an insert at a line number ([`Anchor::AfterLine`]) is not the file's
+/// only edit are dropped, each file with a `Malformed` issue: next to another edit, whether the
+/// line number counts the file before or after it is unclear, and a guess may land the lines
+/// one edit off.
+fn lone_line_inserts(edits: Vec<FileEdit>, issues: &mut Vec<ParseIssue>) -> Vec<FileEdit> {
+    let by_line = |e: &FileEdit| match &e.change {
+        FileChange::Modify { hunks } => hunks
+            .iter()
+            .any(|h| matches!(h.anchor, Anchor::AfterLine(_))),
+        _ => false,
+    };
+    let mixed: HashSet<String> = edits
+        .iter()
+        .filter(|e| by_line(e))
+        .filter(|e| {
+            let hunks = match &e.change {
+                FileChange::Modify { hunks } => hunks.len(),
+                _ => 0,
+            };
+            hunks > 1 || edits.iter().filter(|o| o.path == e.path).count() > 1
+        })
+        .map(|e| e.path.clone())
+        .collect();
+    if mixed.is_empty() {
+        return edits;
+    }
+    let mut paths: Vec<&String> = mixed.iter().collect();
+    paths.sort();
+    for path in paths {
+        issues.push(ParseIssue {
+            kind: IssueKind::Malformed,
+            path: Some(path.clone()),
+            message: "an `insert` at a line number together with other edits of the same file: whether the line counts the file before or after them is unclear; send the insert alone, or as an edit with the lines around it".to_string(),
+        });
+    }
+    edits
+        .into_iter()
+        .filter(|e| !mixed.contains(&e.path))
+        .collect()
 }
 
 /// Reads a path written with backslashes (`src\pages\index.astro`, from an agent on Windows)

@@ -7,8 +7,11 @@
 //!
 //! ```text
 //! value   := object | "[" value,* "]"
-//! object  := edit | write | list | call
+//! object  := edit | write | insert | list | call
 //! edit    := { path?, old, new, count? }             (path may come from an enclosing list)
+//! insert  := { "command": "insert", path, "insert_line": integer >= 0,
+//!              new | "insert_text" }                 (Anthropic's text editor: the text goes
+//!                                                     after that 1-based line, 0 for the top)
 //! write   := { path, content }                       (no old / new key)
 //! list    := { path?, ("edits" | "changes"): value } (Claude Code MultiEdit; items inherit path)
 //! call    := { ..., wrap: object | array | string }  (a tool-call envelope; a string is parsed
@@ -36,6 +39,9 @@
 //!   [`crate::edit::Hunk::occurrences`], held exactly by the applier (else the hunk is refused).
 //!   `replace_all: false` and `expected_replacements: 1` are the default: one occurrence. Any
 //!   other count value is `Malformed`.
+//! - An insert places its lines after the line it names, by number alone
+//!   ([`crate::edit::Anchor::AfterLine`]). It must be the only edit of its file in the reply
+//!   (held when the reply's edits are merged, `Cx::finish`).
 //! - A write replaces the whole file (created when missing) and is checked like a whole-file
 //!   block: placeholders are `Lazy`, edit syntax is `Malformed`. It is never skipped.
 //! - An object with none of these shapes is not an edit and is left alone, so a config file in
@@ -45,7 +51,9 @@ use super::body::truncate;
 use super::cx::{Cx, RegionState};
 use super::pair::push_pair;
 use super::whole_file;
-use crate::edit::{FileChange, FileEdit, Format, IssueKind, Occurrences};
+use crate::edit::{
+    Anchor, FileChange, FileEdit, Format, Hunk, HunkLine, IssueKind, LineKind, Occurrences,
+};
 use serde_json::{Map, Value};
 
 pub(crate) const PATH_KEYS: &[&str] = &[
@@ -90,6 +98,9 @@ struct RawEdit {
     /// Cursor's `edit_file` (`code_edit`): the content is a lazy edit snippet.
     snippet: bool,
     count: Result<Option<Occurrences>, String>,
+    /// Anthropic's text editor `"command": "insert"`: the line the new text goes after, or why
+    /// `insert_line` is no line number.
+    insert_after: Option<Result<usize, String>>,
 }
 
 fn get_str(obj: &Map<String, Value>, keys: &[&str]) -> Option<String> {
@@ -140,6 +151,19 @@ fn collect(v: &Value, inherited: Option<&str>, out: &mut Vec<RawEdit>, depth: us
                 collect(list, path.as_deref(), out, depth + 1);
                 return;
             }
+            if path.is_some() && obj.get("command").and_then(Value::as_str) == Some("insert") {
+                out.push(RawEdit {
+                    path,
+                    old: None,
+                    new: get_str(obj, NEW_KEYS).or_else(|| get_str(obj, &["insert_text"])),
+                    content: None,
+                    create: false,
+                    snippet: false,
+                    count: Ok(None),
+                    insert_after: Some(insert_line(obj)),
+                });
+                return;
+            }
             let old = get_str(obj, OLD_KEYS);
             let new = get_str(obj, NEW_KEYS);
             let content = get_str(obj, CONTENT_KEYS);
@@ -158,6 +182,7 @@ fn collect(v: &Value, inherited: Option<&str>, out: &mut Vec<RawEdit>, depth: us
                     create: obj.get("command").and_then(Value::as_str) == Some("create"),
                     snippet: obj.contains_key("code_edit"),
                     count,
+                    insert_after: None,
                 });
                 return;
             }
@@ -174,6 +199,55 @@ fn collect(v: &Value, inherited: Option<&str>, out: &mut Vec<RawEdit>, depth: us
         }
         _ => {}
     }
+}
+
+/// The line an `insert` goes after: `insert_line`, a whole number (0 for the top).
+fn insert_line(obj: &Map<String, Value>) -> Result<usize, String> {
+    match obj.get("insert_line") {
+        None => Err("an `insert` without insert_line: say after which line the text goes".into()),
+        Some(v) => v
+            .as_u64()
+            .and_then(|n| usize::try_from(n).ok())
+            .ok_or_else(|| format!("insert_line is {v}, not a line number (0 or more)")),
+    }
+}
+
+/// An `insert`: its lines, as one pure insertion pinned after line `at`.
+fn insert(cx: &mut Cx, path: &str, at: Result<usize, String>, new: Option<String>) {
+    let at = match at {
+        Ok(at) => at,
+        Err(why) => return cx.issue(IssueKind::Malformed, Some(path), why),
+    };
+    let Some(new) = new.filter(|n| !n.is_empty()) else {
+        return cx.issue(
+            IssueKind::Malformed,
+            Some(path),
+            "an `insert` without new_str: there is nothing to insert",
+        );
+    };
+    // A final newline ends the last inserted line; it adds no empty line.
+    let body = new.strip_suffix('\n').unwrap_or(&new);
+    let hunk = Hunk {
+        lines: body
+            .split('\n')
+            .map(|l| HunkLine::new(LineKind::Add, l.strip_suffix('\r').unwrap_or(l)))
+            .collect(),
+        anchor: Anchor::AfterLine(at),
+        ..Hunk::default()
+    };
+    if let Some(l) = super::sanitize::lazy_added_line(std::slice::from_ref(&hunk)) {
+        return cx.issue(
+            IssueKind::Lazy,
+            Some(path),
+            format!("inserted line {:?} stands in for code", truncate(l, 60)),
+        );
+    }
+    cx.edits.push(FileEdit {
+        path: path.to_string(),
+        change: FileChange::Modify { hunks: vec![hunk] },
+        format: Format::ToolJson,
+        mode: None,
+    });
 }
 
 /// Splits an old/new pair into lines (`\n` separated, `\r` dropped). A final newline on both
@@ -269,6 +343,9 @@ fn lower_one(cx: &mut Cx, e: RawEdit, line: usize) {
         cx.issue(IssueKind::Malformed, None, "JSON edit without a path");
         return;
     };
+    if let Some(at) = e.insert_after {
+        return insert(cx, &path, at, e.new);
+    }
     let count = match e.count {
         Ok(c) => c,
         Err(why) => {

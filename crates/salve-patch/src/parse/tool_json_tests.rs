@@ -144,3 +144,57 @@ fn cursor_edit_file_code_edit_is_a_snippet() {
         assert!(content.starts_with("# ... existing code ...\ndef f():"));
     }
 }
+
+#[test]
+fn text_editor_insert_is_a_pure_insertion_after_its_line() {
+    use crate::edit::{Anchor, LineKind};
+    let v = serde_json::json!({"command": "insert", "path": "a.py", "insert_line": 2, "new_str": "c = 3\nd = 4\n"});
+    let x = extract_value(&v);
+    assert!(x.issues.is_empty(), "{:?}", x.issues);
+    let FileChange::Modify { hunks } = &x.edits[0].change else {
+        panic!("{:?}", x.edits)
+    };
+    assert_eq!(hunks[0].anchor, Anchor::AfterLine(2));
+    let added: Vec<(&LineKind, &str)> = hunks[0]
+        .lines
+        .iter()
+        .map(|l| (&l.kind, l.text.as_str()))
+        .collect();
+    assert_eq!(
+        added,
+        [(&LineKind::Add, "c = 3"), (&LineKind::Add, "d = 4")]
+    );
+    // The newer tool's `insert_text` key reads the same.
+    let v = serde_json::json!({"command": "insert", "path": "a.py", "insert_line": 0, "insert_text": "# top"});
+    let x = extract_value(&v);
+    let FileChange::Modify { hunks } = &x.edits[0].change else {
+        panic!("{:?}", x.edits)
+    };
+    assert_eq!(hunks[0].anchor, Anchor::AfterLine(0));
+}
+
+#[test]
+fn text_editor_insert_without_a_line_or_text_or_beside_other_edits_is_malformed() {
+    for v in [
+        serde_json::json!({"command": "insert", "path": "a.py", "new_str": "x"}),
+        serde_json::json!({"command": "insert", "path": "a.py", "insert_line": -1, "new_str": "x"}),
+        serde_json::json!({"command": "insert", "path": "a.py", "insert_line": "3", "new_str": "x"}),
+        serde_json::json!({"command": "insert", "path": "a.py", "insert_line": 3}),
+        serde_json::json!([
+            {"command": "str_replace", "path": "a.py", "old_str": "a", "new_str": "b"},
+            {"command": "insert", "path": "a.py", "insert_line": 3, "new_str": "x"}
+        ]),
+    ] {
+        let x = extract_value(&v);
+        assert!(x.edits.is_empty(), "{v}: {:?}", x.edits);
+        assert_eq!(x.issues.len(), 1, "{v}: {:?}", x.issues);
+        assert_eq!(x.issues[0].kind, IssueKind::Malformed, "{v}");
+    }
+    // Another file's edit beside an insert is fine.
+    let x = extract_value(&serde_json::json!([
+        {"command": "str_replace", "path": "b.py", "old_str": "a", "new_str": "b"},
+        {"command": "insert", "path": "a.py", "insert_line": 3, "new_str": "x"}
+    ]));
+    assert!(x.issues.is_empty(), "{:?}", x.issues);
+    assert_eq!(x.edits.len(), 2);
+}

@@ -47,6 +47,7 @@ mod restore_to_run;
 mod skip;
 mod support;
 mod syntax_check;
+mod text_editor;
 mod trust;
 mod ui_browser;
 mod undo_steps;

@@ -108,7 +108,7 @@ pub(crate) fn by_scope(
 /// Candidates pinned by an anchor: the one starting the file or the one ending it.
 pub(crate) fn by_anchor(anchor: Anchor, len: usize, ranges: &[(usize, usize)]) -> Vec<usize> {
     match anchor {
-        Anchor::None => Vec::new(),
+        Anchor::None | Anchor::AfterLine(_) => Vec::new(),
         Anchor::Start => (0..ranges.len()).filter(|&i| ranges[i].0 == 0).collect(),
         Anchor::End => (0..ranges.len()).filter(|&i| ranges[i].1 == len).collect(),
     }

@@ -38,7 +38,7 @@ use crate::locate::{
 use crate::merge::merge3;
 use crate::ops::{assemble, diff_ops};
 use crate::report::{Candidate, HunkReport, Rung, Status};
-use crate::text::{is_blank, Doc};
+use crate::text::{has_words, is_blank, Doc};
 
 /// Place every hunk of a file. `baseline` gives the text the model read, when it differs; it is
 /// asked for only when a hunk needs the 3-way rung, since fetching it can cost more than placing.
@@ -324,10 +324,13 @@ fn insertion(idx: &FileIndex, hunk: &Hunk, offsets: &[isize], i: usize) -> Plan 
             edit: Edit::Nothing,
         };
     }
+    if let Anchor::AfterLine(n) = hunk.anchor {
+        return after_line(doc, n, i);
+    }
     let at = match hunk.anchor {
         Anchor::Start => Some(0),
         Anchor::End => Some(doc.len()),
-        Anchor::None => None,
+        Anchor::None | Anchor::AfterLine(_) => None,
     }
     .or_else(|| evidence::resolve_scopes(idx, &hunk.scopes).map(|(s, _)| s + 1))
     .or_else(|| {
@@ -344,16 +347,7 @@ fn insertion(idx: &FileIndex, hunk: &Hunk, offsets: &[isize], i: usize) -> Plan 
         }
     });
     match at {
-        Some(at) => {
-            let fit = Fit {
-                map: Vec::new(),
-                reindent: Default::default(),
-                form: crate::text::Form::Raw,
-            };
-            let mut p = Placement::new(Rung::Exact, fit, None);
-            p.at = at;
-            placed(i, p)
-        }
+        Some(at) => insert_at(at, i),
         None => {
             let mut report = HunkReport::new(i, Status::NotFound);
             report.message = Some(
@@ -368,6 +362,35 @@ fn insertion(idx: &FileIndex, hunk: &Hunk, offsets: &[isize], i: usize) -> Plan 
     }
 }
 
+/// An insertion after line `n` (1-based; 0 before the first), as a text editor's `insert` says
+/// it: placed there, or refused when the file has fewer lines.
+fn after_line(doc: &Doc, n: usize, i: usize) -> Plan {
+    if n > doc.len() {
+        let mut report = HunkReport::new(i, Status::NotFound);
+        report.message = Some(format!(
+            "the insertion goes after line {n}, but the file has {} lines; re-read the file",
+            doc.len()
+        ));
+        return Plan {
+            report,
+            edit: Edit::Nothing,
+        };
+    }
+    insert_at(n, i)
+}
+
+/// Lines inserted before line index `at`, as they are.
+fn insert_at(at: usize, i: usize) -> Plan {
+    let fit = Fit {
+        map: Vec::new(),
+        reindent: Default::default(),
+        form: crate::text::Form::Raw,
+    };
+    let mut p = Placement::new(Rung::Exact, fit, None);
+    p.at = at;
+    placed(i, p)
+}
+
 /// Where a pure insertion pinned to the start or end of the file already stands: the file
 /// starts (or ends) with exactly its lines. Lines that are all blank prove nothing.
 fn anchored_already(doc: &Doc, hunk: &Hunk) -> Option<(usize, usize)> {
@@ -378,7 +401,14 @@ fn anchored_already(doc: &Doc, hunk: &Hunk) -> Option<(usize, usize)> {
     let start = match hunk.anchor {
         Anchor::Start => 0,
         Anchor::End => doc.len() - lines.len(),
-        Anchor::None => return None,
+        // Lines of braces or blanks standing after the line prove nothing: inserting another
+        // `}` where one follows is a real edit.
+        Anchor::AfterLine(n)
+            if n + lines.len() <= doc.len() && lines.iter().any(|l| has_words(l)) =>
+        {
+            n
+        }
+        Anchor::AfterLine(_) | Anchor::None => return None,
     };
     lines
         .iter()
