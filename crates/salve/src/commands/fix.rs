@@ -24,7 +24,6 @@ pub struct FixArgs {
     #[arg(
         value_name = "CMD",
         trailing_var_arg = true,
-        allow_hyphen_values = true,
         required_unless_present_any = ["budget_status", "reset_budget"]
     )]
     pub command: Vec<String>,

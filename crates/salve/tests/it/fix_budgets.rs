@@ -2,6 +2,7 @@
 //! every repair a model proposes.
 
 use crate::fix::{calls, fix, python_project, PY_FIX};
+use crate::support::{Run, Tree};
 
 const UNITTEST: &[&str] = &["--", "python3", "-m", "unittest", "-q"];
 const BROKEN: &str = "def add(a, b):\n    return a - b\n";
@@ -99,4 +100,33 @@ fn a_repair_outside_the_tree_is_guard_rejected_with_its_path() {
     );
     assert!(!tree.outside().join("elsewhere.py").exists());
     assert_eq!(tree.read("calc.py"), BROKEN);
+}
+
+/// A flag salve does not know, before the `--`, is a usage error naming it, not the check to
+/// run; after the first word of the command, the rest is the command's own.
+#[test]
+fn an_unknown_flag_before_the_command_is_a_usage_error() {
+    let tree = Tree::git();
+    tree.write("a.txt", "a\n").commit("init");
+    let run = Run::from(
+        tree.salve()
+            .args(["fix", "--max-attempts", "1", "--", "true"])
+            .output()
+            .unwrap(),
+    );
+    run.code(2);
+    assert!(
+        run.stderr.contains("unexpected argument '--max-attempts'"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("--attempts"), "{}", run.stderr);
+    let run = Run::from(
+        tree.salve()
+            .args(["fix", "--attempts", "1", "sh", "-c", "exit 0"])
+            .output()
+            .unwrap(),
+    );
+    run.code(0);
+    assert!(run.stdout.contains("already_green"), "{}", run.stdout);
 }
