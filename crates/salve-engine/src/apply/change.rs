@@ -3,8 +3,7 @@
 //! be refused, and queues the writes; nothing is written here.
 
 use salve_patch::{
-    create_text, is_placeholder, replace_whole_with, ChangeKind, FileReport, Format, Hunk, Splice,
-    Status, Whole,
+    is_placeholder, replace_whole_with, ChangeKind, FileReport, Format, Hunk, Splice, Status, Whole,
 };
 
 use super::plan::FilePlan;
@@ -101,7 +100,7 @@ pub(super) fn create(
     ops: &mut Vec<Op>,
 ) -> Result<(), Stop> {
     refuse_special_mode(plan.mode)?;
-    let text = create_text(content, final_newline);
+    let text = super::endings::new_file_text(&plan.target.real, content, final_newline);
     if std::fs::symlink_metadata(&plan.target.real).is_ok() {
         let cur = read(ctx, &plan.target)?;
         if same_text(&cur.text, &text) {
@@ -251,7 +250,7 @@ pub(super) fn replace(
                 refuse_new_file_clash(ctx, plan)?;
                 // The report says what happened to the tree: a file appeared.
                 report.change = ChangeKind::Create;
-                let text = create_text(content, final_newline);
+                let text = super::endings::new_file_text(&plan.target.real, content, final_newline);
                 report.added = line_count(&text);
                 ops.push(Op::Write {
                     path: plan.target.real.clone(),

@@ -23,6 +23,7 @@ mod control;
 mod counts;
 mod diff;
 mod edit_syntax;
+mod endings;
 mod error;
 mod file;
 mod input;

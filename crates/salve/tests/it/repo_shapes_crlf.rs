@@ -130,3 +130,32 @@ fn restore_redo_and_undo_force_keep_crlf_and_mixed_endings_under_eol_lf() {
     assert_eq!(bytes(&tree, "mixed.sh"), mixed);
     assert_eq!(git_state(&tree), state);
 }
+
+/// Issue 23 §8: a new file from a diff, a SEARCH/REPLACE block or a fenced whole file takes
+/// CRLF where the files beside it all do (three or more), and LF where they do not; a JSON
+/// string's own `\r\n` is written as it says.
+#[test]
+fn a_new_file_follows_the_line_endings_of_the_files_beside_it() {
+    let tree = Tree::git();
+    tree.write("win/a.c", "int a;\r\n")
+        .write("win/b.c", "int b;\r\n")
+        .write("win/c.h", "int c;\r\n")
+        .write("unix/a.c", "int a;\n")
+        .write("unix/b.c", "int b;\n")
+        .write("unix/c.h", "int c;\r\n")
+        .commit("init");
+    let diff = |path: &str| {
+        format!("```diff\n--- /dev/null\n+++ b/{path}\n@@ -0,0 +1,2 @@\n+int d;\n+int e;\n```\n")
+    };
+    tree.apply(&diff("win/d.c"), &[]).code(0);
+    assert_eq!(bytes(&tree, "win/d.c"), b"int d;\r\nint e;\r\n");
+    tree.apply(&diff("unix/d.c"), &[]).code(0);
+    assert_eq!(bytes(&tree, "unix/d.c"), b"int d;\nint e;\n");
+    let whole = "win/f.c\n```c\nint f;\nint g;\n```\n";
+    tree.apply(whole, &[]).code(0);
+    assert_eq!(bytes(&tree, "win/f.c"), b"int f;\r\nint g;\r\n");
+    let json =
+        serde_json::json!({"path": "unix/g.c", "old_string": "", "new_string": "int g;\r\n"});
+    tree.apply(&json.to_string(), &[]).code(0);
+    assert_eq!(bytes(&tree, "unix/g.c"), b"int g;\r\n");
+}
