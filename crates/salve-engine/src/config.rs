@@ -261,6 +261,8 @@ impl Config {
     pub fn load_with(dir: &Path, env: &Env) -> Result<Config, ConfigError> {
         let root = repo_root(dir);
         let trust_store = TrustStore::locate(env);
+        // Trust kept inside the work tree is the repository's word about itself: not honoured.
+        let honoured = trust_store.as_ref().filter(|s| !s.inside(&root));
         let mut gated = Vec::new();
         let mut merged = Table::new();
         let mut sources = Vec::new();
@@ -288,7 +290,7 @@ impl Config {
                 let base = path.parent().unwrap_or(Path::new("."));
                 absolutize_cassettes(&mut layer, base);
                 if kind == SourceKind::Repository {
-                    gated.extend(trust::gate(&mut layer, &path, trust_store.as_ref()));
+                    gated.extend(trust::gate(&mut layer, &path, honoured));
                 }
                 note_origins(&layer, kind, &mut origins);
                 merge(&mut merged, layer);

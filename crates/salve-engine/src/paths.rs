@@ -88,6 +88,12 @@ pub enum Rejection {
         size: String,
         oid: String,
     },
+    /// The path is inside salve's own configuration or data folder (a home directory kept in
+    /// git puts them in the work tree): an edit there could trust a repository's sections or
+    /// define a provider, powers only the user grants.
+    SalveOwn {
+        folder: String,
+    },
 }
 
 /// The words a rejection for a path inside another repository starts its reason with, so a
@@ -120,6 +126,12 @@ impl fmt::Display for Rejection {
                 "`{path}` is a Git LFS pointer, not the file: the real `{path}` ({size} bytes, \
                  {oid}) is in LFS storage; fetch it with git-lfs and edit that, or edit the \
                  pointer by hand"
+            ),
+            Rejection::SalveOwn { folder } => write!(
+                f,
+                "the path is inside salve's own folder `{folder}` (its configuration, or the \
+                 trust store of what repositories may run), which only you change, with \
+                 `salve trust` or by hand"
             ),
             Rejection::OtherRepository { repository } => write!(
                 f,
@@ -265,6 +277,9 @@ pub fn guard(root: &Path, raw: &str) -> Result<Guarded, Rejection> {
     let real_rel = relative(root, &current).ok_or(Rejection::Symlink {
         link: path.to_string(),
     })?;
+    if let Some(folder) = own_folder_holding(root, &current) {
+        return Err(Rejection::SalveOwn { folder });
+    }
     if let Some((size, oid)) = lfs_pointer(&current) {
         return Err(Rejection::LfsPointer {
             path: path.to_string(),
@@ -277,6 +292,50 @@ pub fn guard(root: &Path, raw: &str) -> Result<Guarded, Rejection> {
         real: current,
         real_rel,
     })
+}
+
+/// salve's own folder (`$XDG_CONFIG_HOME/salve`, `$XDG_DATA_HOME/salve`, or their defaults
+/// under `$HOME`) that holds `real`, when one lies inside the work tree at `root`, named
+/// relative to it. Read from the process environment on every call, as the configuration is.
+fn own_folder_holding(root: &Path, real: &Path) -> Option<String> {
+    let var = |name: &str| std::env::var_os(name).map(PathBuf::from);
+    let home = var("HOME").filter(|h| h.is_absolute());
+    let folder = |xdg: &str, fallback: &[&str]| {
+        var(xdg)
+            .filter(|p| p.is_absolute())
+            .or_else(|| {
+                home.as_ref()
+                    .map(|h| fallback.iter().fold(h.clone(), |p, f| p.join(f)))
+            })
+            .map(|base| canonical_prefix(&base.join("salve")))
+    };
+    [
+        folder("XDG_CONFIG_HOME", &[".config"]),
+        folder("XDG_DATA_HOME", &[".local", "share"]),
+    ]
+    .into_iter()
+    .flatten()
+    .find(|f| f.starts_with(root) && real.starts_with(f))
+    .and_then(|f| relative(root, &f).map(|r| r.to_string()))
+}
+
+/// `path` with its longest existing ancestor made canonical (symlinks followed), the rest as
+/// written: a folder that does not exist yet is still compared where it would be.
+pub(crate) fn canonical_prefix(path: &Path) -> PathBuf {
+    let mut rest = Vec::new();
+    let mut at = path;
+    loop {
+        if let Ok(real) = std::fs::canonicalize(at) {
+            return rest.iter().rev().fold(real, |p, part| p.join(part));
+        }
+        match (at.parent(), at.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                at = parent;
+            }
+            _ => return path.to_path_buf(),
+        }
+    }
 }
 
 /// The size and object id a Git LFS pointer file at `path` names, when it is one (a small file

@@ -52,6 +52,12 @@ pub enum Error {
     Config(#[from] ConfigError),
     #[error("there is no place to keep trust: neither XDG_DATA_HOME nor HOME is set")]
     NoStore,
+    #[error(
+        "the trust store {} is inside the work tree {}: a repository there could carry its own trust",
+        store.display(),
+        root.display()
+    )]
+    StoreInTree { store: PathBuf, root: PathBuf },
     #[error("cannot write the trust store at {}: {source}", path.display())]
     Io {
         path: PathBuf,
@@ -62,7 +68,7 @@ pub enum Error {
 impl Classified for Error {
     fn kind(&self) -> Kind {
         match self {
-            Error::Config(_) | Error::NoStore => Kind::Config,
+            Error::Config(_) | Error::NoStore | Error::StoreInTree { .. } => Kind::Config,
             Error::Io { .. } => Kind::Environment,
         }
     }
@@ -71,6 +77,7 @@ impl Classified for Error {
         match self {
             Error::Config(e) => e.code(),
             Error::NoStore => "no_trust_store",
+            Error::StoreInTree { .. } => "trust_store_in_tree",
             Error::Io { .. } => "io",
         }
     }
@@ -79,6 +86,10 @@ impl Classified for Error {
         match self {
             Error::Config(e) => e.hint(),
             Error::NoStore => Some("set HOME (or XDG_DATA_HOME) to your home directory".to_owned()),
+            Error::StoreInTree { .. } => Some(
+                "set XDG_DATA_HOME to a folder outside the work tree; trust kept inside it is not honoured"
+                    .to_owned(),
+            ),
             Error::Io { .. } => None,
         }
     }
@@ -94,6 +105,12 @@ pub fn trust(options: &Options) -> Result<Outcome, Error> {
 pub fn trust_with(options: &Options, env: &Env) -> Result<Outcome, Error> {
     let config = Config::load_with(&options.dir, env)?;
     let store = config.trust_store.clone().ok_or(Error::NoStore)?;
+    if store.inside(&config.root) {
+        return Err(Error::StoreInTree {
+            store: store.dir,
+            root: config.root,
+        });
+    }
     let io = |source| Error::Io {
         path: store.dir.clone(),
         source,

@@ -208,6 +208,13 @@ impl TrustStore {
         })
     }
 
+    /// Whether the store lies inside the work tree at `root` (a home directory kept in git):
+    /// a repository would then carry its own trust, and an edit could grant it.
+    pub fn inside(&self, root: &Path) -> bool {
+        let root = crate::paths::canonical_prefix(root);
+        crate::paths::canonical_prefix(&self.dir).starts_with(root)
+    }
+
     fn holds(&self, digest: &str) -> bool {
         self.dir.join(digest).is_file()
     }

@@ -240,3 +240,38 @@ fn without_home_nothing_is_trusted_and_trust_says_why() {
     .unwrap_err();
     assert!(matches!(e, crate::trust::Error::NoStore), "{e}");
 }
+
+/// A trust store inside the work tree (a home directory kept in git, or `XDG_DATA_HOME` pointed
+/// into the tree) is the repository's word about itself: entries there are not honoured, and
+/// `salve trust` refuses to write them, naming both folders.
+#[test]
+fn a_trust_store_inside_the_work_tree_is_not_honoured() {
+    let s = setup_untrusted(None, Some(HOSTILE));
+    let outside = s.home.join("data");
+    let in_tree = s.work.join(".data");
+    let at = |data: &Path| env(&s, &[("XDG_DATA_HOME", data.to_str().unwrap())]);
+    let options = Options {
+        dir: s.work.clone(),
+        action: Action::Trust,
+    };
+    trust_with(&options, &at(&outside)).unwrap();
+    let trusted = Config::load_with(&s.work, &at(&outside)).unwrap();
+    assert!(untrusted(&trusted).is_empty());
+    // The same entries, shipped inside the tree.
+    std::fs::create_dir_all(in_tree.join("salve")).unwrap();
+    for entry in std::fs::read_dir(outside.join("salve/trust")).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::create_dir_all(in_tree.join("salve/trust")).unwrap();
+        std::fs::copy(
+            entry.path(),
+            in_tree.join("salve/trust").join(entry.file_name()),
+        )
+        .unwrap();
+    }
+    let shipped = Config::load_with(&s.work, &at(&in_tree)).unwrap();
+    assert_eq!(untrusted(&shipped).len(), trusted.gated.len());
+    assert!(shipped.mcp.allowed_checks.is_empty());
+    let err = trust_with(&options, &at(&in_tree)).unwrap_err();
+    assert_eq!(err.code(), "trust_store_in_tree");
+    assert!(err.to_string().contains("inside the work tree"), "{err}");
+}

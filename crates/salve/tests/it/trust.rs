@@ -388,3 +388,58 @@ fn the_tools_say_which_change_files_and_which_only_read() {
         }
     }
 }
+
+/// A home directory kept in git puts salve's own folders in the work tree. An edit there could
+/// trust the repository's sections or define a provider, so the path guard refuses it like
+/// `.git/`, with the folder named; other files of the tree stay editable.
+#[test]
+fn edits_into_salves_own_folders_inside_the_tree_are_refused() {
+    let tree = Tree::git();
+    tree.write("notes.txt", "a\n").commit("init");
+    let with_home = |reply: &str| {
+        let file = tree.outside().join("reply.md");
+        std::fs::write(&file, reply).unwrap();
+        Run::from(
+            tree.salve()
+                .env("HOME", &tree.root)
+                .args(["apply", "--json"])
+                .arg(&file)
+                .output()
+                .unwrap(),
+        )
+    };
+    for path in [
+        ".local/share/salve/trust/0123abcd",
+        ".config/salve/config.toml",
+        ".config/./salve/../salve/config.toml",
+    ] {
+        let reply =
+            format!("```diff\n--- /dev/null\n+++ b/{path}\n@@ -0,0 +1 @@\n+[providers.x]\n```\n");
+        let before = tree.snapshot();
+        let run = with_home(&reply);
+        assert_ne!(run.code, 0, "{path}: {}", run.stdout);
+        assert!(
+            run.stdout.contains("salve's own folder"),
+            "{path}: {}",
+            run.stdout
+        );
+        assert_eq!(tree.snapshot(), before, "{path}");
+    }
+    let ok = with_home("```diff\n--- a/notes.txt\n+++ b/notes.txt\n@@ -1 +1 @@\n-a\n+b\n```\n");
+    ok.code(0);
+    assert_eq!(tree.read("notes.txt"), "b\n");
+    // And trust kept in the tree is refused by `salve trust`, which names why.
+    let trusting = Run::from(
+        tree.salve()
+            .env("HOME", &tree.root)
+            .arg("trust")
+            .output()
+            .unwrap(),
+    );
+    trusting.code(2);
+    assert!(
+        trusting.stderr.contains("inside the work tree"),
+        "{}",
+        trusting.stderr
+    );
+}
