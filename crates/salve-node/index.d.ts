@@ -131,6 +131,21 @@ export declare function restore(root: string, id: string): Record<string, unknow
 /** Take back the most recent salve change; what `salve --json undo` prints, in camelCase. */
 export declare function undo(root?: string): Record<string, unknown>;
 
+/**
+ * {@link apply} on libuv's thread pool: the event loop keeps turning while salve reads, places
+ * and writes. Rejects with the same named errors; a refusal is still a Report.
+ */
+export declare function applyAsync(reply: string | object, options?: ApplyOptions): Promise<Report>;
+
+/** {@link checkpoint} on the thread pool. */
+export declare function checkpointAsync(root?: string, message?: string): Promise<string>;
+
+/** {@link restore} on the thread pool. */
+export declare function restoreAsync(root: string, id: string): Promise<Record<string, unknown>>;
+
+/** {@link undo} on the thread pool. */
+export declare function undoAsync(root?: string): Promise<Record<string, unknown>>;
+
 export interface EditHunk {
   /** The lines the hunk expects. */
   old: string;

@@ -57,18 +57,31 @@ const ERRORS = [
 ];
 
 // The addon's failures carry {kind, code, message, hint} as JSON in the message.
+function named(e) {
+  let failure;
+  try {
+    failure = JSON.parse(e.message);
+  } catch {
+    return e;
+  }
+  const cls = ERRORS.find((c) => c.kind === failure.kind) ?? SalveInternalError;
+  return new cls(failure.message, failure.code, failure.hint);
+}
+
 function call(fn, ...args) {
   try {
     return fn(...args);
   } catch (e) {
-    let failure;
-    try {
-      failure = JSON.parse(e.message);
-    } catch {
-      throw e;
-    }
-    const cls = ERRORS.find((c) => c.kind === failure.kind) ?? SalveInternalError;
-    throw new cls(failure.message, failure.code, failure.hint);
+    throw named(e);
+  }
+}
+
+// The same for an export run on libuv's thread pool: a promise, rejected with the named error.
+async function callAsync(fn, ...args) {
+  try {
+    return await fn(...args);
+  } catch (e) {
+    throw named(e);
   }
 }
 
@@ -132,7 +145,7 @@ class Report {
   }
 }
 
-function apply(reply, options = {}) {
+function applyArgs(reply, options) {
   const isJson = typeof reply !== "string";
   const text = isJson ? JSON.stringify(reply) : reply;
   const opts = {
@@ -143,7 +156,11 @@ function apply(reply, options = {}) {
     checkpoint: options.checkpoint ?? true,
     record: options.record ?? true,
   };
-  const [reportJson, extraJson] = call(native.apply, text, isJson, opts);
+  return [text, isJson, opts];
+}
+
+function apply(reply, options = {}) {
+  const [reportJson, extraJson] = call(native.apply, ...applyArgs(reply, options));
   return new Report(reportJson, extraJson);
 }
 
@@ -157,6 +174,28 @@ function restore(root, id) {
 
 function undo(root = ".") {
   return camelize(JSON.parse(call(native.undo, path.resolve(root))));
+}
+
+// The same calls on libuv's thread pool, so a server's event loop keeps turning while salve
+// reads, places and writes. Two calls on one work tree at once are serialised by salve's lock.
+async function applyAsync(reply, options = {}) {
+  const [reportJson, extraJson] = await callAsync(native.applyAsync, ...applyArgs(reply, options));
+  return new Report(reportJson, extraJson);
+}
+
+async function checkpointAsync(root = ".", message) {
+  const [id] = await callAsync(native.checkpointAsync, path.resolve(root), message ?? undefined);
+  return id;
+}
+
+async function restoreAsync(root, id) {
+  const [json] = await callAsync(native.restoreAsync, path.resolve(root), id);
+  return camelize(JSON.parse(json));
+}
+
+async function undoAsync(root = ".") {
+  const [json] = await callAsync(native.undoAsync, path.resolve(root));
+  return camelize(JSON.parse(json));
 }
 
 function side(lines, skip) {
@@ -191,6 +230,10 @@ module.exports = {
   checkpoint,
   restore,
   undo,
+  applyAsync,
+  checkpointAsync,
+  restoreAsync,
+  undoAsync,
   extract,
   Report,
   SalveError,

@@ -3,7 +3,8 @@
 // `#[napi]` expands to unsafe N-API registration code; nothing in this file is unsafe itself.
 #![allow(unsafe_code)]
 
-use napi::{Error, Status};
+use napi::bindgen_prelude::AsyncTask;
+use napi::{Env, Error, Status, Task};
 use napi_derive::napi;
 use salve_bindings::{ApplyArgs, Edits, Failure};
 
@@ -25,6 +26,67 @@ pub struct NativeApplyOptions {
     pub record: bool,
 }
 
+/// The engine call of one export, run on the caller's thread or on libuv's pool.
+pub enum Job {
+    Apply(Edits, ApplyArgs),
+    Checkpoint(String, Option<String>),
+    Restore(String, String),
+    Undo(String),
+}
+
+impl Job {
+    fn apply(edits: String, is_json: bool, options: NativeApplyOptions) -> Job {
+        let edits = if is_json {
+            Edits::Value(edits)
+        } else {
+            Edits::Reply(edits)
+        };
+        let args = ApplyArgs {
+            check: options.check,
+            partial: options.partial,
+            base: options.base,
+            checkpoint: options.checkpoint,
+            record: options.record,
+            ..ApplyArgs::new(options.root)
+        };
+        Job::Apply(edits, args)
+    }
+
+    /// The call's JSON strings: [report, extra] for an apply, one value otherwise.
+    fn run(self) -> napi::Result<Vec<String>> {
+        match self {
+            Job::Apply(edits, args) => salve_bindings::apply(&edits, &args)
+                .map(|applied| vec![applied.report, applied.extra]),
+            Job::Checkpoint(root, message) => {
+                salve_bindings::checkpoint(root, message).map(|id| vec![id])
+            }
+            Job::Restore(root, id) => salve_bindings::restore(root, &id).map(|r| vec![r]),
+            Job::Undo(root) => salve_bindings::undo(root).map(|r| vec![r]),
+        }
+        .map_err(raise)
+    }
+}
+
+/// A [`Job`] run on libuv's thread pool, so the event loop keeps turning while salve reads,
+/// places and writes; its promise settles on the loop.
+pub struct Background(Option<Job>);
+
+impl Task for Background {
+    type Output = Vec<String>;
+    type JsValue = Vec<String>;
+
+    fn compute(&mut self) -> napi::Result<Vec<String>> {
+        self.0
+            .take()
+            .ok_or_else(|| Error::new(Status::GenericFailure, "the job already ran"))?
+            .run()
+    }
+
+    fn resolve(&mut self, _env: Env, output: Vec<String>) -> napi::Result<Vec<String>> {
+        Ok(output)
+    }
+}
+
 /// Apply a reply (`is_json` false) or one JSON value's edits; returns [report JSON, extra JSON].
 #[napi]
 pub fn apply(
@@ -32,22 +94,35 @@ pub fn apply(
     is_json: bool,
     options: NativeApplyOptions,
 ) -> napi::Result<Vec<String>> {
-    let edits = if is_json {
-        Edits::Value(edits)
-    } else {
-        Edits::Reply(edits)
-    };
-    let args = ApplyArgs {
-        check: options.check,
-        partial: options.partial,
-        base: options.base,
-        checkpoint: options.checkpoint,
-        record: options.record,
-        ..ApplyArgs::new(options.root)
-    };
-    salve_bindings::apply(&edits, &args)
-        .map(|applied| vec![applied.report, applied.extra])
-        .map_err(raise)
+    Job::apply(edits, is_json, options).run()
+}
+
+/// [`apply`] on the thread pool.
+#[napi(ts_return_type = "Promise<string[]>")]
+pub fn apply_async(
+    edits: String,
+    is_json: bool,
+    options: NativeApplyOptions,
+) -> AsyncTask<Background> {
+    AsyncTask::new(Background(Some(Job::apply(edits, is_json, options))))
+}
+
+/// [`checkpoint`] on the thread pool.
+#[napi(ts_return_type = "Promise<string[]>")]
+pub fn checkpoint_async(root: String, message: Option<String>) -> AsyncTask<Background> {
+    AsyncTask::new(Background(Some(Job::Checkpoint(root, message))))
+}
+
+/// [`restore`] on the thread pool.
+#[napi(ts_return_type = "Promise<string[]>")]
+pub fn restore_async(root: String, id: String) -> AsyncTask<Background> {
+    AsyncTask::new(Background(Some(Job::Restore(root, id))))
+}
+
+/// [`undo`] on the thread pool.
+#[napi(ts_return_type = "Promise<string[]>")]
+pub fn undo_async(root: String) -> AsyncTask<Background> {
+    AsyncTask::new(Background(Some(Job::Undo(root))))
 }
 
 #[napi]

@@ -124,6 +124,34 @@ def add_tax(amount: int, rate: float) -> int:  # rate is a fraction: 0.2 for 20%
   assert.match(fs.readFileSync(path.join(root, "invoice", "totals.py"), "utf8"), /# rate is a fraction/);
 });
 
+test("the async calls run on the thread pool and settle as the sync ones return", async () => {
+  const root = invoice();
+  const before = snapshot(root);
+  const pending = salve.applyAsync(reply(), { root });
+  assert.ok(pending instanceof Promise);
+  const report = await pending;
+  assert.ok(report instanceof salve.Report);
+  assert.equal(report.outcome, "applied");
+  assert.deepEqual([...report.written].sort(), ["invoice/money.py", "invoice/totals.py", "tests/test_rounding.py"]);
+  const undone = await salve.undoAsync(root);
+  assert.equal(undone.undone.kind, "apply");
+  assert.deepEqual(snapshot(root), before);
+  const refused = await salve.applyAsync(NEAR_MISS, { root });
+  assert.equal(refused.outcome, "refused");
+  assert.equal(refused.refused()[0].hunks[0].candidates[0].lines.start, 6);
+  assert.deepEqual(snapshot(root), before);
+  const id = await salve.checkpointAsync(root, "async");
+  fs.writeFileSync(path.join(root, "invoice", "money.py"), "broken\n");
+  assert.equal((await salve.restoreAsync(root, id)).target, id);
+  assert.deepEqual(snapshot(root), before);
+  // Two at once on one tree: both land, one after the other under salve's lock.
+  const totals = "invoice/totals.py\n```python\n<<<<<<< SEARCH\ndef add_tax(amount: int, rate: float) -> int:\n=======\ndef add_tax(amount: int, rate: float) -> int:  # a fraction\n>>>>>>> REPLACE\n```\n";
+  const both = await Promise.all([salve.applyAsync(CORRECTED, { root }), salve.applyAsync(totals, { root })]);
+  assert.deepEqual(both.map((r) => r.outcome), ["applied", "applied"]);
+  await assert.rejects(salve.applyAsync(CORRECTED, { root: path.join(root, "nowhere") }), (e) => e instanceof salve.SalveUserError && e.code === "bad_directory");
+  await assert.rejects(salve.undoAsync(invoice()), (e) => e instanceof salve.SalveRefusedError);
+});
+
 test("a tool call's JSON value applies", () => {
   const root = invoice();
   const report = salve.apply(
