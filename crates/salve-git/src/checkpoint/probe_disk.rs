@@ -147,3 +147,60 @@ fn render(root: &Path, probe: &Probe) -> Option<String> {
     }
     Some(text)
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    fn probe_of(files: &[PathBuf], allowed: bool) -> Probe {
+        let stamp = files
+            .iter()
+            .map(|p| {
+                let seen = std::fs::metadata(p)
+                    .ok()
+                    .map(|m| (m.modified().unwrap(), m.len()));
+                (p.clone(), seen)
+            })
+            .collect();
+        Probe {
+            allowed,
+            attributes_file: Some(PathBuf::from("/nowhere/attributes")),
+            stamp,
+        }
+    }
+
+    #[test]
+    fn a_kept_probe_holds_until_a_watched_file_or_the_work_tree_differs() {
+        let temp = tempfile::tempdir().unwrap();
+        let (dir, root) = (temp.path(), Path::new("/some/tree"));
+        let config = dir.join("config");
+        std::fs::write(&config, "[core]\n").unwrap();
+        let absent = dir.join("absent");
+        save(dir, root, &probe_of(&[config.clone(), absent.clone()], false));
+        let loaded = load(dir, root).expect("the probe just kept");
+        assert!(!loaded.allowed);
+        assert_eq!(
+            loaded.attributes_file,
+            Some(PathBuf::from("/nowhere/attributes"))
+        );
+        assert_eq!(loaded.stamp.len(), 2);
+        assert!(load(dir, Path::new("/other/tree")).is_none(), "another tree");
+
+        std::fs::write(&absent, "[core]\n\tautocrlf = true\n").unwrap();
+        assert!(load(dir, root).is_none(), "a watched file appeared");
+        save(dir, root, &probe_of(&[config.clone(), absent.clone()], true));
+        assert!(load(dir, root).is_some_and(|p| p.allowed));
+        std::fs::write(&config, "[core]\n\tfilemode = false\n").unwrap();
+        assert!(load(dir, root).is_none(), "a watched file changed");
+
+        std::fs::write(dir.join(FILE), "salve-config-probe 1\nkey x\nallowed 2\n").unwrap();
+        assert!(load(dir, root).is_none(), "garbage is not a probe");
+        let leftovers: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().contains(".tmp-"))
+            .collect();
+        assert!(leftovers.is_empty(), "no temporary file is left");
+    }
+}
