@@ -84,7 +84,8 @@ pub fn snapshot(repo: &Repo, options: &Options) -> Result<Snapshot, Error> {
     let index = crate::index::read(&repo.index_path()?);
     // Ignored files asked for go to salve's private store, not into the tree (see `private`).
     // A tracked file is never ignored: git is asked only about the others.
-    let ignored_paths = private::ignored_among(repo, &untracked_among(index.as_ref(), &options.force_paths))?;
+    let ignored_paths =
+        private::ignored_among(repo, &untracked_among(index.as_ref(), &options.force_paths))?;
     let ignored = private::read(&repo.root, &ignored_paths);
     let options = &Options {
         force_paths: options

@@ -55,7 +55,10 @@ pub(super) fn config_allows(repo: &Repo) -> Result<bool, GitError> {
         Some(probe) if probe.is_current() => probe,
         _ => {
             let kept = repo.salve_dir().ok();
-            let probe = match kept.as_deref().and_then(|d| probe_disk::load(d, &repo.root)) {
+            let probe = match kept
+                .as_deref()
+                .and_then(|d| probe_disk::load(d, &repo.root))
+            {
                 Some(probe) => probe,
                 None => {
                     let probe = ask(repo)?;

@@ -177,7 +177,11 @@ mod tests {
         let config = dir.join("config");
         std::fs::write(&config, "[core]\n").unwrap();
         let absent = dir.join("absent");
-        save(dir, root, &probe_of(&[config.clone(), absent.clone()], false));
+        save(
+            dir,
+            root,
+            &probe_of(&[config.clone(), absent.clone()], false),
+        );
         let loaded = load(dir, root).expect("the probe just kept");
         assert!(!loaded.allowed);
         assert_eq!(
@@ -185,11 +189,18 @@ mod tests {
             Some(PathBuf::from("/nowhere/attributes"))
         );
         assert_eq!(loaded.stamp.len(), 2);
-        assert!(load(dir, Path::new("/other/tree")).is_none(), "another tree");
+        assert!(
+            load(dir, Path::new("/other/tree")).is_none(),
+            "another tree"
+        );
 
         std::fs::write(&absent, "[core]\n\tautocrlf = true\n").unwrap();
         assert!(load(dir, root).is_none(), "a watched file appeared");
-        save(dir, root, &probe_of(&[config.clone(), absent.clone()], true));
+        save(
+            dir,
+            root,
+            &probe_of(&[config.clone(), absent.clone()], true),
+        );
         assert!(load(dir, root).is_some_and(|p| p.allowed));
         std::fs::write(&config, "[core]\n\tfilemode = false\n").unwrap();
         assert!(load(dir, root).is_none(), "a watched file changed");
