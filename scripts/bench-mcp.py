@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Latency of `salve mcp` tool calls next to a `git apply` process, in one run.
+"""Latency of `salve mcp` tool calls and of CLI applies next to a `git apply` process, in one run.
 
     cargo build --release -p salve
     python3 scripts/bench-mcp.py [--salve target/release/salve] [--calls 200] [--short]
@@ -10,8 +10,10 @@ repository, checkpoint and record on (the server's defaults). Each call changes 
 the next call changes it back, so every call writes. In the same run, interleaved with the
 calls, a `git apply` process applies the same one-line change as a unified diff (and its
 reverse) to a copy of the same repository; its time includes the process start, which is the
-cost an agent running `git apply` would pay. The server's CPU time per call is read from
-/proc before and after.
+cost an agent running `git apply` would pay. A `salve apply` process (default mode: checkpoint
+and record) applies the same diffs to a third copy, as the CLI small-edit figure. The server's
+CPU time per call is read from /proc before and after; the processes' CPU time (their children
+included) from the rusage of waited-for children.
 
 Prints a Markdown table of p50 and p90 in ms and the ratio of p50s; exits non-zero when a call
 fails or a file does not hold what the calls wrote. `--short` makes a few calls only (the test
@@ -21,6 +23,7 @@ Standard library only, plus git on the PATH.
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -119,10 +122,17 @@ def timed(job):
     return (time.perf_counter() - start) * 1000
 
 
+def children_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def measure(salve, calls, work):
     served, plain = os.path.join(work, 'served'), os.path.join(work, 'plain')
+    cli = os.path.join(work, 'cli')
     make_repo(served)
     shutil.copytree(served, plain)
+    shutil.copytree(served, cli)
     server = Server(salve, served)
     rows = []
     for name, path, old, new in edits():
@@ -136,11 +146,16 @@ def measure(salve, calls, work):
             with open(patch, 'w') as f:
                 f.write(text)
             patches.append(patch)
-        times = {'git apply': [], 'str_replace': [], 'apply_edit': []}
-        cpu = {'str_replace': 0.0, 'apply_edit': 0.0}
+        times = {'git apply': [], 'str_replace': [], 'apply_edit': [], 'salve apply (CLI)': []}
+        cpu = {'str_replace': 0.0, 'apply_edit': 0.0, 'git apply': 0.0, 'salve apply (CLI)': 0.0}
         for k in range(calls):
             patch = patches[k % 2]
+            before = children_cpu()
             times['git apply'].append(timed(lambda: sh(['git', 'apply', patch], plain)))
+            cpu['git apply'] += children_cpu() - before
+            before = children_cpu()
+            times['salve apply (CLI)'].append(timed(lambda: sh([salve, 'apply', '-q', patch], cli)))
+            cpu['salve apply (CLI)'] += children_cpu() - before
             before = server.cpu()
             times['str_replace'].append(timed(lambda: server.call(
                 'str_replace', {'path': path, 'old_str': old, 'new_str': new})))
@@ -151,9 +166,10 @@ def measure(salve, calls, work):
             before = server.cpu()
             times['apply_edit'].append(timed(lambda: server.call('apply_edit', {'edit': diff})))
             cpu['apply_edit'] += server.cpu() - before
-        with open(os.path.join(served, path)) as f:
-            if f.read().split('\n')[:-1] != lines:
-                sys.exit(f'{path}: the calls did not leave the file as it started')
+        for repo in (served, cli):
+            with open(os.path.join(repo, path)) as f:
+                if f.read().split('\n')[:-1] != lines:
+                    sys.exit(f'{repo}/{path}: the calls did not leave the file as it started')
         rows.append((name, times, {t: c * 1000 / calls for t, c in cpu.items()}))
     server.close()
     return rows
@@ -173,17 +189,17 @@ def main():
     calls = 4 if args.short else args.calls + args.calls % 2
     with tempfile.TemporaryDirectory() as work:
         rows = measure(os.path.abspath(args.salve), calls, work)
-    print(f'`salve mcp` over stdio, checkpoint and record on, {calls} calls per tool and file, '
-          'against a `git apply` process in the same run\n')
-    print('| file | tool | p50 ms | p90 ms | server CPU ms/call | p50 / git apply p50 |')
-    print('|---|---|---|---|---|---|')
+    print(f'`salve mcp` over stdio and `salve apply` processes, checkpoint and record on, {calls} '
+          'calls per tool and file, against a `git apply` process in the same run\n')
+    print('| file | tool | p50 ms | p90 ms | CPU ms/call | p50 / git apply p50 | CPU / git apply CPU |')
+    print('|---|---|---|---|---|---|---|')
     for name, times, cpu in rows:
         base = statistics.median(times['git apply'])
-        for tool in ('git apply', 'str_replace', 'apply_edit'):
+        for tool in ('git apply', 'str_replace', 'apply_edit', 'salve apply (CLI)'):
             t = times[tool]
-            used = f'{cpu[tool]:.1f}' if tool in cpu else '–'
-            print(f'| {name} | {tool} | {statistics.median(t):.2f} | {p(t, 0.9):.2f} | {used} | '
-                  f'{statistics.median(t) / base:.2f}x |')
+            print(f'| {name} | {tool} | {statistics.median(t):.2f} | {p(t, 0.9):.2f} | '
+                  f'{cpu[tool]:.1f} | {statistics.median(t) / base:.2f}x | '
+                  f'{cpu[tool] / max(cpu["git apply"], 1e-9):.2f}x |')
 
 
 if __name__ == '__main__':

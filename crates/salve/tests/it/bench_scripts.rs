@@ -205,8 +205,8 @@ fn bench_speed_short_runs_to_every_table() {
     }
 }
 
-/// `bench-mcp.py --short`: a real `salve mcp` child serves both tools on both files, and the
-/// table has a ratio for each.
+/// `bench-mcp.py --short`: a real `salve mcp` child serves both tools on both files, `salve
+/// apply` processes apply the same edits, and the table has ratios for each.
 #[test]
 fn bench_mcp_short_runs_to_its_ratios() {
     let stdout = run_script(Command::new("python3").arg(script("bench-mcp.py")).args([
@@ -215,7 +215,7 @@ fn bench_mcp_short_runs_to_its_ratios() {
         env!("CARGO_BIN_EXE_salve"),
     ]));
     for file in ["2,000 lines", "3 lines"] {
-        for tool in ["git apply", "str_replace", "apply_edit"] {
+        for tool in ["git apply", "str_replace", "apply_edit", "salve apply (CLI)"] {
             let row = format!("| {file} | {tool} |");
             let line = stdout.lines().find(|l| l.starts_with(&row));
             assert!(
