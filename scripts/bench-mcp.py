@@ -109,7 +109,8 @@ class Server:
     def cpu(self):
         with open(f'/proc/{self.proc.pid}/stat') as f:
             fields = f.read().rsplit(')', 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / TICKS
+        # utime, stime, and the children's (the git processes it waited for).
+        return sum(int(f) for f in fields[11:15]) / TICKS
 
     def close(self):
         self.proc.stdin.close()
