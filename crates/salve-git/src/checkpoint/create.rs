@@ -87,6 +87,7 @@ pub fn snapshot(repo: &Repo, options: &Options) -> Result<Snapshot, Error> {
     let ignored_paths =
         private::ignored_among(repo, &untracked_among(index.as_ref(), &options.force_paths))?;
     let ignored = private::read(&repo.root, &ignored_paths);
+    let asked = options.force_paths.clone();
     let options = &Options {
         force_paths: options
             .force_paths
@@ -149,7 +150,7 @@ pub fn snapshot(repo: &Repo, options: &Options) -> Result<Snapshot, Error> {
         skipped: scan.skipped,
         ignored,
         raw_paths,
-        held: held.map(|held| (options.force_paths.clone(), held)),
+        held: held.map(|held| (asked, held)),
         leftovers,
     })
 }

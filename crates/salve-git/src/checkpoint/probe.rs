@@ -13,32 +13,14 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
-use std::time::SystemTime;
 
-use super::probe_disk;
+use super::probe_disk::{self, stamp, Probe};
 use crate::cmd::{split_nul, GitError};
 use crate::repo::Repo;
 
 /// Words of an attributes file that may make git convert content (conservatively: a `-text`
 /// counts too).
 const CONVERTING: &[&str] = &["text", "eol", "crlf", "filter", "ident", "encoding"];
-
-pub(super) type Stamp = Vec<(PathBuf, Option<(SystemTime, u64)>)>;
-
-/// What the configuration allows, and the files it came from.
-#[derive(Clone, Debug)]
-pub(super) struct Probe {
-    pub allowed: bool,
-    pub attributes_file: Option<PathBuf>,
-    pub stamp: Stamp,
-}
-
-impl Probe {
-    /// True while every file it came from is as it was.
-    pub fn is_current(&self) -> bool {
-        stamp(self.stamp.iter().map(|(p, _)| p.clone())) == self.stamp
-    }
-}
 
 static MEMO: OnceLock<Mutex<Vec<(PathBuf, Probe)>>> = OnceLock::new();
 
@@ -159,15 +141,4 @@ fn expand_home(path: &str, home: Option<&Path>) -> PathBuf {
         (Some(rest), Some(home)) => home.join(rest),
         _ => PathBuf::from(path),
     }
-}
-
-fn stamp(paths: impl Iterator<Item = PathBuf>) -> Stamp {
-    paths
-        .map(|path| {
-            let seen = std::fs::metadata(&path)
-                .ok()
-                .and_then(|m| Some((m.modified().ok()?, m.len())));
-            (path, seen)
-        })
-        .collect()
 }

@@ -1,4 +1,5 @@
-//! The configuration probe kept on disk between processes.
+//! The configuration probe's answer (what it allows, the files it came from), and its copy kept
+//! on disk between processes.
 //!
 //! Asking git for its configuration is a process start, and each CLI command is a new process:
 //! without this every `salve apply` would pay it. The answer is kept in salve's directory of the
@@ -14,8 +15,36 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use sha1::{Digest as _, Sha1};
 
-use super::probe::{Probe, Stamp};
 use crate::odb::hex;
+
+pub(super) type Stamp = Vec<(PathBuf, Option<(SystemTime, u64)>)>;
+
+/// What the configuration allows, and the files it came from.
+#[derive(Clone, Debug)]
+pub(super) struct Probe {
+    pub allowed: bool,
+    pub attributes_file: Option<PathBuf>,
+    pub stamp: Stamp,
+}
+
+impl Probe {
+    /// True while every file it came from is as it was.
+    pub fn is_current(&self) -> bool {
+        stamp(self.stamp.iter().map(|(p, _)| p.clone())) == self.stamp
+    }
+}
+
+/// The size and modification time of each of `paths` (`None`: absent or unreadable).
+pub(super) fn stamp(paths: impl Iterator<Item = PathBuf>) -> Stamp {
+    paths
+        .map(|path| {
+            let seen = std::fs::metadata(&path)
+                .ok()
+                .and_then(|m| Some((m.modified().ok()?, m.len())));
+            (path, seen)
+        })
+        .collect()
+}
 
 const FILE: &str = "config-probe";
 const HEADER: &str = "salve-config-probe 1";

@@ -215,7 +215,12 @@ fn bench_mcp_short_runs_to_its_ratios() {
         env!("CARGO_BIN_EXE_salve"),
     ]));
     for file in ["2,000 lines", "3 lines"] {
-        for tool in ["git apply", "str_replace", "apply_edit", "salve apply (CLI)"] {
+        for tool in [
+            "git apply",
+            "str_replace",
+            "apply_edit",
+            "salve apply (CLI)",
+        ] {
             let row = format!("| {file} | {tool} |");
             let line = stdout.lines().find(|l| l.starts_with(&row));
             assert!(
