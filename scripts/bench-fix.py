@@ -15,6 +15,9 @@ salve's overhead is the run's wall time minus the checks' and the providers' own
 reported in the `--json` outcome, divided by the repairs. It includes the checkpoint before the
 run and before each repair, the guard's dry run, the apply, the restore of unhelpful repairs,
 the commit and the record. The bar: under 100 ms per iteration. Exits 1 when it is missed.
+
+`--short`: one run of each shape, the bar printed but not enforced (the test suite runs it so the
+script cannot rot, often with a debug build on a loaded machine); a wrong outcome still fails.
 """
 
 import argparse
@@ -80,6 +83,10 @@ def one(salve, replies, repairs):
         work = project(root, replies)
         env = dict(os.environ, HOME=root)
         env.pop("XDG_CONFIG_HOME", None)
+        env.pop("XDG_DATA_HOME", None)
+        # The scripted provider is a command in the repository's salve.toml: the user trusts it
+        # once, as anyone using such a file does (kept under this run's own HOME).
+        subprocess.run([salve, "trust", "-q"], cwd=work, env=env, check=True, capture_output=True)
         out = subprocess.run(
             [salve, "--json", "fix", "--", "sh", "check.sh"],
             cwd=work,
@@ -101,7 +108,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--salve", default="target/release/salve")
     ap.add_argument("--runs", type=int, default=11)
+    ap.add_argument("--short", action="store_true", help="one run, bar not enforced (for the tests)")
     args = ap.parse_args()
+    if args.short:
+        args.runs = 1
     salve = os.path.abspath(args.salve)
     shapes = [
         ("1 iteration (repaired at once)", [GOOD], 1),
@@ -126,8 +136,10 @@ def main():
         worst = max(worst, med)
         print(f"| {name} | {args.runs} | {med:.1f} | {p90:.1f} | {statistics.median(wall):.0f} |")
     verdict = "met" if worst < 100 else "MISSED"
+    if args.short:
+        verdict += ", not enforced with --short"
     print(f"\nbar: salve's overhead per iteration < 100 ms: {verdict} ({worst:.1f} ms)")
-    sys.exit(0 if worst < 100 else 1)
+    sys.exit(0 if worst < 100 or args.short else 1)
 
 
 if __name__ == "__main__":

@@ -213,6 +213,17 @@ pub fn split_nul(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
     bytes.split(|b| *b == 0).filter(|record| !record.is_empty())
 }
 
+/// The installation prefix of the `git` found on `PATH` (`/usr` for `/usr/bin/git`), where its
+/// system-wide files live; `None` when no `git` is found.
+pub(crate) fn git_prefix() -> Option<std::path::PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    let git = std::env::split_paths(&path)
+        .map(|dir| dir.join("git"))
+        .find(|candidate| candidate.is_file())?;
+    let git = git.canonicalize().unwrap_or(git);
+    Some(git.parent()?.parent()?.to_path_buf())
+}
+
 /// The installed git's version as `(major, minor, patch)`, parsed from `git version`.
 pub fn git_version() -> Result<(u32, u32, u32), GitError> {
     let text = Git::new(Path::new(".")).arg("version").run()?;

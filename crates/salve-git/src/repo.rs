@@ -188,6 +188,11 @@ impl Repo {
     /// Where git keeps `name` (`index`, `MERGE_HEAD`, `hooks/pre-commit`, ...) for this work
     /// tree, absolute. Follows linked worktrees and `core.hooksPath` the way git does.
     pub fn git_path(&self, name: &str) -> Result<PathBuf, GitError> {
+        // The index is per work tree and nothing but `GIT_INDEX_FILE` (which salve's git
+        // commands never inherit) moves it: no process needed.
+        if name == "index" {
+            return Ok(self.git_dir()?.join("index"));
+        }
         let key = (self.root.clone(), name.to_owned());
         if let Some(path) = memo::get(&memo::GIT_PATHS, &key) {
             return Ok(path);

@@ -78,6 +78,8 @@ impl Options {
 /// Serve `options.dir` over stdin and stdout until the client closes the connection.
 pub fn serve_stdio(options: &Options) -> Result<(), StartError> {
     let state = State::load(options)?;
+    // One process serves every call of the session: the record stays open between them.
+    salve_engine::record::keep_record_open();
     for warning in &state.warnings {
         eprintln!("salve mcp: warning: {warning}");
     }

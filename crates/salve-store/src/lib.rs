@@ -39,6 +39,7 @@ pub mod liveness;
 mod location;
 mod model;
 pub mod objects;
+mod pool;
 mod query;
 mod record;
 pub mod rules;
@@ -46,8 +47,6 @@ pub mod schema;
 pub mod time;
 
 use std::path::Path;
-
-use rusqlite::Connection;
 
 pub use counters::{BudgetCounter, Spend};
 pub use error::{Result, StoreError};
@@ -59,13 +58,14 @@ pub use model::{
     PatchStatus, Run, RunKind, RunRecord, RunSummary, TouchedFile, Usage,
 };
 pub use objects::Objects;
+pub use pool::keep_connections_open;
 pub use query::LogQuery;
 pub use rules::LearnedRule;
 pub use time::Timestamp;
 
 /// An open record.
 pub struct Store {
-    conn: Connection,
+    conn: pool::Pooled,
     layout: Layout,
     objects: Objects,
 }
@@ -114,7 +114,10 @@ impl Store {
     pub fn open_layout(layout: Layout) -> Result<Store> {
         std::fs::create_dir_all(&layout.dir)
             .map_err(|e| StoreError::io(format!("creating {}", layout.dir.display()), e))?;
-        let conn = schema::open(&layout.db)?;
+        let conn = match pool::take(&layout.db) {
+            Some(kept) => kept,
+            None => pool::Pooled::new(schema::open(&layout.db)?, &layout.db),
+        };
         let objects = Objects::new(&layout.objects);
         Ok(Store {
             conn,

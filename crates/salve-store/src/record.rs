@@ -23,10 +23,11 @@ impl Store {
         loop {
             let now = Timestamp::now();
             let id = new_run_id(now);
-            let res = self.conn.execute(
+            // Prepared once per connection: a long-lived process keeps it (see `pool`).
+            let res = self.conn.prepare_cached(
                 "INSERT INTO runs (id, kind, command, baseline, checkpoint, started_ms, status, \
                  budgets, pid, pid_start) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-                params![
+            ).and_then(|mut stmt| stmt.execute(params![
                     id,
                     new.kind.as_str(),
                     command,
@@ -37,8 +38,7 @@ impl Store {
                     budgets,
                     me.pid,
                     me.start
-                ],
-            );
+                ]));
             match res {
                 Ok(_) => return Ok(id),
                 // Two ids drawn in the same millisecond with the same random part: draw again.
@@ -59,11 +59,13 @@ impl Store {
         let budgets = finish.budgets.as_ref().map(json).transpose()?;
         let n = self
             .conn
-            .execute(
+            .prepare_cached(
                 "UPDATE runs SET status = ?2, message = ?3, ended_ms = ?4, \
                  baseline = coalesce(?5, baseline), checkpoint = coalesce(?6, checkpoint), \
                  budgets = coalesce(?7, budgets) WHERE id = ?1",
-                params![
+            )
+            .and_then(|mut stmt| {
+                stmt.execute(params![
                     run,
                     finish.status,
                     finish.message,
@@ -71,8 +73,8 @@ impl Store {
                     finish.baseline,
                     finish.checkpoint,
                     budgets
-                ],
-            )
+                ])
+            })
             .map_err(|e| self.sql(e))?;
         if n == 0 {
             return Err(StoreError::NoSuchRun(run.to_owned()));
@@ -259,15 +261,15 @@ pub(crate) fn insert_artifact(
     run: &str,
     artifact: &Artifact,
 ) -> rusqlite::Result<()> {
-    conn.execute(
+    conn.prepare_cached(
         "INSERT OR REPLACE INTO artifacts (run_id, name, sha256, size) VALUES (?1, ?2, ?3, ?4)",
-        params![
-            run,
-            artifact.name,
-            artifact.sha256,
-            i64::try_from(artifact.size).unwrap_or(i64::MAX)
-        ],
-    )?;
+    )?
+    .execute(params![
+        run,
+        artifact.name,
+        artifact.sha256,
+        i64::try_from(artifact.size).unwrap_or(i64::MAX)
+    ])?;
     Ok(())
 }
 
@@ -277,20 +279,20 @@ pub(crate) fn insert_patch_set(
     seq: u32,
     p: &PatchSet,
 ) -> rusqlite::Result<()> {
-    conn.execute(
+    conn.prepare_cached(
         "INSERT INTO patch_sets (run_id, seq, baseline, diff_sha256, rationale, format, status, \
          reason) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-        params![
-            run,
-            seq,
-            p.baseline,
-            p.diff_sha256,
-            p.rationale,
-            p.format,
-            p.status.as_str(),
-            p.reason
-        ],
-    )?;
+    )?
+    .execute(params![
+        run,
+        seq,
+        p.baseline,
+        p.diff_sha256,
+        p.rationale,
+        p.format,
+        p.status.as_str(),
+        p.reason
+    ])?;
     let mut stmt = conn.prepare_cached(
         "INSERT INTO touched_files (run_id, seq, ord, path, old_path, change, added, removed) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
@@ -317,29 +319,29 @@ pub(crate) fn insert_attempt(
     a: &Attempt,
 ) -> rusqlite::Result<()> {
     let opt_i64 = |v: Option<u64>| v.map(|v| i64::try_from(v).unwrap_or(i64::MAX));
-    conn.execute(
+    conn.prepare_cached(
         "INSERT INTO attempts (run_id, seq, patch_set, started_ms, check_command, exit_code, \
          failure_class, duration_ms, provider, model, tokens_in, tokens_out, cost_usd, \
          latency_ms, log_artifact) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
-        params![
-            run,
-            seq,
-            a.patch_set,
-            a.started_at.map(|t| t.0),
-            a.check_command,
-            a.exit_code,
-            a.failure_class,
-            opt_i64(a.duration_ms),
-            a.provider,
-            a.model,
-            opt_i64(a.tokens_in),
-            opt_i64(a.tokens_out),
-            a.cost_usd,
-            opt_i64(a.latency_ms),
-            a.log_artifact
-        ],
-    )?;
+    )?
+    .execute(params![
+        run,
+        seq,
+        a.patch_set,
+        a.started_at.map(|t| t.0),
+        a.check_command,
+        a.exit_code,
+        a.failure_class,
+        opt_i64(a.duration_ms),
+        a.provider,
+        a.model,
+        opt_i64(a.tokens_in),
+        opt_i64(a.tokens_out),
+        a.cost_usd,
+        opt_i64(a.latency_ms),
+        a.log_artifact
+    ])?;
     Ok(())
 }
 
@@ -349,31 +351,31 @@ pub(crate) fn insert_decision(
     seq: u32,
     d: &Decision,
 ) -> rusqlite::Result<()> {
-    conn.execute(
+    conn.prepare_cached(
         "INSERT INTO decisions (run_id, seq, chosen, alternatives, confidence, evidence) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![
-            run,
-            seq,
-            d.chosen,
-            json_sql(&d.alternatives)?,
-            d.confidence,
-            d.evidence
-        ],
-    )?;
+    )?
+    .execute(params![
+        run,
+        seq,
+        d.chosen,
+        json_sql(&d.alternatives)?,
+        d.confidence,
+        d.evidence
+    ])?;
     Ok(())
 }
 
 /// Recompute the run's totals (files, lines added and removed) over its patch sets that were not
 /// rejected; listings read these instead of joining.
 pub(crate) fn update_totals(conn: &Connection, run: &str) -> rusqlite::Result<()> {
-    conn.execute(
+    conn.prepare_cached(
         "UPDATE runs SET (files, added, removed) = \
            (SELECT count(DISTINCT t.path), coalesce(sum(t.added), 0), coalesce(sum(t.removed), 0) \
             FROM touched_files t JOIN patch_sets p ON p.run_id = t.run_id AND p.seq = t.seq \
             WHERE t.run_id = ?1 AND p.status = 'applied') \
          WHERE id = ?1",
-        [run],
-    )?;
+    )?
+    .execute([run])?;
     Ok(())
 }

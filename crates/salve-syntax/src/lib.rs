@@ -52,6 +52,7 @@
 mod data;
 mod language;
 mod parse;
+mod reuse;
 mod rules;
 
 use std::fmt;
@@ -186,7 +187,7 @@ pub fn check(path: &Path, before: &str, after: &str) -> Verdict {
     if after.len() > cap || before.len() > cap {
         return Verdict::Unchecked(Unchecked::TooLarge);
     }
-    let error = match first_error(language, after) {
+    let error = match parse::first_error_after(language, before, after) {
         Err(NoTree) => return Verdict::Unchecked(Unchecked::ParserFailed),
         Ok(None) => return Verdict::Clean,
         Ok(Some(error)) => error,

@@ -3,7 +3,7 @@
 //! invent), and every ancestor of one knows it holds one, so the first is found by descending
 //! only into subtrees that have errors.
 
-use tree_sitter::{Node, Parser};
+use tree_sitter::{Node, Parser, Tree};
 
 use crate::{rules, ErrorKind, Language, SyntaxError};
 
@@ -19,10 +19,40 @@ pub fn first_error(language: Language, text: &str) -> Result<Option<SyntaxError>
     if let Some(found) = crate::data::first_error(language, text) {
         return Ok(found);
     }
+    let tree = parse(language, text, None)?;
+    Ok(error_in(language, &tree, text))
+}
+
+/// [`first_error`] of `after`, the text `before` became by an edit: parsed incrementally when
+/// this process kept the tree of `before` (see `reuse`). The answer is [`first_error`]'s: an
+/// error found that way is looked for again by a fresh parse, which has the last word.
+pub(crate) fn first_error_after(
+    language: Language,
+    before: &str,
+    after: &str,
+) -> Result<Option<SyntaxError>, NoTree> {
+    if let Some(found) = crate::data::first_error(language, after) {
+        return Ok(found);
+    }
+    let old = crate::reuse::edited_tree(language, before, after);
+    let reused = old.is_some();
+    let tree = parse(language, after, old.as_ref())?;
+    crate::reuse::keep(language, after, &tree);
+    match error_in(language, &tree, after) {
+        Some(_) if reused => first_error(language, after),
+        found => Ok(found),
+    }
+}
+
+fn parse(language: Language, text: &str, old: Option<&Tree>) -> Result<Tree, NoTree> {
     let grammar = language.grammar().ok_or(NoTree)?;
     let mut parser = Parser::new();
     parser.set_language(&grammar).map_err(|_| NoTree)?;
-    let tree = parser.parse(text, None).ok_or(NoTree)?;
+    parser.parse(text, old).ok_or(NoTree)
+}
+
+/// The first error in `tree`, the parse of `text`.
+fn error_in(language: Language, tree: &Tree, text: &str) -> Option<SyntaxError> {
     let root = tree.root_node();
     let (at, kind) = if root.has_error() {
         let node = first_error_node(root);
@@ -33,18 +63,15 @@ pub fn first_error(language: Language, text: &str) -> Result<Option<SyntaxError>
             (leaf, ErrorKind::Unexpected(quote(leaf, text)))
         }
     } else {
-        match rules::first_violation(language, root, text) {
-            Some(found) => found,
-            None => return Ok(None),
-        }
+        rules::first_violation(language, root, text)?
     };
     let (line, column) = position(at, text);
-    Ok(Some(SyntaxError {
+    Some(SyntaxError {
         language,
         line,
         column,
         kind,
-    }))
+    })
 }
 
 /// The first `ERROR` or `MISSING` node under `node` (which has an error), in text order, and

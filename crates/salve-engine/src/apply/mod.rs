@@ -347,13 +347,22 @@ fn place_and_write(input: Input<'_>, options: &Options) -> Result<Outcome, Error
         };
         let (snapshot, placed) = both(
             || {
-                // Killed applies' temporary files anywhere in the tree go first, so they are
-                // neither clutter for long nor in the checkpoint.
-                if let Some(repo) = &writing_repo {
-                    repository::sweep_untracked_leftovers(repo);
+                // Killed applies' temporary files anywhere in the tree go, so they are not
+                // clutter for long. The checkpoint leaves them out by name, and its listing of
+                // untracked files names them: no second listing is needed.
+                let taken = snapshot_repo
+                    .map(|repo| salve_git::checkpoint::create::snapshot(repo, &checkpoint_options));
+                match (&writing_repo, &taken) {
+                    (Some(repo), Some(Ok(snapshot))) => {
+                        let found = snapshot.skipped_by_name().iter().map(|p| repo.root.join(p));
+                        crate::transaction::sweep_files(found);
+                    }
+                    (Some(repo), _) => {
+                        repository::sweep_untracked_leftovers(repo);
+                    }
+                    (None, _) => {}
                 }
-                snapshot_repo
-                    .map(|repo| salve_git::checkpoint::create::snapshot(repo, &checkpoint_options))
+                taken
             },
             || place_all(&root, &repository, options, plans, reply_syntax),
         );

@@ -283,3 +283,9 @@ pub(crate) fn bring_back(dir: &std::path::Path, commit: &str) -> Vec<String> {
         _ => Vec::new(),
     }
 }
+
+/// Keep the record's database connections open between runs for the rest of this process (a
+/// long-lived server writes a run per request; reopening costs as much as a small write).
+pub fn keep_record_open() {
+    salve_store::keep_connections_open();
+}

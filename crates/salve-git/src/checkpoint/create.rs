@@ -65,6 +65,11 @@ pub struct Snapshot {
     ignored: Vec<Kept>,
     /// Files its tree holds as their bytes on disk rather than git's form (see `raw`).
     raw_paths: Vec<PathBuf>,
+    /// Where the tree was built in process: the forced paths asked for (those ignored
+    /// included), and those the tree holds. [`not_held`] then needs no git.
+    held: Option<(Vec<PathBuf>, Vec<PathBuf>)>,
+    /// Untracked files whose name has one of the skipped prefixes: left out of the tree.
+    leftovers: Vec<PathBuf>,
 }
 
 /// The objects of a checkpoint of `repo` as it is now; see [`Snapshot`].
@@ -76,9 +81,13 @@ pub fn snapshot(repo: &Repo, options: &Options) -> Result<Snapshot, Error> {
     let (head, scan) = both(|| repo.head(), || scan::untracked(repo, &options.limits));
     let head = head?;
     let scan = scan?;
+    let index = crate::index::read(&repo.index_path()?);
     // Ignored files asked for go to salve's private store, not into the tree (see `private`).
-    let ignored_paths = private::ignored_among(repo, &options.force_paths)?;
+    // A tracked file is never ignored: git is asked only about the others.
+    let ignored_paths =
+        private::ignored_among(repo, &untracked_among(index.as_ref(), &options.force_paths))?;
     let ignored = private::read(&repo.root, &ignored_paths);
+    let asked = options.force_paths.clone();
     let options = &Options {
         force_paths: options
             .force_paths
@@ -89,8 +98,12 @@ pub fn snapshot(repo: &Repo, options: &Options) -> Result<Snapshot, Error> {
         ..options.clone()
     };
     let mut raw_paths = Vec::new();
-    let (tree, index_tree) = match inproc::trees(repo, &scan, options)? {
-        Some(trees) => (trees.tree, Some(trees.index_tree)),
+    let mut held = None;
+    let (tree, index_tree) = match inproc::trees(repo, &scan, options, index.as_ref())? {
+        Some(trees) => {
+            held = Some(trees.held);
+            (trees.tree, Some(trees.index_tree))
+        }
         None => {
             let converts = raw::may_convert(repo)?;
             // The tree gets the bytes on disk anyway: no filter program needs to run (one
@@ -124,6 +137,7 @@ pub fn snapshot(repo: &Repo, options: &Options) -> Result<Snapshot, Error> {
         time: Some(catalog::now(repo)),
         nanos: Some(catalog::subsec_nanos()),
     };
+    let leftovers = scan.named(&options.skip_name_prefixes);
     let parents: Vec<&str> = head.commit.iter().map(String::as_str).collect();
     let content = commit_content(&tree, &parents, meta.time.unwrap_or(0), &meta.render());
     let commit = Odb::open(repo)?.write(Kind::Commit, &content)?;
@@ -136,14 +150,32 @@ pub fn snapshot(repo: &Repo, options: &Options) -> Result<Snapshot, Error> {
         skipped: scan.skipped,
         ignored,
         raw_paths,
+        held: held.map(|held| (asked, held)),
+        leftovers,
     })
+}
+
+/// Those of `paths` that `index` does not list (all of them when it could not be read).
+fn untracked_among(index: Option<&crate::index::Index>, paths: &[PathBuf]) -> Vec<PathBuf> {
+    use std::os::unix::ffi::OsStrExt as _;
+    let Some(index) = index else {
+        return paths.to_vec();
+    };
+    let tracked: std::collections::HashSet<&[u8]> =
+        index.entries.iter().map(|e| e.path.as_slice()).collect();
+    paths
+        .iter()
+        .filter(|p| !tracked.contains(p.as_os_str().as_bytes()))
+        .cloned()
+        .collect()
 }
 
 /// The work tree's and the staged state's trees as [`snapshot`] builds them in process, or
 /// `None` where it leaves them to git (see `inproc`). For comparing with git's own.
 pub fn in_process_trees(repo: &Repo, options: &Options) -> Result<Option<(String, String)>, Error> {
     let scan = scan::untracked(repo, &options.limits)?;
-    Ok(inproc::trees(repo, &scan, options)?.map(|t| (t.tree, t.index_tree)))
+    let index = crate::index::read(&repo.index_path()?);
+    Ok(inproc::trees(repo, &scan, options, index.as_ref())?.map(|t| (t.tree, t.index_tree)))
 }
 
 /// The temporary index (a copy of the user's) and the staged state's tree, which is `None`
@@ -225,6 +257,16 @@ pub fn not_held(
     if paths.is_empty() {
         return Ok(Vec::new());
     }
+    let ignored = || snapshot.ignored.iter().map(|k| &k.path);
+    if let Some((asked, held)) = &snapshot.held {
+        if paths.iter().all(|p| asked.contains(p)) {
+            return Ok(paths
+                .iter()
+                .filter(|p| !held.contains(p) && !ignored().any(|i| i == *p))
+                .cloned()
+                .collect());
+        }
+    }
     // ls-tree takes paths, not pathspecs: each names itself literally.
     let listed = repo
         .git()
@@ -263,6 +305,13 @@ impl Snapshot {
         &self.tree
     }
 
+    /// The untracked, non-ignored files (relative to the root) that it left out because their
+    /// name starts with one of [`Options::skip_name_prefixes`]: a caller that skips its own
+    /// temporary files learns where they are without listing the tree again.
+    pub fn skipped_by_name(&self) -> &[PathBuf] {
+        &self.leftovers
+    }
+
     /// Make the snapshot a checkpoint: its catalog entry, and the undo log entry when
     /// [`Options::operation`] is set.
     pub fn publish(self, repo: &Repo, options: &Options) -> Result<Outcome, Error> {
@@ -275,6 +324,8 @@ impl Snapshot {
             skipped,
             ignored,
             raw_paths,
+            held: _,
+            leftovers: _,
         } = self;
         private::save(repo, &commit, &ignored)?;
         raw::save_list(repo, &commit, &raw_paths)?;

@@ -32,22 +32,26 @@ const MAX_ENTRIES: usize = 20_000;
 pub(super) struct Trees {
     pub tree: String,
     pub index_tree: String,
+    /// Those of the options' forced paths that the work tree's tree holds.
+    pub held: Vec<std::path::PathBuf>,
 }
 
 /// One file of a tree being built: its path from the root, mode and blob.
 type File = (Vec<u8>, &'static str, String);
 
 /// Both trees, or `None` when git must build them.
+/// `index` is the user's index as [`index::read`] gave it.
 pub(super) fn trees(
     repo: &Repo,
     scan: &Scan,
     options: &Options,
+    index: Option<&index::Index>,
 ) -> Result<Option<Trees>, GitError> {
     let odb = Odb::open(repo)?;
     if !odb.writes_loose() || !probe::config_allows(repo)? {
         return Ok(None);
     }
-    let Some(index) = index::read(&repo.index_path()?) else {
+    let Some(index) = index else {
         return Ok(None);
     };
     if index.entries.len() > MAX_ENTRIES {
@@ -108,9 +112,21 @@ pub(super) fn trees(
         }
     }
     files.sort_by(|a, b| a.0.cmp(&b.0));
+    let held = options
+        .force_paths
+        .iter()
+        .filter(|p| {
+            let bytes = p.as_os_str().as_bytes();
+            files
+                .binary_search_by(|(path, _, _)| path.as_slice().cmp(bytes))
+                .is_ok()
+        })
+        .cloned()
+        .collect();
     Ok(Some(Trees {
         tree: build(&odb, &files, 0)?,
         index_tree: build(&odb, &staged, 0)?,
+        held,
     }))
 }
 

@@ -66,6 +66,7 @@ pub(crate) mod options;
 pub mod private;
 #[cfg(unix)]
 mod probe;
+mod probe_disk;
 pub(crate) mod raw;
 mod scan;
 

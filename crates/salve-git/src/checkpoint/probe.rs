@@ -7,30 +7,20 @@
 //! symlinks, on case-folding or Unicode-precomposing file systems, and under extensions salve
 //! does not read. Any of these, and the checkpoint goes through git as before.
 //!
-//! The configuration is asked of git once (`git config -l --show-origin`) and kept per process
-//! until one of the files it came from, or a file git would read, changes: the MCP server pays
-//! for it once.
+//! The configuration is asked of git once (`git config -l --show-origin`) and kept, in the
+//! process and on disk (`probe_disk`), until one of the files it came from, or a file git would
+//! read, changes: the MCP server pays for it once, and so does a series of CLI commands.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
-use std::time::SystemTime;
 
+use super::probe_disk::{self, stamp, Probe};
 use crate::cmd::{split_nul, GitError};
 use crate::repo::Repo;
 
 /// Words of an attributes file that may make git convert content (conservatively: a `-text`
 /// counts too).
 const CONVERTING: &[&str] = &["text", "eol", "crlf", "filter", "ident", "encoding"];
-
-type Stamp = Vec<(PathBuf, Option<(SystemTime, u64)>)>;
-
-/// What the configuration allows, and the files it came from.
-#[derive(Clone, Debug)]
-struct Probe {
-    allowed: bool,
-    attributes_file: Option<PathBuf>,
-    stamp: Stamp,
-}
 
 static MEMO: OnceLock<Mutex<Vec<(PathBuf, Probe)>>> = OnceLock::new();
 
@@ -44,9 +34,22 @@ pub(super) fn config_allows(repo: &Repo) -> Result<bool, GitError> {
             .map(|(_, p)| p.clone())
     });
     let probe = match cached {
-        Some(probe) if stamp(probe.stamp.iter().map(|(p, _)| p.clone())) == probe.stamp => probe,
+        Some(probe) if probe.is_current() => probe,
         _ => {
-            let probe = ask(repo)?;
+            let kept = repo.salve_dir().ok();
+            let probe = match kept
+                .as_deref()
+                .and_then(|d| probe_disk::load(d, &repo.root))
+            {
+                Some(probe) => probe,
+                None => {
+                    let probe = ask(repo)?;
+                    if let Some(dir) = &kept {
+                        probe_disk::save(dir, &repo.root, &probe);
+                    }
+                    probe
+                }
+            };
             if let Ok(mut memo) = memo.lock() {
                 memo.retain(|(r, _)| *r != repo.root);
                 memo.push((repo.root.clone(), probe.clone()));
@@ -92,6 +95,9 @@ fn ask(repo: &Repo) -> Result<Probe, GitError> {
         git_dir.join("config.worktree"),
         PathBuf::from("/etc/gitconfig"),
     ];
+    // git's system file is under its own prefix (`/usr/local/etc/gitconfig` for a git in
+    // `/usr/local/bin`), and may appear after the probe.
+    watched.extend(crate::cmd::git_prefix().map(|p| p.join("etc/gitconfig")));
     watched.extend(home.as_ref().map(|h| h.join(".gitconfig")));
     watched.extend(xdg.as_ref().map(|x| x.join("git/config")));
     let mut allowed = true;
@@ -135,15 +141,4 @@ fn expand_home(path: &str, home: Option<&Path>) -> PathBuf {
         (Some(rest), Some(home)) => home.join(rest),
         _ => PathBuf::from(path),
     }
-}
-
-fn stamp(paths: impl Iterator<Item = PathBuf>) -> Stamp {
-    paths
-        .map(|path| {
-            let seen = std::fs::metadata(&path)
-                .ok()
-                .and_then(|m| Some((m.modified().ok()?, m.len())));
-            (path, seen)
-        })
-        .collect()
 }

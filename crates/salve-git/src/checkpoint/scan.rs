@@ -39,6 +39,19 @@ impl Scan {
             .collect()
     }
 
+    /// Every file seen whose name starts with one of `prefixes`.
+    pub fn named(&self, prefixes: &[String]) -> Vec<PathBuf> {
+        self.seen
+            .iter()
+            .filter(|file| {
+                file.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| prefixes.iter().any(|p| n.starts_with(p.as_str())))
+            })
+            .cloned()
+            .collect()
+    }
+
     fn skip(&mut self, path: PathBuf, reason: SkipReason) {
         self.excludes.push(path.clone());
         self.skipped.push(Skipped { path, reason });

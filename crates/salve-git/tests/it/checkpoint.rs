@@ -391,3 +391,37 @@ fn not_held_names_the_files_a_snapshot_cannot_bring_back() {
     let listed = t.git(&["ls-tree", "-r", "--name-only", snapshot.tree()]);
     assert!(!listed.contains("secret.env"), "{listed}");
 }
+
+/// Where the snapshot was built in process, `not_held` answers from what it built, with no git:
+/// the same answer git's listing of the tree gives (asked with a path the snapshot was not
+/// forced to take, which sends it to git).
+#[test]
+fn not_held_from_the_snapshot_agrees_with_gits_listing() {
+    let t = TestRepo::new();
+    t.write("a.txt", "one\n");
+    t.write("dir/b.txt", "two\n");
+    t.write(".gitignore", "*.env\n");
+    t.commit_all("init");
+    t.write("a.txt", "changed\n");
+    t.write("new.txt", "untracked\n");
+    t.write("secret.env", "KEY=1\n");
+    let repo = t.repo();
+    let forced: Vec<PathBuf> = ["a.txt", "dir/b.txt", "new.txt", "secret.env", "gone.txt"]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+    let options = create::Options {
+        force_paths: forced.clone(),
+        ..Default::default()
+    };
+    let snapshot = create::snapshot(&repo, &options).unwrap();
+    let ours = create::not_held(&repo, &snapshot, &forced).unwrap();
+    assert_eq!(ours, vec![PathBuf::from("gone.txt")]);
+    let mut through_git = forced.clone();
+    through_git.push(PathBuf::from("never-forced.txt"));
+    let gits = create::not_held(&repo, &snapshot, &through_git).unwrap();
+    assert_eq!(
+        gits,
+        vec![PathBuf::from("gone.txt"), PathBuf::from("never-forced.txt")]
+    );
+}

@@ -141,3 +141,189 @@ fn bench_prompt_runs_to_its_share() {
         "{stdout}"
     );
 }
+
+/// Run a benchmark script with the test build of salve and git's user configuration out of the
+/// way; its stdout when it succeeded, else the test fails with what it printed.
+fn run_script(command: &mut Command) -> String {
+    let out = command
+        .env("SALVE", env!("CARGO_BIN_EXE_salve"))
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+fn script(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../scripts")
+        .join(name)
+}
+
+fn has_program(name: &str, probe: &str) -> bool {
+    Command::new(name)
+        .arg(probe)
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// `bench-speed.py --short`: every table is printed (tools side by side, the bar with its CPU
+/// row, the fuzzy hunks, memory) and salve's results are right.
+#[test]
+fn bench_speed_short_runs_to_every_table() {
+    if !has_program("patch", "--version") || !std::path::Path::new("/usr/bin/time").exists() {
+        crate::skip::skip(
+            "bench_speed_short_runs_to_every_table",
+            "GNU patch or /usr/bin/time is missing",
+        );
+        return;
+    }
+    let stdout = run_script(Command::new("python3").arg(script("bench-speed.py")).args([
+        "--short",
+        "--salve",
+        env!("CARGO_BIN_EXE_salve"),
+    ]));
+    for line in [
+        "### synthetic file, clean patch, 100 hunks",
+        "| salve --no-checkpoint --no-record |",
+        "| clean patch, salve --no-checkpoint --no-record vs gnu-patch, CPU |",
+        "| typo in an inner context line (similar) | similar |",
+        "| curly quotes and doubled spaces (canonical) | canonical |",
+        "| synthetic 1 MB file, one hunk |",
+    ] {
+        assert!(stdout.contains(line), "no {line:?} in:\n{stdout}");
+    }
+    let salve_rows = stdout.lines().filter(|l| l.starts_with("| salve"));
+    for row in salve_rows {
+        assert!(row.ends_with("| 0 | correct |"), "{row}\n{stdout}");
+    }
+}
+
+/// `bench-mcp.py --short`: a real `salve mcp` child serves both tools on both files, `salve
+/// apply` processes apply the same edits, and the table has ratios for each.
+#[test]
+fn bench_mcp_short_runs_to_its_ratios() {
+    let stdout = run_script(Command::new("python3").arg(script("bench-mcp.py")).args([
+        "--short",
+        "--salve",
+        env!("CARGO_BIN_EXE_salve"),
+    ]));
+    for file in ["2,000 lines", "3 lines"] {
+        for tool in [
+            "git apply",
+            "str_replace",
+            "apply_edit",
+            "salve apply (CLI)",
+        ] {
+            let row = format!("| {file} | {tool} |");
+            let line = stdout.lines().find(|l| l.starts_with(&row));
+            assert!(
+                line.is_some_and(|l| l.ends_with("x |")),
+                "no {row} with a ratio in:\n{stdout}"
+            );
+        }
+    }
+}
+
+/// `bench-fix.py --short`: both loop shapes run green with the scripted provider.
+#[test]
+fn bench_fix_short_runs_both_shapes() {
+    let stdout = run_script(Command::new("python3").arg(script("bench-fix.py")).args([
+        "--short",
+        "--salve",
+        env!("CARGO_BIN_EXE_salve"),
+    ]));
+    for line in [
+        "| 1 iteration (repaired at once) | 1 |",
+        "| 3 iterations (2 undone, then repaired) | 1 |",
+        "bar: salve's overhead per iteration < 100 ms:",
+    ] {
+        assert!(stdout.contains(line), "no {line:?} in:\n{stdout}");
+    }
+}
+
+/// `bench-log.sh` with a small record: the listings and the apply timings all print.
+#[test]
+fn bench_log_short_runs_to_its_timings() {
+    let stdout = run_script(
+        Command::new("bash")
+            .arg(script("bench-log.sh"))
+            .env("RUNS", "200")
+            .env("ITER", "2"),
+    );
+    for line in [
+        "runs recorded: 200",
+        "salve log (first page, 20 runs)",
+        "salve log --status refused",
+        "salve apply --no-checkpoint --no-record",
+        "recording overhead",
+    ] {
+        assert!(stdout.contains(line), "no {line:?} in:\n{stdout}");
+    }
+}
+
+/// `bench-lib.sh`, which the shell scripts source: with `SALVE` set it builds nothing and
+/// names the repository and an absolute binary.
+#[test]
+fn bench_lib_names_the_repository_and_the_binary() {
+    let lib = script("bench-lib.sh");
+    let stdout = run_script(Command::new("bash").arg("-c").arg(format!(
+        ". '{}' && echo \"root=$root\" && echo \"salve=$salve\" && echo \"lc=$LC_ALL\"",
+        lib.display()
+    )));
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap();
+    let salve = std::path::Path::new(env!("CARGO_BIN_EXE_salve"));
+    assert!(
+        stdout.contains(&format!("root={}\n", root.display())),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!("salve={}\n", salve.display())),
+        "{stdout}"
+    );
+    assert!(stdout.contains("lc=C\n"), "{stdout}");
+}
+
+/// `bench-corpus.sh` on a few cases of the shared corpus: salve and `git apply` are scored side
+/// by side, and salve writes nothing wrong.
+#[test]
+fn bench_corpus_short_scores_a_few_cases() {
+    let cases =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/cases");
+    if !cases.join("../score.py").is_file() {
+        crate::skip::skip(
+            "bench_corpus_short_scores_a_few_cases",
+            "the shared corpus is not beside the clone",
+        );
+        return;
+    }
+    let out = tempfile::tempdir().unwrap();
+    let stdout = run_script(
+        Command::new("bash")
+            .arg(script("bench-corpus.sh"))
+            .env("CORPUS", &cases)
+            .env("FILTER", "^rg-076eeff-")
+            .env("TOOLS", "salve git-apply")
+            .env("JOBS", "1")
+            .env("OUT", out.path()),
+    );
+    let salve = stdout.lines().find(|l| l.starts_with("| salve |"));
+    // CAR, then WAR and silent wrong writes: none wrong.
+    assert!(
+        salve.is_some_and(|l| l.contains("| 0.0% | 0 |")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.lines().any(|l| l.starts_with("| git-apply |")),
+        "{stdout}"
+    );
+}

@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""Latency of `salve mcp` tool calls and of CLI applies next to a `git apply` process, in one run.
+
+    cargo build --release -p salve
+    python3 scripts/bench-mcp.py [--salve target/release/salve] [--calls 200] [--short]
+
+One resident `salve mcp` child, spoken to over stdio as any MCP client does (JSON-RPC lines),
+serves `str_replace` and `apply_edit` calls on a 2,000-line file and on a 3-line file in a git
+repository, checkpoint and record on (the server's defaults). Each call changes one line and
+the next call changes it back, so every call writes. In the same run, interleaved with the
+calls, a `git apply` process applies the same one-line change as a unified diff (and its
+reverse) to a copy of the same repository; its time includes the process start, which is the
+cost an agent running `git apply` would pay. A `salve apply` process (default mode: checkpoint
+and record) applies the same diffs to a third copy, as the CLI small-edit figure. The server's
+CPU time per call is read from /proc before and after; the processes' CPU time (their children
+included) from the rusage of waited-for children.
+
+Prints a Markdown table of p50 and p90 in ms and the ratio of p50s; exits non-zero when a call
+fails or a file does not hold what the calls wrote. `--short` makes a few calls only (the test
+suite runs it so the script cannot rot; its figures mean nothing).
+Standard library only, plus git on the PATH.
+"""
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GIT_ENV = dict(os.environ, GIT_CONFIG_NOSYSTEM='1', GIT_CONFIG_GLOBAL=os.devnull, LC_ALL='C',
+               GIT_AUTHOR_NAME='bench', GIT_AUTHOR_EMAIL='bench@example.invalid',
+               GIT_COMMITTER_NAME='bench', GIT_COMMITTER_EMAIL='bench@example.invalid')
+TICKS = os.sysconf('SC_CLK_TCK')
+
+
+def sh(args, cwd):
+    return subprocess.run(args, cwd=cwd, env=GIT_ENV, capture_output=True, check=True)
+
+
+def make_repo(path):
+    os.makedirs(path)
+    big = ''.join(f'    value_{i} = compute({i}, "line {i}")\n' for i in range(2000))
+    with open(os.path.join(path, 'big.py'), 'w') as f:
+        f.write('def main():\n' + big)
+    with open(os.path.join(path, 'small.txt'), 'w') as f:
+        f.write('alpha\nbeta\ngamma\n')
+    sh(['git', 'init', '-q'], path)
+    sh(['git', 'add', '.'], path)
+    sh(['git', 'commit', '-qm', 'start'], path)
+
+
+def edits():
+    """(name, path, old line, new line): one line of each file, changed and changed back."""
+    return [
+        ('2,000 lines', 'big.py', '    value_1000 = compute(1000, "line 1000")',
+         '    value_1000 = compute(1001, "line 1000")'),
+        ('3 lines', 'small.txt', 'beta', 'BETA'),
+    ]
+
+
+def unified(path, lines, old, new):
+    """A one-hunk diff of `path` changing line `old` (exact text) into `new`."""
+    at = lines.index(old)
+    lo, hi = max(0, at - 3), min(len(lines), at + 4)
+    body = [f' {l}' for l in lines[lo:at]] + [f'-{old}', f'+{new}']
+    body += [f' {l}' for l in lines[at + 1:hi]]
+    n = hi - lo
+    return (f'--- a/{path}\n+++ b/{path}\n@@ -{lo + 1},{n} +{lo + 1},{n} @@\n'
+            + '\n'.join(body) + '\n')
+
+
+class Server:
+    def __init__(self, salve, cwd):
+        self.proc = subprocess.Popen([salve, 'mcp'], cwd=cwd, env=GIT_ENV, text=True,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL)
+        self.next_id = 0
+        self.request('initialize', {'protocolVersion': '2025-06-18', 'capabilities': {},
+                                    'clientInfo': {'name': 'bench-mcp', 'version': '0'}})
+        self.send({'jsonrpc': '2.0', 'method': 'notifications/initialized'})
+
+    def send(self, message):
+        self.proc.stdin.write(json.dumps(message) + '\n')
+        self.proc.stdin.flush()
+
+    def request(self, method, params):
+        self.next_id += 1
+        self.send({'jsonrpc': '2.0', 'id': self.next_id, 'method': method, 'params': params})
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                sys.exit('salve mcp exited')
+            reply = json.loads(line)
+            if reply.get('id') == self.next_id:
+                return reply
+
+    def call(self, tool, arguments):
+        reply = self.request('tools/call', {'name': tool, 'arguments': arguments})
+        result = reply.get('result') or {}
+        if 'error' in reply or result.get('isError'):
+            sys.exit(f'{tool} failed: {json.dumps(reply)[:600]}')
+        return result
+
+    def cpu(self):
+        with open(f'/proc/{self.proc.pid}/stat') as f:
+            fields = f.read().rsplit(')', 1)[1].split()
+        # utime, stime, and the children's (the git processes it waited for).
+        return sum(int(f) for f in fields[11:15]) / TICKS
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+
+
+def timed(job):
+    start = time.perf_counter()
+    job()
+    return (time.perf_counter() - start) * 1000
+
+
+def children_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def measure(salve, calls, work):
+    served, plain = os.path.join(work, 'served'), os.path.join(work, 'plain')
+    cli = os.path.join(work, 'cli')
+    make_repo(served)
+    shutil.copytree(served, plain)
+    shutil.copytree(served, cli)
+    server = Server(salve, served)
+    rows = []
+    for name, path, old, new in edits():
+        with open(os.path.join(served, path)) as f:
+            lines = f.read().split('\n')[:-1]
+        forward, back = unified(path, lines, old, new), unified(
+            path, [new if l == old else l for l in lines], new, old)
+        patches = []
+        for k, text in enumerate((forward, back)):
+            patch = os.path.join(work, f'{path}.{k}.diff')
+            with open(patch, 'w') as f:
+                f.write(text)
+            patches.append(patch)
+        times = {'git apply': [], 'str_replace': [], 'apply_edit': [], 'salve apply (CLI)': []}
+        cpu = {'str_replace': 0.0, 'apply_edit': 0.0, 'git apply': 0.0, 'salve apply (CLI)': 0.0}
+        for k in range(calls):
+            patch = patches[k % 2]
+            before = children_cpu()
+            times['git apply'].append(timed(lambda: sh(['git', 'apply', patch], plain)))
+            cpu['git apply'] += children_cpu() - before
+            before = children_cpu()
+            times['salve apply (CLI)'].append(timed(lambda: sh([salve, 'apply', '-q', patch], cli)))
+            cpu['salve apply (CLI)'] += children_cpu() - before
+            before = server.cpu()
+            times['str_replace'].append(timed(lambda: server.call(
+                'str_replace', {'path': path, 'old_str': old, 'new_str': new})))
+            cpu['str_replace'] += server.cpu() - before
+            # apply_edit takes it back: the same one-line change as a diff, the other way round.
+            with open(patches[1]) as f:
+                diff = f.read()
+            before = server.cpu()
+            times['apply_edit'].append(timed(lambda: server.call('apply_edit', {'edit': diff})))
+            cpu['apply_edit'] += server.cpu() - before
+        for repo in (served, cli):
+            with open(os.path.join(repo, path)) as f:
+                if f.read().split('\n')[:-1] != lines:
+                    sys.exit(f'{repo}/{path}: the calls did not leave the file as it started')
+        rows.append((name, times, {t: c * 1000 / calls for t, c in cpu.items()}))
+    server.close()
+    return rows
+
+
+def p(values, q):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--salve', default=os.path.join(ROOT, 'target', 'release', 'salve'))
+    ap.add_argument('--calls', type=int, default=200)
+    ap.add_argument('--short', action='store_true', help='a few calls, for the test suite')
+    args = ap.parse_args()
+    calls = 4 if args.short else args.calls + args.calls % 2
+    with tempfile.TemporaryDirectory() as work:
+        rows = measure(os.path.abspath(args.salve), calls, work)
+    print(f'`salve mcp` over stdio and `salve apply` processes, checkpoint and record on, {calls} '
+          'calls per tool and file, against a `git apply` process in the same run\n')
+    print('| file | tool | p50 ms | p90 ms | CPU ms/call | p50 / git apply p50 | CPU / git apply CPU |')
+    print('|---|---|---|---|---|---|---|')
+    for name, times, cpu in rows:
+        base = statistics.median(times['git apply'])
+        for tool in ('git apply', 'str_replace', 'apply_edit', 'salve apply (CLI)'):
+            t = times[tool]
+            print(f'| {name} | {tool} | {statistics.median(t):.2f} | {p(t, 0.9):.2f} | '
+                  f'{cpu[tool]:.1f} | {statistics.median(t) / base:.2f}x | '
+                  f'{cpu[tool] / max(cpu["git apply"], 1e-9):.2f}x |')
+
+
+if __name__ == '__main__':
+    main()
