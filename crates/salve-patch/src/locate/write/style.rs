@@ -9,7 +9,9 @@
 //! the reply (a tab, or its own width of spaces) becomes one level of the file. When the width
 //! of a level on either side is not clear, the hunk is refused rather than guessed.
 
-use crate::edit::HunkLine;
+use std::collections::HashSet;
+
+use crate::edit::{HunkLine, LineKind};
 use crate::locate::write::indentation::{
     majority, seen_around, space_unit, uses_tabs, Style, UNITS,
 };
@@ -36,6 +38,10 @@ pub(crate) enum ReplyStyle {
     SpacesAsTabs(Option<usize>),
     /// Both, or faithful and converted lines: unclear.
     Mixed,
+    /// No quoted line is indented, and every indented added line of the file's edit uses tabs
+    /// (`true`) or spaces (`false`): the reply's own style, consistent across its hunks. Taken
+    /// as a conversion only against a file that never uses that style (see [`restyle`]).
+    OwnOnly(bool),
 }
 
 /// The [`ReplyStyle`] shown by placed hunks: each with its lines and placement.
@@ -46,7 +52,16 @@ pub(crate) fn reply_style<'a>(
     let (mut same, mut t2s, mut s2t) = (false, false, false);
     // Spaces per tab each quoted line shows: `None` once two disagree.
     let mut per_tab: Option<Option<usize>> = None;
+    // The styles the added lines are written in: (tabs, spaces) seen.
+    let mut own = (false, false);
     for (lines, p) in placed {
+        for l in lines.iter().filter(|l| l.kind == LineKind::Add) {
+            match uses_tabs(strip_cr(&l.text)) {
+                Some(true) => own.0 = true,
+                Some(false) => own.1 = true,
+                None => {}
+            }
+        }
         let (pre, _) = pre_image(lines);
         // A prefix the fit adds or strips is the whole reply shifted, already undone for the
         // added lines: the style is judged on what is left (a tab before every line of a
@@ -93,7 +108,11 @@ pub(crate) fn reply_style<'a>(
         }
     }
     match (same, t2s, s2t) {
-        (false, false, false) => ReplyStyle::Unknown,
+        (false, false, false) => match own {
+            (true, false) => ReplyStyle::OwnOnly(true),
+            (false, true) => ReplyStyle::OwnOnly(false),
+            _ => ReplyStyle::Unknown,
+        },
         (true, false, false) => ReplyStyle::Faithful,
         (false, true, false) => ReplyStyle::TabsAsSpaces(per_tab.flatten()),
         (false, false, true) => ReplyStyle::SpacesAsTabs(per_tab.flatten()),
@@ -114,9 +133,9 @@ fn spaces_per_tab(text: &str, file: &str) -> Option<usize> {
 
 /// The inserted lines `lines` (a hunk's, after re-indentation) where they land, in a place of
 /// style `style`. A line whose style differs from the place's is converted when the reply's
-/// quoted lines show that it converts the file's style (`reply_style`), and refused otherwise:
-/// then tabs among spaces may be the model's drift or the file's own mix, and the two give
-/// different files. `reply` holds every
+/// quoted lines show that it converts the file's style (`reply_style`), or when the whole file
+/// settles the question ([`Whole`]), and refused otherwise: then tabs among spaces may be the
+/// model's drift or the file's own mix, and the two give different files. `reply` holds every
 /// line of the hunk as the model wrote it, to tell the width of its own space levels;
 /// `depth_before` is the tab depth of the file's nearest non-blank line before the landing
 /// place, used only to choose between level widths the reply leaves open.
@@ -127,6 +146,7 @@ pub(crate) fn restyle(
     reply: &[&str],
     depth_before: usize,
     unit: impl FnOnce() -> Option<usize>,
+    whole: impl FnOnce() -> Whole,
 ) -> Result<(), String> {
     let (odd, converts) = match style {
         Style::Unknown => return Ok(()),
@@ -140,6 +160,13 @@ pub(crate) fn restyle(
         ("tabs", "spaces")
     } else {
         ("spaces", "tabs")
+    };
+    let converts = converts || {
+        match whole().reading(lines, odd, reply_style) {
+            WholeReading::AsWritten => return Ok(()),
+            WholeReading::Convert => true,
+            WholeReading::Unclear => false,
+        }
     };
     if !converts {
         return Err(format!(
@@ -184,6 +211,72 @@ pub(crate) fn restyle(
         }
     }
     Ok(())
+}
+
+/// The least number of indented lines a file must show, all in one style, before an added line
+/// in the other style is taken for the reply's conversion of it: one or two indented lines are
+/// too few to call a file's style settled.
+const SETTLED: usize = 3;
+
+/// What the whole file shows of its indentation, asked only when an added line's style differs
+/// from the lines around it and the quoted lines do not say why.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Whole {
+    /// Indented lines with tabs and with spaces.
+    tabs: usize,
+    spaces: usize,
+    /// The leading whitespace of every indented line.
+    indents: HashSet<String>,
+}
+
+/// How the whole file reads added lines in the style the place does not use.
+enum WholeReading {
+    /// The file itself indents lines exactly so: written as they are.
+    AsWritten,
+    /// The file never uses that style: the reply's conversion, converted back.
+    Convert,
+    /// Neither: refused.
+    Unclear,
+}
+
+impl Whole {
+    pub(crate) fn of(doc: &Doc) -> Whole {
+        let mut w = Whole::default();
+        for l in doc.lines() {
+            match uses_tabs(l) {
+                Some(true) => w.tabs += 1,
+                Some(false) => w.spaces += 1,
+                None => continue,
+            }
+            w.indents.insert(leading_ws(l).to_owned());
+        }
+        w
+    }
+
+    /// The reading of added `lines` whose style (`odd`: tabs) differs from the place's.
+    /// - A reply that quotes indented lines faithfully and indents its own lines in the other
+    ///   style exactly as some lines of the file are indented follows the file's own mix (a
+    ///   Makefile's space-indented conditionals among tab-indented recipes): as written.
+    /// - A reply that quotes no indented line, writing every indented added line of the file's
+    ///   edit in one style that the file, settled in the other, never uses: its conversion.
+    fn reading(&self, lines: &[String], odd: bool, reply_style: ReplyStyle) -> WholeReading {
+        let (odd_n, even_n) = if odd {
+            (self.tabs, self.spaces)
+        } else {
+            (self.spaces, self.tabs)
+        };
+        let in_file = lines
+            .iter()
+            .filter(|l| uses_tabs(l) == Some(odd))
+            .all(|l| self.indents.contains(leading_ws(l)));
+        match reply_style {
+            ReplyStyle::Faithful if odd_n > 0 && in_file => WholeReading::AsWritten,
+            ReplyStyle::OwnOnly(own) if own == odd && odd_n == 0 && even_n >= SETTLED => {
+                WholeReading::Convert
+            }
+            _ => WholeReading::Unclear,
+        }
+    }
 }
 
 /// The spaces one tab of the file stands for in the added `lines`: what the quoted lines show
@@ -276,7 +369,9 @@ pub(crate) fn restyle_ops(
     } else {
         majority(&seen)
     };
-    restyle(&mut texts, style, reply_style, &reply, depth, unit)?;
+    restyle(&mut texts, style, reply_style, &reply, depth, unit, || {
+        Whole::of(doc)
+    })?;
     let slots = ops
         .iter_mut()
         .flat_map(|o| o.insert.iter_mut())
@@ -307,9 +402,15 @@ mod tests {
     ) -> Result<Vec<String>, String> {
         let doc = Doc::parse(file);
         let mut v: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
-        restyle(&mut v, around(&doc, at, at), how, lines, 0, || {
-            space_unit(&doc, at, at)
-        })?;
+        restyle(
+            &mut v,
+            around(&doc, at, at),
+            how,
+            lines,
+            0,
+            || space_unit(&doc, at, at),
+            || Whole::of(&doc),
+        )?;
         Ok(v)
     }
 
@@ -411,6 +512,7 @@ mod tests {
             &["        c"],
             1,
             || None,
+            || Whole::of(&doc),
         );
         assert!(r.is_err(), "{v:?}");
         // No neighbours indented at all: left as written.
@@ -445,5 +547,39 @@ mod tests {
         let file = "a\n\tb\n  c\n\td\n  e\n";
         // Between a line with spaces and one with tabs: unclear.
         assert_eq!(around(&Doc::parse(file), 3, 3), Style::Unknown);
+    }
+
+    #[test]
+    fn a_settled_file_takes_back_a_reply_written_all_in_the_other_style() {
+        // Three lines indented with two spaces, no tab anywhere: a reply that quotes nothing
+        // indented and writes every indented line with tabs converted the file's spaces.
+        let file = "a {\n  b;\n  c;\n}\n\nd {\n  e;\n}\n";
+        let tabbed = ["f {", "\tg;", "\t\th;", "}"];
+        assert_eq!(
+            restyled(file, 8, ReplyStyle::OwnOnly(true), &tabbed).unwrap(),
+            ["f {", "  g;", "    h;", "}"]
+        );
+        // Too few lines to settle the file's style, a reply mixing its own styles, or a file
+        // that has tabs somewhere: refused as before.
+        let short = "a {\n  b;\n}\n";
+        assert!(restyled(short, 3, ReplyStyle::OwnOnly(true), &tabbed).is_err());
+        assert!(restyled(file, 8, ReplyStyle::Unknown, &tabbed).is_err());
+        let some_tab = format!("{file}i {{\n\tj;\n}}\n");
+        assert!(restyled(&some_tab, 3, ReplyStyle::OwnOnly(true), &tabbed).is_err());
+    }
+
+    #[test]
+    fn a_faithful_reply_may_indent_as_the_file_does_elsewhere() {
+        // A Makefile: tabbed recipes, and conditionals indented with two spaces.
+        let file = "all:\n\tcc -o a a.c\n\tstrip a\nifeq ($(X),1)\n  Y=1\nendif\nb:\n\tcc b.c\n";
+        let spaced = ["ifeq ($(Z),1)", "  W=1", "endif"];
+        assert_eq!(
+            restyled(file, 2, ReplyStyle::Faithful, &spaced).unwrap(),
+            spaced
+        );
+        // Four spaces stand nowhere in the file, and an unknown reply shows nothing: refused.
+        let wider = ["ifeq ($(Z),1)", "    W=1", "endif"];
+        assert!(restyled(file, 2, ReplyStyle::Faithful, &wider).is_err());
+        assert!(restyled(file, 2, ReplyStyle::Unknown, &spaced).is_err());
     }
 }
