@@ -13,7 +13,7 @@ use std::collections::HashSet;
 
 use crate::edit::{HunkLine, LineKind};
 use crate::locate::write::indentation::{
-    majority, seen_around, space_unit, uses_tabs, Style, UNITS,
+    list_marker, majority, seen_around, space_unit, uses_tabs, Style, UNITS,
 };
 use crate::locate::write::reindent::Reindent;
 use crate::locate::{pre_image, Placement};
@@ -181,7 +181,15 @@ pub(crate) fn restyle(
                 _ => None,
             };
             let Some(unit) = shown.or_else(unit) else {
-                return Err(unclear(have, want));
+                // A file whose only space-indented lines continue list items shows no level
+                // width; a tab that continues an item of the added lines still has one place.
+                return match under_items(lines) {
+                    Some(aligned) => {
+                        lines.iter_mut().zip(aligned).for_each(|(l, a)| *l = a);
+                        Ok(())
+                    }
+                    None => Err(unclear(have, want)),
+                };
             };
             for l in lines.iter_mut().filter(|l| leading_ws(l).contains('\t')) {
                 let ws = leading_ws(l);
@@ -211,6 +219,32 @@ pub(crate) fn restyle(
         }
     }
     Ok(())
+}
+
+/// `lines` with each line indented by one tab, continuing a list item of `lines` (`- item`,
+/// `1. item`, then lines that go on with it), aligned under the item's text: how Markdown,
+/// reStructuredText and YAML write a continuation whatever their level width. `None` when a
+/// tab-indented line continues no item, or has more than one tab.
+fn under_items(lines: &[String]) -> Option<Vec<String>> {
+    let mut text_at: Option<usize> = None;
+    let mut out = Vec::with_capacity(lines.len());
+    for l in lines {
+        let ws = leading_ws(l);
+        if ws.contains('\t') {
+            let col = text_at.filter(|_| ws == "\t")?;
+            out.push(format!("{}{}", " ".repeat(col), &l[ws.len()..]));
+            continue;
+        }
+        if !is_blank(l) {
+            text_at = match list_marker(&l[ws.len()..]) {
+                Some(m) => Some(ws.len() + m),
+                None if ws.is_empty() => None,
+                None => text_at,
+            };
+        }
+        out.push(l.clone());
+    }
+    Some(out)
 }
 
 /// The least number of indented lines a file must show, all in one style, before an added line
@@ -581,5 +615,20 @@ mod tests {
         let wider = ["ifeq ($(Z),1)", "    W=1", "endif"];
         assert!(restyled(file, 2, ReplyStyle::Faithful, &wider).is_err());
         assert!(restyled(file, 2, ReplyStyle::Unknown, &spaced).is_err());
+    }
+
+    #[test]
+    fn a_tab_continuing_a_list_item_aligns_under_its_text() {
+        // A changelog whose only indented lines continue list items: no level width, but a
+        // tab after an added item goes under the item's text.
+        let file = "* one\n  goes on\n* two\n  goes on\n* three\n  goes on\n";
+        let tabbed = ["* four is", "\tlonger", "\tstill", "", "10. ten", "\tgoes on"];
+        assert_eq!(
+            restyled(file, 6, ReplyStyle::OwnOnly(true), &tabbed).unwrap(),
+            ["* four is", "  longer", "  still", "", "10. ten", "    goes on"]
+        );
+        // A tab after a line that is no item, or two tabs: no certain place.
+        assert!(restyled(file, 6, ReplyStyle::OwnOnly(true), &["text", "\tmore"]).is_err());
+        assert!(restyled(file, 6, ReplyStyle::OwnOnly(true), &["* a", "\t\tb"]).is_err());
     }
 }
