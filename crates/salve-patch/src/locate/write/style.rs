@@ -261,6 +261,8 @@ pub(crate) struct Whole {
     spaces: usize,
     /// The leading whitespace of every indented line.
     indents: HashSet<String>,
+    /// The hunk's quoted lines stand in the file with the same indentation (no shift).
+    unshifted: bool,
 }
 
 /// How the whole file reads added lines in the style the place does not use.
@@ -274,8 +276,11 @@ enum WholeReading {
 }
 
 impl Whole {
-    pub(crate) fn of(doc: &Doc) -> Whole {
-        let mut w = Whole::default();
+    pub(crate) fn of(doc: &Doc, unshifted: bool) -> Whole {
+        let mut w = Whole {
+            unshifted,
+            ..Whole::default()
+        };
         for l in doc.lines() {
             match uses_tabs(l) {
                 Some(true) => w.tabs += 1,
@@ -304,7 +309,11 @@ impl Whole {
             .filter(|l| uses_tabs(l) == Some(odd))
             .all(|l| self.indents.contains(leading_ws(l)));
         match reply_style {
-            ReplyStyle::Faithful if odd_n > 0 && in_file => WholeReading::AsWritten,
+            // A shifted quote (a reply indented one tab deeper throughout) is no copy of the
+            // file's bytes: its tabs may be the shift's.
+            ReplyStyle::Faithful if self.unshifted && odd_n > 0 && in_file => {
+                WholeReading::AsWritten
+            }
             ReplyStyle::OwnOnly(own) if own == odd && odd_n == 0 && even_n >= SETTLED => {
                 WholeReading::Convert
             }
@@ -403,8 +412,9 @@ pub(crate) fn restyle_ops(
     } else {
         majority(&seen)
     };
+    let unshifted = matches!(p.fit.reindent, Reindent::Same);
     restyle(&mut texts, style, reply_style, &reply, depth, unit, || {
-        Whole::of(doc)
+        Whole::of(doc, unshifted)
     })?;
     let slots = ops
         .iter_mut()
@@ -443,7 +453,7 @@ mod tests {
             lines,
             0,
             || space_unit(&doc, at, at),
-            || Whole::of(&doc),
+            || Whole::of(&doc, true),
         )?;
         Ok(v)
     }
@@ -546,7 +556,7 @@ mod tests {
             &["        c"],
             1,
             || None,
-            || Whole::of(&doc),
+            || Whole::of(&doc, true),
         );
         assert!(r.is_err(), "{v:?}");
         // No neighbours indented at all: left as written.
@@ -615,6 +625,11 @@ mod tests {
         let wider = ["ifeq ($(Z),1)", "    W=1", "endif"];
         assert!(restyled(file, 2, ReplyStyle::Faithful, &wider).is_err());
         assert!(restyled(file, 2, ReplyStyle::Unknown, &spaced).is_err());
+        // A quote the fit shifted is no copy of the file's bytes.
+        let doc = Doc::parse(file);
+        let lines: Vec<String> = spaced.iter().map(|s| s.to_string()).collect();
+        let shifted = Whole::of(&doc, false).reading(&lines, false, ReplyStyle::Faithful);
+        assert!(matches!(shifted, WholeReading::Unclear));
     }
 
     #[test]
