@@ -206,7 +206,13 @@ impl Scan<'_> {
 /// line, laid out with the array's own line breaks and indentation (or, for an empty array,
 /// with those of `like`, another cell's array). Non-ASCII characters are escaped when the file
 /// escapes them (`ascii`).
-pub(crate) fn encode(text: &str, old: &Source, like: Option<&Source>, new: &str, ascii: bool) -> String {
+pub(crate) fn encode(
+    text: &str,
+    old: &Source,
+    like: Option<&Source>,
+    new: &str,
+    ascii: bool,
+) -> String {
     let quote = |s: &str| escape(s, ascii);
     if !old.array {
         return quote(new);
@@ -296,11 +302,20 @@ mod tests {
     fn writes_an_array_in_its_own_layout() {
         let cells = read(NB).unwrap();
         let s = &cells[0];
-        assert_eq!(encode(NB, s, None, "x = \"1\"\ny = 2", false), &NB[s.span.clone()]);
+        assert_eq!(
+            encode(NB, s, None, "x = \"1\"\ny = 2", false),
+            &NB[s.span.clone()]
+        );
         let three = encode(NB, s, None, "a\tb\nc\\d\n\u{1}", false);
-        assert_eq!(three, "[\n    \"a\\tb\\n\",\n    \"c\\\\d\\n\",\n    \"\\u0001\"\n   ]");
+        assert_eq!(
+            three,
+            "[\n    \"a\\tb\\n\",\n    \"c\\\\d\\n\",\n    \"\\u0001\"\n   ]"
+        );
         assert_eq!(encode(NB, s, None, "", false), "[]");
-        assert_eq!(encode(NB, &cells[1], None, "é 😀", true), "\"\\u00e9 \\ud83d\\ude00\"");
+        assert_eq!(
+            encode(NB, &cells[1], None, "é 😀", true),
+            "\"\\u00e9 \\ud83d\\ude00\""
+        );
     }
 
     #[test]

@@ -35,7 +35,10 @@ enum Reading {
 /// edit of the JSON text itself: the caller then applies them as to any file.
 pub fn apply_notebook(current: &str, hunks: &[Hunk]) -> Option<FileOutcome<Splice>> {
     let cells = cells::read(current)?;
-    let readings: Vec<Reading> = hunks.iter().map(|h| read_hunk(current, &cells, h)).collect();
+    let readings: Vec<Reading> = hunks
+        .iter()
+        .map(|h| read_hunk(current, &cells, h))
+        .collect();
     if readings.iter().all(|r| *r == Reading::Json) {
         return None;
     }
@@ -105,7 +108,10 @@ fn outcome(
     added: usize,
     removed: usize,
 ) -> FileOutcome<Splice> {
-    let failed = reports.iter().find(|r| !r.status.is_success()).map(|r| r.status);
+    let failed = reports
+        .iter()
+        .find(|r| !r.status.is_success())
+        .map(|r| r.status);
     let refuse = |mut reports: Vec<HunkReport>, status: Status| {
         for r in reports.iter_mut() {
             if r.status == Status::Applied {
@@ -169,15 +175,16 @@ fn reads_back(new: &str, old: &[Source], written: &[(Range<usize>, String)]) -> 
     };
     now.len() == old.len()
         && written.iter().all(|(span, text)| {
-            let meant: Option<String> = serde_json::from_str::<serde_json::Value>(text)
-                .ok()
-                .map(|v| match v {
-                    serde_json::Value::String(s) => s,
-                    serde_json::Value::Array(a) => {
-                        a.iter().filter_map(serde_json::Value::as_str).collect()
-                    }
-                    _ => String::new(),
-                });
+            let meant: Option<String> =
+                serde_json::from_str::<serde_json::Value>(text)
+                    .ok()
+                    .map(|v| match v {
+                        serde_json::Value::String(s) => s,
+                        serde_json::Value::Array(a) => {
+                            a.iter().filter_map(serde_json::Value::as_str).collect()
+                        }
+                        _ => String::new(),
+                    });
             let i = old.iter().position(|s| s.span == *span);
             matches!((meant, i), (Some(m), Some(i)) if now[i].text == m)
         })
@@ -195,7 +202,8 @@ fn read_hunk(current: &str, cells: &[Source], h: &Hunk) -> Reading {
     let json = places(current, h);
     // Only a strict reading of the JSON text competes with a cell: a hunk of plain code found
     // inside one JSON string (the substring rung) or by a fuzzy rung is the cell's code.
-    let json_strict = json.is_some_and(|r| matches!(r, None | Some(Rung::Exact | Rung::TrailingWs)));
+    let json_strict =
+        json.is_some_and(|r| matches!(r, None | Some(Rung::Exact | Rung::TrailingWs)));
     match (fits.as_slice(), json) {
         ([], Some(_)) => Reading::Json,
         ([c], _) if !json_strict => Reading::Cell(*c),
@@ -262,7 +270,9 @@ fn unhinted(h: &Hunk) -> Hunk {
 fn file_lines(current: &str, cell: &Source, l: LineRange) -> Option<LineRange> {
     let one_per_line = cell.array
         && cell.parts.iter().enumerate().all(|(k, p)| {
-            let part: Option<String> = current.get(p.clone()).and_then(|j| serde_json::from_str(j).ok());
+            let part: Option<String> = current
+                .get(p.clone())
+                .and_then(|j| serde_json::from_str(j).ok());
             part.is_some_and(|t| {
                 let last = k + 1 == cell.parts.len();
                 t.find('\n').map_or(last, |n| n + 1 == t.len())

@@ -242,7 +242,9 @@ mod tests {
                 ..Hunk::default()
             }]
         };
-        assert!(matches!(unbreak(file, &at(2)), Ok(Cow::Owned(ref h)) if h[0].lines[1].text == "  more"));
+        assert!(
+            matches!(unbreak(file, &at(2)), Ok(Cow::Owned(ref h)) if h[0].lines[1].text == "  more")
+        );
         assert!(unbreak(file, &at(8)).is_err());
         // A file with levels reads pasted spaces by columns, at any width.
         assert!(unbreak("a:\n  b:\n    c: 1\n", &at(8)).is_ok());

@@ -637,10 +637,24 @@ mod tests {
         // A changelog whose only indented lines continue list items: no level width, but a
         // tab after an added item goes under the item's text.
         let file = "* one\n  goes on\n* two\n  goes on\n* three\n  goes on\n";
-        let tabbed = ["* four is", "\tlonger", "\tstill", "", "10. ten", "\tgoes on"];
+        let tabbed = [
+            "* four is",
+            "\tlonger",
+            "\tstill",
+            "",
+            "10. ten",
+            "\tgoes on",
+        ];
         assert_eq!(
             restyled(file, 6, ReplyStyle::OwnOnly(true), &tabbed).unwrap(),
-            ["* four is", "  longer", "  still", "", "10. ten", "    goes on"]
+            [
+                "* four is",
+                "  longer",
+                "  still",
+                "",
+                "10. ten",
+                "    goes on"
+            ]
         );
         // A tab after a line that is no item, or two tabs: no certain place.
         assert!(restyled(file, 6, ReplyStyle::OwnOnly(true), &["text", "\tmore"]).is_err());
