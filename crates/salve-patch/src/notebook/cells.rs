@@ -282,6 +282,7 @@ pub(crate) fn escapes_non_ascii(text: &str) -> bool {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

@@ -288,4 +288,5 @@ fn file_lines(current: &str, cell: &Source, l: LineRange) -> Option<LineRange> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests;

@@ -237,7 +237,7 @@ mod tests {
             [Hunk {
                 lines: vec![
                     HunkLine::new(LineKind::Add, "* three"),
-                    HunkLine::new(LineKind::Add, &format!("{}more", "\u{a0}".repeat(w))),
+                    HunkLine::new(LineKind::Add, format!("{}more", "\u{a0}".repeat(w))),
                 ],
                 ..Hunk::default()
             }]
