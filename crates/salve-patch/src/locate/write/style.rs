@@ -9,13 +9,12 @@
 //! the reply (a tab, or its own width of spaces) becomes one level of the file. When the width
 //! of a level on either side is not clear, the hunk is refused rather than guessed.
 
-use std::collections::HashSet;
-
 use crate::edit::{HunkLine, LineKind};
 use crate::locate::write::indentation::{
-    list_marker, majority, seen_around, space_unit, uses_tabs, Style, UNITS,
+    majority, seen_around, space_unit, uses_tabs, Style, UNITS,
 };
 use crate::locate::write::reindent::Reindent;
+use crate::locate::write::whole_style::{under_items, Whole, WholeReading};
 use crate::locate::{pre_image, Placement};
 use crate::ops::Op;
 use crate::text::{is_blank, leading_ws, strip_cr, Doc};
@@ -219,107 +218,6 @@ pub(crate) fn restyle(
         }
     }
     Ok(())
-}
-
-/// `lines` with each line indented by one tab, continuing a list item of `lines` (`- item`,
-/// `1. item`, then lines that go on with it), aligned under the item's text: how Markdown,
-/// reStructuredText and YAML write a continuation whatever their level width. `None` when a
-/// tab-indented line continues no item, or has more than one tab.
-fn under_items(lines: &[String]) -> Option<Vec<String>> {
-    let mut text_at: Option<usize> = None;
-    let mut out = Vec::with_capacity(lines.len());
-    for l in lines {
-        let ws = leading_ws(l);
-        if ws.contains('\t') {
-            let col = text_at.filter(|_| ws == "\t")?;
-            out.push(format!("{}{}", " ".repeat(col), &l[ws.len()..]));
-            continue;
-        }
-        if !is_blank(l) {
-            text_at = match list_marker(&l[ws.len()..]) {
-                Some(m) => Some(ws.len() + m),
-                None if ws.is_empty() => None,
-                None => text_at,
-            };
-        }
-        out.push(l.clone());
-    }
-    Some(out)
-}
-
-/// The least number of indented lines a file must show, all in one style, before an added line
-/// in the other style is taken for the reply's conversion of it: one or two indented lines are
-/// too few to call a file's style settled.
-const SETTLED: usize = 3;
-
-/// What the whole file shows of its indentation, asked only when an added line's style differs
-/// from the lines around it and the quoted lines do not say why.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Whole {
-    /// Indented lines with tabs and with spaces.
-    tabs: usize,
-    spaces: usize,
-    /// The leading whitespace of every indented line.
-    indents: HashSet<String>,
-    /// The hunk's quoted lines stand in the file with the same indentation (no shift).
-    unshifted: bool,
-}
-
-/// How the whole file reads added lines in the style the place does not use.
-enum WholeReading {
-    /// The file itself indents lines exactly so: written as they are.
-    AsWritten,
-    /// The file never uses that style: the reply's conversion, converted back.
-    Convert,
-    /// Neither: refused.
-    Unclear,
-}
-
-impl Whole {
-    pub(crate) fn of(doc: &Doc, unshifted: bool) -> Whole {
-        let mut w = Whole {
-            unshifted,
-            ..Whole::default()
-        };
-        for l in doc.lines() {
-            match uses_tabs(l) {
-                Some(true) => w.tabs += 1,
-                Some(false) => w.spaces += 1,
-                None => continue,
-            }
-            w.indents.insert(leading_ws(l).to_owned());
-        }
-        w
-    }
-
-    /// The reading of added `lines` whose style (`odd`: tabs) differs from the place's.
-    /// - A reply that quotes indented lines faithfully and indents its own lines in the other
-    ///   style exactly as some lines of the file are indented follows the file's own mix (a
-    ///   Makefile's space-indented conditionals among tab-indented recipes): as written.
-    /// - A reply that quotes no indented line, writing every indented added line of the file's
-    ///   edit in one style that the file, settled in the other, never uses: its conversion.
-    fn reading(&self, lines: &[String], odd: bool, reply_style: ReplyStyle) -> WholeReading {
-        let (odd_n, even_n) = if odd {
-            (self.tabs, self.spaces)
-        } else {
-            (self.spaces, self.tabs)
-        };
-        let in_file = lines
-            .iter()
-            .filter(|l| uses_tabs(l) == Some(odd))
-            .all(|l| self.indents.contains(leading_ws(l)));
-        match reply_style {
-            // A shifted quote (a reply indented one tab deeper throughout) is no copy of the
-            // file's bytes: its tabs may be the shift's.
-            ReplyStyle::Faithful if self.unshifted && odd_n > 0 && in_file => {
-                WholeReading::AsWritten
-            }
-            ReplyStyle::OwnOnly(own) if own == odd && odd_n == 0 && even_n >= SETTLED => {
-                WholeReading::Convert
-            }
-            _ => WholeReading::Unclear,
-        }
-    }
 }
 
 /// The spaces one tab of the file stands for in the added `lines`: what the quoted lines show
