@@ -20,6 +20,8 @@ pub(crate) struct Source {
     pub(crate) array: bool,
     /// The text the parts decode to, joined.
     pub(crate) text: String,
+    /// The cell is a code cell (`"cell_type": "code"`).
+    pub(crate) code: bool,
 }
 
 /// Every cell's source, in file order; `None` when `text` is not a notebook this reader can
@@ -162,15 +164,23 @@ impl Scan<'_> {
         self.elements(|s| {
             s.eat(b'{')?;
             let mut source = None;
-            s.members(|s, key| {
-                if key == "source" {
+            let mut code = false;
+            s.members(|s, key| match key.as_str() {
+                "source" => {
                     source = Some(s.source(text)?);
                     Some(())
-                } else {
-                    s.value()
                 }
+                "cell_type" => {
+                    let at = s.i;
+                    s.value()?;
+                    code = text.get(at..s.i) == Some("\"code\"");
+                    Some(())
+                }
+                _ => s.value(),
             })?;
-            out.push(source?);
+            let mut source: Source = source?;
+            source.code = code;
+            out.push(source);
             Some(())
         })?;
         Some(out)
@@ -198,6 +208,7 @@ impl Scan<'_> {
             parts,
             array,
             text: joined,
+            code: false,
         })
     }
 }
@@ -297,6 +308,7 @@ mod tests {
         assert_eq!(cells[0].parts.len(), 2);
         assert_eq!(cells[1].text, "# Té");
         assert!(!cells[1].array);
+        assert!(cells[0].code && !cells[1].code);
     }
 
     #[test]

@@ -98,6 +98,60 @@ pub fn apply_notebook(current: &str, hunks: &[Hunk]) -> Option<FileOutcome<Splic
     Some(outcome(current, &cells, reports, written, added, removed))
 }
 
+/// Every cell's source of the notebook `text`, decoded and joined (each ending with a newline),
+/// for checks that read the lines an edit writes: a notebook holds its cells' lines inside JSON
+/// strings, where a line-based check would not see them. `None` when `text` is not a notebook
+/// this reader follows.
+pub fn notebook_sources(text: &str) -> Option<String> {
+    let cells = cells::read(text)?;
+    let mut all = String::new();
+    for c in cells {
+        all.push_str(&c.text);
+        if !all.ends_with('\n') {
+            all.push('\n');
+        }
+    }
+    Some(all)
+}
+
+/// The code cells' sources of the notebook `text`, decoded and joined (each ending with a
+/// newline), when the notebook says its kernel's language is Python: what a Python parser can
+/// judge of an edit. `None` otherwise.
+pub fn notebook_python(text: &str) -> Option<String> {
+    let v: serde_json::Value = serde_json::from_str(text).ok()?;
+    let meta = v.get("metadata")?;
+    let language = meta
+        .pointer("/kernelspec/language")
+        .or_else(|| meta.pointer("/language_info/name"))
+        .and_then(serde_json::Value::as_str)?;
+    if !language.eq_ignore_ascii_case("python") {
+        return None;
+    }
+    let cells = cells::read(text)?;
+    let mut all = String::new();
+    for c in cells.iter().filter(|c| c.code) {
+        all.push_str(&c.text);
+        if !all.ends_with('\n') {
+            all.push('\n');
+        }
+    }
+    Some(all)
+}
+
+/// The text a cell's `source` value (a JSON string, or an array of strings, as
+/// [`apply_notebook`] writes one) holds; `None` for anything else.
+pub fn notebook_source_value(json: &str) -> Option<String> {
+    match serde_json::from_str::<serde_json::Value>(json).ok()? {
+        serde_json::Value::String(s) => Some(s),
+        serde_json::Value::Array(parts) => parts
+            .iter()
+            .map(|p| p.as_str().map(str::to_owned))
+            .collect::<Option<Vec<String>>>()
+            .map(|v| v.concat()),
+        _ => None,
+    }
+}
+
 /// The outcome of the placed cells: refused when a hunk failed, or when the written file would
 /// not read back as the same notebook with the new sources (a check on the writer itself).
 fn outcome(

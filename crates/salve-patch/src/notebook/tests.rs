@@ -1,4 +1,4 @@
-use super::apply_notebook;
+use super::{apply_notebook, notebook_python, notebook_source_value, notebook_sources};
 use crate::parse::extract;
 use crate::report::Status;
 use crate::FileChange;
@@ -181,4 +181,21 @@ fn a_file_escaping_non_ascii_gets_escapes() {
         out.new_text.as_deref(),
         Some("{\"cells\": [{\"source\": [\"s = \\\"caf\\u00e9\\\"\\n\", \"print(s, \\\"\\u00e9t\\u00e9\\\")\"]}]}")
     );
+}
+
+#[test]
+fn checks_read_the_cells_lines_decoded() {
+    let all = notebook_sources(NB).unwrap();
+    assert!(all.starts_with("# Greeting — \"demo\"\nPrints a name.\nimport os\n"));
+    let code = notebook_python(NB).unwrap();
+    assert!(!code.contains("Greeting"));
+    assert!(code.contains("    print(\"hello\", name)\n"));
+    // No Python kernel named: nothing for a Python parser to judge.
+    assert!(notebook_python("{\"cells\": [], \"metadata\": {}}").is_none());
+    assert_eq!(
+        notebook_source_value("[\"a\\n\", \"b\"]").as_deref(),
+        Some("a\nb")
+    );
+    assert_eq!(notebook_source_value("\"x\"").as_deref(), Some("x"));
+    assert_eq!(notebook_source_value("[1]"), None);
 }
