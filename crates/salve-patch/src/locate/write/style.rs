@@ -14,7 +14,7 @@ use crate::locate::write::indentation::{
     majority, seen_around, space_unit, uses_tabs, Style, UNITS,
 };
 use crate::locate::write::reindent::Reindent;
-use crate::locate::write::whole_style::{under_items, Whole, WholeReading};
+use crate::locate::write::whole_style::{under_items, Shown, Whole, WholeReading};
 use crate::locate::{pre_image, Placement};
 use crate::ops::Op;
 use crate::text::{is_blank, leading_ws, strip_cr, Doc};
@@ -161,7 +161,12 @@ pub(crate) fn restyle(
         ("spaces", "tabs")
     };
     let converts = converts || {
-        match whole().reading(lines, odd, reply_style) {
+        let shown = match reply_style {
+            ReplyStyle::Faithful => Shown::Faithful,
+            ReplyStyle::OwnOnly(t) => Shown::OwnOnly(t),
+            _ => Shown::Other,
+        };
+        match whole().reading(lines, odd, shown) {
             WholeReading::AsWritten => return Ok(()),
             WholeReading::Convert => true,
             WholeReading::Unclear => false,
@@ -526,7 +531,7 @@ mod tests {
         // A quote the fit shifted is no copy of the file's bytes.
         let doc = Doc::parse(file);
         let lines: Vec<String> = spaced.iter().map(|s| s.to_string()).collect();
-        let shifted = Whole::of(&doc, false).reading(&lines, false, ReplyStyle::Faithful);
+        let shifted = Whole::of(&doc, false).reading(&lines, false, Shown::Faithful);
         assert!(matches!(shifted, WholeReading::Unclear));
     }
 

@@ -6,7 +6,6 @@
 use std::collections::HashSet;
 
 use crate::locate::write::indentation::{list_marker, uses_tabs};
-use crate::locate::write::style::ReplyStyle;
 use crate::text::{is_blank, leading_ws, Doc};
 
 /// `lines` with each line indented by one tab, continuing a list item of `lines` (`- item`,
@@ -53,6 +52,18 @@ pub(crate) struct Whole {
     unshifted: bool,
 }
 
+/// What the reply's quoted lines show of its style, as far as the whole file's readings ask
+/// (the style module's `ReplyStyle`, narrowed so the two modules do not import each other).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Shown {
+    /// Quoted lines keep the file's indentation.
+    Faithful,
+    /// No quoted line is indented; every indented added line uses tabs (`true`) or spaces.
+    OwnOnly(bool),
+    /// Anything else.
+    Other,
+}
+
 /// How the whole file reads added lines in the style the place does not use.
 pub(crate) enum WholeReading {
     /// The file itself indents lines exactly so: written as they are.
@@ -86,12 +97,9 @@ impl Whole {
     ///   Makefile's space-indented conditionals among tab-indented recipes): as written.
     /// - A reply that quotes no indented line, writing every indented added line of the file's
     ///   edit in one style that the file, settled in the other, never uses: its conversion.
-    pub(crate) fn reading(
-        &self,
-        lines: &[String],
-        odd: bool,
-        reply_style: ReplyStyle,
-    ) -> WholeReading {
+    ///
+    /// `shown` is what the quoted lines show ([`Shown`]).
+    pub(crate) fn reading(&self, lines: &[String], odd: bool, shown: Shown) -> WholeReading {
         let (odd_n, even_n) = if odd {
             (self.tabs, self.spaces)
         } else {
@@ -101,13 +109,11 @@ impl Whole {
             .iter()
             .filter(|l| uses_tabs(l) == Some(odd))
             .all(|l| self.indents.contains(leading_ws(l)));
-        match reply_style {
+        match shown {
             // A shifted quote (a reply indented one tab deeper throughout) is no copy of the
             // file's bytes: its tabs may be the shift's.
-            ReplyStyle::Faithful if self.unshifted && odd_n > 0 && in_file => {
-                WholeReading::AsWritten
-            }
-            ReplyStyle::OwnOnly(own) if own == odd && odd_n == 0 && even_n >= SETTLED => {
+            Shown::Faithful if self.unshifted && odd_n > 0 && in_file => WholeReading::AsWritten,
+            Shown::OwnOnly(own) if own == odd && odd_n == 0 && even_n >= SETTLED => {
                 WholeReading::Convert
             }
             _ => WholeReading::Unclear,
