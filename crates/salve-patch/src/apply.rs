@@ -10,13 +10,14 @@
 //! [`replace_whole`] and [`replace_whole_3way`] handle whole-file replacements the same way, and
 //! [`create_text`] renders a new file.
 
+use std::borrow::Cow;
 use std::cell::OnceCell;
 
 use crate::edit::Hunk;
 use crate::locate::choose::place::{eof_override, place_all};
 use crate::locate::choose::plan::Edit;
 use crate::locate::rungs::index::FileIndex;
-use crate::locate::write::style::reply_style;
+use crate::locate::write::style::{reply_style, ReplyStyle};
 use crate::locate::{
     applied, applied::applied_evidence, hunk_keys, ops_for, whole, whole::cut, write::levels,
 };
@@ -115,6 +116,13 @@ pub fn apply_hunks_lazy(
             })
     };
     let shown = reply_style(&doc, placed());
+    // Indentation pasted as no-break spaces was already read once, by columns; the whole file's
+    // readings of a style the quoted lines do not show would be a second guess on top.
+    // (Faithful differs from Unknown in those readings only.)
+    let shown = match (&unbroken, shown) {
+        (Cow::Owned(_), ReplyStyle::OwnOnly(_) | ReplyStyle::Faithful) => ReplyStyle::Unknown,
+        (_, s) => s,
+    };
     let levels = levels::shown(&doc, placed());
     let mut ops: Vec<Op> = Vec::new();
     let mut eof: Option<bool> = None;

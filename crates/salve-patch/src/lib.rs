@@ -36,6 +36,7 @@ mod excerpt;
 mod in_order;
 mod locate;
 mod merge;
+mod notebook;
 mod ops;
 mod parse;
 mod placeholder;
@@ -56,6 +57,7 @@ pub use edit::{
 pub use excerpt::{describe_candidates, numbered, ExcerptLine, Scope};
 pub use in_order::apply_in_order;
 pub use merge::{merge3, transplant, MergeConflict};
+pub use notebook::{apply_notebook, notebook_python, notebook_source_value, notebook_sources};
 pub use parse::{extract, extract_value, is_placeholder, looks_like_edit, ReplySyntax};
 pub use render::{unified_diff, unified_diff_spliced};
 pub use report::{

@@ -48,11 +48,24 @@ pub(super) fn judge(
     if pieces.is_empty() {
         return Ok(());
     }
-    let old: String = old_texts(ops)
+    let mut old: String = old_texts(ops)
         .iter()
         .map(|t| String::from_utf8_lossy(t))
         .collect::<Vec<_>>()
         .join("\n");
+    // A notebook's cell lines are written inside JSON strings: the check reads them decoded,
+    // beside the old cells' lines.
+    if is_notebook(path) {
+        if let Some(cells) = salve_patch::notebook_sources(&old) {
+            old.push('\n');
+            old.push_str(&cells);
+        }
+        let decoded: Vec<String> = pieces
+            .iter()
+            .filter_map(|p| salve_patch::notebook_source_value(p))
+            .collect();
+        pieces.extend(decoded.into_iter().map(Cow::Owned));
+    }
     let pieces: Vec<&str> = pieces.iter().map(|p| p.as_ref()).collect();
     let Some(line) = syntax.first_written(path, &old, &pieces, hunks, plan.format) else {
         return Ok(());
@@ -67,4 +80,11 @@ pub(super) fn judge(
             line.trim()
         ),
     )
+}
+
+/// True for a Jupyter notebook's path (`.ipynb`, in any case).
+fn is_notebook(path: &str) -> bool {
+    std::path::Path::new(path)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("ipynb"))
 }

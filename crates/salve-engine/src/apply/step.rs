@@ -205,6 +205,13 @@ pub(super) fn run_hunks(
             removed: 0,
         };
     }
+    // A notebook holds cells' code as JSON strings; a reply quoting the code as plain text is
+    // placed in the cell and written back as JSON (None: the hunks edit the JSON text itself).
+    if is_notebook(target.real_rel.as_str()) {
+        if let Some(out) = salve_patch::apply_notebook(&cur.text, hunks) {
+            return out;
+        }
+    }
     // Reading the baseline runs git; only a hunk that needs the 3-way rung pays for it.
     let out = apply_hunks_lazy(&cur.text, hunks, || {
         ctx.baseline()
@@ -222,6 +229,13 @@ pub(super) fn run_hunks(
         }
     }
     out
+}
+
+/// True for a Jupyter notebook's path (`.ipynb`, in any case).
+fn is_notebook(path: &str) -> bool {
+    std::path::Path::new(path)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("ipynb"))
 }
 
 /// Turn an applier outcome into the report and, on success, a write (after the syntax check).

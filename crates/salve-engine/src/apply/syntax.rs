@@ -32,7 +32,7 @@ pub(super) fn judge(
     }
     let after = splice.materialize(before);
     let Verdict::Introduced(error) = check(Path::new(path), before, &after) else {
-        return Ok(());
+        return judge_cells(language, before, &after, report);
     };
     let quoted = after
         .lines()
@@ -60,6 +60,45 @@ pub(super) fn judge(
         format!(
             "the file would not parse after the edit: {error}. It parsed cleanly before, so \
              nothing was written.{hunk_part}{quoted}"
+        ),
+    )
+}
+
+/// A Python notebook that still parses as JSON is judged on its code cells too: an edit placed
+/// in a cell (or in the JSON strings) whose code parsed and does not after is refused, as the
+/// same edit of a `.py` file is. A notebook whose cells already hold lines Python does not read
+/// (IPython magics, shell escapes) is not judged, as for any file already broken.
+fn judge_cells(
+    language: Language,
+    before: &str,
+    after: &str,
+    report: &mut FileReport,
+) -> Result<(), Stop> {
+    if language != Language::Notebook {
+        return Ok(());
+    }
+    let (Some(old), Some(new)) = (
+        salve_patch::notebook_python(before),
+        salve_patch::notebook_python(after),
+    ) else {
+        return Ok(());
+    };
+    let Verdict::Introduced(error) = check(Path::new("cells.py"), &old, &new) else {
+        return Ok(());
+    };
+    let quoted = new
+        .lines()
+        .nth(error.line.saturating_sub(1))
+        .map(|l| format!("\n  {}", l.trim_end()))
+        .unwrap_or_default();
+    report.added = 0;
+    report.removed = 0;
+    refuse(
+        Status::Syntax,
+        format!(
+            "the notebook's code cells would not parse after the edit: {error} (counting the \
+             code cells' lines one after another). They parsed cleanly before, so nothing was \
+             written. Fix the cell's new code and send it again.{quoted}"
         ),
     )
 }

@@ -32,8 +32,9 @@ use crate::scenarios::{
 /// The lowest correct-apply rate (percent, over expect=apply cases) the test accepts. Set a little
 /// below what salve achieves, so a regression fails the test.
 const CAR_FLOOR: f64 = 98.0;
-/// The same for corpus v2 (97.7% at the end of session 5, 928/950; issue 14 asks for 97%).
-const CAR_FLOOR_V2: f64 = 97.0;
+/// The same for corpus v2 (98.0%, 931/950, since issue 23's whole-file indentation readings;
+/// the issue's bar is 98%).
+const CAR_FLOOR_V2: f64 = 98.0;
 
 /// Where path_traversal cases try to write (see the corpus's score.py).
 const ESCAPE_ROOT: &str = "/tmp/salve-escape";

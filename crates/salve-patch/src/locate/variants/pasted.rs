@@ -13,6 +13,7 @@
 use std::borrow::Cow;
 
 use crate::edit::{Hunk, TextPair};
+use crate::locate::write::indentation::step;
 use crate::text::{leading_ws, Doc};
 
 /// Spaces that render as one column and are no indentation character of any language.
@@ -66,6 +67,33 @@ fn unreadable(current: &str, blank_pasted: bool) -> Option<String> {
     })
 }
 
+/// A file indented with spaces whose indented lines show no level width (they only continue
+/// list items, as in a changelog) reads pasted spaces by the widths it has: a pasted line at
+/// another width could stand for a level as well as for columns (a tab pasted as eight
+/// no-break spaces under a list item), so it is refused.
+fn no_width_for(current: &str, hunks: &[Hunk]) -> Option<String> {
+    let doc = Doc::parse(current);
+    if doc.indents_with_tabs() || step(doc.lines()).is_some() {
+        return None;
+    }
+    let widths: std::collections::HashSet<usize> = doc
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| leading_ws(l).len())
+        .collect();
+    let odd = hunks
+        .iter()
+        .flat_map(|h| &h.lines)
+        .filter(|l| has_pasted_indent(&l.text) && !l.text.trim().is_empty())
+        .map(|l| leading_ws(&unbreak_line(&l.text)).len())
+        .find(|w| !widths.contains(w))?;
+    Some(format!(
+        "a line of the edit is indented with {odd} no-break spaces (as a web page shows spaces), \
+         and the file's indented lines show no level width, only their own widths, so what \
+         they stand for cannot be told; write the indentation with the file's own characters"
+    ))
+}
+
 fn blank_pasted(line: &str) -> bool {
     line.trim().is_empty() && has_pasted_indent(line)
 }
@@ -88,6 +116,9 @@ pub(crate) fn unbreak<'h>(current: &str, hunks: &'h [Hunk]) -> Result<Cow<'h, [H
         .iter()
         .any(|h| h.lines.iter().any(|l| blank_pasted(&l.text)));
     if let Some(why) = unreadable(current, blank) {
+        return Err(why);
+    }
+    if let Some(why) = no_width_for(current, hunks) {
         return Err(why);
     }
     let mut out = hunks.to_vec();
@@ -196,5 +227,26 @@ mod tests {
         ));
         // A file without indentation cannot tell tabs from spaces.
         assert!(unbreak("a\nb\n", &hunks).is_err());
+    }
+
+    #[test]
+    fn a_file_without_a_level_width_takes_only_its_own_widths() {
+        // A changelog whose indented lines only continue list items.
+        let file = "* one\n  goes on\n* two\n  goes on\n";
+        let at = |w: usize| {
+            [Hunk {
+                lines: vec![
+                    HunkLine::new(LineKind::Add, "* three"),
+                    HunkLine::new(LineKind::Add, format!("{}more", "\u{a0}".repeat(w))),
+                ],
+                ..Hunk::default()
+            }]
+        };
+        assert!(
+            matches!(unbreak(file, &at(2)), Ok(Cow::Owned(ref h)) if h[0].lines[1].text == "  more")
+        );
+        assert!(unbreak(file, &at(8)).is_err());
+        // A file with levels reads pasted spaces by columns, at any width.
+        assert!(unbreak("a:\n  b:\n    c: 1\n", &at(8)).is_ok());
     }
 }

@@ -115,7 +115,7 @@ pub(crate) fn step<'a>(lines: impl Iterator<Item = &'a str>) -> Option<usize> {
 
 /// The width of a list item's marker and the space after it (`- `, `* `, `+ `, `1. `, `2) `)
 /// when `text` (a line without its indentation) starts a list item.
-fn list_marker(text: &str) -> Option<usize> {
+pub(crate) fn list_marker(text: &str) -> Option<usize> {
     let digits = text.bytes().take_while(u8::is_ascii_digit).count();
     let mark = match text.as_bytes().get(digits) {
         Some(b'.' | b')') if (1..=9).contains(&digits) => digits + 1,

@@ -12,3 +12,4 @@ pub(crate) mod placed_ops;
 pub(crate) mod quoted;
 pub(crate) mod reindent;
 pub(crate) mod style;
+pub(crate) mod whole_style;

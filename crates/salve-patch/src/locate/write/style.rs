@@ -9,11 +9,12 @@
 //! the reply (a tab, or its own width of spaces) becomes one level of the file. When the width
 //! of a level on either side is not clear, the hunk is refused rather than guessed.
 
-use crate::edit::HunkLine;
+use crate::edit::{HunkLine, LineKind};
 use crate::locate::write::indentation::{
     majority, seen_around, space_unit, uses_tabs, Style, UNITS,
 };
 use crate::locate::write::reindent::Reindent;
+use crate::locate::write::whole_style::{under_items, Shown, Whole, WholeReading};
 use crate::locate::{pre_image, Placement};
 use crate::ops::Op;
 use crate::text::{is_blank, leading_ws, strip_cr, Doc};
@@ -36,6 +37,10 @@ pub(crate) enum ReplyStyle {
     SpacesAsTabs(Option<usize>),
     /// Both, or faithful and converted lines: unclear.
     Mixed,
+    /// No quoted line is indented, and every indented added line of the file's edit uses tabs
+    /// (`true`) or spaces (`false`): the reply's own style, consistent across its hunks. Taken
+    /// as a conversion only against a file that never uses that style (see [`restyle`]).
+    OwnOnly(bool),
 }
 
 /// The [`ReplyStyle`] shown by placed hunks: each with its lines and placement.
@@ -46,7 +51,16 @@ pub(crate) fn reply_style<'a>(
     let (mut same, mut t2s, mut s2t) = (false, false, false);
     // Spaces per tab each quoted line shows: `None` once two disagree.
     let mut per_tab: Option<Option<usize>> = None;
+    // The styles the added lines are written in: (tabs, spaces) seen.
+    let mut own = (false, false);
     for (lines, p) in placed {
+        for l in lines.iter().filter(|l| l.kind == LineKind::Add) {
+            match uses_tabs(strip_cr(&l.text)) {
+                Some(true) => own.0 = true,
+                Some(false) => own.1 = true,
+                None => {}
+            }
+        }
         let (pre, _) = pre_image(lines);
         // A prefix the fit adds or strips is the whole reply shifted, already undone for the
         // added lines: the style is judged on what is left (a tab before every line of a
@@ -93,7 +107,11 @@ pub(crate) fn reply_style<'a>(
         }
     }
     match (same, t2s, s2t) {
-        (false, false, false) => ReplyStyle::Unknown,
+        (false, false, false) => match own {
+            (true, false) => ReplyStyle::OwnOnly(true),
+            (false, true) => ReplyStyle::OwnOnly(false),
+            _ => ReplyStyle::Unknown,
+        },
         (true, false, false) => ReplyStyle::Faithful,
         (false, true, false) => ReplyStyle::TabsAsSpaces(per_tab.flatten()),
         (false, false, true) => ReplyStyle::SpacesAsTabs(per_tab.flatten()),
@@ -114,9 +132,9 @@ fn spaces_per_tab(text: &str, file: &str) -> Option<usize> {
 
 /// The inserted lines `lines` (a hunk's, after re-indentation) where they land, in a place of
 /// style `style`. A line whose style differs from the place's is converted when the reply's
-/// quoted lines show that it converts the file's style (`reply_style`), and refused otherwise:
-/// then tabs among spaces may be the model's drift or the file's own mix, and the two give
-/// different files. `reply` holds every
+/// quoted lines show that it converts the file's style (`reply_style`), or when the whole file
+/// settles the question ([`Whole`]), and refused otherwise: then tabs among spaces may be the
+/// model's drift or the file's own mix, and the two give different files. `reply` holds every
 /// line of the hunk as the model wrote it, to tell the width of its own space levels;
 /// `depth_before` is the tab depth of the file's nearest non-blank line before the landing
 /// place, used only to choose between level widths the reply leaves open.
@@ -127,6 +145,7 @@ pub(crate) fn restyle(
     reply: &[&str],
     depth_before: usize,
     unit: impl FnOnce() -> Option<usize>,
+    whole: impl FnOnce() -> Whole,
 ) -> Result<(), String> {
     let (odd, converts) = match style {
         Style::Unknown => return Ok(()),
@@ -141,6 +160,18 @@ pub(crate) fn restyle(
     } else {
         ("spaces", "tabs")
     };
+    let converts = converts || {
+        let shown = match reply_style {
+            ReplyStyle::Faithful => Shown::Faithful,
+            ReplyStyle::OwnOnly(t) => Shown::OwnOnly(t),
+            _ => Shown::Other,
+        };
+        match whole().reading(lines, odd, shown) {
+            WholeReading::AsWritten => return Ok(()),
+            WholeReading::Convert => true,
+            WholeReading::Unclear => false,
+        }
+    };
     if !converts {
         return Err(format!(
             "the added lines are indented with {have} where the lines around use {want}, and the lines the edit quotes do not show which is meant; write them in the file's style, or quote indented lines around them"
@@ -154,7 +185,15 @@ pub(crate) fn restyle(
                 _ => None,
             };
             let Some(unit) = shown.or_else(unit) else {
-                return Err(unclear(have, want));
+                // A file whose only space-indented lines continue list items shows no level
+                // width; a tab that continues an item of the added lines still has one place.
+                return match under_items(lines) {
+                    Some(aligned) => {
+                        lines.iter_mut().zip(aligned).for_each(|(l, a)| *l = a);
+                        Ok(())
+                    }
+                    None => Err(unclear(have, want)),
+                };
             };
             for l in lines.iter_mut().filter(|l| leading_ws(l).contains('\t')) {
                 let ws = leading_ws(l);
@@ -276,7 +315,10 @@ pub(crate) fn restyle_ops(
     } else {
         majority(&seen)
     };
-    restyle(&mut texts, style, reply_style, &reply, depth, unit)?;
+    let unshifted = matches!(p.fit.reindent, Reindent::Same);
+    restyle(&mut texts, style, reply_style, &reply, depth, unit, || {
+        Whole::of(doc, unshifted)
+    })?;
     let slots = ops
         .iter_mut()
         .flat_map(|o| o.insert.iter_mut())
@@ -307,9 +349,15 @@ mod tests {
     ) -> Result<Vec<String>, String> {
         let doc = Doc::parse(file);
         let mut v: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
-        restyle(&mut v, around(&doc, at, at), how, lines, 0, || {
-            space_unit(&doc, at, at)
-        })?;
+        restyle(
+            &mut v,
+            around(&doc, at, at),
+            how,
+            lines,
+            0,
+            || space_unit(&doc, at, at),
+            || Whole::of(&doc, true),
+        )?;
         Ok(v)
     }
 
@@ -411,6 +459,7 @@ mod tests {
             &["        c"],
             1,
             || None,
+            || Whole::of(&doc, true),
         );
         assert!(r.is_err(), "{v:?}");
         // No neighbours indented at all: left as written.
@@ -445,5 +494,73 @@ mod tests {
         let file = "a\n\tb\n  c\n\td\n  e\n";
         // Between a line with spaces and one with tabs: unclear.
         assert_eq!(around(&Doc::parse(file), 3, 3), Style::Unknown);
+    }
+
+    #[test]
+    fn a_settled_file_takes_back_a_reply_written_all_in_the_other_style() {
+        // Three lines indented with two spaces, no tab anywhere: a reply that quotes nothing
+        // indented and writes every indented line with tabs converted the file's spaces.
+        let file = "a {\n  b;\n  c;\n}\n\nd {\n  e;\n}\n";
+        let tabbed = ["f {", "\tg;", "\t\th;", "}"];
+        assert_eq!(
+            restyled(file, 8, ReplyStyle::OwnOnly(true), &tabbed).unwrap(),
+            ["f {", "  g;", "    h;", "}"]
+        );
+        // Too few lines to settle the file's style, a reply mixing its own styles, or a file
+        // that has tabs somewhere: refused as before.
+        let short = "a {\n  b;\n}\n";
+        assert!(restyled(short, 3, ReplyStyle::OwnOnly(true), &tabbed).is_err());
+        assert!(restyled(file, 8, ReplyStyle::Unknown, &tabbed).is_err());
+        let some_tab = format!("{file}i {{\n\tj;\n}}\n");
+        assert!(restyled(&some_tab, 3, ReplyStyle::OwnOnly(true), &tabbed).is_err());
+    }
+
+    #[test]
+    fn a_faithful_reply_may_indent_as_the_file_does_elsewhere() {
+        // A Makefile: tabbed recipes, and conditionals indented with two spaces.
+        let file = "all:\n\tcc -o a a.c\n\tstrip a\nifeq ($(X),1)\n  Y=1\nendif\nb:\n\tcc b.c\n";
+        let spaced = ["ifeq ($(Z),1)", "  W=1", "endif"];
+        assert_eq!(
+            restyled(file, 2, ReplyStyle::Faithful, &spaced).unwrap(),
+            spaced
+        );
+        // Four spaces stand nowhere in the file, and an unknown reply shows nothing: refused.
+        let wider = ["ifeq ($(Z),1)", "    W=1", "endif"];
+        assert!(restyled(file, 2, ReplyStyle::Faithful, &wider).is_err());
+        assert!(restyled(file, 2, ReplyStyle::Unknown, &spaced).is_err());
+        // A quote the fit shifted is no copy of the file's bytes.
+        let doc = Doc::parse(file);
+        let lines: Vec<String> = spaced.iter().map(|s| s.to_string()).collect();
+        let shifted = Whole::of(&doc, false).reading(&lines, false, Shown::Faithful);
+        assert!(matches!(shifted, WholeReading::Unclear));
+    }
+
+    #[test]
+    fn a_tab_continuing_a_list_item_aligns_under_its_text() {
+        // A changelog whose only indented lines continue list items: no level width, but a
+        // tab after an added item goes under the item's text.
+        let file = "* one\n  goes on\n* two\n  goes on\n* three\n  goes on\n";
+        let tabbed = [
+            "* four is",
+            "\tlonger",
+            "\tstill",
+            "",
+            "10. ten",
+            "\tgoes on",
+        ];
+        assert_eq!(
+            restyled(file, 6, ReplyStyle::OwnOnly(true), &tabbed).unwrap(),
+            [
+                "* four is",
+                "  longer",
+                "  still",
+                "",
+                "10. ten",
+                "    goes on"
+            ]
+        );
+        // A tab after a line that is no item, or two tabs: no certain place.
+        assert!(restyled(file, 6, ReplyStyle::OwnOnly(true), &["text", "\tmore"]).is_err());
+        assert!(restyled(file, 6, ReplyStyle::OwnOnly(true), &["* a", "\t\tb"]).is_err());
     }
 }
