@@ -7,8 +7,10 @@
 //!   what the file has between them, and a marker stands for the file's lines between two
 //!   regions; a leading (trailing) marker keeps the file's head (tail), and without one the
 //!   region starts at line 1 (ends at the file's end) or is refused as cut;
-//! - the regions go in file order, in the one way they fit ([`chain`]); a region that fits
-//!   nowhere, several ways, or only out of order refuses the file with its candidates.
+//! - the regions go in file order, in the one way they fit ([`chain`]); where they fit several
+//!   ways, a region's reading that is best on every count at once settles it (`settle`); a
+//!   region that fits nowhere, several ways without such a reading, or only out of order
+//!   refuses the file with its candidates.
 //!
 //! The merged lines then take the same road as any whole-file replacement (line endings, 3-way
 //! with the baseline, already-applied, and the engine's checks on what is written), so a
