@@ -212,28 +212,34 @@ pub(crate) fn placements(doc: &Doc, region: &Region) -> Result<Vec<Placement>, M
 }
 
 /// Whether the file has at least the blank lines the snippet shows before the region (after
-/// the marker before it) and after it (before the marker after it), next to `p`. Where the
-/// snippet shows blank lines beside a marker, the anchor on that side must also be two lines
-/// or more with a letter or digit: the blank line may be all the context the region has there,
-/// and a lone line or braces beyond it fit where lines were added or deleted as well.
+/// the marker before it) and after it (before the marker after it), next to `p`, and the
+/// anchor beside them says where the region goes without them. Where the file has exactly as
+/// many, the anchor needs a line with a letter or digit (braces beside a blank line fit where
+/// new lines close too); where it has more, the snippet may remove the others or the marker may
+/// keep them, so the anchor must be two lines or more with a letter or digit to rule out the
+/// one reading or the other.
 fn blanks_fit(doc: &Doc, region: &Region, p: &Placement) -> bool {
     let (before, after) = region.blanks;
     let r = &region.lines;
     let whole = p.head + p.tail >= r.len();
-    let firm = |lines: &[&str]| lines.len() >= 2 && lines.iter().any(|l| has_words(l));
     let head = if whole { &r[..] } else { &r[..p.head] };
     let tail = if whole {
         &r[..]
     } else {
         &r[r.len() - p.tail..]
     };
-    if (before > 0 && !firm(head)) || (after > 0 && !firm(tail)) {
-        return false;
-    }
-    let ok_before = before <= p.start && (p.start - before..p.start).all(|i| is_blank(doc.line(i)));
-    let ok_after =
-        p.end + after <= doc.len() && (p.end..p.end + after).all(|i| is_blank(doc.line(i)));
-    ok_before && ok_after
+    let in_file_before = (0..p.start)
+        .rev()
+        .take_while(|&i| is_blank(doc.line(i)))
+        .count();
+    let in_file_after = (p.end..doc.len())
+        .take_while(|&i| is_blank(doc.line(i)))
+        .count();
+    let says = |shown: usize, in_file: usize, lines: &[&str]| {
+        let words = lines.iter().any(|l| has_words(l));
+        shown == 0 || (shown == in_file && words) || (shown < in_file && words && lines.len() >= 2)
+    };
+    says(before, in_file_before, head) && says(after, in_file_after, tail)
 }
 
 fn readings(doc: &Doc, region: &Region) -> Result<Vec<Placement>, Miss> {

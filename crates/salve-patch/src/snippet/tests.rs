@@ -249,3 +249,12 @@ fn a_reading_best_on_every_count_settles_anchors_that_fit_twice() {
         file.replacen("        return;\n", "        log();\n        return;\n", 1)
     );
 }
+
+#[test]
+fn blank_lines_beside_a_marker_as_the_file_has_them_keep_a_one_line_anchor() {
+    // Two blank lines between functions, shown as the file has them: `def b():` alone
+    // anchors the region's start.
+    let s = "# ... existing code ...\n\n\ndef b():\n    \"\"\"Bee.\"\"\"\n    y = 2\n    return y\n\n\n# ... existing code ...\n";
+    let out = merged(FILE, s, "m.py").unwrap();
+    assert_eq!(out, FILE.replace("\"\"\"B.\"\"\"", "\"\"\"Bee.\"\"\""));
+}
