@@ -29,7 +29,12 @@ Each reply is applied by `salve apply` in a fresh git repository holding the bef
 `refused`: salve failed and the file is unchanged. `kept ws`: salve made the change, but a line
 the commit changed only in trailing whitespace (a blank line losing its spaces, next to a real
 change) kept the file's bytes, as every rung keeps them on lines equal but for trailing
-whitespace; counted apart, neither exact nor wrong. `wrong`: anything else.
+whitespace; counted apart, neither exact nor wrong. `inexpressible`: salve wrote a file other
+than the after file, and the snippet, read literally (its blank lines included, each marker
+standing for a run of the before file's lines), is as true of what salve wrote as of the after
+file: no reader of the snippet can tell the two apart (proved per case by `reads_true`; each
+such pair is named in the output); counted apart, neither exact nor wrong. `wrong`: anything
+else.
 Bars (issue 28): at least 90% exact for ctx3, reworded and tool; zero wrong in every variant.
 Exits non-zero when a bar is missed. Standard library only, plus git.
 """
@@ -136,6 +141,48 @@ def regions(before, after, ctx):
     return out
 
 
+def proof(before, after, ctx):
+    """What the snippet says, for `reads_true`: (leading marker, trailing marker, regions)."""
+    regs = regions(before, after, ctx)
+    if not regs:
+        return None
+    return (regs[0][0] > 0, regs[-1][1] < len(before), [after[a0:a1] for _, _, a0, a1 in regs])
+
+
+def reads_true(said, before, text):
+    """Whether the snippet `said` (see `proof`) is true of `text`: its regions stand in `text` in
+    order, each whole, the first at the top unless a marker leads and the last at the end unless
+    a marker trails, and every stretch a marker stands for is a run of the before file's lines."""
+    lead, trail, blocks = said
+    old = [x.rstrip() for x in before]
+    now = [x.rstrip() for x in lines_of(text)]
+    blocks = [[x.rstrip() for x in b] for b in blocks]
+    starts = {}
+    for i, line in enumerate(old):
+        starts.setdefault(line, []).append(i)
+
+    def is_run(seg):
+        return not seg or any(old[i:i + len(seg)] == seg for i in starts.get(seg[0], []))
+
+    seen = set()
+
+    def place(k, at):
+        if (k, at) in seen:
+            return False
+        seen.add((k, at))
+        if k == len(blocks):
+            return is_run(now[at:]) if trail else at == len(now)
+        blk = blocks[k]
+        for pos in range(at, len(now) - len(blk) + 1):
+            if k == 0 and not lead and pos > 0:
+                break
+            if now[pos:pos + len(blk)] == blk and is_run(now[at:pos]) and place(k + 1, pos + len(blk)):
+                return True
+        return False
+
+    return place(0, 0)
+
+
 def snippet(path, before, after, ctx, rng=None):
     """The snippet of the change: regions of after lines joined by markers."""
     out = []
@@ -193,16 +240,17 @@ def tool(path, body, xml):
 
 
 def replies(pair, rng):
-    """(variant, reply, expected text) for one pair."""
+    """(variant, reply, expected text, what the snippet says) for one pair."""
     _, path, b, a = pair
     before, after = lines_of(b), lines_of(a)
-    out = [('ctx3', fenced(path, snippet(path, before, after, 3)), a),
-           ('ctx1', fenced(path, snippet(path, before, after, 1)), a),
-           ('reworded', fenced(path, snippet(path, before, after, 3, rng)), a),
-           ('tool', tool(path, snippet(path, before, after, 3), rng.random() < 0.5), a)]
+    p3, p1 = proof(before, after, 3), proof(before, after, 1)
+    out = [('ctx3', fenced(path, snippet(path, before, after, 3)), a, p3),
+           ('ctx1', fenced(path, snippet(path, before, after, 1)), a, p1),
+           ('reworded', fenced(path, snippet(path, before, after, 3, rng)), a, p3),
+           ('tool', tool(path, snippet(path, before, after, 3), rng.random() < 0.5), a, p3)]
     amb = ambiguous(path, before, rng)
     if amb:
-        out.append(('ambiguous', fenced(path, amb), b))
+        out.append(('ambiguous', fenced(path, amb), b, None))
     return out
 
 
@@ -210,7 +258,7 @@ def stripped(text):
     return [line.rstrip() for line in text.split('\n')]
 
 
-def run_one(salve, path, before, reply, expected):
+def run_one(salve, path, before, reply, expected, said=None):
     with tempfile.TemporaryDirectory(prefix='salve-snip-') as tmp:
         repo = os.path.join(tmp, 'repo')
         target = os.path.join(repo, path)
@@ -236,6 +284,8 @@ def run_one(salve, path, before, reply, expected):
             return 'kept_ws'
         if p.returncode == 1 and now == before:
             return 'exact' if expected == before else 'refused'
+        if p.returncode == 0 and said and reads_true(said, lines_of(before), now):
+            return 'inexpressible'
         return 'wrong'
 
 
@@ -261,11 +311,11 @@ def main():
           f'sampled {len(sample)}')
     jobs = []
     for pair in sample:
-        for variant, reply, expected in replies(pair, rng):
-            jobs.append((pair, variant, reply, expected))
+        for variant, reply, expected, said in replies(pair, rng):
+            jobs.append((pair, variant, reply, expected, said))
     results = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
-        futs = [ex.submit(run_one, args.salve, j[0][1], j[0][2], j[2], j[3]) for j in jobs]
+        futs = [ex.submit(run_one, args.salve, j[0][1], j[0][2], j[2], j[3], j[4]) for j in jobs]
         for j, fut in zip(jobs, futs):
             results.append({'case': j[0][0], 'path': j[0][1], 'variant': j[1],
                             'outcome': fut.result()})
@@ -297,8 +347,8 @@ def trailing_ws_only(b, a):
 
 
 def report(results, args):
-    print('\n| variant | snippets | exact | refused | kept ws | wrong | exact % |')
-    print('|---|---:|---:|---:|---:|---:|---:|')
+    print('\n| variant | snippets | exact | refused | kept ws | inexpressible | wrong | exact % |')
+    print('|---|---:|---:|---:|---:|---:|---:|---:|')
     failed = []
     for v in VARIANTS:
         rows = [r for r in results if r['variant'] == v]
@@ -306,17 +356,17 @@ def report(results, args):
             continue
         n = len(rows)
         count = {o: sum(1 for r in rows if r['outcome'] == o)
-                 for o in ('exact', 'refused', 'kept_ws', 'wrong')}
+                 for o in ('exact', 'refused', 'kept_ws', 'inexpressible', 'wrong')}
         pct = 100.0 * count['exact'] / n
         print(f"| {v} | {n} | {count['exact']} | {count['refused']} | {count['kept_ws']} "
-              f"| {count['wrong']} | {pct:.1f} |")
+              f"| {count['inexpressible']} | {count['wrong']} | {pct:.1f} |")
         if count['wrong']:
             failed.append(f'{v}: {count["wrong"]} wrong')
         if v in BARS and count['exact'] < BARS[v] * n:
             failed.append(f'{v}: {pct:.1f}% exact, under {BARS[v] * 100:.0f}%')
     for r in results:
-        if r['outcome'] == 'wrong':
-            print(f"wrong: {r['variant']} {r['case']} {r['path']}")
+        if r['outcome'] in ('wrong', 'inexpressible'):
+            print(f"{r['outcome']}: {r['variant']} {r['case']} {r['path']}")
     if args.json:
         with open(args.json, 'w') as f:
             json.dump(results, f, indent=1)

@@ -71,6 +71,12 @@ pub(crate) enum Miss {
     Lone,
     /// Blank lines before the first marker or after the last, where the file has other lines.
     Blanks,
+    /// The region fits only where the file has fewer blank lines next to it than the snippet
+    /// shows between it and its markers (`shown`: before, after); `at` is one such place.
+    Layout {
+        at: (usize, usize),
+        shown: (usize, usize),
+    },
     /// Anchors were found, but every pair of them leaves more than [`MAX_UNEXPLAINED`] file
     /// lines that nothing replaces; `lines` is the best pair's span, `lost` its longest stretch.
     Unexplained { lines: (usize, usize), lost: usize },
@@ -188,8 +194,55 @@ fn pinned_tail(doc: &Doc, r: &[&str]) -> Result<Vec<Run>, Miss> {
     Ok(vec![(doc.len(), at_end)])
 }
 
-/// Every place the region fits (see the module docs), or why it fits nowhere.
+/// Every place the region fits (see the module docs), or why it fits nowhere. A place where
+/// the file has fewer blank lines between the region and a marker than the snippet shows, or
+/// only a weak anchor beside them, refuses the region: merging there might not do what the
+/// snippet says (blank lines added or removed next to a marker, or a region whose context was
+/// a blank line anchored elsewhere).
 pub(crate) fn placements(doc: &Doc, region: &Region) -> Result<Vec<Placement>, Miss> {
+    let all = readings(doc, region)?;
+    // One reading that fails refuses the region: dropping it could leave a wrong one alone.
+    match all.iter().find(|p| !blanks_fit(doc, region, p)) {
+        Some(p) => Err(Miss::Layout {
+            at: (p.start, p.end),
+            shown: region.blanks,
+        }),
+        None => Ok(all),
+    }
+}
+
+/// Whether the file has at least the blank lines the snippet shows before the region (after
+/// the marker before it) and after it (before the marker after it), next to `p`, and the
+/// anchor beside them says where the region goes without them. Where the file has exactly as
+/// many, the anchor needs a line with a letter or digit (braces beside a blank line fit where
+/// new lines close too); where it has more, the snippet may remove the others or the marker may
+/// keep them, so the anchor must be two lines or more with a letter or digit to rule out the
+/// one reading or the other.
+fn blanks_fit(doc: &Doc, region: &Region, p: &Placement) -> bool {
+    let (before, after) = region.blanks;
+    let r = &region.lines;
+    let whole = p.head + p.tail >= r.len();
+    let head = if whole { &r[..] } else { &r[..p.head] };
+    let tail = if whole {
+        &r[..]
+    } else {
+        &r[r.len() - p.tail..]
+    };
+    let in_file_before = (0..p.start)
+        .rev()
+        .take_while(|&i| is_blank(doc.line(i)))
+        .count();
+    let in_file_after = (p.end..doc.len())
+        .take_while(|&i| is_blank(doc.line(i)))
+        .count();
+    let says = |shown: usize, in_file: usize, lines: &[&str]| {
+        let words = lines.iter().any(|l| has_words(l));
+        shown == 0 || (shown == in_file && words) || (shown < in_file && words && lines.len() >= 2)
+    };
+    says(before, in_file_before, head) && says(after, in_file_after, tail)
+}
+
+fn readings(doc: &Doc, region: &Region) -> Result<Vec<Placement>, Miss> {
     let r = &region.lines;
     if r.iter().all(|l| is_blank(l)) {
         return blank_end(doc, region);
@@ -266,24 +319,18 @@ pub(crate) fn placements(doc: &Doc, region: &Region) -> Result<Vec<Placement>, M
 }
 
 /// A region that stands whole in the file may also be its start and its end with lines
-/// deleted between them (its last lines stand again a little further on): another reading of
-/// the same snippet, so the region is ambiguous rather than already applied.
+/// deleted between them (its last lines stand again a little further on, even a brace): another
+/// reading of the same snippet, so the region is ambiguous rather than already applied.
 fn deletions(doc: &Doc, region: &Region, starts: &[Run]) -> Vec<Placement> {
     let r = &region.lines;
-    let Ok(ends) = tails(doc, r) else {
-        return Vec::new();
-    };
+    let m = r.len();
     let mut out = Vec::new();
-    for &(p, hp) in starts {
-        for &(e, te) in &ends {
-            if e <= p + r.len() {
-                continue;
-            }
-            let Some((h, t)) = split(r, e - p, hp, te, region) else {
-                continue;
-            };
-            if e >= p + h + t && unexplained(doc, r, p, e, h, t) <= MAX_UNEXPLAINED {
-                out.push(placement(doc, r, p, e, h, t));
+    for &(p, n) in starts.iter().filter(|&&(_, n)| n == m) {
+        let far = (p + n + MAX_UNEXPLAINED).min(doc.len());
+        for e in p + n + 1..=far {
+            let t = backward(doc, r, e).min(m - 1);
+            if t >= 1 && strong(&r[..m - t]) {
+                out.push(placement(doc, r, p, e, m - t, t));
             }
         }
     }
@@ -361,6 +408,20 @@ pub(super) fn unexplained(doc: &Doc, r: &[&str], p: usize, e: usize, h: usize, t
         })
         .max()
         .unwrap_or(0)
+}
+
+/// How far apart the file's lines at `p` and the region's lines are: the lines a merge there
+/// removes plus the lines it adds, trailing whitespace aside.
+pub(crate) fn cost(doc: &Doc, r: &[&str], p: &Placement) -> usize {
+    let old: Vec<&str> = (p.start..p.end).map(|i| doc.line(i).trim_end()).collect();
+    let new: Vec<&str> = r.iter().map(|l| l.trim_end()).collect();
+    middle_ops(&old, &new)
+        .iter()
+        .map(|op| match op.as_tag_tuple() {
+            (similar::DiffTag::Equal, _, _) => 0,
+            (_, o, n) => o.len() + n.len(),
+        })
+        .sum()
 }
 
 /// The line diff of a file's middle `old` against a region's middle `new`.

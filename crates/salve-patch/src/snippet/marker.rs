@@ -119,6 +119,10 @@ pub(crate) struct Region<'a> {
     pub lead: bool,
     /// A marker stands after the region: the file's lines after it are kept.
     pub trail: bool,
+    /// Blank lines left out between the marker before the region and its first line, and
+    /// between its last line and the marker after it: the file must have at least as many
+    /// there, or the snippet says something the merge would not do.
+    pub blanks: (usize, usize),
 }
 
 /// A snippet cut at its markers: the regions in order (none empty).
@@ -165,6 +169,7 @@ fn region<'a>(
             first: start,
             lead,
             trail,
+            blanks: (0, 0),
         });
     }
     let (mut a, mut b) = (start, end);
@@ -186,6 +191,7 @@ fn region<'a>(
         first: a,
         lead,
         trail,
+        blanks: (a - start, end - b),
     })
 }
 

@@ -127,6 +127,16 @@ pub(super) fn missed(k: usize, r: &Region, miss: &Miss) -> HunkReport {
                 at_lines(places)
             ),
         ),
+        Miss::Layout { at, shown } => (
+            Status::NotFound,
+            format!(
+                "it fits at file lines {}-{}, but the snippet shows {} blank line(s) between the marker and its first line and {} between its last line and the marker, and the file has fewer there; copy the blank lines as the file has them, or show the line beyond them",
+                at.0 + 1,
+                at.1,
+                shown.0,
+                shown.1
+            ),
+        ),
         Miss::Unexplained { lines, lost } => (
             Status::NotFound,
             format!(
@@ -139,7 +149,9 @@ pub(super) fn missed(k: usize, r: &Region, miss: &Miss) -> HunkReport {
     let mut rep = HunkReport::new(k, status);
     rep.message = Some(format!("{}: {why}", name(k, r)));
     match miss {
-        Miss::Unexplained { lines, .. } => rep.candidates.push(candidate(lines.0, lines.1)),
+        Miss::Unexplained { lines, .. } | Miss::Layout { at: lines, .. } => {
+            rep.candidates.push(candidate(lines.0, lines.1))
+        }
         Miss::Several { places, .. } | Miss::Short { places, .. } => {
             for &l in places.iter().take(MAX_LISTED) {
                 rep.candidates.push(candidate(l, l + 1));

@@ -154,6 +154,8 @@ fn one_unchanged_line_anchors_only_where_it_stands_once() {
 
 #[test]
 fn an_added_block_like_the_next_one_is_refused_not_merged_over_it() {
+    // The cheaper reading (ending on the one line before) has the shorter tail anchor: no
+    // reading is best on every count, so this stays refused.
     // The region adds a block that ends like the file's next block: its last lines run on
     // there, but the place meant ends on the one line before; both places are kept as
     // candidates, so the snippet is refused rather than merged over the next block.
@@ -194,4 +196,65 @@ fn a_region_standing_whole_may_also_delete_what_lies_between_its_ends() {
     let s = "// ... existing code ...\n        if k.is_empty() {\n            drop(k);\n        }\n    }\n// ... existing code ...\n";
     let err = merged(file, s, "m.rs").unwrap_err();
     assert_eq!(err[0].0, Status::Ambiguous, "{err:?}");
+}
+
+#[test]
+fn blank_lines_changed_beside_a_marker_with_a_one_line_anchor_are_refused() {
+    // The file has four blank lines before `import io`, the snippet three: either the marker
+    // keeps the fourth or the snippet removes it, and one changed line after a one-line anchor
+    // says nothing of which.
+    let file = "\"\"\"Doc.\"\"\"\n\n\n\n\nimport io\nimport sys\n\nX = 1\n";
+    let s = "# ... existing code ...\n\n\n\nimport io\nimport json\nimport sys\n\nX = 1\n";
+    let err = merged(file, s, "m.py").unwrap_err();
+    assert_eq!(err[0].0, Status::NotFound, "{err:?}");
+    assert!(err[0].1.contains("blank line(s)"), "{err:?}");
+    // With the line before the blank lines shown, it merges.
+    let s =
+        "\"\"\"Doc.\"\"\"\n\n\n\n\nimport io\nimport json\nimport sys\n# ... existing code ...\n";
+    let out = merged(file, s, "m.py").unwrap();
+    assert_eq!(out, file.replace("import io\n", "import io\nimport json\n"));
+}
+
+#[test]
+fn braces_beside_a_blank_line_before_a_marker_anchor_nothing() {
+    // The region's context after its new lines was the blank line, left out beside the marker;
+    // its last lines are braces that close the new block and also the file's next one: merged
+    // there, the `if a` block would be lost.
+    let file = "fn f() {\n    let url = u();\n\n    if a {\n        if b {\n            c();\n        }\n    }\n\n    done();\n}\n";
+    let s = "// ... existing code ...\n    let url = u();\n    if d {\n        if e {\n            g();\n        }\n    }\n\n// ... existing code ...\n";
+    let err = merged(file, s, "m.rs").unwrap_err();
+    assert_eq!(err[0].0, Status::NotFound, "{err:?}");
+    assert!(err[0].1.contains("blank line(s)"), "{err:?}");
+}
+
+#[test]
+fn a_region_standing_whole_before_a_repeat_of_its_last_line_is_refused() {
+    // `env: A` and `- os: osx` stand together, and `- os: osx` again two entries on: the
+    // region changes nothing, or it deletes the entry between. It is refused.
+    let file = "matrix:\n  - os: linux\n    env: A\n  - os: osx\n    env: B\n  - os: osx\n    env: C\nafter: 1\n";
+    let s = "# ... existing code ...\n    env: A\n  - os: osx\n# ... existing code ...\n";
+    let err = merged(file, s, ".travis.yml").unwrap_err();
+    assert_eq!(err[0].0, Status::Ambiguous, "{err:?}");
+}
+
+#[test]
+fn a_reading_best_on_every_count_settles_anchors_that_fit_twice() {
+    // The region's last two lines stand after `if x` and again after `if y`. Ending at the
+    // first changes one line and spans four, with anchors as long as the other's: it is placed.
+    let file = "fn a() {\n    if x {\n        return;\n    }\n    step_one();\n    if y {\n        return;\n    }\n    step_two();\n}\n";
+    let s = "// ... existing code ...\nfn a() {\n    if x {\n        log();\n        return;\n    }\n// ... existing code ...\n";
+    let out = merged(file, s, "m.rs").unwrap();
+    assert_eq!(
+        out,
+        file.replacen("        return;\n", "        log();\n        return;\n", 1)
+    );
+}
+
+#[test]
+fn blank_lines_beside_a_marker_as_the_file_has_them_keep_a_one_line_anchor() {
+    // Two blank lines between functions, shown as the file has them: `def b():` alone
+    // anchors the region's start.
+    let s = "# ... existing code ...\n\n\ndef b():\n    \"\"\"Bee.\"\"\"\n    y = 2\n    return y\n\n\n# ... existing code ...\n";
+    let out = merged(FILE, s, "m.py").unwrap();
+    assert_eq!(out, FILE.replace("\"\"\"B.\"\"\"", "\"\"\"Bee.\"\"\""));
 }
