@@ -215,9 +215,12 @@ pub(crate) fn placements(doc: &Doc, region: &Region) -> Result<Vec<Placement>, M
 /// the marker before it) and after it (before the marker after it), next to `p`, and the
 /// anchor beside them says where the region goes without them. Where the file has exactly as
 /// many, the anchor needs a line with a letter or digit (braces beside a blank line fit where
-/// new lines close too); where it has more, the snippet may remove the others or the marker may
-/// keep them, so the anchor must be two lines or more with a letter or digit to rule out the
-/// one reading or the other.
+/// new lines close too). One blank line shown where the file has another count is layout: the
+/// marker keeps what the file has, and where the file has none the anchor must be two lines or
+/// more (a one-line anchor that was meant to follow a blank line may stand elsewhere without
+/// one). Beside several blank lines the snippet may remove the file's others or the marker may
+/// keep them, so the anchor must be two lines or more with a letter or digit; fewer in the file
+/// than shown refuses.
 fn blanks_fit(doc: &Doc, region: &Region, p: &Placement) -> bool {
     let (before, after) = region.blanks;
     let r = &region.lines;
@@ -235,9 +238,18 @@ fn blanks_fit(doc: &Doc, region: &Region, p: &Placement) -> bool {
     let in_file_after = (p.end..doc.len())
         .take_while(|&i| is_blank(doc.line(i)))
         .count();
+    // One blank line beside a marker is how snippets are laid out (Cursor's own examples): the
+    // marker stands for the file's own blank lines there, however many. Several are written on
+    // purpose, and may be a change.
     let says = |shown: usize, in_file: usize, lines: &[&str]| {
         let words = lines.iter().any(|l| has_words(l));
-        shown == 0 || (shown == in_file && words) || (shown < in_file && words && lines.len() >= 2)
+        let long = lines.len() >= 2;
+        match shown {
+            0 => true,
+            _ if shown == in_file => words,
+            1 => words && (in_file > 1 || long),
+            _ => shown < in_file && words && long,
+        }
     };
     says(before, in_file_before, head) && says(after, in_file_after, tail)
 }
