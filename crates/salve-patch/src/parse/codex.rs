@@ -34,6 +34,22 @@ pub(crate) fn parse(cx: &mut Cx, r: &Region, i: usize) -> usize {
         if t == END {
             ended = true;
             i += 1;
+            // Patch lines right after the end line: the end line stands among a chunk's lines
+            // (read as syntax it drops them, as content it lost its prefix).
+            let next = cx.src.line(i);
+            if i < r.end
+                && matches!(next.as_bytes().first(), Some(b'+' | b'-' | b' '))
+                && !next.trim().is_empty()
+                && !next.starts_with("--- ")
+            {
+                cx.issue(
+                    IssueKind::EditSyntax,
+                    last_path.as_deref(),
+                    format!(
+                        "line {i}: {END:?} stands among the lines of a chunk, which go on after it"
+                    ),
+                );
+            }
             break;
         }
         if t.trim().is_empty() {
@@ -72,6 +88,15 @@ pub(crate) fn parse(cx: &mut Cx, r: &Region, i: usize) -> usize {
                             i + 1
                         ),
                     );
+                    break;
+                }
+                // The reply stops, with no newline, on the line after the patch's lines: that
+                // line is no prose after a forgotten end line but a patch line cut short.
+                None if i + 1 >= cx.src.len()
+                    && !cx.src.ends_with_newline
+                    && r.ends_reply_unclosed(&cx.src) =>
+                {
+                    i = r.end;
                     break;
                 }
                 None => {
