@@ -16,7 +16,8 @@
 //! A gained line counts only where the reply never holds the same text as content. Lines are
 //! compared for removal by their letters and digits only, as drifts change whitespace and
 //! punctuation; a lost run made only of lines without any (braces, blank lines) is no loss of
-//! substance; a line counts as shown when a quote of four or more letters and digits is part of
+//! substance, and a line the written file still holds as often as before (moved, or aligned by
+//! the diff with a copy among the added lines) is not lost; a line counts as shown when a quote of four or more letters and digits is part of
 //! it (a text replacement may quote part of a line). A whole-file reply shows its removals by leaving lines out, so only the first
 //! check applies to it.
 
@@ -180,6 +181,17 @@ pub fn violation(reply: &str, current: &str, written: &str, whole: bool) -> Opti
         .collect();
     let before: Vec<&str> = current.lines().collect();
     let after: Vec<&str> = written.lines().collect();
+    // A line the diff shows removed in one place and added in another (a diff may align a
+    // context line with a copy of it among the added lines) is not lost: count by text.
+    let count = |lines: &[&str]| {
+        let mut m = std::collections::HashMap::<String, usize>::new();
+        for l in lines {
+            *m.entry(substance(l)).or_default() += 1;
+        }
+        m
+    };
+    let (had, has) = (count(&before), count(&after));
+    let lost = |s: &String| has.get(s).copied().unwrap_or(0) < had.get(s).copied().unwrap_or(0);
     for op in similar::capture_diff_slices(similar::Algorithm::Myers, &before, &after) {
         let run = &before[op.old_range()];
         if matches!(
@@ -195,7 +207,7 @@ pub fn violation(reply: &str, current: &str, written: &str, whole: bool) -> Opti
                     .iter()
                     .any(|r| r.len() >= 4 && s.contains(r.as_str()))
             };
-            !s.is_empty() && !removed.contains(s) && !part()
+            !s.is_empty() && lost(s) && !removed.contains(s) && !part()
         });
         if let Some(s) = unshown {
             let at = op.old_range().start + 1;
