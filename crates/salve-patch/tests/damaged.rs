@@ -170,7 +170,8 @@ impl Tally {
     /// Short of its counts on both sides: a body one line short on one side is as often a
     /// header that miscounts (complete replies in the corpus do).
     fn short_both(&self) -> bool {
-        self.counts.is_some_and(|(o, n)| self.old < o && self.new < n)
+        self.counts
+            .is_some_and(|(o, n)| self.old < o && self.new < n)
     }
 
     fn met(&self) -> bool {
@@ -271,7 +272,7 @@ fn silent_cut(reply: &str, at: usize) -> bool {
             let closer = ["```", "~~~", ">>>>>>>"]
                 .iter()
                 .any(|c| full.trim_start().starts_with(c));
-            !(syntax && !closer) && !path_line
+            (!syntax || closer) && !path_line
         }
     }
 }

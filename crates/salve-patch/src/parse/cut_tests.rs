@@ -20,7 +20,11 @@ fn truncated(reply: &str) {
 }
 
 fn clean(reply: &str) {
-    assert!(kinds(reply).is_empty(), "{reply:?}: {:?}", extract(reply).issues);
+    assert!(
+        kinds(reply).is_empty(),
+        "{reply:?}: {:?}",
+        extract(reply).issues
+    );
 }
 
 #[test]
@@ -35,7 +39,16 @@ fn complete_replies_have_no_sign_with_or_without_a_final_newline() {
 
 #[test]
 fn a_reply_stopping_on_a_piece_of_syntax_is_truncated() {
-    for end in ["@", "@@", "@@ -5,3 +5", "<<<", ">>>>>>> REPL", "``", "~~", "*** End Pa"] {
+    for end in [
+        "@",
+        "@@",
+        "@@ -5,3 +5",
+        "<<<",
+        ">>>>>>> REPL",
+        "``",
+        "~~",
+        "*** End Pa",
+    ] {
         truncated(&format!("{DIFF}{end}"));
     }
     truncated(&format!("{SR}\n``"));

@@ -5,7 +5,8 @@
 //! when the evidence allows it (see [`cut_hunk`]).
 
 use super::body::{self, Body};
-use super::cx::{Cx, Region, RegionState, Source};
+use super::cut::{cut_hunk, ends_in_quoted_line};
+use super::cx::{Cx, Region, Source};
 use super::{markers, paths, sanitize};
 use crate::edit::{Anchor, FileChange, FileEdit, Format, Hunk, IssueKind, LineKind};
 
@@ -97,99 +98,6 @@ fn diff_terminator(src: &Source, i: usize, end: usize) -> bool {
         || l.starts_with("diff --git ")
         || l.starts_with("*** ")
         || is_file_header(src, i, end)
-}
-
-/// True when the reply was evidently cut inside this (last) hunk body.
-///
-/// Header counts are wrong often enough in complete replies that a body a line or three short
-/// of them proves nothing: recounting is right when the hunk is followed by another header, a
-/// closing fence or prose. At the very end of the reply a short body means the reply was cut
-/// when the evidence allows it:
-/// - the reply ends inside an unclosed wrapper with the hunk (then the hunk may be complete,
-///   but what followed it, up to the wrapper's close, is lost);
-/// - a header the reply ends on, with no body or only context lines after it: the change the
-///   hunk opens was cut off;
-/// - a bare reply ends inside the body on a changed line while the body is short on both sides
-///   (or on one side, when the reply stops in the middle of a line): short on one side only,
-///   with a newline, is a header that miscounts by a line as often (the corpus holds complete
-///   replies so);
-/// - a bare reply stops on a line that is only a prefix (` `, `+`, `-`, with no newline), or
-///   on the start of a `\ No newline at end of file` line: a line cut right after its first
-///   characters (a complete reply stripped of its last newline cannot end on a bare prefix:
-///   stripping takes a lone space, and a hunk does not end on an added blank line written
-///   without its newline);
-/// - the body holds at most half the lines its header counts on a side (two or more missing),
-///   and is not longer than the header on the other side: a count twice too large is no
-///   miscount, while a body longer on one side and shorter on the other is one (counts swapped).
-///   Not for a body with elision lines (`// ...`), which stand for lines the counts include.
-///
-/// A bare reply that stops, with no newline, on a context or removed line whose counts are met
-/// may be complete (stripped of its last newline) or cut inside that line: the hunk is marked
-/// ([`crate::edit::Hunk::cut_line`]) for the applier, which sees the file's line.
-fn cut_hunk(cx: &Cx, r: &Region, h: &HunkHeader, b: &Body) -> bool {
-    if !b.reached_end || !r.ends_reply_unclosed(&cx.src) {
-        return false;
-    }
-    // A header with no body, or a body of context lines only, at the end of the reply: the
-    // change the hunk was to carry was cut off (a complete hunk changes something).
-    if b.lines.iter().all(|l| l.kind == LineKind::Context) {
-        return true;
-    }
-    let short = h.counts().map(|(o, n)| (b.old < o, b.new < n));
-    match r.state {
-        RegionState::Open => true,
-        RegionState::Top => {
-            if ends_on_cut_prefix(cx) {
-                return true;
-            }
-            let Some((o, n)) = short else {
-                return false;
-            };
-            let unterminated = !cx.src.ends_with_newline;
-            (b.ends_on_change() && ((o && n) || ((o || n) && unterminated)))
-                || (!elides(b) && h.counts().is_some_and(|c| halved(c, (b.old, b.new))))
-        }
-        RegionState::Closed => false,
-    }
-}
-
-/// Whether the reply stops, with no newline, on this hunk's last line, and that line is a
-/// context or removed line (see [`crate::edit::Hunk::cut_line`]).
-fn ends_in_quoted_line(cx: &Cx, r: &Region, b: &Body) -> bool {
-    let last = cx.src.len().checked_sub(1).map(|k| cx.src.line(k));
-    !cx.src.ends_with_newline
-        && b.next >= cx.src.len()
-        && r.ends_reply_unclosed(&cx.src)
-        && last.is_some_and(|l| matches!(l.as_bytes().first(), Some(b' ' | b'-')))
-        && b.lines.last().is_some_and(|l| l.kind != LineKind::Add)
-}
-
-/// Whether the body has an elision line (`...`, `// ...`), standing for lines its counts hold.
-fn elides(b: &Body) -> bool {
-    b.elisions > 0
-        || b.lines
-            .iter()
-            .any(|l| crate::placeholder::is_elision(&l.text))
-}
-
-/// Whether the reply's last line, with no newline after it, is a diff line prefix alone (` `,
-/// `+` or `-`, trailing whitespace aside) or the start of a `\ No newline at end of file` line.
-fn ends_on_cut_prefix(cx: &Cx) -> bool {
-    let last = cx.src.len().checked_sub(1).map(|k| cx.src.line(k));
-    !cx.src.ends_with_newline
-        && last.is_some_and(|l| {
-            let bare = matches!(l.as_bytes().first(), Some(b' ' | b'+' | b'-'))
-                && l[1..].trim().is_empty();
-            let marker = "\\ No newline at end of file";
-            bare || (l.starts_with('\\') && l.trim_end() != marker)
-        })
-}
-
-/// Whether a body of `(old, new)` lines holds at most half of what its header counts on one
-/// side (two or more lines missing there) and no more than it counts on the other.
-fn halved((oc, nc): (usize, usize), (old, new): (usize, usize)) -> bool {
-    let half = |count: usize, got: usize| got * 2 <= count && count - got >= 2;
-    old <= oc && new <= nc && (half(oc, old) || half(nc, new))
 }
 
 /// Reads consecutive hunks from line `i`. Returns them, the next line, and whether the reply
