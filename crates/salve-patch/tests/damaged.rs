@@ -193,6 +193,23 @@ impl Tally {
     }
 }
 
+/// How deep `text` stands inside JSON objects and arrays, strings aside.
+fn json_depth(text: &str) -> i64 {
+    let (mut depth, mut string, mut escaped) = (0i64, false, false);
+    for c in text.chars() {
+        match (string, escaped, c) {
+            (true, true, _) => escaped = false,
+            (true, false, '\\') => escaped = true,
+            (true, false, '"') => string = false,
+            (false, _, '"') => string = true,
+            (false, _, '{' | '[') => depth += 1,
+            (false, _, '}' | ']') => depth -= 1,
+            _ => {}
+        }
+    }
+    depth
+}
+
 /// Whether a cut at byte `at` of `reply` leaves no sign of itself, so that the cut reply is a
 /// shorter, complete reply. It does when, outside every fence, SEARCH/REPLACE block and Codex
 /// patch, the cut
@@ -205,17 +222,20 @@ impl Tally {
 /// - inside prose, or at the end of a line that is neither a header, an opener nor a path line
 ///   (a line a fence or a block follows).
 ///
-/// JSON and XML tool calls always close, so every cut in one leaves a sign.
+/// A cut in a JSON reply leaves no sign only at a line's end between whole values (one object
+/// per line); an XML tool call always closes, so every cut in one leaves a sign.
 fn silent_cut(reply: &str, at: usize) -> bool {
     let opening = reply[edit_start(reply)..].trim_start();
-    if (opening.starts_with('{') || opening.starts_with('[') || opening.starts_with('<'))
-        && !opening.starts_with("<<<")
-    {
-        return false;
-    }
     let head = &reply[..at];
     let rest = &reply[at..];
     let whole = head.ends_with('\n') || rest.starts_with('\n') || rest.starts_with("\r\n");
+    if opening.starts_with('{') || opening.starts_with('[') {
+        // Between two whole JSON values (one per line), a cut leaves complete ones.
+        return whole && json_depth(head) == 0;
+    }
+    if opening.starts_with('<') && !opening.starts_with("<<<") {
+        return false;
+    }
     let lines: Vec<&str> = head
         .strip_suffix('\n')
         .unwrap_or(head)
@@ -225,6 +245,27 @@ fn silent_cut(reply: &str, at: usize) -> bool {
     let (mut fence, mut search) = (false, false);
     let mut hunk: Option<Tally> = None;
     for l in &lines {
+        if l.starts_with("@@") {
+            hunk = Some(Tally::open(l));
+            continue;
+        }
+        // A hunk's lines are its own, whatever they hold (a ` ```` ` context line).
+        if let Some(h) = hunk.as_mut() {
+            match l.as_bytes().first() {
+                Some(&p @ (b' ' | b'+' | b'-'))
+                    if !l.starts_with("--- ") && !l.starts_with("+++ ") =>
+                {
+                    h.push(p);
+                    continue;
+                }
+                Some(b'\\') => continue,
+                None if !h.met() => {
+                    h.push(b' ');
+                    continue;
+                }
+                _ => hunk = None,
+            }
+        }
         let t = l.trim_start();
         if t.starts_with("```") || t.starts_with("~~~") {
             fence = !fence;
@@ -233,19 +274,6 @@ fn silent_cut(reply: &str, at: usize) -> bool {
             search = true;
         } else if t.starts_with(">>>>>>>") || t.starts_with("*** End Patch") {
             search = false;
-        }
-        if l.starts_with("@@") {
-            hunk = Some(Tally::open(l));
-            continue;
-        }
-        let Some(h) = hunk.as_mut() else { continue };
-        match l.as_bytes().first() {
-            Some(&p @ (b' ' | b'+' | b'-')) if !l.starts_with("--- ") && !l.starts_with("+++ ") => {
-                h.push(p);
-            }
-            Some(b'\\') => {}
-            None if !h.met() => h.push(b' '),
-            _ => hunk = None,
         }
     }
     let last = lines.last().copied().unwrap_or("");
@@ -272,7 +300,7 @@ fn silent_cut(reply: &str, at: usize) -> bool {
             let closer = ["```", "~~~", ">>>>>>>"]
                 .iter()
                 .any(|c| full.trim_start().starts_with(c));
-            (!syntax || closer) && !path_line
+            closer || (!syntax && !path_line)
         }
     }
 }
@@ -341,6 +369,12 @@ fn rest_kept(s: &Source, keep: usize) -> bool {
     let new: Vec<&str> = s.after.lines().collect();
     let old: Vec<&str> = s.before.lines().collect();
     let rest = &new[keep..];
+    // Where the file's own rest begins: after the last line shown, when the file has it once
+    // (a reply that moves lines keeps the file's end, but not all of what follows that line).
+    let at: Vec<usize> = (0..old.len()).filter(|&i| old[i] == new[keep - 1]).collect();
+    if let [i] = at[..] {
+        return old[i + 1..] == *rest;
+    }
     rest.len() <= old.len() && old[old.len() - rest.len()..] == *rest
 }
 

@@ -42,8 +42,10 @@ const RULES: [&str; 3] = ["---", "***", "___"];
 
 /// A reply that stops with no newline inside a wrapper that never closes was cut there: an edit
 /// before the cut may be complete, but what followed it in the reply is lost, and the wrapper's
-/// own content may be an edit too short to be read as one (`{"file_path": "sr`). Refused when
-/// the reply holds an edit at all (`found_before` counts what was found before the wrapper).
+/// own content may be an edit too short to be read as one (`{"file_path": "sr`). So was a reply
+/// that ends inside a fence holding a JSON value that never closes, newline or not. Refused
+/// when the reply holds an edit at all (`found_before` counts what was found before the
+/// wrapper).
 pub(crate) fn stops_inside(
     cx: &mut Cx,
     state: RegionState,
@@ -52,8 +54,14 @@ pub(crate) fn stops_inside(
     i: usize,
 ) {
     let reported = cx.issues.iter().any(|i| i.kind == IssueKind::Truncated);
+    // A JSON value in a fence is no block whose close was forgotten: if the fence never
+    // closes, the value was cut, even at a line's end.
+    let json = cx
+        .src
+        .next_nonblank(i + 1, cx.src.len())
+        .is_some_and(|k| cx.src.line(k).trim_start().starts_with(['{', '[']));
     if state != RegionState::Open
-        || cx.src.ends_with_newline
+        || (cx.src.ends_with_newline && !json)
         || (cx.found() == 0 && found_before == 0)
         || reported
     {

@@ -79,6 +79,8 @@ fn a_path_line_at_the_end_is_truncated() {
 fn an_unclosed_fence_at_the_end_is_truncated() {
     // Without a newline, whatever the fence holds.
     truncated(&format!("{SR}\n```json\n{{\"file_path\": \"sr"));
+    // A JSON value cut at a line's end, in a fence that never closes.
+    truncated(&format!("{SR}\n```json\n{{\n"));
     // With one, when the fence holds an edit that runs to the end.
     truncated("x.py\n```python\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n");
     truncated("```diff\n--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n");

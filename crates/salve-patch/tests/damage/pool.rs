@@ -104,8 +104,9 @@ fn usable(dir: &Path, reply_name: &str) -> Vec<Source> {
 /// Whether `written` is `before` with part of the change to `after` made and nothing else:
 /// each change of the line diff from `before` to `after` is made wholly or not at all, except
 /// one, which may be made in part, as a reply cut inside it leaves it: its first added lines
-/// (the last of them possibly cut short), or its old lines with the first ones removed and
-/// nothing added yet.
+/// (the last of them possibly cut short), or its old lines (with those of the next few ops, when
+/// the diff splits a removal around a line it keeps) with the first ones removed and nothing
+/// added yet.
 pub fn part_of_change(before: &str, written: &str, after: &str) -> bool {
     let b: Vec<&str> = before.lines().collect();
     let a: Vec<&str> = after.lines().collect();
@@ -174,12 +175,20 @@ fn walk(
                 break;
             }
         }
-        // Or the old lines with the first `k` removed, and nothing added.
-        for k in 1..old.len() {
-            if ok {
-                break;
+        // Or the old lines of this change and the next few ops (a removal the diff splits
+        // around a line it keeps) with the first `k` removed, and nothing added.
+        for m in op + 1..=(op + 8).min(t.ops.len()) {
+            let olds: Vec<&str> = t.ops[op..m]
+                .iter()
+                .flat_map(|o| t.b[o.old_range()].iter().copied())
+                .collect();
+            for k in 1..olds.len() {
+                if ok {
+                    break;
+                }
+                ok = starts(t.w, at, &olds[k..])
+                    && walk(t, m, at + olds.len() - k, false, failed);
             }
-            ok = starts(t.w, at, &old[k..]) && walk(t, op + 1, at + old.len() - k, false, failed);
         }
     }
     if !ok {
