@@ -371,7 +371,9 @@ fn rest_kept(s: &Source, keep: usize) -> bool {
     let rest = &new[keep..];
     // Where the file's own rest begins: after the last line shown, when the file has it once
     // (a reply that moves lines keeps the file's end, but not all of what follows that line).
-    let at: Vec<usize> = (0..old.len()).filter(|&i| old[i] == new[keep - 1]).collect();
+    let at: Vec<usize> = (0..old.len())
+        .filter(|&i| old[i] == new[keep - 1])
+        .collect();
     if let [i] = at[..] {
         return old[i + 1..] == *rest;
     }

@@ -36,10 +36,11 @@ pub(crate) fn parse(cx: &mut Cx, r: &Region, i: usize) -> usize {
             i += 1;
             // Patch lines right after the end line: the end line stands among a chunk's lines
             // (read as syntax it drops them, as content it lost its prefix).
-            let next = cx.src.line(i);
-            if i < r.end
-                && matches!(next.as_bytes().first(), Some(b'+' | b'-' | b' '))
-                && !next.trim().is_empty()
+            // Blank lines between (a blank context line lost or kept its space) do not end the
+            // chunk either.
+            let k = (i..r.end).find(|&k| !cx.src.line(k).trim().is_empty());
+            let next = k.map_or("", |k| cx.src.line(k));
+            if matches!(next.as_bytes().first(), Some(b'+' | b'-' | b' '))
                 && !next.starts_with("--- ")
             {
                 cx.issue(

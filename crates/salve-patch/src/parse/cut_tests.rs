@@ -116,6 +116,10 @@ fn an_end_line_among_a_hunks_lines_is_edit_syntax() {
     assert!(kinds(codex).contains(&IssueKind::EditSyntax));
     let git = "--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n a\n-b\ndiff --git a/y b/y\n\\ No newline at end of file\n+B\n";
     assert!(kinds(git).contains(&IssueKind::Malformed));
+    let git = "--- a/x\n+++ b/x\n@@\n a\ndiff --git a/y b/y\n \n-b\n+B\n";
+    assert!(kinds(git).contains(&IssueKind::Malformed));
+    let codex = "*** Begin Patch\n*** Update File: x\n@@\n a\n*** End Patch\n \n-b\n+B\n";
+    assert!(kinds(codex).contains(&IssueKind::EditSyntax));
 }
 
 #[test]

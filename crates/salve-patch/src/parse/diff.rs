@@ -461,11 +461,15 @@ pub(crate) fn parse_git(cx: &mut Cx, r: &Region, i: usize) -> usize {
     let path = op.new.clone().or(op.old.clone()).unwrap_or_default();
     // Changed lines right under a `diff --git` header, with no hunk header: the header stands
     // in the middle of a hunk (a marker line among its lines), not before a file of its own.
-    // A `\ No newline at end of file` line is a body line as much as a changed one.
-    let body_at = (i..r.end).find(|&k| !cx.src.line(k).starts_with('\\'));
+    // A `\ No newline at end of file` line is a body line as much as a changed one, and so is
+    // a blank context line that kept its space (an empty line may end the section: prose).
+    let body_at = (i..r.end).find(|&k| {
+        let l = cx.src.line(k);
+        !l.starts_with('\\') && !(l.starts_with(' ') && l.trim().is_empty())
+    });
     if body_at.is_some_and(|k| {
         is_headerless_body_start(cx.src.line(k)) && !cx.src.line(k).trim().is_empty()
-    }) || (body_at != Some(i) && i < r.end)
+    }) || (i < r.end && cx.src.line(i).starts_with('\\'))
     {
         cx.issue(
             IssueKind::Malformed,

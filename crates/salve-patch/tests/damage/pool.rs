@@ -186,8 +186,7 @@ fn walk(
                 if ok {
                     break;
                 }
-                ok = starts(t.w, at, &olds[k..])
-                    && walk(t, m, at + olds.len() - k, false, failed);
+                ok = starts(t.w, at, &olds[k..]) && walk(t, m, at + olds.len() - k, false, failed);
             }
         }
     }
