@@ -200,16 +200,20 @@ pub fn violation(reply: &str, current: &str, written: &str, whole: bool) -> Opti
         ) {
             continue;
         }
-        let unshown = run.iter().map(|l| substance(l)).find(|s| {
-            // A text replacement may quote part of a line: the line is shown by it.
+        let unshown = run.iter().map(|l| (substance(l), *l)).find(|(s, line)| {
+            // A text replacement may quote part of a line: the line is shown by it, by its
+            // letters and digits or, for a short quote (`::Ref;`), by its very text.
             let part = || {
                 removed
                     .iter()
                     .any(|r| r.len() >= 4 && s.contains(r.as_str()))
+                    || json
+                        .iter()
+                        .any(|q| q.len() >= 3 && line.contains(q.as_str()))
             };
             !s.is_empty() && lost(s) && !removed.contains(s) && !part()
         });
-        if let Some(s) = unshown {
+        if let Some((s, _)) = unshown {
             let at = op.old_range().start + 1;
             return Some(format!(
                 "the written file loses lines from line {at} that the reply never shows as removed ({s:?})"
