@@ -91,10 +91,11 @@ pub(crate) fn parse(cx: &mut Cx, r: &Region, i: usize) -> usize {
                     );
                     break;
                 }
-                // The reply stops, with no newline, on the line after the patch's lines: that
-                // line is no prose after a forgotten end line but a patch line cut short.
-                None if i + 1 >= cx.src.len()
-                    && !cx.src.ends_with_newline
+                // The reply stops, with no newline, on the line after the patch's lines, or on
+                // text glued to them: no prose after a forgotten end line (that comes after a
+                // blank line) but patch lines cut short or lost their prefix.
+                None if ((i + 1 >= cx.src.len() && !cx.src.ends_with_newline)
+                    || super::cut::glued_tail(cx, i))
                     && r.ends_reply_unclosed(&cx.src) =>
                 {
                     i = r.end;

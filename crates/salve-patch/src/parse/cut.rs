@@ -166,7 +166,8 @@ pub(crate) fn stops_mid_syntax(cx: &mut Cx) {
 /// closing fence or prose. At the very end of the reply a short body means the reply was cut
 /// when the evidence allows it:
 /// - the reply ends inside an unclosed wrapper with the hunk (then the hunk may be complete,
-///   but what followed it, up to the wrapper's close, is lost);
+///   but what followed it, up to the wrapper's close, is lost), or with unprefixed text glued
+///   to the hunk's last line that runs to the end ([`glued_tail`]);
 /// - a header the reply ends on, with no body or only context lines after it: the change the
 ///   hunk opens was cut off;
 /// - a bare reply ends inside the body on a changed line while the body is short on both sides
@@ -187,6 +188,9 @@ pub(crate) fn stops_mid_syntax(cx: &mut Cx) {
 /// may be complete (stripped of its last newline) or cut inside that line: the hunk is marked
 /// ([`crate::edit::Hunk::cut_line`]) for the applier, which sees the file's line.
 pub(crate) fn cut_hunk(cx: &Cx, r: &Region, h: &HunkHeader, b: &Body) -> bool {
+    if r.state == RegionState::Open && r.ends_reply_unclosed(&cx.src) && glued_tail(cx, b.next) {
+        return true;
+    }
     if !b.reached_end || !r.ends_reply_unclosed(&cx.src) {
         return false;
     }
@@ -211,6 +215,16 @@ pub(crate) fn cut_hunk(cx: &Cx, r: &Region, h: &HunkHeader, b: &Body) -> bool {
         }
         RegionState::Closed => false,
     }
+}
+
+/// Whether the lines from `next` to the reply's end are text glued to the edit before them: no
+/// blank line between, none among them. Prose after an edit whose wrapper was left open comes
+/// after a blank line; text glued to a hunk's last line is a line of the hunk that lost its
+/// prefix, and the reply was cut after it.
+pub(crate) fn glued_tail(cx: &Cx, next: usize) -> bool {
+    next > 0
+        && next < cx.src.len()
+        && (next - 1..cx.src.len()).all(|k| !cx.src.line(k).trim().is_empty())
 }
 
 /// Whether the reply stops, with no newline, on this hunk's last line, and that line is a

@@ -84,6 +84,10 @@ fn an_unclosed_fence_at_the_end_is_truncated() {
     // With one, when the fence holds an edit that runs to the end.
     truncated("x.py\n```python\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n");
     truncated("```diff\n--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n");
+    // Text glued to the hunk's last line, running to the end: a line that lost its `+`.
+    truncated("```diff\n--- a/x\n+++ b/x\n@@ -1,2 +1,3 @@\n a\n-b\n+B\nC\n");
+    // Prose after a blank line, in a fence left open: a forgotten close.
+    clean("```diff\n--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n\nDone.\n");
 }
 
 #[test]
@@ -104,13 +108,19 @@ fn a_quoted_line_at_the_end_without_a_newline_is_marked_for_the_applier() {
 fn a_codex_patch_cut_after_its_lines_is_truncated() {
     let patch = "*** Begin Patch\n*** Update File: x\n@@\n a\n-b\n+B\nunprefixed";
     truncated(patch);
-    // With a newline, the line is prose after a forgotten end line.
-    assert!(!kinds(&format!("{patch}\n")).contains(&IssueKind::Truncated));
+    // Glued to the patch's lines, with a newline too.
+    truncated(&format!("{patch}\n"));
+    // After a blank line, it is prose after a forgotten end line.
+    let prose = "*** Begin Patch\n*** Update File: x\n@@\n a\n-b\n+B\n\nDone.\n";
+    assert!(!kinds(prose).contains(&IssueKind::Truncated));
 }
 
 #[test]
 fn an_end_line_among_a_hunks_lines_is_edit_syntax() {
     let diff = "--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@\n a\n-b\n*** End Patch\n+B\n c\n";
+    assert!(kinds(diff).contains(&IssueKind::EditSyntax));
+    // Right under the hunk's header too.
+    let diff = "--- a/x\n+++ b/x\n@@\n*** End Patch\n a\n-b\n+B\n";
     assert!(kinds(diff).contains(&IssueKind::EditSyntax));
     let codex = "*** Begin Patch\n*** Update File: x\n@@\n a\n-b\n*** End Patch\n+B\n c\n";
     assert!(kinds(codex).contains(&IssueKind::EditSyntax));

@@ -139,7 +139,7 @@ fn parse_hunks(cx: &mut Cx, r: &Region, mut i: usize, path: &str) -> (Vec<Hunk>,
 fn marker_among_lines(cx: &mut Cx, r: &Region, path: &str, b: &Body) {
     let k = b.next;
     let line = cx.src.line(k);
-    if k + 1 >= r.end || !line.starts_with("*** End") || b.lines.is_empty() {
+    if k + 1 >= r.end || !line.starts_with("*** End") {
         return;
     }
     let next = cx.src.line(k + 1);

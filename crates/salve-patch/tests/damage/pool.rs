@@ -111,20 +111,25 @@ pub fn part_of_change(before: &str, written: &str, after: &str) -> bool {
     let b: Vec<&str> = before.lines().collect();
     let a: Vec<&str> = after.lines().collect();
     let w: Vec<&str> = written.lines().collect();
-    let ops = similar::capture_diff_slices(similar::Algorithm::Myers, &b, &a);
-    let mut failed = std::collections::HashSet::new();
-    walk(
-        &Texts {
+    // A diff of repeated lines may align a change a few lines off from where the reply made
+    // it: any of the three alignments will do.
+    [
+        similar::Algorithm::Myers,
+        similar::Algorithm::Patience,
+        similar::Algorithm::Lcs,
+    ]
+    .into_iter()
+    .any(|algorithm| {
+        let ops = similar::capture_diff_slices(algorithm, &b, &a);
+        let mut failed = std::collections::HashSet::new();
+        let t = Texts {
             b: &b,
             a: &a,
             w: &w,
             ops: &ops,
-        },
-        0,
-        0,
-        true,
-        &mut failed,
-    )
+        };
+        walk(&t, 0, 0, true, &mut failed)
+    })
 }
 
 struct Texts<'a> {
@@ -175,23 +180,56 @@ fn walk(
                 break;
             }
         }
-        // Or the old lines of this change and the next few ops (a removal the diff splits
-        // around a line it keeps) with the first `k` removed, and nothing added.
-        for m in op + 1..=(op + 8).min(t.ops.len()) {
-            let olds: Vec<&str> = t.ops[op..m]
-                .iter()
-                .flat_map(|o| t.b[o.old_range()].iter().copied())
-                .collect();
-            for k in 1..olds.len() {
-                if ok {
-                    break;
-                }
-                ok = starts(t.w, at, &olds[k..]) && walk(t, m, at + olds.len() - k, false, failed);
-            }
-        }
+        // Or the old lines of this op and the next few, with one run of them removed and
+        // nothing added: a removal cut short, which the diff may align a few lines off (into
+        // the unchanged lines before it, when they repeat the removed ones).
+        ok = ok || removal_cut(t, op, at, failed);
     }
     if !ok {
         failed.insert((op, at, part));
     }
     ok
+}
+
+/// Whether `t.w[at..]` goes on as the old lines of ops `op..m` (for some `m`, the first op's
+/// unchanged lines only from its last few) with one run of them removed, then as the rest.
+fn removal_cut(
+    t: &Texts,
+    op: usize,
+    at: usize,
+    failed: &mut std::collections::HashSet<(usize, usize, bool)>,
+) -> bool {
+    let first = &t.b[t.ops[op].old_range()];
+    let skip = if matches!(t.ops[op], similar::DiffOp::Equal { .. }) {
+        first.len().saturating_sub(8)
+    } else {
+        0
+    };
+    if !starts(t.w, at, &first[..skip]) {
+        return false;
+    }
+    let at = at + skip;
+    for m in op + 1..=(op + 8).min(t.ops.len()) {
+        let olds: Vec<&str> = t.ops[op..m]
+            .iter()
+            .flat_map(|o| t.b[o.old_range()].iter().copied())
+            .skip(skip)
+            .collect();
+        // A cut removal is a hunk's worth of lines, not a file's.
+        if olds.len() > 64 {
+            break;
+        }
+        for x in 0..olds.len() {
+            if !starts(t.w, at, &olds[..x]) {
+                break;
+            }
+            for k in 1..=olds.len() - x {
+                let rest = &olds[x + k..];
+                if starts(t.w, at + x, rest) && walk(t, m, at + x + rest.len(), false, failed) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
 }
