@@ -465,7 +465,8 @@ pub(crate) fn parse_git(cx: &mut Cx, r: &Region, i: usize) -> usize {
     // a blank context line that kept its space (an empty line may end the section: prose).
     let body_at = (i..r.end).find(|&k| {
         let l = cx.src.line(k);
-        !l.starts_with('\\') && !(l.starts_with(' ') && l.trim().is_empty())
+        let blank_context = l.starts_with(' ') && l.trim().is_empty();
+        !(l.starts_with('\\') || blank_context)
     });
     if body_at.is_some_and(|k| {
         is_headerless_body_start(cx.src.line(k)) && !cx.src.line(k).trim().is_empty()
