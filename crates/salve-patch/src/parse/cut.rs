@@ -8,9 +8,7 @@
 
 use super::body::Body;
 use super::cx::{Cx, Region, RegionState};
-use super::diff::HunkHeader;
 use super::paths;
-use super::readers::LineState;
 use crate::edit::{IssueKind, LineKind};
 
 /// Lines that open an edit structure: with nothing after them, the structure was cut off.
@@ -85,7 +83,7 @@ pub(crate) fn stops_inside(
 /// A reply that stops on a line that is only a strict path (not an item of a list of paths)
 /// stops where the block for that path was to begin: the reply was cut there, and a block it
 /// held is lost.
-pub(crate) fn dangling_path(cx: &mut Cx, r: &Region, state: &LineState) {
+pub(crate) fn dangling_path(cx: &mut Cx, r: &Region, pending: Option<&paths::PathLine>) {
     if r.end < cx.src.len() || r.state == RegionState::Closed {
         return;
     }
@@ -95,7 +93,7 @@ pub(crate) fn dangling_path(cx: &mut Cx, r: &Region, state: &LineState) {
     else {
         return;
     };
-    let Some(p) = state.pending.as_ref().filter(|p| p.strict) else {
+    let Some(p) = pending.filter(|p| p.strict) else {
         return;
     };
     let line = cx.src.line(last).trim();
@@ -187,7 +185,7 @@ pub(crate) fn stops_mid_syntax(cx: &mut Cx) {
 /// A bare reply that stops, with no newline, on a context or removed line whose counts are met
 /// may be complete (stripped of its last newline) or cut inside that line: the hunk is marked
 /// ([`crate::edit::Hunk::cut_line`]) for the applier, which sees the file's line.
-pub(crate) fn cut_hunk(cx: &Cx, r: &Region, h: &HunkHeader, b: &Body) -> bool {
+pub(crate) fn cut_hunk(cx: &Cx, r: &Region, counts: Option<(usize, usize)>, b: &Body) -> bool {
     if r.state == RegionState::Open && r.ends_reply_unclosed(&cx.src) && glued_tail(cx, b.next) {
         return true;
     }
@@ -199,7 +197,7 @@ pub(crate) fn cut_hunk(cx: &Cx, r: &Region, h: &HunkHeader, b: &Body) -> bool {
     if b.lines.iter().all(|l| l.kind == LineKind::Context) {
         return true;
     }
-    let short = h.counts().map(|(o, n)| (b.old < o, b.new < n));
+    let short = counts.map(|(o, n)| (b.old < o, b.new < n));
     match r.state {
         RegionState::Open => true,
         RegionState::Top => {
@@ -211,7 +209,7 @@ pub(crate) fn cut_hunk(cx: &Cx, r: &Region, h: &HunkHeader, b: &Body) -> bool {
             };
             let unterminated = !cx.src.ends_with_newline;
             (b.ends_on_change() && ((o && n) || ((o || n) && unterminated)))
-                || (!elides(b) && h.counts().is_some_and(|c| halved(c, (b.old, b.new))))
+                || (!elides(b) && counts.is_some_and(|c| halved(c, (b.old, b.new))))
         }
         RegionState::Closed => false,
     }

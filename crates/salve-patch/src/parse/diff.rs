@@ -120,7 +120,7 @@ fn parse_hunks(cx: &mut Cx, r: &Region, mut i: usize, path: &str) -> (Vec<Hunk>,
             break;
         };
         let b = body::read_body(&cx.src, i + 1, r.end, h.counts(), diff_terminator);
-        cut |= cut_hunk(cx, r, &h, &b);
+        cut |= cut_hunk(cx, r, h.counts(), &b);
         let quoted = ends_in_quoted_line(cx, r, &b);
         marker_among_lines(cx, r, path, &b);
         i = b.next.max(i + 1);
@@ -522,7 +522,7 @@ pub(crate) fn parse_orphan(cx: &mut Cx, r: &Region, i: usize, path: &str) -> usi
     }
     let h = HunkHeader::default();
     let b = body::read_body(&cx.src, i, r.end, None, diff_terminator);
-    let cut = cut_hunk(cx, r, &h, &b);
+    let cut = cut_hunk(cx, r, h.counts(), &b);
     let quoted = ends_in_quoted_line(cx, r, &b);
     let next = b.next.max(i + 1);
     cx.note(format!(

@@ -246,5 +246,5 @@ pub(crate) fn scan_region(cx: &mut Cx, r: &Region) {
         state.pending = paths::path_candidate(line).or_else(|| paths::prose_path(line));
         i += 1;
     }
-    cut::dangling_path(cx, r, &state);
+    cut::dangling_path(cx, r, state.pending.as_ref());
 }
