@@ -16,6 +16,7 @@ use std::cell::OnceCell;
 use crate::edit::Hunk;
 use crate::locate::choose::place::{eof_override, place_all};
 use crate::locate::choose::plan::Edit;
+use crate::locate::guards::cut_line;
 use crate::locate::rungs::index::FileIndex;
 use crate::locate::write::style::{reply_style, ReplyStyle};
 use crate::locate::{
@@ -177,6 +178,7 @@ pub fn apply_hunks_lazy(
     let mut reports: Vec<HunkReport> = plans.into_iter().map(|p| p.report).collect();
     for (r, h) in reports.iter_mut().zip(hunks) {
         applied_evidence::refuse_applied_beside_old(&doc, h, r);
+        cut_line::refuse_cut_line(&doc, h, r);
     }
     refuse_changes_to_applied(&mut reports, &ops);
     finish(&doc, reports, &ops, eof)

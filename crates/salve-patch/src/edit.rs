@@ -143,6 +143,17 @@ pub struct Hunk {
     /// found by the ladder.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub occurrences: Option<Occurrences>,
+    /// The reply stops, with no newline, in this hunk's last line, a context or removed line: a
+    /// reply cut there leaves a line that is only the start of the file's line. The applier
+    /// writes the hunk only where that line is the whole of the file's line it is placed on,
+    /// and refuses it as `truncated` otherwise (a complete reply stripped of its last newline
+    /// passes; a cut one does not).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub cut_line: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -231,6 +242,8 @@ impl Hunk {
             padded_tail: self.padded_tail,
             substring: self.substring.as_ref().map(TextPair::reversed),
             occurrences: self.occurrences,
+            // Reversed, the last line is no longer read from the end of a reply.
+            cut_line: false,
         }
     }
 }

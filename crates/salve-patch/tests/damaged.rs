@@ -18,11 +18,12 @@
 //!   undamaged reply: salve fills in the file's own rest, as the damaged reply asks
 //!   (`false_rest`).
 //!
-//! Every other case must hold, except, for now, replies cut at a byte (`byte_cuts`): a cut
-//! that leaves complete edits and loses later ones with no sign of the cut (a bare diff ending
-//! mid-line on a context line its counts still cover, a reply cut between two blocks) is still
-//! written; these are counted and listed, and fail the run only with `SALVE_DAMAGE_STRICT=1`
-//! until they are closed (issue 23, left open).
+//! A reply cut at a byte is refused when the cut left a sign (DESIGN.md §3.3): the reply stops
+//! with no newline inside an edit's structure (a hunk line the file shows cut short, an unclosed
+//! fence, the start of a marker or header, a path line), a hunk short of its counts at the very
+//! end, a header or a path line with nothing after it. A cut that leaves no sign is a shorter,
+//! complete reply, counted apart (`silent`, see [`silent_cut`]) when what it writes is part of
+//! the undamaged change ([`pool::part_of_change`]); any other write is wrong.
 //!
 //! The CI run is bounded; longer runs by hand:
 //!
@@ -31,108 +32,27 @@
 //!   cargo test -p salve-patch --release --test damaged -- --nocapture
 //! ```
 //!
-//! `SALVE_DAMAGE_ONLY=N` runs case N alone and prints it.
+//! `SALVE_DAMAGE_ONLY=N` runs case N alone and prints it, `SALVE_DAMAGE_SHOW=1` prints every
+//! case written that is not the undamaged text, `SALVE_DAMAGE_CORPUS=1` adds the replies of
+//! the shared corpora (v1 and v2) to the scenario folders'.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 #[path = "generated/apply.rs"]
 #[allow(dead_code)] // the refusal reasons are read by the generator only
 mod apply;
+#[path = "damage/pool.rs"]
+mod pool;
 #[path = "generated/rng.rs"]
 #[allow(dead_code)]
 mod rng;
 
-use std::fs;
-use std::path::{Path, PathBuf};
-
 use apply::Outcome;
+use pool::{env_u64, part_of_change, sources, Source};
 use rng::Rng;
 
 const DEFAULT_SEED: u64 = 0xDA3A_2023;
 const DEFAULT_CASES: u64 = 3000;
-
-/// One scenario whose reply applies: one file, its text before and after.
-struct Source {
-    name: String,
-    path: String,
-    before: String,
-    after: String,
-    reply: String,
-}
-
-fn env_u64(name: &str) -> Option<u64> {
-    let v = std::env::var(name).ok()?;
-    let v = v.trim();
-    v.strip_prefix("0x")
-        .map_or_else(|| v.parse().ok(), |h| u64::from_str_radix(h, 16).ok())
-}
-
-fn scenarios_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/scenarios")
-}
-
-/// The only file under `dir`, relative, with its text.
-fn only_file(dir: &Path) -> Option<(String, String)> {
-    let mut found = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in fs::read_dir(&d).ok()?.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                found.push(p);
-            }
-        }
-    }
-    let [p] = &found[..] else { return None };
-    let rel = p
-        .strip_prefix(dir)
-        .ok()?
-        .to_string_lossy()
-        .replace('\\', "/");
-    Some((rel, fs::read_to_string(p).ok()?))
-}
-
-/// Every scenario with one file changed, no baseline and no arguments, whose reply applies
-/// in process to exactly its `after/`.
-fn sources() -> Vec<Source> {
-    let mut names: Vec<PathBuf> = fs::read_dir(scenarios_dir())
-        .map(|r| r.flatten().map(|e| e.path()).collect())
-        .unwrap_or_default();
-    names.sort();
-    let mut out = Vec::new();
-    for dir in names {
-        if dir.join("base").exists() || dir.join("args.txt").exists() {
-            continue;
-        }
-        let (Some((path, before)), Some((path2, after))) = (
-            only_file(&dir.join("before")),
-            only_file(&dir.join("after")),
-        ) else {
-            continue;
-        };
-        let Ok(reply) = fs::read_to_string(dir.join("reply.txt")) else {
-            continue;
-        };
-        if path != path2 || before == after || reply.contains("{OUTSIDE}") {
-            continue;
-        }
-        if let Outcome::Text(t) = apply::run(&reply, &path, &before, None) {
-            if t == after {
-                let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-                out.push(Source {
-                    name,
-                    path,
-                    before,
-                    after,
-                    reply,
-                });
-            }
-        }
-    }
-    out
-}
 
 /// How a whole file cut short says so, if at all.
 #[derive(Clone, Copy, Debug)]
@@ -147,8 +67,8 @@ enum Mark {
 struct Damaged {
     what: String,
     reply: String,
-    /// The reply cut at a byte.
-    byte_cut: bool,
+    /// The reply cut at a byte where the cut leaves no sign (see [`silent_cut`]).
+    silent: bool,
     /// A whole file cut with nothing to say so, or only a sentence after it.
     unmarked: bool,
     /// A whole file cut with a "rest unchanged" placeholder line where the rest held edits:
@@ -193,10 +113,196 @@ fn byte_cut(s: &Source, rng: &mut Rng) -> Option<Damaged> {
     Some(Damaged {
         what: format!("reply cut at byte {at} of {len}"),
         reply: s.reply[..at].to_string(),
-        byte_cut: true,
+        silent: silent_cut(&s.reply, at),
         unmarked: false,
         false_rest: false,
     })
+}
+
+/// The tokens that open or close an edit's structure, or head a file's diff: a cut inside one
+/// of these lines, or right after an opener or a header, leaves a sign.
+const SYNTAX: [&str; 12] = [
+    "@@",
+    "--- ",
+    "+++ ",
+    "diff --git",
+    "index ",
+    "*** ",
+    "<<<<<<<",
+    "=======",
+    ">>>>>>>",
+    "```",
+    "~~~",
+    "\\",
+];
+
+/// A diff hunk as the cut reply shows it so far.
+struct Tally {
+    counts: Option<(usize, usize)>,
+    old: usize,
+    new: usize,
+    changed: bool,
+    last: u8,
+}
+
+impl Tally {
+    fn open(header: &str) -> Tally {
+        let nums = |s: &str| -> Option<usize> {
+            let s = s.split(',').nth(1).unwrap_or("1");
+            s.parse().ok()
+        };
+        let mut it = header.split_whitespace().skip(1);
+        let counts = match (it.next(), it.next()) {
+            (Some(o), Some(n)) if o.starts_with('-') && n.starts_with('+') => {
+                nums(&o[1..]).zip(nums(&n[1..]))
+            }
+            _ => None,
+        };
+        Tally {
+            counts,
+            old: 0,
+            new: 0,
+            changed: false,
+            last: b' ',
+        }
+    }
+
+    /// Short of its counts on both sides: a body one line short on one side is as often a
+    /// header that miscounts (complete replies in the corpus do).
+    fn short_both(&self) -> bool {
+        self.counts
+            .is_some_and(|(o, n)| self.old < o && self.new < n)
+    }
+
+    fn met(&self) -> bool {
+        self.counts
+            .is_none_or(|(o, n)| self.old >= o && self.new >= n)
+    }
+
+    fn push(&mut self, prefix: u8) {
+        match prefix {
+            b'+' => self.new += 1,
+            b'-' => self.old += 1,
+            _ => {
+                self.old += 1;
+                self.new += 1;
+            }
+        }
+        self.changed |= prefix != b' ';
+        self.last = prefix;
+    }
+}
+
+/// How deep `text` stands inside JSON objects and arrays, strings aside.
+fn json_depth(text: &str) -> i64 {
+    let (mut depth, mut string, mut escaped) = (0i64, false, false);
+    for c in text.chars() {
+        match (string, escaped, c) {
+            (true, true, _) => escaped = false,
+            (true, false, '\\') => escaped = true,
+            (true, false, '"') => string = false,
+            (false, _, '"') => string = true,
+            (false, _, '{' | '[') => depth += 1,
+            (false, _, '}' | ']') => depth -= 1,
+            _ => {}
+        }
+    }
+    depth
+}
+
+/// Whether a cut at byte `at` of `reply` leaves no sign of itself, so that the cut reply is a
+/// shorter, complete reply. It does when, outside every fence, SEARCH/REPLACE block and Codex
+/// patch, the cut
+/// falls
+/// - inside an added line (`+`) of a hunk whose counts the cut reply meets, or has none: the
+///   line as cut reads as a whole line;
+/// - at the end of a hunk's line, where the hunk has changed something and is not left short
+///   of its counts on both sides on a changed line (short on one side, it reads as a header
+///   that miscounts, which complete replies have);
+/// - inside prose, or at the end of a line that is neither a header, an opener nor a path line
+///   (a line a fence or a block follows).
+///
+/// A cut in a JSON reply leaves no sign only at a line's end between whole values (one object
+/// per line); an XML tool call always closes, so every cut in one leaves a sign.
+fn silent_cut(reply: &str, at: usize) -> bool {
+    let opening = reply[edit_start(reply)..].trim_start();
+    let head = &reply[..at];
+    let rest = &reply[at..];
+    let whole = head.ends_with('\n') || rest.starts_with('\n') || rest.starts_with("\r\n");
+    if opening.starts_with('{') || opening.starts_with('[') {
+        // Between two whole JSON values (one per line), a cut leaves complete ones.
+        return whole && json_depth(head) == 0;
+    }
+    if opening.starts_with('<') && !opening.starts_with("<<<") {
+        return false;
+    }
+    let lines: Vec<&str> = head
+        .strip_suffix('\n')
+        .unwrap_or(head)
+        .split('\n')
+        .map(|l| l.trim_end_matches('\r'))
+        .collect();
+    let (mut fence, mut search) = (false, false);
+    let mut hunk: Option<Tally> = None;
+    for l in &lines {
+        if l.starts_with("@@") {
+            hunk = Some(Tally::open(l));
+            continue;
+        }
+        // A hunk's lines are its own, whatever they hold (a ` ```` ` context line).
+        if let Some(h) = hunk.as_mut() {
+            match l.as_bytes().first() {
+                Some(&p @ (b' ' | b'+' | b'-'))
+                    if !l.starts_with("--- ") && !l.starts_with("+++ ") =>
+                {
+                    h.push(p);
+                    continue;
+                }
+                Some(b'\\') => continue,
+                None if !h.met() => {
+                    h.push(b' ');
+                    continue;
+                }
+                _ => hunk = None,
+            }
+        }
+        let t = l.trim_start();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            fence = !fence;
+        }
+        if t.starts_with("<<<<<<<") || t.starts_with("*** Begin Patch") {
+            search = true;
+        } else if t.starts_with(">>>>>>>") || t.starts_with("*** End Patch") {
+            search = false;
+        }
+    }
+    let last = lines.last().copied().unwrap_or("");
+    // The whole line the cut falls in (or ends), as the undamaged reply has it.
+    let full = if whole {
+        last.to_string()
+    } else {
+        format!("{last}{}", rest.split('\n').next().unwrap_or(""))
+    };
+    let syntax = SYNTAX.iter().any(|s| full.trim_start().starts_with(s));
+    if fence || search {
+        return false;
+    }
+    // A whole path line is one when a fence or a block follows it.
+    let after = rest.split('\n').skip(usize::from(!head.ends_with('\n')));
+    let next = after.map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
+    let path_line = !full.trim().is_empty()
+        && (next.starts_with("```") || next.starts_with("~~~") || next.starts_with("<<<<<<<"));
+    match (&hunk, whole) {
+        (Some(h), false) => h.last == b'+' && h.met() && last.starts_with('+'),
+        (Some(h), true) => h.changed && !(h.short_both() && h.last != b' '),
+        (None, false) => !syntax,
+        (None, true) => {
+            let closer = ["```", "~~~", ">>>>>>>"]
+                .iter()
+                .any(|c| full.trim_start().starts_with(c));
+            closer || (!syntax && !path_line)
+        }
+    }
 }
 
 fn comment_for(path: &str) -> &'static str {
@@ -251,7 +357,7 @@ fn whole_cut(s: &Source, rng: &mut Rng) -> Option<Damaged> {
             if call { ", as a Write call" } else { "" }
         ),
         reply,
-        byte_cut: false,
+        silent: false,
         unmarked: matches!(mark, Mark::None | Mark::Sentence),
         false_rest: matches!(mark, Mark::Comment) && !rest_kept(s, keep),
     })
@@ -263,6 +369,14 @@ fn rest_kept(s: &Source, keep: usize) -> bool {
     let new: Vec<&str> = s.after.lines().collect();
     let old: Vec<&str> = s.before.lines().collect();
     let rest = &new[keep..];
+    // Where the file's own rest begins: after the last line shown, when the file has it once
+    // (a reply that moves lines keeps the file's end, but not all of what follows that line).
+    let at: Vec<usize> = (0..old.len())
+        .filter(|&i| old[i] == new[keep - 1])
+        .collect();
+    if let [i] = at[..] {
+        return old[i + 1..] == *rest;
+    }
     rest.len() <= old.len() && old[old.len() - rest.len()..] == *rest
 }
 
@@ -286,8 +400,7 @@ fn damaged_replies_are_refused_or_write_what_the_undamaged_reply_writes() {
     );
     assert!(pool.len() >= 50, "too few scenario replies: {}", pool.len());
     let (mut refused, mut same, mut unmarked, mut false_rest) = (0u64, 0u64, 0u64, 0u64);
-    let strict = std::env::var("SALVE_DAMAGE_STRICT").is_ok();
-    let mut byte_cuts = Vec::new();
+    let mut silent = 0u64;
     let mut wrong = Vec::new();
     for index in only.map_or(0..cases, |i| i..i + 1) {
         let mut rng = Rng::new(seed, index);
@@ -312,11 +425,11 @@ fn damaged_replies_are_refused_or_write_what_the_undamaged_reply_writes() {
                     if verbose {
                         show(seed, index, s, &d, &t);
                     }
-                } else if d.byte_cut && !strict {
+                } else if d.silent && part_of_change(&s.before, &t, &s.after) {
+                    silent += 1;
                     if verbose {
                         show(seed, index, s, &d, &t);
                     }
-                    byte_cuts.push(index);
                 } else {
                     show(seed, index, s, &d, &t);
                     wrong.push(index);
@@ -328,8 +441,7 @@ fn damaged_replies_are_refused_or_write_what_the_undamaged_reply_writes() {
         }
     }
     eprintln!(
-        "damaged: {cases} cases: {refused} refused, {same} wrote what the undamaged reply writes, {unmarked} whole-file cuts without a placeholder line written, {false_rest} cuts saying the rest is unchanged where it was not filled in from the file, {} byte cuts written (open: {byte_cuts:?}), {} wrong",
-        byte_cuts.len(),
+        "damaged: {cases} cases: {refused} refused, {same} wrote what the undamaged reply writes, {unmarked} whole-file cuts without a placeholder line written, {false_rest} cuts saying the rest is unchanged where it was not filled in from the file, {silent} byte cuts leaving no sign written as part of the change, {} wrong",
         wrong.len()
     );
     assert!(

@@ -34,6 +34,23 @@ pub(crate) fn parse(cx: &mut Cx, r: &Region, i: usize) -> usize {
         if t == END {
             ended = true;
             i += 1;
+            // Patch lines right after the end line: the end line stands among a chunk's lines
+            // (read as syntax it drops them, as content it lost its prefix).
+            // Blank lines between (a blank context line lost or kept its space) do not end the
+            // chunk either.
+            let k = (i..r.end).find(|&k| !cx.src.line(k).trim().is_empty());
+            let next = k.map_or("", |k| cx.src.line(k));
+            if matches!(next.as_bytes().first(), Some(b'+' | b'-' | b' '))
+                && !next.starts_with("--- ")
+            {
+                cx.issue(
+                    IssueKind::EditSyntax,
+                    last_path.as_deref(),
+                    format!(
+                        "line {i}: {END:?} stands among the lines of a chunk, which go on after it"
+                    ),
+                );
+            }
             break;
         }
         if t.trim().is_empty() {
@@ -72,6 +89,16 @@ pub(crate) fn parse(cx: &mut Cx, r: &Region, i: usize) -> usize {
                             i + 1
                         ),
                     );
+                    break;
+                }
+                // The reply stops, with no newline, on the line after the patch's lines, or on
+                // text glued to them: no prose after a forgotten end line (that comes after a
+                // blank line) but patch lines cut short or lost their prefix.
+                None if ((i + 1 >= cx.src.len() && !cx.src.ends_with_newline)
+                    || super::cut::glued_tail(cx, i))
+                    && r.ends_reply_unclosed(&cx.src) =>
+                {
+                    i = r.end;
                     break;
                 }
                 None => {

@@ -5,7 +5,8 @@
 //! when the evidence allows it (see [`cut_hunk`]).
 
 use super::body::{self, Body};
-use super::cx::{Cx, Region, RegionState, Source};
+use super::cut::{cut_hunk, ends_in_quoted_line};
+use super::cx::{Cx, Region, Source};
 use super::{markers, paths, sanitize};
 use crate::edit::{Anchor, FileChange, FileEdit, Format, Hunk, IssueKind, LineKind};
 
@@ -99,68 +100,6 @@ fn diff_terminator(src: &Source, i: usize, end: usize) -> bool {
         || is_file_header(src, i, end)
 }
 
-/// True when the reply was evidently cut inside this (last) hunk body.
-///
-/// Header counts are wrong often enough in complete replies that a body a line or three short
-/// of them proves nothing: recounting is right when the hunk is followed by another header, a
-/// closing fence or prose. At the very end of the reply a short body means the reply was cut
-/// when the evidence allows it:
-/// - the reply ends inside an unclosed wrapper (then any shortfall, or no counts at all, will
-///   do);
-/// - a bare reply ends inside the body on a changed line while the body is short on both sides
-///   (or on one side, when the reply stops in the middle of a line);
-/// - a bare reply stops on a line that is only a prefix (` `, `+`, `-`, with no newline): a
-///   line cut right after its first character, not a blank context line, so any shortfall is
-///   a cut;
-/// - the body holds at most half the lines its header counts on a side (two or more missing),
-///   and is not longer than the header on the other side: a count twice too large is no
-///   miscount, while a body longer on one side and shorter on the other is one (counts swapped).
-///   Not for a body with elision lines (`// ...`), which stand for lines the counts include.
-fn cut_hunk(cx: &Cx, r: &Region, h: &HunkHeader, b: &Body) -> bool {
-    if !b.reached_end || !r.ends_reply_unclosed(&cx.src) {
-        return false;
-    }
-    let short = h.counts().map(|(o, n)| (b.old < o, b.new < n));
-    match r.state {
-        RegionState::Open => short.is_none_or(|(o, n)| o || n),
-        RegionState::Top => {
-            let Some((o, n)) = short else {
-                return false;
-            };
-            let unterminated = !cx.src.ends_with_newline;
-            (b.ends_on_change() && ((o && n) || ((o || n) && unterminated)))
-                || ((o || n) && unterminated && ends_on_bare_prefix(cx))
-                || (!elides(b) && h.counts().is_some_and(|c| halved(c, (b.old, b.new))))
-        }
-        RegionState::Closed => false,
-    }
-}
-
-/// Whether the body has an elision line (`...`, `// ...`), standing for lines its counts hold.
-fn elides(b: &Body) -> bool {
-    b.elisions > 0
-        || b.lines
-            .iter()
-            .any(|l| crate::placeholder::is_elision(&l.text))
-}
-
-/// Whether the reply's last line is a diff line prefix alone (` `, `+` or `-`, trailing
-/// whitespace aside), with no newline after it.
-fn ends_on_bare_prefix(cx: &Cx) -> bool {
-    let last = cx.src.len().checked_sub(1).map(|k| cx.src.line(k));
-    !cx.src.ends_with_newline
-        && last.is_some_and(|l| {
-            matches!(l.as_bytes().first(), Some(b' ' | b'+' | b'-')) && l[1..].trim().is_empty()
-        })
-}
-
-/// Whether a body of `(old, new)` lines holds at most half of what its header counts on one
-/// side (two or more lines missing there) and no more than it counts on the other.
-fn halved((oc, nc): (usize, usize), (old, new): (usize, usize)) -> bool {
-    let half = |count: usize, got: usize| got * 2 <= count && count - got >= 2;
-    old <= oc && new <= nc && (half(oc, old) || half(nc, new))
-}
-
 /// Reads consecutive hunks from line `i`. Returns them, the next line, and whether the reply
 /// was cut inside the last one.
 fn parse_hunks(cx: &mut Cx, r: &Region, mut i: usize, path: &str) -> (Vec<Hunk>, usize, bool) {
@@ -181,13 +120,42 @@ fn parse_hunks(cx: &mut Cx, r: &Region, mut i: usize, path: &str) -> (Vec<Hunk>,
             break;
         };
         let b = body::read_body(&cx.src, i + 1, r.end, h.counts(), diff_terminator);
-        cut |= cut_hunk(cx, r, &h, &b);
+        cut |= cut_hunk(cx, r, h.counts(), &b);
+        let quoted = ends_in_quoted_line(cx, r, &b);
+        marker_among_lines(cx, r, path, &b);
         i = b.next.max(i + 1);
-        if let Some(hunk) = finish_hunk(cx, path, hunks.len() + 1, &h, b) {
+        if let Some(mut hunk) = finish_hunk(cx, path, hunks.len() + 1, &h, b) {
+            hunk.cut_line = quoted;
             hunks.push(hunk);
         }
     }
     (hunks, i, cut)
+}
+
+/// A Codex end line (`*** End Patch`, `*** End of File`) that stops a unified hunk whose lines go
+/// on after it stands among the hunk's lines: read as syntax it ends the hunk and drops the
+/// lines after it, read as content it is a line of the hunk without its prefix. The readings
+/// collide, so the reply is refused (`EditSyntax`) with the line.
+fn marker_among_lines(cx: &mut Cx, r: &Region, path: &str, b: &Body) {
+    let k = b.next;
+    let line = cx.src.line(k);
+    if k + 1 >= r.end || !line.starts_with("*** End") {
+        return;
+    }
+    let next = cx.src.line(k + 1);
+    let body_line = matches!(next.as_bytes().first(), Some(b' ' | b'+' | b'-' | b'\\'))
+        && !is_file_header(&cx.src, k + 1, r.end);
+    if body_line {
+        cx.issue(
+            IssueKind::EditSyntax,
+            Some(path),
+            format!(
+                "line {}: {:?} stands among the lines of a hunk of {path}, which go on after it",
+                k + 1,
+                body::truncate(line.trim(), 60)
+            ),
+        );
+    }
 }
 
 /// Turns a read body into a hunk, noting repairs. `None` for an empty body.
@@ -283,6 +251,7 @@ pub(crate) fn finish_hunk(
         padded_tail: b.padded,
         substring: None,
         occurrences: None,
+        cut_line: false,
     })
 }
 
@@ -349,7 +318,7 @@ fn build(cx: &mut Cx, op: FileOp, hunks: Vec<Hunk>, format: Format, cut: bool) {
         cx.issue(
             IssueKind::Truncated,
             Some(&path),
-            "the reply stops inside a hunk of this file",
+            "the reply stops inside this file's diff, before its hunks end",
         );
     }
     if let Some(l) = sanitize::lazy_added_line(&hunks) {
@@ -492,7 +461,17 @@ pub(crate) fn parse_git(cx: &mut Cx, r: &Region, i: usize) -> usize {
     let path = op.new.clone().or(op.old.clone()).unwrap_or_default();
     // Changed lines right under a `diff --git` header, with no hunk header: the header stands
     // in the middle of a hunk (a marker line among its lines), not before a file of its own.
-    if i < r.end && is_headerless_body_start(cx.src.line(i)) && !cx.src.line(i).trim().is_empty() {
+    // A `\ No newline at end of file` line is a body line as much as a changed one, and so is
+    // a blank context line that kept its space (an empty line may end the section: prose).
+    let body_at = (i..r.end).find(|&k| {
+        let l = cx.src.line(k);
+        let blank_context = l.starts_with(' ') && l.trim().is_empty();
+        !(l.starts_with('\\') || blank_context)
+    });
+    if body_at.is_some_and(|k| {
+        is_headerless_body_start(cx.src.line(k)) && !cx.src.line(k).trim().is_empty()
+    }) || (i < r.end && cx.src.line(i).starts_with('\\'))
+    {
         cx.issue(
             IssueKind::Malformed,
             None,
@@ -503,8 +482,19 @@ pub(crate) fn parse_git(cx: &mut Cx, r: &Region, i: usize) -> usize {
         );
     }
     let (hunks, next, cut) = parse_hunks(cx, r, i, &path);
+    let cut = cut || header_cut_off(cx, r, &op, &hunks, next);
     build(cx, op, hunks, Format::Git, cut);
     next
+}
+
+/// Whether a file header that changes the file's content is the last thing in the reply, with
+/// no hunk after it: its hunks were cut off. A rename, a mode change, a new or deleted file needs
+/// none.
+fn header_cut_off(cx: &Cx, r: &Region, op: &FileOp, hunks: &[Hunk], next: usize) -> bool {
+    hunks.is_empty()
+        && !(op.created || op.deleted || op.renamed || op.mode.is_some())
+        && r.ends_reply_unclosed(&cx.src)
+        && cx.src.next_nonblank(next, cx.src.len()).is_none()
 }
 
 /// Reads a plain unified file section (`---`, `+++`, hunks) at line `i`.
@@ -513,6 +503,7 @@ pub(crate) fn parse_unified(cx: &mut Cx, r: &Region, i: usize) -> usize {
     read_file_header(cx, i, &mut op);
     let path = op.new.clone().or(op.old.clone()).unwrap_or_default();
     let (hunks, next, cut) = parse_hunks(cx, r, i + 2, &path);
+    let cut = cut || header_cut_off(cx, r, &op, &hunks, next);
     build(cx, op, hunks, Format::Unified, cut);
     next
 }
@@ -531,12 +522,16 @@ pub(crate) fn parse_orphan(cx: &mut Cx, r: &Region, i: usize, path: &str) -> usi
     }
     let h = HunkHeader::default();
     let b = body::read_body(&cx.src, i, r.end, None, diff_terminator);
-    let cut = cut_hunk(cx, r, &h, &b);
+    let cut = cut_hunk(cx, r, h.counts(), &b);
+    let quoted = ends_in_quoted_line(cx, r, &b);
     let next = b.next.max(i + 1);
     cx.note(format!(
         "{path}: diff body without hunk header; read as one hunk"
     ));
-    let hunks: Vec<Hunk> = finish_hunk(cx, path, 1, &h, b).into_iter().collect();
+    let mut hunks: Vec<Hunk> = finish_hunk(cx, path, 1, &h, b).into_iter().collect();
+    for hunk in &mut hunks {
+        hunk.cut_line = quoted;
+    }
     build(cx, op, hunks, Format::Unified, cut);
     next
 }

@@ -206,7 +206,7 @@ fn short_hunk_ending_on_context_is_not_truncated() {
     // Counts too large on both sides but the body ends on context: wrong counts, not a cut.
     let x = extract("--- a/x\n+++ b/x\n@@ -1,5 +1,5 @@\n a\n-b\n+c\n d\n");
     assert!(x.issues.is_empty(), "{:?}", x.issues);
-    // Short on one side only: wrong counts.
+    // Short on one side only: wrong counts, even at the very end of the reply.
     let x = extract("--- a/x\n+++ b/x\n@@ -1,2 +1,3 @@\n a\n-b\n+c\n");
     assert!(x.issues.is_empty(), "{:?}", x.issues);
 }

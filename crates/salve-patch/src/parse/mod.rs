@@ -154,6 +154,7 @@
 
 mod body;
 mod codex;
+mod cut;
 mod cx;
 mod diff;
 mod fence;
@@ -194,6 +195,7 @@ pub fn extract(reply: &str) -> Extraction {
         depth: 0,
     };
     wrapper::scan_region(&mut cx, &top);
+    cut::stops_mid_syntax(&mut cx);
     cx.finish()
 }
 

@@ -262,6 +262,16 @@ pub(crate) fn parse_fenced(
             pending.as_deref(),
             "the reply ends inside the SEARCH/REPLACE fence, after a path line",
         );
+    } else if r.ends_reply_unclosed(&cx.src) {
+        // The fence never closes and the reply ends right after a block: cut at the block's
+        // end, and whatever followed (more blocks) is lost. A fence forgotten open is rarer
+        // than a reply cut short, and refusing it costs a resend, not a wrong file.
+        let path = cx.last_sr_path.clone();
+        cx.issue(
+            IssueKind::Truncated,
+            path.as_deref(),
+            "the reply ends inside the SEARCH/REPLACE fence, which never closes",
+        );
     }
     r.end
 }

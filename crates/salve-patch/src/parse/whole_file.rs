@@ -83,7 +83,8 @@ pub(crate) fn edit_syntax_at(lines: &[&str]) -> Option<usize> {
 
 /// Records `lines` as the whole new content of `path`, in `format`. `state` says whether the
 /// block was closed; `first` is the reply line of `lines[0]`, for messages. Content holding edit
-/// syntax is never written: it is `Malformed`.
+/// syntax is never written: it is `Malformed`, except in a JSON call's string, where only content
+/// that opens with edit syntax is.
 pub(crate) fn take_lines(
     cx: &mut Cx,
     path: String,
@@ -110,7 +111,11 @@ pub(crate) fn take_lines(
         cx.issue(IssueKind::Malformed, Some(&path), "empty whole-file block");
         return;
     }
-    if let Some(k) = edit_syntax_at(&lines) {
+    // A whole file in a JSON call is a string: a marker line in it is data (DESIGN.md §3.3),
+    // unless the content opens with one: then it is an edit sent as the file, not a file.
+    let data = format == Format::ToolJson;
+    let opens = |k: usize| lines[..k].iter().all(|l| l.trim().is_empty());
+    if let Some(k) = edit_syntax_at(&lines).filter(|&k| !data || opens(k)) {
         cx.issue(
             IssueKind::Malformed,
             Some(&path),

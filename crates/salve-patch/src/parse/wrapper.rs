@@ -11,7 +11,7 @@
 use super::cx::{Cx, Region, RegionState};
 use super::fence::{fence_open, is_diff_lang, is_fence_close, lang_of, Fence};
 use super::readers::{self, LineState};
-use super::{markers, paths, whole_file};
+use super::{cut, markers, paths, whole_file};
 use crate::edit::{BareNamed, FileEdit, IssueKind, ParseIssue};
 
 const MARK_START: &str = "<<<AI_DIFF_START>>>";
@@ -32,7 +32,9 @@ fn markers(cx: &mut Cx, r: &Region, i: usize) -> usize {
         diff_lang: false,
         depth: r.depth + 1,
     };
+    let before = cx.found();
     scan_region(cx, &inner);
+    cut::stops_inside(cx, state, before, None, i);
     close.map_or(end, |c| c + 1)
 }
 
@@ -99,6 +101,8 @@ fn fence(cx: &mut Cx, r: &Region, i: usize, f: &Fence, pending: Option<paths::Pa
         depth: r.depth + 1,
     };
     let next = close.map_or(end, |c| c + 1);
+    let found_before = cx.found();
+    let attached = hint.clone();
     let Some(first) = cx.src.next_nonblank(start, end) else {
         if state == RegionState::Open {
             // A fence opened as the reply ends: the edit it was to hold was cut off.
@@ -162,6 +166,7 @@ fn fence(cx: &mut Cx, r: &Region, i: usize, f: &Fence, pending: Option<paths::Pa
             }
         }
     }
+    cut::stops_inside(cx, state, found_before, attached.as_deref(), i);
     next
 }
 
@@ -241,4 +246,5 @@ pub(crate) fn scan_region(cx: &mut Cx, r: &Region) {
         state.pending = paths::path_candidate(line).or_else(|| paths::prose_path(line));
         i += 1;
     }
+    cut::dangling_path(cx, r, state.pending.as_ref());
 }

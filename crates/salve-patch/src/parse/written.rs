@@ -139,6 +139,8 @@ impl ReplySyntax {
         let mut old_lines: Option<HashSet<&str>> = None;
         for piece in new_pieces {
             for line in piece.lines() {
+                // A file's BOM stays on its first line: the line is what follows it.
+                let line = line.strip_prefix('\u{feff}').unwrap_or(line);
                 let t = line.trim();
                 if t.is_empty() || !suspect(line, t) || data.contains(t) {
                     continue;
@@ -210,6 +212,24 @@ mod tests {
                 .collect(),
             ..Hunk::default()
         }
+    }
+
+    #[test]
+    fn a_path_line_behind_the_files_bom_is_still_the_path_line() {
+        let reply = "hooks.ts\n````\nhooks.ts\n````\nimport x;\n````\n";
+        let s = ReplySyntax::of(reply);
+        let new = "\u{feff}hooks.ts\n";
+        assert_eq!(
+            s.first_written(
+                "hooks.ts",
+                "\u{feff}import x;\n",
+                &[new],
+                &[],
+                Format::WholeFile
+            )
+            .as_deref(),
+            Some("hooks.ts")
+        );
     }
 
     #[test]

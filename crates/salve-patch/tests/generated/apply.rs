@@ -1,9 +1,12 @@
 //! Driving salve-patch's public API as the engine does for one file: extract the reply, then
 //! place its hunks (or its whole file) on the current text, with the baseline when the model
 //! read an older version. Any issue of the extraction refuses the reply, as `salve apply` does
-//! without `--partial`.
+//! without `--partial`. What would be written goes through the engine's check on the result
+//! too: no line the reply holds as edit syntax reaches the file (DESIGN.md §3.3, `edit_syntax`).
 
-use salve_patch::{apply_hunks, extract, looks_like_edit, replace_whole_with, FileChange, Whole};
+use salve_patch::{
+    apply_hunks, extract, looks_like_edit, replace_whole_with, FileChange, ReplySyntax, Whole,
+};
 
 pub enum Outcome {
     /// The new text (the current text when nothing had to change).
@@ -46,7 +49,20 @@ pub fn run(reply: &str, path: &str, current: &str, baseline: Option<&str>) -> Ou
         other => return Outcome::Refused(format!("not an edit of an existing file: {other:?}")),
     };
     if out.status.is_success() {
-        Outcome::Text(out.new_text.unwrap_or_else(|| current.to_string()))
+        let text = out.new_text.unwrap_or_else(|| current.to_string());
+        let hunks = match &edit.change {
+            FileChange::Modify { hunks } => hunks.as_slice(),
+            _ => &[],
+        };
+        let syntax = (text != current)
+            .then(|| {
+                ReplySyntax::of(reply).first_written(path, current, &[&text], hunks, edit.format)
+            })
+            .flatten();
+        match syntax {
+            Some(line) => Outcome::Refused(format!("EditSyntax: the line {line:?}")),
+            None => Outcome::Text(text),
+        }
     } else {
         let why: Vec<String> = out.hunks.iter().filter_map(|h| h.message.clone()).collect();
         Outcome::Refused(format!("{:?}: {}", out.status, why.join("; ")))

@@ -7,7 +7,9 @@
 //! the kinds real replies show (`drift.rs`), and applies it through salve-patch's public API
 //! (`apply.rs`). The result must be the intended text (the file unchanged for an edit that is
 //! already applied), or a refusal. Anything else is a counterexample: the case is printed (seed,
-//! index, format, drift, reply, diff) and the test fails.
+//! index, format, drift, reply, diff) and the test fails. Every written result also passes the
+//! check of `result_check.rs`, which does not read the intended text: no line the reply holds as
+//! syntax is gained, no run of lines the reply never showed as removed is lost.
 //!
 //! Some drifts make a reply that means another edit as well as the intended one; no applier
 //! could tell, so such cases are not drawn: a drifted quote that fits other lines of the file
@@ -39,6 +41,7 @@ mod change;
 mod drift;
 mod hunk;
 mod render;
+mod result_check;
 mod rng;
 mod source;
 
@@ -302,12 +305,25 @@ fn drifted_edits_land_exactly_or_are_refused() {
     let mut by_kind: BTreeMap<&str, Row> = BTreeMap::new();
     let mut wrong = Vec::new();
     let mut known_wrong = Vec::new();
+    let mut unchecked: Vec<String> = Vec::new();
     let range = only.map_or(0..cases, |i| i..i + 1);
     for index in range {
         let Some(t) = trial(&pool, seed, index) else {
             continue;
         };
         let got = apply::run(&t.reply, &t.path, &t.current, t.baseline.as_deref());
+        if let Outcome::Text(text) = &got {
+            let whole = t.format.is_whole();
+            if let Some(v) = result_check::violation(&t.reply, &t.current, text, whole) {
+                show(seed, index, &t, &got);
+                eprintln!("result check, case {index}: {v}");
+                unchecked.push(format!(
+                    "{index} {} {}: {v}",
+                    t.format.name(),
+                    t.drift.name()
+                ));
+            }
+        }
         let outcome = match &got {
             Outcome::Refused(_) => "refused",
             Outcome::Text(text) if *text == t.expected => "landed",
@@ -343,6 +359,11 @@ fn drifted_edits_land_exactly_or_are_refused() {
     table("drift", &by_drift);
     table("edit", &by_kind);
     eprintln!("generated: {:.1?}", started.elapsed());
+    assert!(
+        unchecked.is_empty(),
+        "{} written results fail the result check (seed {seed:#x}): {unchecked:?}",
+        unchecked.len()
+    );
     verdict(seed, only.is_some(), &by_drift, &wrong, &known_wrong);
 }
 
