@@ -130,8 +130,7 @@ impl fmt::Display for Rejection {
             Rejection::SalveOwn { folder } => write!(
                 f,
                 "the path is inside salve's own folder `{folder}` (its configuration, or the \
-                 trust store of what repositories may run), which only you change, with \
-                 `salve trust` or by hand"
+                 trust store of what repositories may run), which only you change"
             ),
             Rejection::OtherRepository { repository } => write!(
                 f,
