@@ -322,6 +322,15 @@ fn one_level(
     if let (true, Some(u)) = (unseen && r0 != f0 && r0 > 0 && f0 > 0, shown.step) {
         if let Some(f) = file_step().filter(|&f| f != u) {
             if r0.is_multiple_of(u) && f0.is_multiple_of(f) && r0 / u == f0 / f {
+                // Levels twice the file's quoted at twice its width are also the file's own
+                // levels shifted by as many levels as the quote is deep (a reply indented one
+                // level deeper throughout): both readings put the added lines on the file's
+                // grid, at other levels, and the quote does not say which.
+                if r0 == 2 * f0 {
+                    return Err(one_level_unclear(&format!(
+                        "its {r0} spaces for the file's {f0} fit a shift and a rescaling alike"
+                    )));
+                }
                 return Ok(Levels::Line {
                     r0,
                     f0,
@@ -462,9 +471,16 @@ mod tests {
         let l = one_level(8, 2, shown(8), || Some(2)).unwrap();
         assert_eq!(l.map(16), Some(4));
         assert_eq!(l.map(0), Some(0));
-        // Four spaces a level quoting it: no longer "a shift and a rescaling alike".
-        let l = one_level(4, 2, shown(4), || Some(2)).unwrap();
-        assert_eq!(l.map(8), Some(4));
+        // Four spaces a level quoting it at 4: a rescaling (8 -> 4), or the file's levels
+        // shifted one level deeper (8 -> 6): both on the file's grid, so refused. The same
+        // shape one size up (8 quoting 4, a line added at 16) was written as a rescaling where
+        // the reply had shifted the file one level (generator seed 23, case 50493).
+        for (r0, f0, u, f) in [(4, 2, 4, 2), (8, 4, 8, 4)] {
+            let err = one_level(r0, f0, shown(u), || Some(f)).unwrap_err();
+            assert!(err.contains("fit a shift and a rescaling alike"), "{err}");
+        }
+        // Eight a level quoting a two-space file's first level is no one-level shift (that
+        // would be three of the file's levels): still rescaled, as above.
         // Depths that differ in levels (two of the reply's, one of the file's): a shift, as
         // before.
         let l = one_level(8, 2, shown(4), || Some(2)).unwrap();
