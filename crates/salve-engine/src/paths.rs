@@ -295,27 +295,53 @@ pub fn guard(root: &Path, raw: &str) -> Result<Guarded, Rejection> {
 
 /// salve's own folder (`$XDG_CONFIG_HOME/salve`, `$XDG_DATA_HOME/salve`, or their defaults
 /// under `$HOME`) that holds `real`, when one lies inside the work tree at `root`, named
-/// relative to it. Read from the process environment on every call, as the configuration is.
+/// relative to it.
 fn own_folder_holding(root: &Path, real: &Path) -> Option<String> {
-    let var = |name: &str| std::env::var_os(name).map(PathBuf::from);
-    let home = var("HOME").filter(|h| h.is_absolute());
-    let folder = |xdg: &str, fallback: &[&str]| {
-        var(xdg)
+    own_folders()
+        .into_iter()
+        .find(|f| f.starts_with(root) && real.starts_with(f))
+        .and_then(|f| relative(root, &f).map(|r| r.to_string()))
+}
+
+/// salve's own folders, canonical, from the process environment as the configuration reads
+/// it. Every path an edit names passes here, so they are resolved once per value of the three
+/// variables, not on every call.
+fn own_folders() -> Vec<PathBuf> {
+    type Cached = (Vec<Option<std::ffi::OsString>>, Vec<PathBuf>);
+    static CACHE: std::sync::Mutex<Option<Cached>> = std::sync::Mutex::new(None);
+    let key: Vec<_> = ["HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME"]
+        .iter()
+        .map(std::env::var_os)
+        .collect();
+    let mut cache = CACHE
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((seen, folders)) = cache.as_ref() {
+        if *seen == key {
+            return folders.clone();
+        }
+    }
+    let var = |k: usize| {
+        key[k]
+            .clone()
+            .map(PathBuf::from)
             .filter(|p| p.is_absolute())
+    };
+    let home = var(0);
+    let folder = |xdg: usize, fallback: &[&str]| {
+        var(xdg)
             .or_else(|| {
                 home.as_ref()
                     .map(|h| fallback.iter().fold(h.clone(), |p, f| p.join(f)))
             })
             .map(|base| canonical_prefix(&base.join("salve")))
     };
-    [
-        folder("XDG_CONFIG_HOME", &[".config"]),
-        folder("XDG_DATA_HOME", &[".local", "share"]),
-    ]
-    .into_iter()
-    .flatten()
-    .find(|f| f.starts_with(root) && real.starts_with(f))
-    .and_then(|f| relative(root, &f).map(|r| r.to_string()))
+    let folders: Vec<PathBuf> = [folder(1, &[".config"]), folder(2, &[".local", "share"])]
+        .into_iter()
+        .flatten()
+        .collect();
+    *cache = Some((key, folders.clone()));
+    folders
 }
 
 /// `path` with its longest existing ancestor made canonical (symlinks followed), the rest as

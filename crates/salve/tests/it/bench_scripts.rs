@@ -5,21 +5,11 @@ use std::process::Command;
 
 #[test]
 fn bench_checkpoint_runs_to_its_ratios() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let out = Command::new("bash")
-        .arg(root.join("scripts/bench-checkpoint.sh"))
-        .env("FILES", "200")
-        .env("RUNS", "1")
-        .env("SALVE", env!("CARGO_BIN_EXE_salve"))
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
+    let stdout = run_script(
+        Command::new("bash")
+            .arg(script("bench-checkpoint.sh"))
+            .env("FILES", "200")
+            .env("RUNS", "1"),
     );
     for line in ["checkpoint / by hand:", "restore / checkout:"] {
         assert!(stdout.contains(line), "{stdout}");
@@ -28,20 +18,12 @@ fn bench_checkpoint_runs_to_its_ratios() {
 
 #[test]
 fn bench_ui_runs_to_its_ratios() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let out = Command::new("python3")
-        .arg(root.join("scripts/bench-ui.py"))
-        .env("RUNS", "300")
-        .env("REQUESTS", "10")
-        .env("NAV", "1")
-        .env("SALVE", env!("CARGO_BIN_EXE_salve"))
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
+    let stdout = run_script(
+        Command::new("python3")
+            .arg(script("bench-ui.py"))
+            .env("RUNS", "300")
+            .env("REQUESTS", "10")
+            .env("NAV", "1"),
     );
     for line in [
         "live stamp (/api/version)",
@@ -56,7 +38,6 @@ fn bench_ui_runs_to_its_ratios() {
 /// table prints, and nothing is written wrong.
 #[test]
 fn bench_snippets_runs_on_a_tiny_corpus() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let tmp = tempfile::tempdir().unwrap();
     let case = tmp.path().join("cases/tiny-01");
     let body: String = (0..12)
@@ -78,25 +59,17 @@ fn bench_snippets_runs_on_a_tiny_corpus() {
         r#"{"id": "tiny-01", "format": "unified", "drift": [], "expect": "apply"}"#,
     )
     .unwrap();
-    let out = Command::new("python3")
-        .arg(root.join("scripts/bench-snippets.py"))
-        .args([
-            "--salve",
-            env!("CARGO_BIN_EXE_salve"),
-            "--jobs",
-            "1",
-            "--cases",
-        ])
-        .arg(tmp.path().join("cases"))
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
+    let stdout = run_script(
+        Command::new("python3")
+            .arg(script("bench-snippets.py"))
+            .args([
+                "--salve",
+                env!("CARGO_BIN_EXE_salve"),
+                "--jobs",
+                "1",
+                "--cases",
+            ])
+            .arg(tmp.path().join("cases")),
     );
     for row in [
         "| ctx3 | 1 | 1 | 0 | 0 | 0 |",
@@ -110,7 +83,6 @@ fn bench_snippets_runs_on_a_tiny_corpus() {
 
 #[test]
 fn bench_prompt_runs_to_its_share() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     // The bugs are made in standard-library modules and caught by CPython's own tests, which
     // some Pythons leave out (Debian ships them apart, in libpython3-testsuite).
     let has_tests = Command::new("python3")
@@ -124,17 +96,11 @@ fn bench_prompt_runs_to_its_share() {
         );
         return;
     }
-    let out = Command::new("python3")
-        .arg(root.join("scripts/bench-prompt.py"))
-        .args(["--modules", "colorsys", "--per-module", "1"])
-        .args(["--salve", env!("CARGO_BIN_EXE_salve")])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
+    let stdout = run_script(
+        Command::new("python3")
+            .arg(script("bench-prompt.py"))
+            .args(["--modules", "colorsys", "--per-module", "1"])
+            .args(["--salve", env!("CARGO_BIN_EXE_salve")]),
     );
     assert!(
         stdout.contains("salve: the fix's line stands in the prompt for 1 of 1 bugs (100.0%)"),

@@ -68,13 +68,25 @@ pub(crate) fn windows(idx: &FileIndex, pat: &[&str], hint: Option<usize>) -> Vec
         let s = h.saturating_sub(1).min(last_start);
         votes.entry(s).or_insert(0);
     }
-    let mut starts: Vec<(usize, u32)> = votes.into_iter().collect();
+    let starts: Vec<(usize, usize)> = votes.into_iter().map(|(s, v)| (s, v as usize)).collect();
+    best_windows(idx, pat, starts, 0.0)
+}
+
+/// The [`MAX_WINDOWS`] starts with the most votes (`(start, votes)`), scored, those under
+/// `min_score` dropped, best first (ties by position).
+fn best_windows(
+    idx: &FileIndex,
+    pat: &[&str],
+    mut starts: Vec<(usize, usize)>,
+    min_score: f64,
+) -> Vec<Window> {
     starts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     starts.truncate(MAX_WINDOWS);
     let pats: Vec<Vec<char>> = pat.iter().map(|l| canonical(l).chars().collect()).collect();
     let mut out: Vec<Window> = starts
         .into_iter()
         .map(|(s, _)| score_window(idx, &pats, s))
+        .filter(|w| w.score >= min_score)
         .collect();
     out.sort_by(|a, b| {
         b.score
@@ -120,25 +132,11 @@ pub(crate) fn loose_windows(idx: &FileIndex, pat: &[&str]) -> Vec<Window> {
                 .collect()
         })
         .collect();
-    let mut starts: Vec<(usize, usize)> = (0..=total - n)
+    let starts: Vec<(usize, usize)> = (0..=total - n)
         .map(|s| (s, (0..n).map(|k| shared[s + k][k]).sum()))
         .filter(|&(_, hits)| hits > 0)
         .collect();
-    starts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    starts.truncate(MAX_WINDOWS);
-    let pats: Vec<Vec<char>> = pat.iter().map(|l| canonical(l).chars().collect()).collect();
-    let mut out: Vec<Window> = starts
-        .into_iter()
-        .map(|(s, _)| score_window(idx, &pats, s))
-        .filter(|w| w.score >= LOOSE_MIN_SCORE)
-        .collect();
-    out.sort_by(|a, b| {
-        b.score
-            .partial_cmp(&a.score)
-            .unwrap_or(std::cmp::Ordering::Equal)
-            .then(a.start.cmp(&b.start))
-    });
-    out
+    best_windows(idx, pat, starts, LOOSE_MIN_SCORE)
 }
 
 /// A window apart from the best one (`wins[0]`) that reads as well as it, or nearly (within
