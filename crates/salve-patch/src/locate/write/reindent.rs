@@ -141,10 +141,11 @@ enum TabSide {
 fn level_tab<'x>(
     reindent: &Reindent,
     pairs: impl Iterator<Item = (&'x str, &'x str)> + Clone,
+    added: impl Iterator<Item = &'x str> + Clone,
     kept: Option<usize>,
     mixed: bool,
     level: impl FnOnce(TabSide) -> Option<usize>,
-) -> Result<Option<Reindent>, ()> {
+) -> Result<Option<Reindent>, LevelTabError> {
     let Reindent::Columns { tabs, .. } = *reindent else {
         return Ok(None);
     };
@@ -174,22 +175,55 @@ fn level_tab<'x>(
     if fits.len() < 2 {
         return Ok(None);
     }
-    let tab = match kept.filter(|u| fits.contains(u)) {
-        Some(u) => u,
-        None if mixed => return Err(()),
-        None => match level(side)
-            .filter(|u| fits.contains(u))
-            .or_else(|| fits.iter().copied().find(|&t| delta(t) == 0))
-        {
-            Some(u) => u,
-            None => return Ok(None),
-        },
-    };
-    Ok(Some(Reindent::Columns {
+    let reading = |tab: usize| Reindent::Columns {
         delta: delta(tab),
         tab,
         tabs,
-    }))
+    };
+    let tab = match kept.filter(|u| fits.contains(u)) {
+        Some(u) => u,
+        None if mixed => return Err(LevelTabError::Mixed),
+        None => {
+            let unshifted = fits.iter().copied().find(|&t| delta(t) == 0);
+            match level(side).filter(|u| fits.contains(u)) {
+                // One level a tab, with the reply shifted, explains the quoted lines as well as
+                // the width that leaves them where they are (a tab quoting four spaces of a
+                // two-space file: one level shifted by one, or two levels unshifted). Where the
+                // two write an added line at different columns, which one the reply meant is
+                // not shown: refused, as the levels pass refuses a shift against a rescaling.
+                Some(u) if delta(u) != 0 => match unshifted {
+                    Some(t)
+                        if added
+                            .clone()
+                            .any(|l| reading(u).apply(l) != reading(t).apply(l)) =>
+                    {
+                        return Err(LevelTabError::ShiftOrWidth {
+                            level: u,
+                            unshifted: t,
+                        })
+                    }
+                    _ => u,
+                },
+                Some(u) => u,
+                None => match unshifted {
+                    Some(t) => t,
+                    None => return Ok(None),
+                },
+            }
+        }
+    };
+    Ok(Some(reading(tab)))
+}
+
+/// Why [`level_tab`] cannot choose a tab width.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LevelTabError {
+    /// The added lines are in the other style than the quoted ones and no kept line tells the
+    /// width.
+    Mixed,
+    /// One level a tab with a shift, and `unshifted` columns a tab without one, both explain
+    /// the quoted lines and write an added line differently.
+    ShiftOrWidth { level: usize, unshifted: usize },
 }
 
 /// The spaces one tab stands for in the lines the hunk removes and adds back with the same text,
@@ -276,12 +310,25 @@ pub(crate) fn by_levels(
     };
     let mixed = mixed_reply(lines);
     let kept = if mixed { kept_width(lines) } else { None };
-    let tuned = level_tab(&p.fit.reindent, pairs, kept, mixed, level).map_err(|()| {
-        "the lines this hunk quotes are indented in one style and its added lines in the other, \
-         and how many spaces one tab stands for is not shown (no line is quoted and written \
-         again with the same text); write the quoted and the added lines in one style"
-            .to_owned()
-    })?;
+    let added = lines
+        .iter()
+        .filter(|l| l.kind == LineKind::Add)
+        .map(|l| strip_cr(&l.text));
+    let tuned =
+        level_tab(&p.fit.reindent, pairs, added, kept, mixed, level).map_err(|e| match e {
+            LevelTabError::Mixed => "the lines this hunk quotes are indented in one style and its \
+             added lines in the other, and how many spaces one tab stands for is not shown (no \
+             line is quoted and written again with the same text); write the quoted and the \
+             added lines in one style"
+                .to_owned(),
+            LevelTabError::ShiftOrWidth { level, unshifted } => format!(
+                "the lines this hunk quotes all stand at one depth, written in the other style \
+             (tabs or spaces) than the file's, so one tab may be one level of {level} spaces \
+             with the hunk shifted, or {unshifted} spaces with it unshifted; its added lines \
+             land at different columns under the two readings; quote a line at another depth \
+             or write the hunk in the file's own style"
+            ),
+        })?;
     Ok(tuned.filter(|t| *t != p.fit.reindent).map(|t| {
         let mut p = p.clone();
         p.fit.reindent = t;
@@ -354,48 +401,132 @@ mod tests {
         let one = [("\treturn 1;", "  return 1;")];
         let r = infer(&one).unwrap();
         // A two-space file: the reply's tab is two columns, its nested line four spaces.
-        let tuned = level_tab(&r, one.iter().copied(), None, false, |_| Some(2))
-            .unwrap()
-            .unwrap();
+        let tuned = level_tab(
+            &r,
+            one.iter().copied(),
+            ["\t\treturn 0;"].into_iter(),
+            None,
+            false,
+            |_| Some(2),
+        )
+        .unwrap()
+        .unwrap();
         assert_eq!(tuned.apply("\t\treturn 0;"), "    return 0;");
         // Quoted a level deeper than the file has it: still one file level per tab.
         let deep = [("\t\treturn 1;", "  return 1;")];
         let r = infer(&deep).unwrap();
-        let tuned = level_tab(&r, deep.iter().copied(), None, false, |_| Some(2))
-            .unwrap()
-            .unwrap();
+        let tuned = level_tab(
+            &r,
+            deep.iter().copied(),
+            ["\t\t\treturn 0;"].into_iter(),
+            None,
+            false,
+            |_| Some(2),
+        )
+        .unwrap()
+        .unwrap();
         assert_eq!(tuned.apply("\t\t\treturn 0;"), "    return 0;");
         // A Go file quoted with eight spaces a level: two tabs for a nested line, not three.
         let go = [("        return n", "\treturn n")];
         let r = Reindent::infer(go.iter().copied(), || true).unwrap();
-        let tuned = level_tab(&r, go.iter().copied(), None, false, |_| None)
-            .unwrap()
-            .unwrap();
+        let tuned = level_tab(
+            &r,
+            go.iter().copied(),
+            ["                return 0"].into_iter(),
+            None,
+            false,
+            |_| None,
+        )
+        .unwrap()
+        .unwrap();
         assert_eq!(tuned.apply("                return 0"), "\t\treturn 0");
         // Nothing tells the level: the width that keeps the quoted lines where they are.
         let two = [("  x", "\tx")];
         let r = Reindent::infer(two.iter().copied(), || true).unwrap();
-        let tuned = level_tab(&r, two.iter().copied(), None, false, |_| None)
-            .unwrap()
-            .unwrap();
+        let tuned = level_tab(
+            &r,
+            two.iter().copied(),
+            ["\t\ty"].into_iter(),
+            None,
+            false,
+            |_| None,
+        )
+        .unwrap()
+        .unwrap();
         assert_eq!(tuned.apply("\t\ty"), "\t\ty");
         assert_eq!(tuned.apply("    y"), "\t\ty");
         // Two quoted levels pin the width: nothing to choose.
         let pinned = [("\ta", "  a"), ("\t\tb", "    b")];
         let r = infer(&pinned).unwrap();
         assert_eq!(
-            level_tab(&r, pinned.iter().copied(), None, false, |_| Some(4)),
+            level_tab(
+                &r,
+                pinned.iter().copied(),
+                std::iter::empty(),
+                None,
+                false,
+                |_| Some(4)
+            ),
             Ok(None)
         );
         // Quoted in spaces, written in tabs: a line kept with the same text tells the width;
         // without one, refused.
         let quoted = [("    @returns x", "\t@returns x")];
         let r = Reindent::infer(quoted.iter().copied(), || true).unwrap();
-        let tuned = level_tab(&r, quoted.iter().copied(), Some(2), true, |_| None)
+        let tuned = level_tab(
+            &r,
+            quoted.iter().copied(),
+            std::iter::empty(),
+            Some(2),
+            true,
+            |_| None,
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(tuned.apply("\t\t@returns x"), "\t@returns x");
+        assert!(level_tab(
+            &r,
+            quoted.iter().copied(),
+            std::iter::empty(),
+            None,
+            true,
+            |_| None
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn one_tab_quoting_two_levels_is_a_shift_or_a_width() {
+        // A two-space file; the reply quotes a line at four spaces with one tab. One tab may be
+        // one level (two spaces) with the hunk shifted by a level, or four spaces unshifted.
+        let quoted = [("\tx = 1;", "    x = 1;")];
+        let r = infer(&quoted).unwrap();
+        let level = |_| Some(2);
+        // A line at column 0 lands at 2 or at 0: refused.
+        let err = level_tab(
+            &r,
+            quoted.iter().copied(),
+            ["int y;"].into_iter(),
+            None,
+            false,
+            level,
+        );
+        assert_eq!(
+            err,
+            Err(LevelTabError::ShiftOrWidth {
+                level: 2,
+                unshifted: 4
+            })
+        );
+        // A line two tabs deep lands at 6 or at 8: refused too.
+        let deep = ["\t\ty = 2;"].into_iter();
+        assert!(level_tab(&r, quoted.iter().copied(), deep, None, false, level).is_err());
+        // Added lines at the quoted depth land alike: the level reading stands.
+        let same = ["\ty = 2;", ""].into_iter();
+        let tuned = level_tab(&r, quoted.iter().copied(), same, None, false, level)
             .unwrap()
             .unwrap();
-        assert_eq!(tuned.apply("\t\t@returns x"), "\t@returns x");
-        assert!(level_tab(&r, quoted.iter().copied(), None, true, |_| None).is_err());
+        assert_eq!(tuned.apply("\ty = 2;"), "    y = 2;");
     }
 
     #[test]
