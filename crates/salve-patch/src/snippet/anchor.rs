@@ -215,10 +215,11 @@ pub(crate) fn placements(doc: &Doc, region: &Region) -> Result<Vec<Placement>, M
 /// the marker before it) and after it (before the marker after it), next to `p`, and the
 /// anchor beside them says where the region goes without them. Where the file has exactly as
 /// many, the anchor needs a line with a letter or digit (braces beside a blank line fit where
-/// new lines close too). One blank line shown where the file has another count is layout: the
-/// marker keeps what the file has, and where the file has none the anchor must be two lines or
-/// more (a one-line anchor that was meant to follow a blank line may stand elsewhere without
-/// one). Beside several blank lines the snippet may remove the file's others or the marker may
+/// new lines close too). One blank line shown where the file has more is layout: the marker
+/// keeps what the file has. Where the file has none, it is layout only beside a marker whose
+/// syntax asks for a blank line (reST), and the anchor must then be two lines or more (a
+/// one-line anchor that was meant to follow a blank line may stand elsewhere without one).
+/// Beside several blank lines the snippet may remove the file's others or the marker may
 /// keep them, so the anchor must be two lines or more with a letter or digit; fewer in the file
 /// than shown refuses.
 fn blanks_fit(doc: &Doc, region: &Region, p: &Placement) -> bool {
@@ -240,18 +241,23 @@ fn blanks_fit(doc: &Doc, region: &Region, p: &Placement) -> bool {
         .count();
     // One blank line beside a marker is how snippets are laid out (Cursor's own examples): the
     // marker stands for the file's own blank lines there, however many. Several are written on
-    // purpose, and may be a change.
-    let says = |shown: usize, in_file: usize, lines: &[&str]| {
+    // purpose, and may be a change. Where the file has no blank line at all, the one shown is
+    // the marker's only when its syntax asks for it (reST); otherwise it is a line the snippet
+    // says stands there, and the file's lines up to one are lines it removes: a reading the
+    // merge cannot make (two syn release pairs, `use` lines deleted before a blank line and a
+    // trailing marker, kept them).
+    let says = |shown: usize, in_file: usize, lines: &[&str], spaced: bool| {
         let words = lines.iter().any(|l| has_words(l));
         let long = lines.len() >= 2;
         match shown {
             0 => true,
             _ if shown == in_file => words,
-            1 => words && (in_file > 1 || long),
+            1 => words && (in_file > 1 || (in_file == 0 && spaced && long)),
             _ => shown < in_file && words && long,
         }
     };
-    says(before, in_file_before, head) && says(after, in_file_after, tail)
+    says(before, in_file_before, head, region.spaced.0)
+        && says(after, in_file_after, tail, region.spaced.1)
 }
 
 fn readings(doc: &Doc, region: &Region) -> Result<Vec<Placement>, Miss> {

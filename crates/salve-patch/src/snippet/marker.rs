@@ -123,6 +123,17 @@ pub(crate) struct Region<'a> {
     /// between its last line and the marker after it: the file must have at least as many
     /// there, or the snippet says something the merge would not do.
     pub blanks: (usize, usize),
+    /// The marker before the region, and the one after it, is a comment whose syntax asks for
+    /// a blank line between it and the text beside it (reST's `..`): a blank line there is the
+    /// marker's, whatever the file has.
+    pub spaced: (bool, bool),
+}
+
+/// Whether the marker `line` is a comment that a blank line must separate from the text beside
+/// it: a reST comment (`.. existing code`) runs on into the lines after it otherwise.
+fn needs_blank(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with(".. ") || t == ".."
 }
 
 /// A snippet cut at its markers: the regions in order (none empty).
@@ -170,6 +181,7 @@ fn region<'a>(
             lead,
             trail,
             blanks: (0, 0),
+            spaced: (false, false),
         });
     }
     let (mut a, mut b) = (start, end);
@@ -192,6 +204,10 @@ fn region<'a>(
         lead,
         trail,
         blanks: (a - start, end - b),
+        spaced: (
+            lead && start > 0 && needs_blank(lines[start - 1]),
+            trail && lines.get(end).is_some_and(|l| needs_blank(l)),
+        ),
     })
 }
 

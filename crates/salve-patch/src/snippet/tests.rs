@@ -258,3 +258,19 @@ fn blank_lines_beside_a_marker_as_the_file_has_them_keep_a_one_line_anchor() {
     let out = merged(FILE, s, "m.py").unwrap();
     assert_eq!(out, FILE.replace("\"\"\"B.\"\"\"", "\"\"\"Bee.\"\"\""));
 }
+
+#[test]
+fn a_blank_line_beside_a_marker_where_the_file_has_none_is_refused_unless_the_marker_asks_for_it()
+{
+    // The snippet's blank line after `Delimiter;` stands in the file only after three lines the
+    // merge would have to remove: keeping them would write what the snippet does not say.
+    let file = "use a::B;\nuse c::D;\nuse e::F;\nuse std::g;\nuse std::h;\n\nfn main() {}\n";
+    let s = "// ... existing code ...\nuse a::B;\nuse x::Y;\nuse c::D;\nuse e::F;\n\n// ... existing code ...\n";
+    let err = merged(file, s, "lib.rs").unwrap_err();
+    assert_eq!(err[0].0, Status::NotFound, "{err:?}");
+    // The same shape beside a reST comment marker: its blank line is the comment's syntax.
+    let file = "Authors\n=======\n\n* Ann <a@x.org>\n* Bob <b@x.org>\n* Cy <c@x.org>\n";
+    let s = ".. existing code\n\n* Bob <b@x.org>\n* Cy <c@x.org>\n* Dee <d@x.org>\n";
+    let out = merged(file, s, "AUTHORS.rst").unwrap();
+    assert_eq!(out, format!("{file}* Dee <d@x.org>\n"));
+}
