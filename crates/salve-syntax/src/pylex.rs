@@ -19,9 +19,24 @@ pub(crate) struct Unsure;
 enum Mode {
     Code,
     /// Inside a string opened by `quote` (once or three times); `fmt` for an f-string.
-    Str { quote: u8, triple: bool, fmt: bool },
+    Str {
+        quote: u8,
+        triple: bool,
+        fmt: bool,
+    },
     /// Inside a replacement field of an f-string, `depth` brackets deep (the field's `{` is 1).
-    Field { quote: u8, triple: bool, depth: u32 },
+    Field {
+        quote: u8,
+        triple: bool,
+        depth: u32,
+    },
+    /// Inside a plain string opened by `inner` in such a field.
+    Nested {
+        quote: u8,
+        triple: bool,
+        depth: u32,
+        inner: u8,
+    },
 }
 
 /// The lexer's state at a line boundary.
@@ -103,13 +118,19 @@ impl Lexer {
                     triple,
                     depth,
                 } => self.field(body, i, quote, triple, depth)?,
+                Mode::Nested {
+                    quote,
+                    triple,
+                    depth,
+                    inner,
+                } => self
+                    .nested(body[i], quote, triple, depth, inner)
+                    .map(|()| i + 1)?,
             };
         }
         match self.mode {
-            Mode::Str { triple: false, .. } if !self.joined && line.ends_with(b"\n") => {
-                Err(Unsure)
-            }
-            Mode::Field { .. } if line.ends_with(b"\n") => Err(Unsure),
+            Mode::Str { triple: false, .. } if !self.joined && line.ends_with(b"\n") => Err(Unsure),
+            Mode::Field { .. } | Mode::Nested { .. } if line.ends_with(b"\n") => Err(Unsure),
             _ => Ok(kind),
         }
     }
@@ -220,6 +241,17 @@ impl Lexer {
         depth: u32,
     ) -> Result<usize, Unsure> {
         let depth = match body[i] {
+            // A string in a field: every Python reads it alike when its quote differs from the
+            // f-string's and it is one plain line (Python 3.12 reads more, older ones refuse).
+            q @ (b'\'' | b'"') if q != quote && body.get(i + 1..i + 3) != Some(&[q, q]) => {
+                self.mode = Mode::Nested {
+                    quote,
+                    triple,
+                    depth,
+                    inner: q,
+                };
+                return Ok(i + 1);
+            }
             b'\'' | b'"' | b'\\' | b'#' => return Err(Unsure),
             b'(' | b'[' | b'{' => depth + 1,
             b')' | b']' | b'}' => depth - 1,
@@ -239,6 +271,30 @@ impl Lexer {
             }
         };
         Ok(i + 1)
+    }
+}
+
+impl Lexer {
+    /// One character of a string nested in a field.
+    fn nested(
+        &mut self,
+        c: u8,
+        quote: u8,
+        triple: bool,
+        depth: u32,
+        inner: u8,
+    ) -> Result<(), Unsure> {
+        if c == b'\\' || c == quote {
+            return Err(Unsure);
+        }
+        if c == inner {
+            self.mode = Mode::Field {
+                quote,
+                triple,
+                depth,
+            };
+        }
+        Ok(())
     }
 }
 
@@ -284,9 +340,12 @@ mod tests {
     #[test]
     fn strings_brackets_and_backslashes_continue_lines() {
         let text = "x = '''a\n# no\n''' + rb'\\'' + f\"{a['k']!r}\" if 0 else 1\n";
-        assert_eq!(kinds(text), Err(Unsure), "a quote in a field is not read");
+        assert_eq!(kinds(text).unwrap(), vec!['L', 'c', 'c']);
         let text = "x = '''a\n# no\n''' + rb'\\'' + f\"{a[k]!r:>{w}}\"\n  # c\ny = (1,\n2) \\\n + 3\n@d\nelse:\n";
-        assert_eq!(kinds(text).unwrap(), vec!['L', 'c', 'c', 'b', 'L', 'c', 'c', '@', 'k']);
+        assert_eq!(
+            kinds(text).unwrap(),
+            vec!['L', 'c', 'c', 'b', 'L', 'c', 'c', '@', 'k']
+        );
         let text = "s = \"a\\\nb\"\nt = 1\n";
         assert_eq!(kinds(text).unwrap(), vec!['L', 'c', 'L']);
     }
@@ -299,12 +358,19 @@ mod tests {
             "x = )\n",
             "x = t'hi'\n",
             "x = f'{a}}'\n",
-            "x = f'{\"a\"}'\n",
+            "x = f'{'a'}'\n",
+            "x = f'{\"a'\"}'\n",
+            "x = f'{\"a\\n\"}'\n",
+            "x = f'{\"\"\"a\"\"\"}'\n",
             "x = f'''{a\n}'''\n",
         ] {
             assert_eq!(kinds(text), Err(Unsure), "{text}");
         }
         assert_eq!(kinds("x = f'{{a}}' + F'{a:{b}}'\n").unwrap(), vec!['L']);
+        assert_eq!(
+            kinds("x = f\"{', '.join(a)}\" + f'{d[\"k\"]:>{w}}'\ny = 1\n").unwrap(),
+            vec!['L', 'L']
+        );
     }
 
     #[test]

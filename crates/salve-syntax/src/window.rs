@@ -278,10 +278,14 @@ impl Window {
 
 /// The last logical line before line `before`, with its index.
 fn last_logical(prefix: &[Line], before: usize) -> Option<(usize, Start)> {
-    prefix[..before].iter().enumerate().rev().find_map(|(i, l)| match l {
-        Line::Logical(s) => Some((i, *s)),
-        _ => None,
-    })
+    prefix[..before]
+        .iter()
+        .enumerate()
+        .rev()
+        .find_map(|(i, l)| match l {
+            Line::Logical(s) => Some((i, *s)),
+            _ => None,
+        })
 }
 
 /// The last logical line before line `before` at most `limit` deep.
@@ -361,7 +365,10 @@ mod tests {
     fn lines_are_indexed_by_their_starts() {
         let l = Lines::new("a\nbc\nd");
         assert_eq!(l.count(), 3);
-        assert_eq!((l.index(0), l.index(2), l.index(4), l.index(5)), (0, 1, 1, 2));
+        assert_eq!(
+            (l.index(0), l.index(2), l.index(4), l.index(5)),
+            (0, 1, 1, 2)
+        );
         assert_eq!((l.index(6), l.index_of_start(6)), (2, 3));
         assert_eq!(l.line(1), b"bc\n");
         let l = Lines::new("a\n");
