@@ -76,7 +76,9 @@ pub const MAX_CHECKED_BYTES: usize = 512 * 1024;
 pub enum Verdict {
     /// The file was not parsed, for the reason given.
     Unchecked(Unchecked),
-    /// The text after the edit parses without errors.
+    /// The text after the edit parses without errors; or, for Python, the statements around
+    /// the edit parse and the rest of the file is unchanged ([`check_window`]), which proves
+    /// the edit introduced no error even when the file had one elsewhere before.
     Clean,
     /// The text after the edit has errors, and so had the text before: not judged.
     AlreadyBroken,

@@ -88,7 +88,9 @@ fn incremental_verdicts_equal_fresh_ones_rust_and_javascript() {
 #[test]
 fn incremental_verdicts_equal_fresh_ones_python_with_tabs() {
     let text: String = (0..30)
-        .map(|i| format!("def f{i}(a, b):\n\tif a > {i}:\n\t\treturn (a + b) * {i}\n\treturn b\n\n"))
+        .map(|i| {
+            format!("def f{i}(a, b):\n\tif a > {i}:\n\t\treturn (a + b) * {i}\n\treturn b\n\n")
+        })
         .collect();
     let after = text.replacen("* 1\n", "* 2\n", 1);
     assert_eq!(
