@@ -21,8 +21,11 @@
 //!   with `k = 0`.
 //! - The window ends before `e`, the first logical line after the change whose indentation is
 //!   at most `k`, unless it is a clause at exactly `k` (the clause of a statement in the
-//!   window: it joins the window). A clause less deep than `k` there, or any doubt of the
-//!   lexer, gives up. No such line: the end of the file.
+//!   window: it joins the window). No such line: the end of the file. When `e` is a clause less
+//!   deep than `k` (an `else:` after the last line of an `if` body), it belongs to a statement
+//!   above the window: the window is chosen again with `m` no deeper than that clause, so that
+//!   it holds the whole statement; after a few such widenings it gives up ([`Fallback::ClauseAfter`]).
+//!   Any doubt of the lexer gives up.
 //! - The window is the text after the edit from `w` to `e`, parsed alone (after an `if 1:` line
 //!   when `k > 0`, so that its statements form a block), with the crate's own rules
 //!   (indentation, typographic identifiers) applied to it.
@@ -71,8 +74,8 @@ pub enum Fallback {
     Lexer,
     /// A line the window needed to measure is indented with a tab or a form feed.
     Tabs,
-    /// The line after the window is a clause (`else`, `except`, ...) of a statement that
-    /// began before the window.
+    /// The line after the window is still a clause (`else`, `except`, ...) of a statement that
+    /// began before the window after a few widenings.
     ClauseAfter,
     /// The window's end is not a logical line's start in both texts, or the text before has
     /// a statement inside the window less deep than its start.
@@ -246,34 +249,53 @@ impl Window {
             let (_, s) = last_logical(&prefix, edit.first).ok_or(Fallback::Lexer)?;
             m = m.min(indent(s)?);
         }
-        let start = window_start(&prefix, edit.first, m)?;
-        let k = match start {
-            Some(w) => {
-                statements = true;
-                prefix.get(w).map_or(Ok(0), |l| match l {
-                    Line::Logical(s) => indent(*s),
-                    _ => Err(Fallback::Bounds),
-                })?
+        for _ in 0..WIDENINGS {
+            let start = window_start(&prefix, edit.first, m)?;
+            let k = match start {
+                Some(w) => match prefix.get(w) {
+                    Some(Line::Logical(s)) => indent(*s)?,
+                    _ => return Err(Fallback::Bounds),
+                },
+                None => 0,
+            };
+            let (end, tail) = match window_end(la, edit, k, before, after)? {
+                End::At(end, tail) => (end, tail),
+                // A clause of a statement above the window: widen the window to hold that
+                // statement whole (its first line is at most that deep).
+                End::Clause(depth) => {
+                    m = depth;
+                    continue;
+                }
+            };
+            let statements = statements
+                || tail
+                || start.is_some()
+                || prefix.iter().any(|l| matches!(l, Line::Logical(_)));
+            if start.is_none() && end == la.count() {
+                return Err(Fallback::WholeFile);
             }
-            None => {
-                statements |= prefix.iter().any(|l| matches!(l, Line::Logical(_)));
-                0
+            if !statements {
+                return Err(Fallback::NoStatement);
             }
-        };
-        let (end, tail_statements) = window_end(la, edit, k, before, after)?;
-        statements |= tail_statements;
-        if start.is_none() && end == la.count() {
-            return Err(Fallback::WholeFile);
+            return Ok(Window {
+                start: start.unwrap_or(0),
+                end,
+                k,
+            });
         }
-        if !statements {
-            return Err(Fallback::NoStatement);
-        }
-        Ok(Window {
-            start: start.unwrap_or(0),
-            end,
-            k,
-        })
+        Err(Fallback::ClauseAfter)
     }
+}
+
+/// How many times a window is widened to hold the statement whose clause follows it.
+const WIDENINGS: usize = 4;
+
+/// Where [`window_end`] stopped.
+enum End {
+    /// Before line `.0`; `.1` when the lines read hold a statement.
+    At(usize, bool),
+    /// At a clause (`else`, ...) of a statement above the window, this deep.
+    Clause(usize),
 }
 
 /// The last logical line before line `before`, with its index.
@@ -317,15 +339,14 @@ fn window_start(prefix: &[Line], first: usize, m: usize) -> Result<Option<usize>
     Ok(w)
 }
 
-/// `e` of the module docs, read on from the changed lines by both texts' lexers; and whether
-/// the lines read hold a statement.
+/// `e` of the module docs, read on from the changed lines by both texts' lexers.
 fn window_end(
     la: &Lines<'_>,
     edit: &Edit,
     k: usize,
     mut before: Lexer,
     mut after: Lexer,
-) -> Result<(usize, bool), Fallback> {
+) -> Result<End, Fallback> {
     let mut statements = false;
     for j in edit.after_end..la.count() {
         let line = la.line(j);
@@ -335,12 +356,12 @@ fn window_end(
             let depth = indent(s)?;
             if depth <= k && !(s.clause && depth == k) {
                 if s.clause {
-                    return Err(Fallback::ClauseAfter);
+                    return Ok(End::Clause(depth));
                 }
                 if seen_before != seen_after {
                     return Err(Fallback::Bounds);
                 }
-                return Ok((j, statements));
+                return Ok(End::At(j, statements));
             }
             statements = true;
         }
@@ -353,7 +374,7 @@ fn window_end(
     if !(before.is_clean() && after.is_clean()) {
         return Err(Fallback::Bounds);
     }
-    Ok((la.count(), statements))
+    Ok(End::At(la.count(), statements))
 }
 
 #[cfg(test)]

@@ -70,11 +70,36 @@ fn a_clause_at_the_window_start_moves_it_to_its_statement() {
 }
 
 #[test]
-fn a_clause_after_the_window_falls_back() {
-    // `return y` is the last line before `else:`, which is less deep than the window.
+fn a_clause_after_the_window_widens_it_to_the_statement_above() {
+    // `return y` is the last line before `else:`, which is less deep than the window: the
+    // window grows to hold the whole `if` statement.
     let after = CLASS.replace("            return y\n", "            return y + 1\n");
-    assert_eq!(window(CLASS, &after), Err(Fallback::ClauseAfter));
+    assert_eq!(window(CLASS, &after), Ok(()));
     assert_eq!(full(CLASS, &after), Verdict::Clean);
+    // The body emptied: the grown window holds the `if` and sees it.
+    let after = CLASS.replace("            return y\n", "");
+    let after = after.replace("            y = (a,\n                 2)\n", "");
+    assert_eq!(window(CLASS, &after), Err(Fallback::WindowError));
+    assert!(matches!(full(CLASS, &after), Verdict::Introduced(_)));
+}
+
+#[test]
+fn a_clause_after_the_window_falls_back_after_a_few_widenings() {
+    let mut text = String::new();
+    for depth in 0..5 {
+        text += &format!("{}if c{depth}:\n", "    ".repeat(depth));
+    }
+    text += &format!("{}x = 1\n", "    ".repeat(5));
+    for depth in (0..5).rev() {
+        text += &format!(
+            "{}else:\n{}pass\n",
+            "    ".repeat(depth),
+            "    ".repeat(depth + 1)
+        );
+    }
+    let after = text.replace("x = 1", "x = 2");
+    assert_eq!(window(&text, &after), Err(Fallback::ClauseAfter));
+    assert_eq!(full(&text, &after), Verdict::Clean);
 }
 
 #[test]
