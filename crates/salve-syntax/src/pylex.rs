@@ -97,7 +97,7 @@ impl Lexer {
     /// Read one physical line (with or without its `\n`), telling what it is.
     pub(crate) fn line(&mut self, line: &[u8]) -> Result<Line, Unsure> {
         let kind = if self.is_clean() {
-            classify(line)
+            classify(line)?
         } else {
             Line::Continued
         };
@@ -298,23 +298,27 @@ impl Lexer {
     }
 }
 
-/// What a line that starts outside everything is.
-fn classify(line: &[u8]) -> Line {
+/// What a line that starts outside everything is. A line that starts with a backslash joins
+/// nothing to an indentation of its own: where its statement sits is the grammar's guess.
+fn classify(line: &[u8]) -> Result<Line, Unsure> {
     let lead = line
         .iter()
         .take_while(|&&c| matches!(c, b' ' | b'\t' | b'\x0c'))
         .count();
     let rest = &line[lead..];
     if rest.first() == Some(&b'#') || rest.iter().all(|&c| matches!(c, b'\n' | b'\r')) {
-        return Line::Blank;
+        return Ok(Line::Blank);
+    }
+    if rest.first() == Some(&b'\\') {
+        return Err(Unsure);
     }
     let indent = line[..lead].iter().all(|&c| c == b' ').then_some(lead);
     let word_len = rest.iter().take_while(|&&c| is_word(c)).count();
-    Line::Logical(Start {
+    Ok(Line::Logical(Start {
         indent,
         clause: CLAUSES.contains(&&rest[..word_len]),
         decorator: rest.first() == Some(&b'@'),
-    })
+    }))
 }
 
 #[cfg(test)]
@@ -363,6 +367,7 @@ mod tests {
             "x = f'{\"a\\n\"}'\n",
             "x = f'{\"\"\"a\"\"\"}'\n",
             "x = f'''{a\n}'''\n",
+            "if x:\n\\\n    y = 2\n",
         ] {
             assert_eq!(kinds(text), Err(Unsure), "{text}");
         }
