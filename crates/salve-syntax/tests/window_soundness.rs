@@ -292,8 +292,10 @@ fn a_clean_window_never_hides_an_introduced_error_fixtures() {
         }
     }
     eprintln!(
-        "window said clean {} times; fallbacks {:?}",
-        tally.clean, tally.fallbacks
+        "seeds {:?}: window said clean {} times; fallbacks {:?}",
+        seeds(1..9),
+        tally.clean,
+        tally.fallbacks
     );
     // The property is only as strong as the cases where the window answered: most edits that
     // keep a file clean must take the fast path, and every kind of fallback must be seen.
@@ -370,8 +372,10 @@ fn a_clean_window_never_hides_an_introduced_error_corpus() {
         }
     }
     eprintln!(
-        "{files} corpus files; window said clean {} times; fallbacks {:?}",
-        tally.clean, tally.fallbacks
+        "seeds {:?}, {files} corpus files: window said clean {} times; fallbacks {:?}",
+        seeds(100..101),
+        tally.clean,
+        tally.fallbacks
     );
     assert!(
         files > 0 && tally.clean > 0,
