@@ -3,15 +3,19 @@
 
     cargo build --release -p salve
     python3 scripts/bench-mcp.py [--salve target/release/salve] [--calls 200] [--short]
+                                 [--click PATH/TO/click/core.py]
 
 One resident `salve mcp` child, spoken to over stdio as any MCP client does (JSON-RPC lines),
-serves `str_replace` and `apply_edit` calls on a 2,000-line file and on a 3-line file in a git
-repository, checkpoint and record on (the server's defaults). Each call changes one line and
+serves `str_replace` and `apply_edit` calls on a 2,000-line Python file, on a 3-line file and,
+when click is installed (or `--click` names its `core.py`), on click's `core.py`, a real
+3,535-line Python file (and on the same text as `core.txt`, which no syntax check reads), in a
+git repository, checkpoint and record on (the server's defaults). Each call changes one line and
 the next call changes it back, so every call writes. In the same run, interleaved with the
 calls, a `git apply` process applies the same one-line change as a unified diff (and its
 reverse) to a copy of the same repository; its time includes the process start, which is the
 cost an agent running `git apply` would pay. A `salve apply` process (default mode: checkpoint
-and record) applies the same diffs to a third copy, as the CLI small-edit figure. The server's
+and record) applies the same diffs to a third copy, as the CLI small-edit figure, and one with
+`--no-checkpoint --no-record` to a fourth, which leaves placement and the syntax check. The server's
 CPU time per call is read from /proc before and after; the processes' CPU time (their children
 included) from the rusage of waited-for children.
 
@@ -42,8 +46,26 @@ def sh(args, cwd):
     return subprocess.run(args, cwd=cwd, env=GIT_ENV, capture_output=True, check=True)
 
 
-def make_repo(path):
+CLICK_OLD = '            cmd: Group = group(*args, **kwargs)(f)'
+CLICK_NEW = '            cmd: Group = group(*args, **dict(kwargs))(f)'
+
+
+def find_click():
+    """click's core.py, when click is installed for this Python (not imported)."""
+    import importlib.util
+    spec = importlib.util.find_spec('click')
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    path = os.path.join(list(spec.submodule_search_locations)[0], 'core.py')
+    return path if os.path.isfile(path) else None
+
+
+def make_repo(path, click):
     os.makedirs(path)
+    if click:
+        shutil.copyfile(click, os.path.join(path, 'core.py'))
+        # The same text under a name no syntax check reads: the check's share is the difference.
+        shutil.copyfile(click, os.path.join(path, 'core.txt'))
     big = ''.join(f'    value_{i} = compute({i}, "line {i}")\n' for i in range(2000))
     with open(os.path.join(path, 'big.py'), 'w') as f:
         f.write('def main():\n' + big)
@@ -54,9 +76,11 @@ def make_repo(path):
     sh(['git', 'commit', '-qm', 'start'], path)
 
 
-def edits():
+def edits(click):
     """(name, path, old line, new line): one line of each file, changed and changed back."""
-    return [
+    real = [('click core.py', 'core.py', CLICK_OLD, CLICK_NEW),
+            ('click core.txt (not checked)', 'core.txt', CLICK_OLD, CLICK_NEW)] if click else []
+    return real + [
         ('2,000 lines', 'big.py', '    value_1000 = compute(1000, "line 1000")',
          '    value_1000 = compute(1001, "line 1000")'),
         ('3 lines', 'small.txt', 'beta', 'BETA'),
@@ -128,17 +152,23 @@ def children_cpu():
     return r.ru_utime + r.ru_stime
 
 
-def measure(salve, calls, work):
+BARE = 'salve apply --no-checkpoint --no-record'
+TOOLS = ('git apply', 'str_replace', 'apply_edit', 'salve apply (CLI)', BARE)
+
+
+def measure(salve, calls, work, click):
     served, plain = os.path.join(work, 'served'), os.path.join(work, 'plain')
-    cli = os.path.join(work, 'cli')
-    make_repo(served)
-    shutil.copytree(served, plain)
-    shutil.copytree(served, cli)
+    cli, bare = os.path.join(work, 'cli'), os.path.join(work, 'bare')
+    make_repo(served, click)
+    for copy in (plain, cli, bare):
+        shutil.copytree(served, copy)
     server = Server(salve, served)
     rows = []
-    for name, path, old, new in edits():
+    for name, path, old, new in edits(click):
         with open(os.path.join(served, path)) as f:
             lines = f.read().split('\n')[:-1]
+        if lines.count(old) != 1:
+            sys.exit(f'{path}: the line to edit is not there exactly once: {old!r}')
         forward, back = unified(path, lines, old, new), unified(
             path, [new if l == old else l for l in lines], new, old)
         patches = []
@@ -147,8 +177,8 @@ def measure(salve, calls, work):
             with open(patch, 'w') as f:
                 f.write(text)
             patches.append(patch)
-        times = {'git apply': [], 'str_replace': [], 'apply_edit': [], 'salve apply (CLI)': []}
-        cpu = {'str_replace': 0.0, 'apply_edit': 0.0, 'git apply': 0.0, 'salve apply (CLI)': 0.0}
+        times = {tool: [] for tool in TOOLS}
+        cpu = {tool: 0.0 for tool in TOOLS}
         for k in range(calls):
             patch = patches[k % 2]
             before = children_cpu()
@@ -157,6 +187,10 @@ def measure(salve, calls, work):
             before = children_cpu()
             times['salve apply (CLI)'].append(timed(lambda: sh([salve, 'apply', '-q', patch], cli)))
             cpu['salve apply (CLI)'] += children_cpu() - before
+            before = children_cpu()
+            times[BARE].append(timed(lambda: sh(
+                [salve, 'apply', '-q', '--no-checkpoint', '--no-record', patch], bare)))
+            cpu[BARE] += children_cpu() - before
             before = server.cpu()
             times['str_replace'].append(timed(lambda: server.call(
                 'str_replace', {'path': path, 'old_str': old, 'new_str': new})))
@@ -167,7 +201,7 @@ def measure(salve, calls, work):
             before = server.cpu()
             times['apply_edit'].append(timed(lambda: server.call('apply_edit', {'edit': diff})))
             cpu['apply_edit'] += server.cpu() - before
-        for repo in (served, cli):
+        for repo in (served, cli, bare):
             with open(os.path.join(repo, path)) as f:
                 if f.read().split('\n')[:-1] != lines:
                     sys.exit(f'{repo}/{path}: the calls did not leave the file as it started')
@@ -186,17 +220,21 @@ def main():
     ap.add_argument('--salve', default=os.path.join(ROOT, 'target', 'release', 'salve'))
     ap.add_argument('--calls', type=int, default=200)
     ap.add_argument('--short', action='store_true', help='a few calls, for the test suite')
+    ap.add_argument('--click', help="click's core.py (default: the installed click's, if any)")
     args = ap.parse_args()
     calls = 4 if args.short else args.calls + args.calls % 2
+    click = args.click or find_click()
+    if not click:
+        print('click is not installed: no row for its core.py', file=sys.stderr)
     with tempfile.TemporaryDirectory() as work:
-        rows = measure(os.path.abspath(args.salve), calls, work)
+        rows = measure(os.path.abspath(args.salve), calls, work, click)
     print(f'`salve mcp` over stdio and `salve apply` processes, checkpoint and record on, {calls} '
           'calls per tool and file, against a `git apply` process in the same run\n')
     print('| file | tool | p50 ms | p90 ms | CPU ms/call | p50 / git apply p50 | CPU / git apply CPU |')
     print('|---|---|---|---|---|---|---|')
     for name, times, cpu in rows:
         base = statistics.median(times['git apply'])
-        for tool in ('git apply', 'str_replace', 'apply_edit', 'salve apply (CLI)'):
+        for tool in TOOLS:
             t = times[tool]
             print(f'| {name} | {tool} | {statistics.median(t):.2f} | {p(t, 0.9):.2f} | '
                   f'{cpu[tool]:.1f} | {statistics.median(t) / base:.2f}x | '

@@ -44,7 +44,7 @@ pub(crate) fn first_error_after(
     }
 }
 
-fn parse(language: Language, text: &str, old: Option<&Tree>) -> Result<Tree, NoTree> {
+pub(crate) fn parse(language: Language, text: &str, old: Option<&Tree>) -> Result<Tree, NoTree> {
     let grammar = language.grammar().ok_or(NoTree)?;
     let mut parser = Parser::new();
     parser.set_language(&grammar).map_err(|_| NoTree)?;
@@ -52,7 +52,7 @@ fn parse(language: Language, text: &str, old: Option<&Tree>) -> Result<Tree, NoT
 }
 
 /// The first error in `tree`, the parse of `text`.
-fn error_in(language: Language, tree: &Tree, text: &str) -> Option<SyntaxError> {
+pub(crate) fn error_in(language: Language, tree: &Tree, text: &str) -> Option<SyntaxError> {
     let root = tree.root_node();
     let (at, kind) = if root.has_error() {
         let node = first_error_node(root);

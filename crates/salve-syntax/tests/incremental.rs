@@ -81,3 +81,21 @@ fn incremental_verdicts_equal_fresh_ones_rust_and_javascript() {
         .collect();
     walk("app.js", &js);
 }
+
+/// Tab-indented Python never takes the window (its widths are Python's to read two ways), so
+/// every edit goes to the full check, parsed incrementally from the kept tree: the kept trees
+/// still serve the edits the window hands over.
+#[test]
+fn incremental_verdicts_equal_fresh_ones_python_with_tabs() {
+    let text: String = (0..30)
+        .map(|i| {
+            format!("def f{i}(a, b):\n\tif a > {i}:\n\t\treturn (a + b) * {i}\n\treturn b\n\n")
+        })
+        .collect();
+    let after = text.replacen("* 1\n", "* 2\n", 1);
+    assert_eq!(
+        salve_syntax::check_window(Language::Python, &text, &after),
+        Err(salve_syntax::Fallback::Tabs)
+    );
+    walk("t.py", &text);
+}
