@@ -40,6 +40,11 @@ pub struct ReplySyntax {
     slashed: HashSet<String>,
 }
 
+/// The characters besides whitespace that end a word of the reply (for the reply's slashed words).
+const WORD_STOPS: [char; 13] = [
+    '"', '\'', '`', '(', ')', '<', '>', ',', ';', '[', ']', '{', '}',
+];
+
 /// File extensions whose text holds fences as content.
 const DOCUMENTS: &[&str] = &[
     "md", "markdown", "mdx", "rst", "txt", "adoc", "org", "ipynb",
@@ -57,11 +62,15 @@ impl ReplySyntax {
             }
             // Only a line with a `/` has a word with one: most lines skip the split.
             if t.contains('/') {
-                out.slashed.extend(
-                    t.split(|c: char| c.is_whitespace() || "\"'`()<>,;[]{}".contains(c))
-                        .filter(|w| w.contains('/') && w.len() < 200)
-                        .map(str::to_owned),
-                );
+                let words = t
+                    .split(|c: char| c.is_whitespace() || WORD_STOPS.contains(&c))
+                    .filter(|w| w.contains('/') && w.len() < 200);
+                for w in words {
+                    // A C diff repeats `/*` on most lines: owned once, not once a line.
+                    if !out.slashed.contains(w) {
+                        out.slashed.insert(w.to_owned());
+                    }
+                }
             }
             let next = lines.get(k + 1).map_or("", |l| l.trim());
             if is_marker(t) {
@@ -221,6 +230,10 @@ fn same_path(named: &str, path: &str) -> bool {
     let named = named.trim_start_matches("./");
     named == path || path.ends_with(&format!("/{named}"))
 }
+
+#[cfg(test)]
+#[path = "written_prop.rs"]
+mod prop;
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
