@@ -55,8 +55,8 @@ impl ReplySyntax {
     pub fn of(reply: &str) -> ReplySyntax {
         let mut out = ReplySyntax::default();
         let lines: Vec<&str> = reply.lines().collect();
-        for (k, line) in lines.iter().enumerate() {
-            let t = line.trim();
+        let trimmed: Vec<&str> = lines.iter().map(|l| l.trim()).collect();
+        for (k, (line, &t)) in lines.iter().zip(&trimmed).enumerate() {
             if t.is_empty() {
                 continue;
             }
@@ -72,7 +72,7 @@ impl ReplySyntax {
                     }
                 }
             }
-            let next = lines.get(k + 1).map_or("", |l| l.trim());
+            let next = trimmed.get(k + 1).copied().unwrap_or("");
             if is_marker(t) {
                 out.markers.insert(t.to_owned());
             } else if t.starts_with("--- ") && next.starts_with("+++ ") {
