@@ -185,7 +185,7 @@ pub(crate) fn is_lazy(line: &str) -> bool {
     }
     let starts = LAZY_STARTS
         .iter()
-        .any(|p| text == *p || text.starts_with(&format!("{p} ")));
+        .any(|p| text == *p || text.strip_prefix(p).is_some_and(|r| r.starts_with(' ')));
     let says_kept = || words.iter().any(|w| KEEP_WORDS.contains(&w.as_str()));
     starts
         && opens_a_phrase(body)

@@ -7,7 +7,7 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 
-use super::{fence_open, same_path, ReplySyntax, DOCUMENTS, WORD_STOPS};
+use super::{fence_open, same_path, ReplySyntax, DOCUMENTS};
 use crate::edit::{Format, Hunk, HunkLine, LineKind};
 
 /// The check as it was before the old text was made lazy (kept here as the reference).
