@@ -155,14 +155,15 @@ pub(crate) fn is_lazy(line: &str) -> bool {
     if !commented && !dotted && !bracketed {
         return false;
     }
-    let words: Vec<String> = body
+    let raw: Vec<&str> = body
         .split(|c: char| !(c.is_alphanumeric() || c == '\''))
         .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
         .collect();
-    if words.is_empty() || words.len() > MAX_PLACEHOLDER_WORDS {
+    // A comment line of prose has too many words: settled before lowercasing each.
+    if raw.is_empty() || raw.len() > MAX_PLACEHOLDER_WORDS {
         return false;
     }
+    let words: Vec<String> = raw.iter().map(|w| w.to_lowercase()).collect();
     // Outside a comment only a line of words, dots and brackets can be a marker: `...rest,`
     // is JavaScript spread syntax, `(unchanged)` alone is not code.
     let wordy = body
@@ -184,7 +185,7 @@ pub(crate) fn is_lazy(line: &str) -> bool {
     }
     let starts = LAZY_STARTS
         .iter()
-        .any(|p| text == *p || text.starts_with(&format!("{p} ")));
+        .any(|p| text == *p || text.strip_prefix(p).is_some_and(|r| r.starts_with(' ')));
     let says_kept = || words.iter().any(|w| KEEP_WORDS.contains(&w.as_str()));
     starts
         && opens_a_phrase(body)

@@ -48,26 +48,34 @@ pub(super) fn judge(
     if pieces.is_empty() {
         return Ok(());
     }
-    let mut old: String = old_texts(ops)
-        .iter()
-        .map(|t| String::from_utf8_lossy(t))
-        .collect::<Vec<_>>()
-        .join("\n");
+    let notebook = is_notebook(path);
     // A notebook's cell lines are written inside JSON strings: the check reads them decoded,
     // beside the old cells' lines.
-    if is_notebook(path) {
-        if let Some(cells) = salve_patch::notebook_sources(&old) {
-            old.push('\n');
-            old.push_str(&cells);
-        }
+    if notebook {
         let decoded: Vec<String> = pieces
             .iter()
             .filter_map(|p| salve_patch::notebook_source_value(p))
             .collect();
         pieces.extend(decoded.into_iter().map(Cow::Owned));
     }
+    // The old texts are read only when a line about to be written is suspect: a clean edit of
+    // a large file never copies it.
+    let old = || {
+        let mut old: String = old_texts(ops)
+            .iter()
+            .map(|t| String::from_utf8_lossy(t))
+            .collect::<Vec<_>>()
+            .join("\n");
+        if notebook {
+            if let Some(cells) = salve_patch::notebook_sources(&old) {
+                old.push('\n');
+                old.push_str(&cells);
+            }
+        }
+        Cow::Owned(old)
+    };
     let pieces: Vec<&str> = pieces.iter().map(|p| p.as_ref()).collect();
-    let Some(line) = syntax.first_written(path, &old, &pieces, hunks, plan.format) else {
+    let Some(line) = syntax.first_written_lazy(path, old, &pieces, hunks, plan.format) else {
         return Ok(());
     };
     refuse(

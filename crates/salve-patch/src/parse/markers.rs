@@ -75,6 +75,27 @@ pub(crate) fn looks_like_marker(line: &str) -> bool {
 
 /// Whether `t` (trimmed) is a marker of a format salve reads, on its own.
 pub(crate) fn is_marker(t: &str) -> bool {
+    may_be_marker(t) && is_marker_shape(t)
+}
+
+/// A cheap test every marker passes (a reply's lines are asked one by one, and most are code):
+/// each marker [`is_marker_shape`] knows starts (once trimmed) with a run of `<`, `>`, `=`, `-`
+/// or `+`, with `:` (Roo's line markers), `***` (Codex) or `diff --git `, or ends with a run of
+/// `<`, `>`, `=`, `-` or `+` (a word then its markers). The property test in this module's tests
+/// checks that no line the full test takes is turned away here.
+fn may_be_marker(t: &str) -> bool {
+    // Trimmed at one end only: `diff --git ` keeps its space.
+    let (lead, tail) = (t.trim_start().as_bytes(), t.trim_end().as_bytes());
+    let mark = |b: Option<&u8>| matches!(b, Some(b'<' | b'>' | b'=' | b'-' | b'+'));
+    mark(lead.first())
+        || mark(tail.last())
+        || lead.first() == Some(&b':')
+        || lead.starts_with(b"***")
+        || lead.starts_with(b"diff --git ")
+}
+
+/// [`is_marker`] without the cheap test in front.
+fn is_marker_shape(t: &str) -> bool {
     is_search(t)
         || is_replace(t)
         || looks_like_marker(t)
@@ -91,4 +112,85 @@ pub(crate) fn is_marker(t: &str) -> bool {
 pub(crate) fn is_marker_line(line: &str) -> bool {
     let t = line.trim();
     is_marker(t) || is_divider(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{is_marker_shape, may_be_marker};
+
+    /// Property (seeded; `SALVE_PROP_SEED` picks the seed, which is printed): the cheap test
+    /// in front of [`super::is_marker`] turns away no line the full test takes, on markers of
+    /// every format damaged by cuts, insertions, doubled characters, case and whitespace.
+    #[test]
+    fn the_cheap_test_keeps_every_marker() {
+        let seed = std::env::var("SALVE_PROP_SEED")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(2512_u64);
+        eprintln!("markers seed {seed} (SALVE_PROP_SEED)");
+        let mut state = seed;
+        let mut next = move |n: usize| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((state >> 33) % n as u64) as usize
+        };
+        let pool = [
+            "<<<<<<< SEARCH",
+            "=======",
+            ">>>>>>> REPLACE",
+            "------- SEARCH",
+            "+++++++ REPLACE",
+            "SEARCH <<<<<<<",
+            "replace >>",
+            "<<<<<<< HEAD",
+            ">>>>>>> main",
+            ":start_line:12",
+            ":end_line:3",
+            "diff --git a/x b/x",
+            "*** Begin Patch",
+            "*** End Patch",
+            "*** Update File: a.rs",
+            "*** Add File: b.rs",
+            "*** Delete File: c.rs",
+            "*** Move to: d.rs",
+            "int x = 1;",
+            "** a comment",
+            "- item",
+        ];
+        let chars = [
+            '<', '>', '=', '-', '+', '*', ':', ' ', '\t', 'a', 'S', '\u{a0}', 'é',
+        ];
+        let mut kept = 0;
+        for case in 0..200_000 {
+            let mut line: Vec<char> = pool[next(pool.len())].chars().collect();
+            for _ in 0..next(3) {
+                let at = next(line.len() + 1);
+                match next(4) {
+                    0 if at < line.len() => {
+                        line.remove(at);
+                    }
+                    1 if at < line.len() => line.insert(at, line[at]),
+                    2 => line.insert(at, chars[next(chars.len())]),
+                    _ => line.truncate(at.max(1)),
+                }
+            }
+            let mut text: String = line.into_iter().collect();
+            if next(3) == 0 {
+                text = format!(
+                    "{}{text}{}",
+                    [" ", "\t", "\u{a0}"][next(3)],
+                    [" ", ""][next(2)]
+                );
+            }
+            if next(2) == 0 {
+                text = text.to_lowercase();
+            }
+            if is_marker_shape(&text) {
+                kept += 1;
+                assert!(may_be_marker(&text), "case {case}: {text:?}");
+            }
+        }
+        assert!(kept > 10_000, "only {kept} markers drawn");
+    }
 }

@@ -19,6 +19,7 @@
 //! diff's `+` line, a JSON string (never a line of the reply), a whole file in a structured
 //! call. The caller says which added lines are data; those may be written.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 use super::fence::fence_open;
@@ -39,6 +40,11 @@ pub struct ReplySyntax {
     slashed: HashSet<String>,
 }
 
+/// The characters besides whitespace that end a word of the reply (for the reply's slashed words).
+const WORD_STOPS: [char; 13] = [
+    '"', '\'', '`', '(', ')', '<', '>', ',', ';', '[', ']', '{', '}',
+];
+
 /// File extensions whose text holds fences as content.
 const DOCUMENTS: &[&str] = &[
     "md", "markdown", "mdx", "rst", "txt", "adoc", "org", "ipynb",
@@ -49,17 +55,24 @@ impl ReplySyntax {
     pub fn of(reply: &str) -> ReplySyntax {
         let mut out = ReplySyntax::default();
         let lines: Vec<&str> = reply.lines().collect();
-        for (k, line) in lines.iter().enumerate() {
-            let t = line.trim();
+        let trimmed: Vec<&str> = lines.iter().map(|l| l.trim()).collect();
+        for (k, (line, &t)) in lines.iter().zip(&trimmed).enumerate() {
             if t.is_empty() {
                 continue;
             }
-            out.slashed.extend(
-                t.split(|c: char| c.is_whitespace() || "\"'`()<>,;[]{}".contains(c))
-                    .filter(|w| w.contains('/') && w.len() < 200)
-                    .map(str::to_owned),
-            );
-            let next = lines.get(k + 1).map_or("", |l| l.trim());
+            // Only a line with a `/` has a word with one: most lines skip the split.
+            if t.contains('/') {
+                let words = t
+                    .split(|c: char| c.is_whitespace() || WORD_STOPS.contains(&c))
+                    .filter(|w| w.contains('/') && w.len() < 200);
+                for w in words {
+                    // A C diff repeats `/*` on most lines: owned once, not once a line.
+                    if !out.slashed.contains(w) {
+                        out.slashed.insert(w.to_owned());
+                    }
+                }
+            }
+            let next = trimmed.get(k + 1).copied().unwrap_or("");
             if is_marker(t) {
                 out.markers.insert(t.to_owned());
             } else if t.starts_with("--- ") && next.starts_with("+++ ") {
@@ -89,6 +102,19 @@ impl ReplySyntax {
         &self,
         path: &str,
         old: &str,
+        new_pieces: &[&str],
+        hunks: &[Hunk],
+        format: Format,
+    ) -> Option<String> {
+        self.first_written_lazy(path, || Cow::Borrowed(old), new_pieces, hunks, format)
+    }
+
+    /// [`ReplySyntax::first_written`] with the old text built by `old` only when a line of the
+    /// new text is suspect: a clean edit of a large file never assembles it.
+    pub fn first_written_lazy<'o>(
+        &self,
+        path: &str,
+        old: impl FnOnce() -> Cow<'o, str>,
         new_pieces: &[&str],
         hunks: &[Hunk],
         format: Format,
@@ -136,29 +162,36 @@ impl ReplySyntax {
                     .any(|(line, p)| line == t && same_path(p, path))
                 || removals.contains(t)
         };
-        let mut old_lines: Option<HashSet<&str>> = None;
-        for piece in new_pieces {
-            for line in piece.lines() {
-                // A file's BOM stays on its first line: the line is what follows it.
-                let line = line.strip_prefix('\u{feff}').unwrap_or(line);
+        // The suspect lines, in order; the old text is read only when there is one (the verdict
+        // is the same: a line that is not suspect is never looked up in it).
+        let suspects: Vec<&str> = new_pieces
+            .iter()
+            .flat_map(|piece| piece.lines())
+            // A file's BOM stays on its first line: the line is what follows it.
+            .map(|line| line.strip_prefix('\u{feff}').unwrap_or(line))
+            .filter(|line| {
                 let t = line.trim();
-                if t.is_empty() || !suspect(line, t) || data.contains(t) {
-                    continue;
-                }
-                let old_lines =
-                    old_lines.get_or_insert_with(|| old.lines().map(str::trim).collect());
-                if old_lines.contains(t) {
-                    continue;
-                }
-                // A lost `+` on a `-T` line is content unless the file has `T` to remove.
-                if removals.contains(t) && !self.markers.contains(t) {
-                    let removed = t.get(1..).unwrap_or("").trim();
-                    if !old_lines.contains(removed) {
-                        continue;
-                    }
-                }
-                return Some(line.trim_end().to_owned());
+                !t.is_empty() && suspect(line, t) && !data.contains(t)
+            })
+            .collect();
+        if suspects.is_empty() {
+            return None;
+        }
+        let old = old();
+        let old_lines: HashSet<&str> = old.lines().map(str::trim).collect();
+        for line in suspects {
+            let t = line.trim();
+            if old_lines.contains(t) {
+                continue;
             }
+            // A lost `+` on a `-T` line is content unless the file has `T` to remove.
+            if removals.contains(t) && !self.markers.contains(t) {
+                let removed = t.get(1..).unwrap_or("").trim();
+                if !old_lines.contains(removed) {
+                    continue;
+                }
+            }
+            return Some(line.trim_end().to_owned());
         }
         None
     }
@@ -197,6 +230,10 @@ fn same_path(named: &str, path: &str) -> bool {
     let named = named.trim_start_matches("./");
     named == path || path.ends_with(&format!("/{named}"))
 }
+
+#[cfg(test)]
+#[path = "written_prop.rs"]
+mod prop;
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]

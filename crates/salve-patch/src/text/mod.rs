@@ -67,6 +67,7 @@ enum Starts {
 }
 
 impl Starts {
+    #[inline]
     fn get(&self, i: usize) -> usize {
         match self {
             Starts::Small(v) => v[i] as usize,
@@ -74,6 +75,7 @@ impl Starts {
         }
     }
 
+    #[inline]
     fn len(&self) -> usize {
         match self {
             Starts::Small(v) => v.len(),
@@ -131,6 +133,7 @@ impl<'a> Doc<'a> {
     }
 
     /// The number of lines.
+    #[inline]
     pub fn len(&self) -> usize {
         self.starts.len()
     }
@@ -141,6 +144,8 @@ impl<'a> Doc<'a> {
     }
 
     /// Line `i`: its content span and its ending.
+    // Called once per line of the file by the index's pass: inlined into that loop.
+    #[inline]
     pub fn span(&self, i: usize) -> Line {
         let start = self.starts.get(i);
         if i + 1 == self.len() && !self.final_newline {
@@ -200,6 +205,7 @@ impl<'a> Doc<'a> {
     }
 
     /// The content of line `i`, without its ending.
+    #[inline]
     pub fn line(&self, i: usize) -> &'a str {
         let l = self.span(i);
         &self.body[l.start..l.end]

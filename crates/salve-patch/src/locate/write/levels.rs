@@ -16,7 +16,7 @@
 use crate::edit::{HunkLine, LineKind};
 use crate::locate::write::indentation;
 use crate::locate::write::reindent::Reindent;
-use crate::locate::{pre_image, Placement};
+use crate::locate::Placement;
 use crate::ops::Op;
 use crate::report::Rung;
 use crate::text::{canonical_eq, is_blank, leading_ws, strip_cr, Doc};
@@ -123,9 +123,13 @@ fn matched_pairs<'a>(
     lines: &'a [HunkLine],
     p: &Placement,
 ) -> Vec<(&'a str, &'a str)> {
-    let (pre, _) = pre_image(lines);
+    // The pre-image's lines, walked in place (this runs for every placed hunk, twice).
+    let pre = lines
+        .iter()
+        .filter(|l| l.kind != LineKind::Add)
+        .map(|l| strip_cr(&l.text));
     let mut pairs = Vec::new();
-    for (text, span) in pre.iter().zip(&p.fit.map) {
+    for (text, span) in pre.zip(&p.fit.map) {
         if span.end != span.start + 1 || span.start >= doc.len() {
             continue;
         }
