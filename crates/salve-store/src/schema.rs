@@ -34,7 +34,7 @@ use crate::error::{Result, StoreError};
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
 /// WAL pages between automatic checkpoints (SQLite's default is 1000).
-const WAL_PAGES: u32 = 64;
+pub(crate) const WAL_PAGES: u32 = 64;
 
 /// How long a writer waits for another process's transaction before giving up.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
