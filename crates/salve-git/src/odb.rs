@@ -8,7 +8,6 @@
 //! (one that is only in a pack gets a loose copy, which git's next gc folds away). Loose objects
 //! are read back the same way. In a repository that does not use SHA-1 the same bytes go through `git hash-object -w`.
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -82,12 +81,7 @@ impl Odb {
         }
         std::fs::create_dir_all(&dir)
             .map_err(|e| GitError::io(format!("creating {}", dir.display()), e))?;
-        // git's own level for loose objects (`core.looseCompression` defaults to 1): speed.
-        let mut encoder = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
-        let compressed = encoder
-            .write_all(header.as_bytes())
-            .and_then(|()| encoder.write_all(content))
-            .and_then(|()| encoder.finish())
+        let compressed = crate::zlib::compress(&[header.as_bytes(), content])
             .map_err(|e| GitError::io("compressing an object", e))?;
         write_new(&dir, &path, &compressed)?;
         Ok(id)
