@@ -100,9 +100,11 @@ impl Odb {
         if id.len() < 3 {
             return None;
         }
-        let file = std::fs::File::open(objects.join(&id[..2]).join(&id[2..])).ok()?;
-        let mut raw = Vec::new();
-        flate2::read::ZlibDecoder::new(file)
+        let stream = std::fs::read(objects.join(&id[..2]).join(&id[2..])).ok()?;
+        // Room for what a loose object usually inflates to, so reading it is not a series of
+        // small reads into a growing buffer (trees and commits are stored: the same size).
+        let mut raw = Vec::with_capacity(stream.len().saturating_mul(4).max(256));
+        flate2::bufread::ZlibDecoder::new(stream.as_slice())
             .read_to_end(&mut raw)
             .ok()?;
         let nul = raw.iter().position(|b| *b == 0)?;
