@@ -249,6 +249,7 @@ pub(crate) fn commit_content(tree: &str, parents: &[&str], time: i64, message: &
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -204,7 +204,12 @@ fn bench_mcp_short_runs_to_its_ratios() {
 fn bench_mcp_cli_short_runs_to_its_ratios() {
     let salve = env!("CARGO_BIN_EXE_salve");
     let stdout = run_script(Command::new("python3").arg(script("bench-mcp.py")).args([
-        "--cli", "--short", "--salve", salve, "--against", salve,
+        "--cli",
+        "--short",
+        "--salve",
+        salve,
+        "--against",
+        salve,
     ]));
     for file in ["2,000-line .txt", "3 lines"] {
         for tool in [
