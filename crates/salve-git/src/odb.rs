@@ -101,12 +101,18 @@ impl Odb {
             return None;
         }
         let stream = std::fs::read(objects.join(&id[..2]).join(&id[2..])).ok()?;
-        // Room for what a loose object usually inflates to, so reading it is not a series of
-        // small reads into a growing buffer (trees and commits are stored: the same size).
-        let mut raw = Vec::with_capacity(stream.len().saturating_mul(4).max(256));
-        flate2::bufread::ZlibDecoder::new(stream.as_slice())
-            .read_to_end(&mut raw)
-            .ok()?;
+        let mut raw = match crate::zlib::unstore(&stream) {
+            Some(raw) => raw,
+            None => {
+                // Room for what a loose object usually inflates to, so reading it is not a
+                // series of small reads into a growing buffer.
+                let mut raw = Vec::with_capacity(stream.len().saturating_mul(4).max(256));
+                flate2::bufread::ZlibDecoder::new(stream.as_slice())
+                    .read_to_end(&mut raw)
+                    .ok()?;
+                raw
+            }
+        };
         let nul = raw.iter().position(|b| *b == 0)?;
         let header = String::from_utf8_lossy(&raw[..nul]).into_owned();
         let (kind, size) = header.split_once(' ')?;

@@ -67,6 +67,33 @@ pub(crate) fn store(parts: &[&[u8]]) -> Vec<u8> {
     out
 }
 
+/// The data of a zlib stream made of stored blocks only (as [`store`] writes them), checked
+/// against its Adler-32; `None` for any other stream (compressed blocks, a preset dictionary, a
+/// damaged one), which the caller inflates instead. Setting up an inflater clears tables
+/// several times the size of the trees and commits salve reads back.
+pub(crate) fn unstore(stream: &[u8]) -> Option<Vec<u8>> {
+    let (&[cmf, flg], mut rest) = stream.split_first_chunk::<2>()?;
+    if cmf & 0x0f != 8 || (u16::from(cmf) << 8 | u16::from(flg)) % 31 != 0 || flg & 0x20 != 0 {
+        return None;
+    }
+    let mut data = Vec::with_capacity(stream.len());
+    loop {
+        let (&[header, l0, l1, n0, n1], after) = rest.split_first_chunk::<5>()?;
+        let len = u16::from_le_bytes([l0, l1]);
+        if header & 0b110 != 0 || len != !u16::from_le_bytes([n0, n1]) {
+            return None;
+        }
+        let (chunk, after) = after.split_at_checked(usize::from(len))?;
+        data.extend_from_slice(chunk);
+        rest = after;
+        if header & 1 == 1 {
+            break;
+        }
+    }
+    let sum = u32::from_be_bytes(*rest.first_chunk::<4>()?);
+    (sum == adler32(&data)).then_some(data)
+}
+
 /// The Adler-32 checksum zlib ends a stream with.
 fn adler32(data: &[u8]) -> u32 {
     const MOD: u32 = 65_521;
@@ -148,6 +175,22 @@ mod tests {
             assert_eq!(u16::from_be_bytes([stream[0], stream[1]]) % 31, 0);
             assert!(stream.len() >= data.len() + 11);
         }
+        // Read back without an inflater, whole or not at all.
+        for data in [&b""[..], b"tree 3\0abc", &big[..65_536], &big] {
+            let stream = store(&[data]);
+            assert_eq!(unstore(&stream).as_deref(), Some(data));
+            let mut damaged = stream.clone();
+            let last = damaged.len() - 5;
+            damaged[last] ^= 1;
+            assert_eq!(unstore(&damaged), None, "a flipped byte is caught");
+            assert_eq!(
+                unstore(&stream[..stream.len() - 1]),
+                None,
+                "a cut stream is refused"
+            );
+        }
+        // A compressed stream is left to the inflater.
+        assert_eq!(unstore(&compress(&[b"hello hello hello"]).unwrap()), None);
         // The checksum's worked example.
         assert_eq!(adler32(b"Wikipedia"), 0x11E6_0398);
     }
