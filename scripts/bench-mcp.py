@@ -22,6 +22,15 @@ included) from the rusage of waited-for children.
 Prints a Markdown table of p50 and p90 in ms and the ratio of p50s; exits non-zero when a call
 fails or a file does not hold what the calls wrote. `--short` makes a few calls only (the test
 suite runs it so the script cannot rot; its figures mean nothing).
+
+`--cli` measures CLI processes only (issue 25 §1, "a CLI small edit in default mode"): a one-hunk
+edit of a 2,000-line `.txt` file (no syntax check) and of the 3-line file, by `git apply`, by
+`salve apply` in default mode (checkpoint and record) and with `--no-checkpoint --no-record`,
+each in its own copy of the repository, alternating in one loop. `--against OTHER` adds the same
+two rows for a second salve binary (a build before a change), alternating with the first.
+
+    python3 scripts/bench-mcp.py --cli --calls 100 [--against /tmp/salve-before]
+
 Standard library only, plus git on the PATH.
 """
 import argparse
@@ -71,6 +80,8 @@ def make_repo(path, click):
         f.write('def main():\n' + big)
     with open(os.path.join(path, 'small.txt'), 'w') as f:
         f.write('alpha\nbeta\ngamma\n')
+    with open(os.path.join(path, 'big.txt'), 'w') as f:
+        f.write(''.join(f'line {i} of a plain text file\n' for i in range(2000)))
     sh(['git', 'init', '-q'], path)
     sh(['git', 'add', '.'], path)
     sh(['git', 'commit', '-qm', 'start'], path)
@@ -210,6 +221,71 @@ def measure(salve, calls, work, click):
     return rows
 
 
+def cli_edits():
+    """(name, path, old line, new line) for `--cli`: files without a syntax check."""
+    return [
+        ('2,000-line .txt', 'big.txt', 'line 1000 of a plain text file',
+         'LINE 1000 of a plain text file'),
+        ('3 lines', 'small.txt', 'beta', 'BETA'),
+    ]
+
+
+def measure_cli(salves, calls, work):
+    """Rows (file, {tool: wall times}, {tool: CPU ms per call}) of CLI processes alternating."""
+    base = os.path.join(work, 'base')
+    make_repo(base)
+    tools = {'git apply': ['git', 'apply']}
+    for label, salve in salves:
+        tools[f'salve apply{label}'] = [salve, 'apply', '-q']
+        tools[f'salve apply{label} --no-checkpoint --no-record'] = [
+            salve, 'apply', '-q', '--no-checkpoint', '--no-record']
+    repos = {}
+    for k, tool in enumerate(tools):
+        repos[tool] = os.path.join(work, f'repo{k}')
+        shutil.copytree(base, repos[tool])
+    rows = []
+    for name, path, old, new in cli_edits():
+        with open(os.path.join(base, path)) as f:
+            lines = f.read().split('\n')[:-1]
+        patches = []
+        for k, text in enumerate((unified(path, lines, old, new), unified(
+                path, [new if l == old else l for l in lines], new, old))):
+            patch = os.path.join(work, f'{path}.{k}.diff')
+            with open(patch, 'w') as f:
+                f.write(text)
+            patches.append(patch)
+        times = {t: [] for t in tools}
+        cpu = {t: 0.0 for t in tools}
+        # Two applies each first, not counted: a record's creation and git's first reads of a
+        # fresh repository are not what an agent's hundredth edit pays.
+        for k in range(-2, calls):
+            for tool, argv in tools.items():
+                before = children_cpu()
+                took = timed(lambda: sh(argv + [patches[k % 2]], repos[tool]))
+                if k >= 0:
+                    times[tool].append(took)
+                    cpu[tool] += children_cpu() - before
+        for tool, repo in repos.items():
+            with open(os.path.join(repo, path)) as f:
+                if f.read().split('\n')[:-1] != lines:
+                    sys.exit(f'{tool}: the applies did not leave {path} as it started')
+        rows.append((name, times, {t: c * 1000 / calls for t, c in cpu.items()}))
+    return rows
+
+
+def print_cli(rows, calls):
+    print(f'CLI processes, {calls} one-hunk applies per tool and file (each diff and its reverse '
+          'alternating), against a `git apply` process in the same run\n')
+    print('| file | tool | p50 ms | p90 ms | CPU ms/call | p50 / git apply p50 | CPU / git apply CPU |')
+    print('|---|---|---|---|---|---|---|')
+    for name, times, cpu in rows:
+        base = statistics.median(times['git apply'])
+        for tool, t in times.items():
+            print(f'| {name} | {tool} | {statistics.median(t):.2f} | {p(t, 0.9):.2f} | '
+                  f'{cpu[tool]:.2f} | {statistics.median(t) / base:.2f}x | '
+                  f'{cpu[tool] / max(cpu["git apply"], 1e-9):.2f}x |')
+
+
 def p(values, q):
     values = sorted(values)
     return values[min(len(values) - 1, int(q * len(values)))]
@@ -221,8 +297,17 @@ def main():
     ap.add_argument('--calls', type=int, default=200)
     ap.add_argument('--short', action='store_true', help='a few calls, for the test suite')
     ap.add_argument('--click', help="click's core.py (default: the installed click's, if any)")
+    ap.add_argument('--cli', action='store_true', help='CLI processes only (see the docs)')
+    ap.add_argument('--against', help='with --cli: a second salve binary, alternating')
     args = ap.parse_args()
     calls = 4 if args.short else args.calls + args.calls % 2
+    if args.cli:
+        salves = [('', os.path.abspath(args.salve))]
+        if args.against:
+            salves = [(' (this)', salves[0][1]), (' (other)', os.path.abspath(args.against))]
+        with tempfile.TemporaryDirectory() as work:
+            print_cli(measure_cli(salves, calls, work), calls)
+        return
     click = args.click or find_click()
     if not click:
         print('click is not installed: no row for its core.py', file=sys.stderr)

@@ -37,6 +37,7 @@ mod repo;
 pub mod restore;
 mod tempindex;
 pub mod undo;
+mod zlib;
 
 pub use cmd::{ensure_supported_version, git_version, split_nul, Git, GitError, MIN_GIT_VERSION};
 pub use discover::linked_git_dir;

@@ -6,7 +6,9 @@
 //!   [`Layout::locate`]: `<git common dir>/salve/` in a repository, `.salve/` elsewhere.
 //! - Writing: [`Store::begin_run`], then [`Store::add_patch_set`], [`Store::add_attempt`],
 //!   [`Store::add_decision`], [`Store::put_artifact`] as the job goes, and [`Store::finish_run`].
-//!   [`Store::add_batch`] adds what a job produced in one transaction.
+//!   [`Store::add_batch`] adds what a job produced in one transaction;
+//!   [`Store::begin_run_with`] and [`Store::finish_run_with`] start a run with its first
+//!   artifacts and end it with its rows, one commit each (what an apply does).
 //! - Reading: [`Store::list`] (for `salve log` and the page, with keyset paging and usage sums),
 //!   [`Store::resolve`] (id prefixes), [`Store::record`] (for `salve show`), [`Store::artifact`],
 //!   [`Store::stamp`] (a cheap fingerprint the page polls).

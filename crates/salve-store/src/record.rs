@@ -17,65 +17,59 @@ impl Store {
     /// Start a run: it is `running` until [`finish_run`](Self::finish_run), and `interrupted`
     /// if this process dies first. Returns the run id.
     pub fn begin_run(&mut self, new: &NewRun) -> Result<String> {
-        let me = ProcessId::current();
+        self.begin_run_with(new, &[]).map(|(id, _)| id)
+    }
+
+    /// [`begin_run`](Self::begin_run) and [`put_artifact`](Self::put_artifact) of each of
+    /// `artifacts`, in one transaction: a job that has its input at the start (an apply's reply)
+    /// pays for one commit, where a commit per row rewrote the run's pages once more each.
+    /// Objects are stored first, so a row never names an object that is not there.
+    pub fn begin_run_with(
+        &mut self,
+        new: &NewRun,
+        artifacts: &[(&str, &[u8])],
+    ) -> Result<(String, Vec<Artifact>)> {
         let command = json(&new.command)?;
         let budgets = new.budgets.as_ref().map(json).transpose()?;
-        loop {
-            let now = Timestamp::now();
-            let id = new_run_id(now);
-            // Prepared once per connection: a long-lived process keeps it (see `pool`).
-            let res = self.conn.prepare_cached(
-                "INSERT INTO runs (id, kind, command, baseline, checkpoint, started_ms, status, \
-                 budgets, pid, pid_start) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-            ).and_then(|mut stmt| stmt.execute(params![
-                    id,
-                    new.kind.as_str(),
-                    command,
-                    new.baseline,
-                    new.checkpoint,
-                    now.0,
-                    status::RUNNING,
-                    budgets,
-                    me.pid,
-                    me.start
-                ]));
-            match res {
-                Ok(_) => return Ok(id),
-                // Two ids drawn in the same millisecond with the same random part: draw again.
-                Err(rusqlite::Error::SqliteFailure(e, _))
-                    if e.code == ErrorCode::ConstraintViolation => {}
-                Err(e) => return Err(self.sql(e)),
+        let stored = self.store_objects(artifacts)?;
+        let id = self.in_transaction(|tx| {
+            let id = insert_run(tx, new, &command, budgets.as_deref())?;
+            for a in &stored {
+                insert_artifact(tx, &id, a)?;
             }
-        }
+            Ok(id)
+        })?;
+        Ok((id, stored))
     }
 
     /// End a run with its outcome.
     pub fn finish_run(&mut self, run: &str, finish: &Finish) -> Result<()> {
-        if finish.status.trim().is_empty() {
-            return Err(StoreError::Invalid(
-                "a finished run needs a status".to_owned(),
-            ));
+        let budgets = finished_budgets(finish)?;
+        let n = finish_row(&self.conn, run, finish, budgets.as_deref()).map_err(|e| self.sql(e))?;
+        if n == 0 {
+            return Err(StoreError::NoSuchRun(run.to_owned()));
         }
-        let budgets = finish.budgets.as_ref().map(json).transpose()?;
-        let n = self
-            .conn
-            .prepare_cached(
-                "UPDATE runs SET status = ?2, message = ?3, ended_ms = ?4, \
-                 baseline = coalesce(?5, baseline), checkpoint = coalesce(?6, checkpoint), \
-                 budgets = coalesce(?7, budgets) WHERE id = ?1",
-            )
-            .and_then(|mut stmt| {
-                stmt.execute(params![
-                    run,
-                    finish.status,
-                    finish.message,
-                    Timestamp::now().0,
-                    finish.baseline,
-                    finish.checkpoint,
-                    budgets
-                ])
-            })
-            .map_err(|e| self.sql(e))?;
+        Ok(())
+    }
+
+    /// [`add_batch`](Self::add_batch) and [`finish_run`](Self::finish_run) in one transaction:
+    /// what a job produced and how it ended, in one commit at its end (after the job's writes,
+    /// where every commit is waited for).
+    pub fn finish_run_with(&mut self, run: &str, batch: &Batch<'_>, finish: &Finish) -> Result<()> {
+        let budgets = finished_budgets(finish)?;
+        let artifacts = self.store_objects(&batch.artifacts)?;
+        // The caller waits for this commit; folding the WAL back into the database (its
+        // fsyncs) is left to the next run's start, which other work overlaps. What is durable
+        // is unchanged: a commit in WAL mode with `synchronous = NORMAL` is never synced by
+        // itself, only by a checkpoint, and the WAL still stays within a run's pages of
+        // `WAL_PAGES`.
+        self.set_autocheckpoint(0)?;
+        let n = self.in_transaction(|tx| {
+            batch_rows(tx, run, &artifacts, batch)?;
+            finish_row(tx, run, finish, budgets.as_deref())
+        });
+        self.set_autocheckpoint(crate::schema::WAL_PAGES)?;
+        let n = n?;
         if n == 0 {
             return Err(StoreError::NoSuchRun(run.to_owned()));
         }
@@ -84,11 +78,7 @@ impl Store {
 
     /// Store `bytes` as the run's artifact `name` (replacing an earlier one of that name).
     pub fn put_artifact(&mut self, run: &str, name: &str, bytes: &[u8]) -> Result<Artifact> {
-        if name.is_empty() || name.contains(['/', '\\', '\n']) {
-            return Err(StoreError::Invalid(format!(
-                "`{name}` is not an artifact name"
-            )));
-        }
+        check_artifact_name(name)?;
         let sha = self.objects.put(bytes)?;
         let artifact = Artifact {
             name: name.to_owned(),
@@ -186,33 +176,30 @@ impl Store {
     /// when it ends (an apply's artifacts, patch sets and decisions). Objects are stored first,
     /// so a row never names an object that is not there.
     pub fn add_batch(&mut self, run: &str, batch: &Batch<'_>) -> Result<()> {
-        let mut artifacts = Vec::with_capacity(batch.artifacts.len());
-        for (name, bytes) in &batch.artifacts {
-            artifacts.push(Artifact {
+        let artifacts = self.store_objects(&batch.artifacts)?;
+        self.in_transaction(|tx| batch_rows(tx, run, &artifacts, batch))
+    }
+
+    fn set_autocheckpoint(&self, pages: u32) -> Result<()> {
+        self.conn
+            .pragma_update(None, "wal_autocheckpoint", pages)
+            .map_err(|e| self.sql(e))
+    }
+
+    /// Store each artifact's bytes as an object, before any row names it.
+    fn store_objects(&self, artifacts: &[(&str, &[u8])]) -> Result<Vec<Artifact>> {
+        for (name, _) in artifacts {
+            check_artifact_name(name)?;
+        }
+        let mut stored = Vec::with_capacity(artifacts.len());
+        for (name, bytes) in artifacts {
+            stored.push(Artifact {
                 name: (*name).to_owned(),
                 sha256: self.objects.put(bytes)?,
                 size: bytes.len() as u64,
             });
         }
-        self.in_transaction(|tx| {
-            for a in &artifacts {
-                insert_artifact(tx, run, a)?;
-            }
-            for p in &batch.patch_sets {
-                let seq = next_seq(tx, "patch_sets", run)?;
-                insert_patch_set(tx, run, seq, p)?;
-            }
-            for a in &batch.attempts {
-                let seq = next_seq(tx, "attempts", run)?;
-                insert_attempt(tx, run, seq, a)?;
-            }
-            for d in &batch.decisions {
-                let seq = next_seq(tx, "decisions", run)?;
-                insert_decision(tx, run, seq, d)?;
-            }
-            update_totals(tx, run)
-        })?;
-        Ok(())
+        Ok(stored)
     }
 
     /// Run `f` inside one immediate transaction, for callers recording many rows at once (an
@@ -234,6 +221,110 @@ impl Store {
         tx.commit().map_err(err)?;
         Ok(out)
     }
+}
+
+fn check_artifact_name(name: &str) -> Result<()> {
+    if name.is_empty() || name.contains(['/', '\\', '\n']) {
+        return Err(StoreError::Invalid(format!(
+            "`{name}` is not an artifact name"
+        )));
+    }
+    Ok(())
+}
+
+/// Insert a new `running` run owned by this process; returns its id.
+fn insert_run(
+    conn: &Connection,
+    new: &NewRun,
+    command: &str,
+    budgets: Option<&str>,
+) -> rusqlite::Result<String> {
+    let me = ProcessId::current();
+    // Prepared once per connection: a long-lived process keeps it (see `pool`).
+    let mut stmt = conn.prepare_cached(
+        "INSERT INTO runs (id, kind, command, baseline, checkpoint, started_ms, status, \
+         budgets, pid, pid_start) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    )?;
+    loop {
+        let now = Timestamp::now();
+        let id = new_run_id(now);
+        let res = stmt.execute(params![
+            id,
+            new.kind.as_str(),
+            command,
+            new.baseline,
+            new.checkpoint,
+            now.0,
+            status::RUNNING,
+            budgets,
+            me.pid,
+            me.start
+        ]);
+        match res {
+            Ok(_) => return Ok(id),
+            // Two ids drawn in the same millisecond with the same random part: draw again.
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if e.code == ErrorCode::ConstraintViolation => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+fn finished_budgets(finish: &Finish) -> Result<Option<String>> {
+    if finish.status.trim().is_empty() {
+        return Err(StoreError::Invalid(
+            "a finished run needs a status".to_owned(),
+        ));
+    }
+    finish.budgets.as_ref().map(json).transpose()
+}
+
+/// Set a run's outcome; returns how many runs it changed (0 for an unknown id).
+fn finish_row(
+    conn: &Connection,
+    run: &str,
+    finish: &Finish,
+    budgets: Option<&str>,
+) -> rusqlite::Result<usize> {
+    conn.prepare_cached(
+        "UPDATE runs SET status = ?2, message = ?3, ended_ms = ?4, \
+         baseline = coalesce(?5, baseline), checkpoint = coalesce(?6, checkpoint), \
+         budgets = coalesce(?7, budgets) WHERE id = ?1",
+    )?
+    .execute(params![
+        run,
+        finish.status,
+        finish.message,
+        Timestamp::now().0,
+        finish.baseline,
+        finish.checkpoint,
+        budgets
+    ])
+}
+
+/// A batch's rows, its artifacts' objects already stored.
+fn batch_rows(
+    tx: &Connection,
+    run: &str,
+    artifacts: &[Artifact],
+    batch: &Batch<'_>,
+) -> rusqlite::Result<()> {
+    for a in artifacts {
+        insert_artifact(tx, run, a)?;
+    }
+    for p in &batch.patch_sets {
+        let seq = next_seq(tx, "patch_sets", run)?;
+        insert_patch_set(tx, run, seq, p)?;
+    }
+    for a in &batch.attempts {
+        let seq = next_seq(tx, "attempts", run)?;
+        insert_attempt(tx, run, seq, a)?;
+    }
+    for d in &batch.decisions {
+        let seq = next_seq(tx, "decisions", run)?;
+        insert_decision(tx, run, seq, d)?;
+    }
+    update_totals(tx, run)
 }
 
 pub(crate) fn json<T: serde::Serialize + ?Sized>(value: &T) -> Result<String> {

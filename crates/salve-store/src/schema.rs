@@ -34,7 +34,7 @@ use crate::error::{Result, StoreError};
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
 /// WAL pages between automatic checkpoints (SQLite's default is 1000).
-const WAL_PAGES: u32 = 64;
+pub(crate) const WAL_PAGES: u32 = 64;
 
 /// How long a writer waits for another process's transaction before giving up.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -216,6 +216,7 @@ pub(crate) fn open(path: &Path) -> Result<Connection> {
     // database (and deleting it) on every close would cost each of them fsyncs and two file
     // deletions. Instead the WAL stays, and is checkpointed every WAL_PAGES pages: kept that
     // small because the first process to open the record reads the whole WAL to index it.
+    // A job's last commit skips the checkpoint (`Store::finish_run_with`): its caller waits.
     conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)
         .map_err(err)?;
     conn.execute_batch(&format!(

@@ -271,20 +271,15 @@ fn command_line(options: &Options) -> Vec<String> {
     }
 }
 
-fn finish_record(
-    mut recorder: Recorder,
-    outcome: &Outcome,
-) -> Result<String, salve_store::StoreError> {
-    recorder.applied(&Applied {
-        report: &outcome.report,
-        diff: &outcome.diff,
-        baseline: outcome.baseline.as_deref(),
-        suffix: "",
-        rationale: None,
-    })?;
-    recorder.finish_report(
-        &outcome.report,
-        outcome.baseline.as_deref(),
+fn finish_record(recorder: Recorder, outcome: &Outcome) -> Result<String, salve_store::StoreError> {
+    recorder.finish_applied(
+        &Applied {
+            report: &outcome.report,
+            diff: &outcome.diff,
+            baseline: outcome.baseline.as_deref(),
+            suffix: "",
+            rationale: None,
+        },
         outcome.checkpoint.as_deref(),
     )
 }

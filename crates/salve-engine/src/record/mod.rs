@@ -145,17 +145,22 @@ impl Recorder {
         }))
     }
 
-    /// Start an apply-like run and keep its reply.
+    /// Start an apply-like run and keep its reply, in one commit.
     pub(crate) fn start_with_reply(
         dir: &Path,
         new: &NewRun,
         reply: &str,
     ) -> Result<Option<Recorder>, StoreError> {
-        let Some(mut recorder) = Recorder::start(dir, new)? else {
+        let Some(mut store) = Store::open_if_kept(dir)? else {
             return Ok(None);
         };
-        recorder.artifact(artifact::RAW_REPLY, reply.as_bytes())?;
-        Ok(Some(recorder))
+        let (run, _) = store.begin_run_with(new, &[(artifact::RAW_REPLY, reply.as_bytes())])?;
+        Ok(Some(Recorder {
+            store,
+            run,
+            patch_sets: 0,
+            redact: false,
+        }))
     }
 
     /// Mask secrets in the reports, reasons and decisions kept from now on.
@@ -184,6 +189,27 @@ impl Recorder {
     /// Keep an apply report: the report and diff as artifacts, its patch sets and decisions.
     /// Returns the sequence numbers the patch sets got, in order.
     pub fn applied(&mut self, applied: &Applied<'_>) -> Result<Vec<u32>, StoreError> {
+        let rows = self.applied_rows(applied)?;
+        self.batch(&rows.batch(applied.diff))?;
+        Ok(self.last_seqs(rows.patch_sets.len()))
+    }
+
+    /// [`Recorder::applied`] and [`Recorder::finish_report`] in one commit: an apply's end,
+    /// which its caller waits for.
+    pub(crate) fn finish_applied(
+        mut self,
+        applied: &Applied<'_>,
+        checkpoint: Option<&str>,
+    ) -> Result<String, StoreError> {
+        let rows = self.applied_rows(applied)?;
+        let finish = report_finish(applied.report, applied.baseline, checkpoint);
+        self.store
+            .finish_run_with(&self.run, &rows.batch(applied.diff), &finish)?;
+        Ok(self.run)
+    }
+
+    /// The rows and artifacts an apply report is kept as.
+    fn applied_rows(&self, applied: &Applied<'_>) -> Result<AppliedRows, StoreError> {
         let mut report_json = serde_json::to_string_pretty(applied.report)
             .map_err(|e| StoreError::Invalid(format!("encoding the report: {e}")))?;
         let mut decisions = report::decisions(applied.report);
@@ -193,15 +219,8 @@ impl Recorder {
                 d.evidence = d.evidence.as_deref().map(redact);
             }
         }
-        let report_name = format!("{}{}", artifact::APPLY_REPORT, applied.suffix);
-        let diff_name = format!("{}{}", artifact::FINAL_DIFF, applied.suffix);
-        let mut artifacts = vec![(report_name.as_str(), report_json.as_bytes())];
-        let diff_sha = if applied.diff.is_empty() {
-            None
-        } else {
-            artifacts.push((diff_name.as_str(), applied.diff.as_bytes()));
-            Some(salve_store::objects::sha256_hex(applied.diff.as_bytes()))
-        };
+        let diff_sha = (!applied.diff.is_empty())
+            .then(|| salve_store::objects::sha256_hex(applied.diff.as_bytes()));
         let mut patch_sets = report::patch_sets(applied.report, applied.baseline, diff_sha);
         for p in &mut patch_sets {
             p.rationale = applied.rationale.map(str::to_owned);
@@ -209,15 +228,19 @@ impl Recorder {
                 p.reason = p.reason.as_deref().map(redact);
             }
         }
-        let before = self.patch_sets;
-        let count = patch_sets.len() as u32;
-        self.batch(&Batch {
-            artifacts,
+        Ok(AppliedRows {
+            report_name: format!("{}{}", artifact::APPLY_REPORT, applied.suffix),
+            diff_name: format!("{}{}", artifact::FINAL_DIFF, applied.suffix),
+            report_json,
             patch_sets,
-            attempts: Vec::new(),
             decisions,
-        })?;
-        Ok((before + 1..=before + count).collect())
+        })
+    }
+
+    /// The sequence numbers of the last `count` patch sets written.
+    fn last_seqs(&self, count: usize) -> Vec<u32> {
+        let count = count as u32;
+        (self.patch_sets - count + 1..=self.patch_sets).collect()
     }
 
     /// Mark patch sets (by sequence number) rejected, with why: a repair that was undone.
@@ -239,22 +262,6 @@ impl Recorder {
         Ok(self.run)
     }
 
-    /// End an apply-like run with its report: the status and refusal reason come from it.
-    pub(crate) fn finish_report(
-        self,
-        report: &Report,
-        baseline: Option<&str>,
-        checkpoint: Option<&str>,
-    ) -> Result<String, StoreError> {
-        self.finish(&Finish {
-            status: report::run_status(report).to_owned(),
-            message: report::refusal_reason(report),
-            baseline: baseline.map(str::to_owned),
-            checkpoint: checkpoint.map(str::to_owned),
-            budgets: None,
-        })
-    }
-
     /// End the run as stopped by the user (Ctrl-C) before it changed anything.
     pub fn interrupted(self, message: &str) -> Result<String, StoreError> {
         self.finish(&Finish {
@@ -271,6 +278,42 @@ impl Recorder {
             message: Some(message.to_owned()),
             ..Finish::default()
         })
+    }
+}
+
+/// How an apply-like run ends: its status and refusal reason come from its report.
+fn report_finish(report: &Report, baseline: Option<&str>, checkpoint: Option<&str>) -> Finish {
+    Finish {
+        status: report::run_status(report).to_owned(),
+        message: report::refusal_reason(report),
+        baseline: baseline.map(str::to_owned),
+        checkpoint: checkpoint.map(str::to_owned),
+        budgets: None,
+    }
+}
+
+/// An apply report as rows and artifacts, owned until they are written.
+struct AppliedRows {
+    report_name: String,
+    diff_name: String,
+    report_json: String,
+    patch_sets: Vec<salve_store::PatchSet>,
+    decisions: Vec<salve_store::Decision>,
+}
+
+impl AppliedRows {
+    /// The batch writing these rows; `diff` is kept only when not empty.
+    fn batch<'a>(&'a self, diff: &'a str) -> Batch<'a> {
+        let mut artifacts = vec![(self.report_name.as_str(), self.report_json.as_bytes())];
+        if !diff.is_empty() {
+            artifacts.push((self.diff_name.as_str(), diff.as_bytes()));
+        }
+        Batch {
+            artifacts,
+            patch_sets: self.patch_sets.clone(),
+            attempts: Vec::new(),
+            decisions: self.decisions.clone(),
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 // Test code: a failed unwrap is a failed test with a useful message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod commits;
 mod concurrency;
 mod exchange;
 mod gc;

@@ -197,6 +197,38 @@ fn bench_mcp_short_runs_to_its_ratios() {
     }
 }
 
+/// `bench-mcp.py --cli --short --against`: `salve apply` processes of two binaries (here the
+/// same one), in default mode and without checkpoint and record, next to `git apply`, on the
+/// 2,000-line text file and the 3-line one, each row with its ratios.
+#[test]
+fn bench_mcp_cli_short_runs_to_its_ratios() {
+    let salve = env!("CARGO_BIN_EXE_salve");
+    let stdout = run_script(Command::new("python3").arg(script("bench-mcp.py")).args([
+        "--cli",
+        "--short",
+        "--salve",
+        salve,
+        "--against",
+        salve,
+    ]));
+    for file in ["2,000-line .txt", "3 lines"] {
+        for tool in [
+            "git apply",
+            "salve apply (this)",
+            "salve apply (this) --no-checkpoint --no-record",
+            "salve apply (other)",
+            "salve apply (other) --no-checkpoint --no-record",
+        ] {
+            let row = format!("| {file} | {tool} |");
+            let line = stdout.lines().find(|l| l.starts_with(&row));
+            assert!(
+                line.is_some_and(|l| l.ends_with("x |")),
+                "no {row} with a ratio in:\n{stdout}"
+            );
+        }
+    }
+}
+
 /// `bench-fix.py --short`: both loop shapes run green with the scripted provider.
 #[test]
 fn bench_fix_short_runs_both_shapes() {

@@ -1,0 +1,152 @@
+//! A job's start and end as one commit each (`begin_run_with`, `finish_run_with`), and the
+//! WAL checkpoint left from the end's commit to the next start.
+
+use salve_store::{
+    Batch, Decision, FileChange, Finish, NewRun, PatchSet, PatchStatus, RunKind, StoreError,
+    TouchedFile,
+};
+
+use crate::support::{command, Scratch};
+
+fn patch_set() -> PatchSet {
+    PatchSet {
+        seq: 0,
+        baseline: Some("abc".into()),
+        diff_sha256: None,
+        files: vec![TouchedFile {
+            path: "notes.txt".into(),
+            old_path: None,
+            change: FileChange::Modify,
+            added: 1,
+            removed: 1,
+        }],
+        rationale: None,
+        format: Some("unified".into()),
+        status: PatchStatus::Applied,
+        reason: None,
+    }
+}
+
+fn applied() -> Finish {
+    Finish {
+        status: "applied".into(),
+        checkpoint: Some("cp-1".into()),
+        ..Finish::default()
+    }
+}
+
+#[test]
+fn a_run_started_and_finished_in_one_commit_each_reads_back() {
+    let scratch = Scratch::new();
+    let mut store = scratch.open();
+    let new = NewRun::new(RunKind::Apply, command(&["salve", "apply", "r.diff"]));
+    let (run, kept) = store
+        .begin_run_with(&new, &[("raw_reply", b"the reply")])
+        .unwrap();
+    assert_eq!(kept.len(), 1);
+    assert_eq!(store.record(&run).unwrap().run.status, "running");
+    let batch = Batch {
+        artifacts: vec![("apply_report", b"{}"), ("final_diff", b"--- a\n")],
+        patch_sets: vec![patch_set()],
+        attempts: Vec::new(),
+        decisions: vec![Decision {
+            seq: 0,
+            chosen: "exact".into(),
+            alternatives: Vec::new(),
+            confidence: Some(1.0),
+            evidence: None,
+        }],
+    };
+    store.finish_run_with(&run, &batch, &applied()).unwrap();
+
+    let rec = store.record(&run).unwrap();
+    assert_eq!(rec.run.status, "applied");
+    assert_eq!(rec.run.checkpoint.as_deref(), Some("cp-1"));
+    assert!(rec.run.ended_at.is_some());
+    assert_eq!((rec.run.files, rec.run.added, rec.run.removed), (1, 1, 1));
+    let mut names: Vec<&str> = rec.artifacts.iter().map(|a| a.name.as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["apply_report", "final_diff", "raw_reply"]);
+    assert_eq!(store.artifact(&run, "raw_reply").unwrap(), b"the reply");
+    assert_eq!(rec.patch_sets.len(), 1);
+    assert_eq!(rec.patch_sets[0].seq, 1);
+    assert_eq!(rec.decisions.len(), 1);
+    assert_eq!(rec.decisions[0].chosen, "exact");
+}
+
+#[test]
+fn bad_names_statuses_and_runs_are_refused_whole() {
+    let scratch = Scratch::new();
+    let mut store = scratch.open();
+    let new = NewRun::new(RunKind::Apply, command(&["salve", "apply"]));
+    let err = store
+        .begin_run_with(&new, &[("raw_reply", b"x"), ("a/b", b"y")])
+        .unwrap_err();
+    assert!(matches!(err, StoreError::Invalid(_)), "{err}");
+    assert!(err.to_string().contains("not an artifact name"), "{err}");
+    // Nothing was started: no run row.
+    assert_eq!(
+        store.list(&salve_store::LogQuery::default()).unwrap().len(),
+        0
+    );
+
+    let (run, _) = store.begin_run_with(&new, &[]).unwrap();
+    let empty = Finish::default();
+    let err = store
+        .finish_run_with(&run, &Batch::default(), &empty)
+        .unwrap_err();
+    assert!(err.to_string().contains("needs a status"), "{err}");
+    let err = store
+        .finish_run_with("00000000000000000000", &Batch::default(), &applied())
+        .unwrap_err();
+    assert!(matches!(err, StoreError::NoSuchRun(_)), "{err}");
+    assert_eq!(store.record(&run).unwrap().run.status, "running");
+}
+
+/// The database file alone (no WAL): what checkpoints have folded in so far.
+fn status_in_database_file(scratch: &Scratch, run: &str) -> Option<String> {
+    let copy = scratch.dir.path().join("alone.db");
+    std::fs::copy(scratch.layout().db, &copy).unwrap();
+    let conn = rusqlite::Connection::open(&copy).unwrap();
+    let status = conn
+        .query_row("SELECT status FROM runs WHERE id = ?1", [run], |r| r.get(0))
+        .ok();
+    drop(conn);
+    std::fs::remove_file(&copy).unwrap();
+    status
+}
+
+#[test]
+fn the_finishing_commit_leaves_the_checkpoint_to_the_next_start() {
+    let scratch = Scratch::new();
+    let new = NewRun::new(RunKind::Apply, command(&["salve", "apply"]));
+    let reply = vec![b'x'; 3000];
+    let mut checkpointed_starts = 0;
+    for _ in 0..40 {
+        // A process per run, as the CLI is: open, start, finish, close.
+        let mut store = scratch.open();
+        let (run, _) = store
+            .begin_run_with(&new, &[("raw_reply", reply.as_slice())])
+            .unwrap();
+        if status_in_database_file(&scratch, &run).is_some() {
+            checkpointed_starts += 1;
+        }
+        let batch = Batch {
+            patch_sets: vec![patch_set()],
+            ..Batch::default()
+        };
+        store.finish_run_with(&run, &batch, &applied()).unwrap();
+        drop(store);
+        // The end's commit never folded the WAL into the database...
+        assert_ne!(
+            status_in_database_file(&scratch, &run).as_deref(),
+            Some("applied")
+        );
+        // ...and the WAL stays small all the same: starts fold it in.
+        let wal = std::fs::metadata(scratch.layout().dir.join("salve.db-wal")).unwrap();
+        assert!(wal.len() < 2 * 64 * 4120, "WAL of {} bytes", wal.len());
+        // What was committed is there for the next reader.
+        assert_eq!(scratch.open().record(&run).unwrap().run.status, "applied");
+    }
+    assert!(checkpointed_starts > 0, "no start folded the WAL in");
+}
