@@ -74,11 +74,32 @@ fn a_blank_line_or_a_brace_is_no_anchor() {
 
 #[test]
 fn a_long_stretch_between_anchors_that_nothing_replaces_is_refused() {
+    // `end();` `}` closes both functions: the region's head pairs with either, and each
+    // pairing drops more than 30 lines no marker stands for.
     let body: String = (0..30).map(|i| format!("    step({i});\n")).collect();
-    let file = format!("fn a() {{\n    begin();\n{body}    end();\n}}\n");
+    let file = format!(
+        "fn a() {{\n    begin();\n{body}    end();\n}}\n\nfn b() {{\n    other();\n    end();\n}}\n"
+    );
     let s = "// ... existing code ...\nfn a() {\n    begin();\n    middle();\n    end();\n}\n// ... existing code ...\n";
     let err = merged(&file, s, "m.rs").unwrap_err();
     assert_eq!(err[0].0, Status::NotFound, "{err:?}");
+    assert!(err[0].1.contains("nothing in their place"), "{err:?}");
+}
+
+#[test]
+fn a_long_stretch_between_anchors_that_pair_one_way_is_replaced() {
+    // The head and the tail each stand once, and so do the region's first and last lines:
+    // the region says that everything between them becomes `middle();`.
+    let body: String = (0..30).map(|i| format!("    step({i});\n")).collect();
+    let file = format!("fn a() {{\n    begin();\n{body}    end();\n}}\n\nfn b() {{}}\n");
+    let s = "// ... existing code ...\nfn a() {\n    begin();\n    middle();\n    end();\n}\n// ... existing code ...\n";
+    let out = merged(&file, s, "m.rs").unwrap();
+    assert_eq!(out, file.replace(&body, "    middle();\n"));
+    // With its last line, `}`, standing twice in the file, a shorter anchor elsewhere may be
+    // the one meant: refused.
+    let file =
+        format!("fn a() {{\n    begin();\n{body}    end();\n}}\n\nfn b() {{\n    c();\n}}\n");
+    let err = merged(&file, s, "m.rs").unwrap_err();
     assert!(err[0].1.contains("nothing in their place"), "{err:?}");
 }
 
@@ -257,4 +278,44 @@ fn blank_lines_beside_a_marker_as_the_file_has_them_keep_a_one_line_anchor() {
     let s = "# ... existing code ...\n\n\ndef b():\n    \"\"\"Bee.\"\"\"\n    y = 2\n    return y\n\n\n# ... existing code ...\n";
     let out = merged(FILE, s, "m.py").unwrap();
     assert_eq!(out, FILE.replace("\"\"\"B.\"\"\"", "\"\"\"Bee.\"\"\""));
+}
+
+#[test]
+fn one_place_read_two_ways_takes_the_reading_that_only_adds() {
+    // `return ERR;` `}` and a blank line stand after both `if` blocks. Read from the first,
+    // the region replaces the `if b` block with the new one (three lines removed); read from
+    // the second, it adds the new block after it. Both end on the same line; the second
+    // changes fewer lines with anchors as long: it is placed.
+    let file = "fn open(fd: i32) -> i32 {\n    if a(fd) {\n        close(fd);\n        return ERR;\n    }\n\n    if b(fd) {\n        close(fd);\n        return ERR;\n    }\n\n    OK\n}\n\nfn next() {}\n";
+    let s = "// ... existing code ...\n        return ERR;\n    }\n\n    if check(fd) {\n        return BAD;\n    }\n\n    OK\n}\n// ... existing code ...\n";
+    let out = merged(file, s, "m.rs").unwrap();
+    assert_eq!(
+        out,
+        file.replace(
+            "    }\n\n    OK\n",
+            "    }\n\n    if check(fd) {\n        return BAD;\n    }\n\n    OK\n"
+        )
+    );
+}
+
+#[test]
+fn a_run_of_like_lines_read_one_line_shorter_is_refused() {
+    // `<br>` stands three times in a row: the region's last `<br>` lines end at any of them,
+    // and no count says how many of the file's the snippet keeps.
+    let file = "<div>\n  <img src=\"logo.svg\">\n</div>\n<br>\n<br>\n<br>\n<p>Text</p>\n";
+    let s = "<!-- ... existing code ... -->\n  <img src=\"logo.svg\">\n</div>\n<p>New</p>\n<br>\n<br>\n<br>\n<!-- ... existing code ... -->\n";
+    let err = merged(file, s, "a.html").unwrap_err();
+    assert_eq!(err[0].0, Status::Ambiguous, "{err:?}");
+}
+
+#[test]
+fn a_long_stretch_after_a_one_line_anchor_is_refused_even_where_it_pairs_one_way() {
+    // The region adds `<hr>` before the heading; `<hr>` also stands once near the top, so read
+    // as an anchor it pairs one way with the heading, over 20 lines the snippet never meant to
+    // delete. One line is too little to say so.
+    let body: String = (0..20).map(|i| format!("<p>para {i}</p>\n")).collect();
+    let file = format!("<h1>Top</h1>\n<hr>\n{body}\n<h2>Features</h2>\n<p>end</p>\n");
+    let s = "<!-- ... existing code ... -->\n<hr>\n\n<h2>Features</h2>\n<!-- ... existing code ... -->\n";
+    let err = merged(&file, s, "a.html").unwrap_err();
+    assert!(err[0].1.contains("nothing in their place"), "{err:?}");
 }
