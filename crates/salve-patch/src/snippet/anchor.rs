@@ -50,6 +50,17 @@ pub(crate) struct Placement {
     pub how: How,
 }
 
+/// Every place a region fits. `partial`: a reading was left out of `places`, and the place
+/// meant may be that one, so the places found are not weighed against each other (see
+/// `settle`): a head and a tail that share an end with a place found but would delete more
+/// than [`MAX_UNEXPLAINED`] lines between them, or, for a region that stands whole, its first
+/// lines standing elsewhere too.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Readings {
+    pub places: Vec<Placement>,
+    pub partial: bool,
+}
+
 /// Why a region fits nowhere.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Miss {
@@ -199,10 +210,10 @@ fn pinned_tail(doc: &Doc, r: &[&str]) -> Result<Vec<Run>, Miss> {
 /// only a weak anchor beside them, refuses the region: merging there might not do what the
 /// snippet says (blank lines added or removed next to a marker, or a region whose context was
 /// a blank line anchored elsewhere).
-pub(crate) fn placements(doc: &Doc, region: &Region) -> Result<Vec<Placement>, Miss> {
+pub(crate) fn placements(doc: &Doc, region: &Region) -> Result<Readings, Miss> {
     let all = readings(doc, region)?;
     // One reading that fails refuses the region: dropping it could leave a wrong one alone.
-    match all.iter().find(|p| !blanks_fit(doc, region, p)) {
+    match all.places.iter().find(|p| !blanks_fit(doc, region, p)) {
         Some(p) => Err(Miss::Layout {
             at: (p.start, p.end),
             shown: region.blanks,
@@ -260,10 +271,13 @@ fn blanks_fit(doc: &Doc, region: &Region, p: &Placement) -> bool {
         && says(after, in_file_after, tail, region.spaced.1)
 }
 
-fn readings(doc: &Doc, region: &Region) -> Result<Vec<Placement>, Miss> {
+fn readings(doc: &Doc, region: &Region) -> Result<Readings, Miss> {
     let r = &region.lines;
     if r.iter().all(|l| is_blank(l)) {
-        return blank_end(doc, region);
+        return blank_end(doc, region).map(|places| Readings {
+            places,
+            partial: false,
+        });
     }
     let starts = if region.lead {
         heads(doc, r)?
@@ -298,33 +312,25 @@ fn readings(doc: &Doc, region: &Region) -> Result<Vec<Placement>, Miss> {
         if region.lead && region.trail {
             fit.extend(deletions(doc, region, &starts));
         }
-        return Ok(fit);
+        // Its first lines also stand elsewhere: a head there, with a tail further on, is a
+        // reading not looked at here.
+        let partial = starts.len() > whole.len();
+        return Ok(Readings {
+            places: fit,
+            partial,
+        });
     }
     let ends = if region.trail {
         tails(doc, r)?
     } else {
         pinned_tail(doc, r)?
     };
-    let mut out = Vec::new();
-    let mut worst: Option<((usize, usize), usize)> = None;
-    for &(p, hp) in &starts {
-        for &(e, te) in &ends {
-            let Some((h, t)) = split(r, e.saturating_sub(p), hp, te, region) else {
-                continue;
-            };
-            if e < p + h + t {
-                continue;
-            }
-            let lost = unexplained(doc, r, p, e, h, t);
-            if lost > MAX_UNEXPLAINED {
-                if worst.is_none_or(|(_, l)| lost < l) {
-                    worst = Some(((p, e), lost));
-                }
-                continue;
-            }
-            out.push(placement(doc, r, p, e, h, t));
-        }
-    }
+    let (mut out, worst, dropped) = pairs(doc, region, &starts, &ends);
+    // A pair left out for the stretch it loses, sharing an end with a pair kept, is a reading
+    // of the same place that the counts would not weigh.
+    let partial = dropped
+        .iter()
+        .any(|&(p, e)| out.iter().any(|q| q.start == p || q.end == e));
     if out.is_empty() {
         if let Some((lines, lost)) = worst {
             return Err(Miss::Unexplained { lines, lost });
@@ -333,7 +339,51 @@ fn readings(doc: &Doc, region: &Region) -> Result<Vec<Placement>, Miss> {
     }
     let shadows = nearer(doc, region, &out);
     out.extend(shadows);
-    Ok(out)
+    Ok(Readings {
+        places: out,
+        partial,
+    })
+}
+
+/// Lines `start..end` of the file that a pair of anchors spans.
+type Span = (usize, usize);
+
+/// Every head place paired with every tail place after it, as placements; the pair that loses
+/// the fewest lines among those that lose more than [`MAX_UNEXPLAINED`] in a row, with how
+/// many; and the spans of all those left out. A long stretch is never taken for what the
+/// region replaces, even where the region's ends pair one way only: a model that leaves out
+/// lines without a marker writes the same snippet as one that deletes them (issue 28: a region
+/// whose anchors leave a removed stretch that no marker stands for is refused).
+fn pairs(
+    doc: &Doc,
+    region: &Region,
+    starts: &[Run],
+    ends: &[Run],
+) -> (Vec<Placement>, Option<(Span, usize)>, Vec<Span>) {
+    let r = &region.lines;
+    let mut out = Vec::new();
+    let mut dropped = Vec::new();
+    let mut worst: Option<(Span, usize)> = None;
+    for &(p, hp) in starts {
+        for &(e, te) in ends {
+            let Some((h, t)) = split(r, e.saturating_sub(p), hp, te, region) else {
+                continue;
+            };
+            if e < p + h + t {
+                continue;
+            }
+            let lost = unexplained(doc, r, p, e, h, t);
+            if lost > MAX_UNEXPLAINED {
+                dropped.push((p, e));
+                if worst.is_none_or(|(_, l)| lost < l) {
+                    worst = Some(((p, e), lost));
+                }
+                continue;
+            }
+            out.push(placement(doc, r, p, e, h, t));
+        }
+    }
+    (out, worst, dropped)
 }
 
 /// A region that stands whole in the file may also be its start and its end with lines
@@ -431,15 +481,20 @@ pub(super) fn unexplained(doc: &Doc, r: &[&str], p: usize, e: usize, h: usize, t
 /// How far apart the file's lines at `p` and the region's lines are: the lines a merge there
 /// removes plus the lines it adds, trailing whitespace aside.
 pub(crate) fn cost(doc: &Doc, r: &[&str], p: &Placement) -> usize {
+    let (removed, added) = changes(doc, r, p);
+    removed + added
+}
+
+/// The file lines a merge at `p` removes and the lines it adds, trailing whitespace aside.
+pub(crate) fn changes(doc: &Doc, r: &[&str], p: &Placement) -> (usize, usize) {
     let old: Vec<&str> = (p.start..p.end).map(|i| doc.line(i).trim_end()).collect();
     let new: Vec<&str> = r.iter().map(|l| l.trim_end()).collect();
     middle_ops(&old, &new)
         .iter()
-        .map(|op| match op.as_tag_tuple() {
-            (similar::DiffTag::Equal, _, _) => 0,
-            (_, o, n) => o.len() + n.len(),
+        .fold((0, 0), |(d, a), op| match op.as_tag_tuple() {
+            (similar::DiffTag::Equal, _, _) => (d, a),
+            (_, o, n) => (d + o.len(), a + n.len()),
         })
-        .sum()
 }
 
 /// The line diff of a file's middle `old` against a region's middle `new`.

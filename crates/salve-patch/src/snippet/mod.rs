@@ -8,7 +8,7 @@
 //!   regions; a leading (trailing) marker keeps the file's head (tail), and without one the
 //!   region starts at line 1 (ends at the file's end) or is refused as cut;
 //! - the regions go in file order, in the one way they fit ([`chain`]); where they fit several
-//!   ways, a region's reading that is best on every count at once settles it (`settle`); a
+//!   ways, a region's reading that its counts leave no doubt about settles it ([`settle`]); a
 //!   region that fits nowhere, several ways without such a reading, or only out of order
 //!   refuses the file with its candidates.
 //!
@@ -20,6 +20,7 @@ mod anchor;
 mod chain;
 mod marker;
 mod report;
+mod settle;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests;
@@ -48,10 +49,14 @@ pub(crate) fn merge(source: &Doc, content: &str, path: &str) -> Result<Merged, V
         return Err(vec![report::only_markers()]);
     }
     let mut options = Vec::with_capacity(regions.len());
+    let mut partial = false;
     let mut failed = Vec::new();
     for (k, r) in regions.iter().enumerate() {
         match anchor::placements(source, r) {
-            Ok(p) => options.push(p),
+            Ok(found) => {
+                partial |= found.partial;
+                options.push(found.places);
+            }
             Err(miss) => failed.push(report::missed(k, r, &miss)),
         }
     }
@@ -61,55 +66,11 @@ pub(crate) fn merge(source: &Doc, content: &str, path: &str) -> Result<Merged, V
     match chain::choose(&options) {
         Chain::One(picks) => Ok(assemble(source, &regions, &picks)),
         Chain::OutOfOrder => Err(report::out_of_order(&regions, &options)),
-        Chain::Many(alive) => match settle(source, &regions, &alive) {
+        Chain::Many(alive) => match settle::settle(source, &regions, &alive, partial) {
             Some(picks) => Ok(assemble(source, &regions, &picks)),
             None => Err(report::ambiguous(&regions, &alive)),
         },
     }
-}
-
-/// Several chains fit. A region's reading that is best on every count at once (it changes
-/// the fewest lines, its anchors at both ends are the longest, it spans the fewest file lines)
-/// is the one meant: no measure argues for another. When every region that fits several ways
-/// has such a reading and they fit in order, the snippet is placed; else `None`.
-fn settle(source: &Doc, regions: &[Region], alive: &[Vec<Placement>]) -> Option<Vec<Placement>> {
-    let mut kept = Vec::with_capacity(alive.len());
-    for (r, a) in regions.iter().zip(alive) {
-        if a.len() == 1 {
-            kept.push(a.clone());
-            continue;
-        }
-        kept.push(vec![dominant(source, r, a)?]);
-    }
-    match chain::choose(&kept) {
-        Chain::One(picks) => Some(picks),
-        _ => None,
-    }
-}
-
-/// The reading of `r` among `places` that is best on every count (see [`settle`]), if any. A
-/// region that stands as it is in one place is not settled by counts: already applied, or
-/// lines deleted that the snippet cannot show.
-fn dominant(source: &Doc, r: &Region, places: &[Placement]) -> Option<Placement> {
-    let costs: Vec<usize> = places
-        .iter()
-        .map(|p| anchor::cost(source, &r.lines, p))
-        .collect();
-    if costs.contains(&0) {
-        return None;
-    }
-    let (best, x) = places.iter().zip(&costs).min_by_key(|(_, &c)| c)?;
-    let wins = places
-        .iter()
-        .zip(&costs)
-        .filter(|(p, _)| *p != best)
-        .all(|(p, &c)| {
-            c > *x
-                && best.head >= p.head
-                && best.tail >= p.tail
-                && best.end - best.start <= p.end - p.start
-        });
-    wins.then_some(*best)
 }
 
 /// The file's lines with each region in its place, and the regions' reports.

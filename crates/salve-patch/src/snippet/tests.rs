@@ -74,8 +74,24 @@ fn a_blank_line_or_a_brace_is_no_anchor() {
 
 #[test]
 fn a_long_stretch_between_anchors_that_nothing_replaces_is_refused() {
+    // `end();` `}` closes both functions: the region's head pairs with either, and each
+    // pairing drops more than 30 lines no marker stands for.
     let body: String = (0..30).map(|i| format!("    step({i});\n")).collect();
-    let file = format!("fn a() {{\n    begin();\n{body}    end();\n}}\n");
+    let file = format!(
+        "fn a() {{\n    begin();\n{body}    end();\n}}\n\nfn b() {{\n    other();\n    end();\n}}\n"
+    );
+    let s = "// ... existing code ...\nfn a() {\n    begin();\n    middle();\n    end();\n}\n// ... existing code ...\n";
+    let err = merged(&file, s, "m.rs").unwrap_err();
+    assert_eq!(err[0].0, Status::NotFound, "{err:?}");
+    assert!(err[0].1.contains("nothing in their place"), "{err:?}");
+}
+
+#[test]
+fn a_long_stretch_between_anchors_is_refused_even_where_they_pair_one_way() {
+    // The head and the tail each stand once, and so do the region's first and last lines; the
+    // 30 lines between may be lines the snippet deletes or lines it left out without a marker.
+    let body: String = (0..30).map(|i| format!("    step({i});\n")).collect();
+    let file = format!("fn a() {{\n    begin();\n{body}    end();\n}}\n\nfn b() {{}}\n");
     let s = "// ... existing code ...\nfn a() {\n    begin();\n    middle();\n    end();\n}\n// ... existing code ...\n";
     let err = merged(&file, s, "m.rs").unwrap_err();
     assert_eq!(err[0].0, Status::NotFound, "{err:?}");
@@ -260,8 +276,7 @@ fn blank_lines_beside_a_marker_as_the_file_has_them_keep_a_one_line_anchor() {
 }
 
 #[test]
-fn a_blank_line_beside_a_marker_where_the_file_has_none_is_refused_unless_the_marker_asks_for_it()
-{
+fn a_blank_line_beside_a_marker_where_the_file_has_none_is_refused_unless_the_marker_asks_for_it() {
     // The snippet's blank line after `Delimiter;` stands in the file only after three lines the
     // merge would have to remove: keeping them would write what the snippet does not say.
     let file = "use a::B;\nuse c::D;\nuse e::F;\nuse std::g;\nuse std::h;\n\nfn main() {}\n";
@@ -273,4 +288,44 @@ fn a_blank_line_beside_a_marker_where_the_file_has_none_is_refused_unless_the_ma
     let s = ".. existing code\n\n* Bob <b@x.org>\n* Cy <c@x.org>\n* Dee <d@x.org>\n";
     let out = merged(file, s, "AUTHORS.rst").unwrap();
     assert_eq!(out, format!("{file}* Dee <d@x.org>\n"));
+}
+
+#[test]
+fn one_place_read_two_ways_takes_the_reading_that_only_adds() {
+    // `return ERR;` `}` and a blank line stand after both `if` blocks. Read from the first,
+    // the region replaces the `if b` block with the new one (three lines removed); read from
+    // the second, it adds the new block after it. Both end on the same line; the second
+    // changes fewer lines with anchors as long: it is placed.
+    let file = "fn open(fd: i32) -> i32 {\n    if a(fd) {\n        close(fd);\n        return ERR;\n    }\n\n    if b(fd) {\n        close(fd);\n        return ERR;\n    }\n\n    OK\n}\n\nfn next() {}\n";
+    let s = "// ... existing code ...\n        return ERR;\n    }\n\n    if check(fd) {\n        return BAD;\n    }\n\n    OK\n}\n// ... existing code ...\n";
+    let out = merged(file, s, "m.rs").unwrap();
+    assert_eq!(
+        out,
+        file.replace(
+            "    }\n\n    OK\n",
+            "    }\n\n    if check(fd) {\n        return BAD;\n    }\n\n    OK\n"
+        )
+    );
+}
+
+#[test]
+fn a_run_of_like_lines_read_one_line_shorter_is_refused() {
+    // `<br>` stands three times in a row: the region's last `<br>` lines end at any of them,
+    // and no count says how many of the file's the snippet keeps.
+    let file = "<div>\n  <img src=\"logo.svg\">\n</div>\n<br>\n<br>\n<br>\n<p>Text</p>\n";
+    let s = "<!-- ... existing code ... -->\n  <img src=\"logo.svg\">\n</div>\n<p>New</p>\n<br>\n<br>\n<br>\n<!-- ... existing code ... -->\n";
+    let err = merged(file, s, "a.html").unwrap_err();
+    assert_eq!(err[0].0, Status::Ambiguous, "{err:?}");
+}
+
+#[test]
+fn a_long_stretch_after_a_one_line_anchor_is_refused_even_where_it_pairs_one_way() {
+    // The region adds `<hr>` before the heading; `<hr>` also stands once near the top, so read
+    // as an anchor it pairs one way with the heading, over 20 lines the snippet never meant to
+    // delete. One line is too little to say so.
+    let body: String = (0..20).map(|i| format!("<p>para {i}</p>\n")).collect();
+    let file = format!("<h1>Top</h1>\n<hr>\n{body}\n<h2>Features</h2>\n<p>end</p>\n");
+    let s = "<!-- ... existing code ... -->\n<hr>\n\n<h2>Features</h2>\n<!-- ... existing code ... -->\n";
+    let err = merged(&file, s, "a.html").unwrap_err();
+    assert!(err[0].1.contains("nothing in their place"), "{err:?}");
 }
