@@ -233,7 +233,7 @@ def cli_edits():
 def measure_cli(salves, calls, work):
     """Rows (file, {tool: wall times}, {tool: CPU ms per call}) of CLI processes alternating."""
     base = os.path.join(work, 'base')
-    make_repo(base)
+    make_repo(base, None)
     tools = {'git apply': ['git', 'apply']}
     for label, salve in salves:
         tools[f'salve apply{label}'] = [salve, 'apply', '-q']
