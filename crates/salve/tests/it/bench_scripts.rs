@@ -81,6 +81,54 @@ fn bench_snippets_runs_on_a_tiny_corpus() {
     assert!(stdout.contains("seed 28"), "{stdout}");
 }
 
+/// `registry-pairs.py`: two releases of a crate in a registry laid out as cargo's give one
+/// commit-sized pair per changed file, written as cases `bench-snippets.py` reads; a change
+/// too large for a commit and a file only one release has give none.
+#[test]
+fn registry_pairs_writes_commit_sized_changes_as_cases() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("cargo/registry/src/index.example");
+    let lines: String = (0..40)
+        .map(|i| format!("pub fn f{i}() -> u32 {{ {i} }}\n"))
+        .collect();
+    let big: String = (0..60).map(|i| format!("// note {i}\n")).collect();
+    for (version, one, note) in [("1.0.0", "1", "old"), ("1.0.1", "2", "new")] {
+        let dir = src.join(format!("demo-{version}/src"));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("lib.rs"),
+            lines.replace("{ 1 }", &format!("{{ {one}0 }}")),
+        )
+        .unwrap();
+        // Every line changes: no commit is that size.
+        std::fs::write(dir.join("notes.rs"), big.replace("note", note)).unwrap();
+    }
+    std::fs::write(src.join("demo-1.0.1/src/extra.rs"), "pub fn g() {}\n").unwrap();
+    let out = tmp.path().join("cases");
+    let stdout = run_script(
+        Command::new("python3")
+            .arg(script("registry-pairs.py"))
+            .arg("--out")
+            .arg(&out)
+            .env("CARGO_HOME", tmp.path().join("cargo")),
+    );
+    assert!(stdout.starts_with("1 pairs from 1 crates"), "{stdout}");
+    let cases: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(cases.len(), 1, "{cases:?}");
+    let case = &cases[0];
+    let meta = std::fs::read_to_string(case.join("case.json")).unwrap();
+    assert!(meta.contains("\"expect\": \"apply\""), "{meta}");
+    let before = std::fs::read_to_string(case.join("before/src/lib.rs")).unwrap();
+    let after = std::fs::read_to_string(case.join("after/src/lib.rs")).unwrap();
+    assert!(
+        before.contains("{ 10 }") && after.contains("{ 20 }"),
+        "{before}\n{after}"
+    );
+}
+
 #[test]
 fn bench_prompt_runs_to_its_share() {
     // The bugs are made in standard-library modules and caught by CPython's own tests, which
