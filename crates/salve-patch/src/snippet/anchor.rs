@@ -187,12 +187,19 @@ fn pinned_head(doc: &Doc, r: &[&str]) -> Result<Vec<Run>, Miss> {
     Ok(vec![(0, at_top)])
 }
 
-/// Without a marker after it, the region ends at the file's end; as [`pinned_head`].
+/// Without a marker after it, the region ends at the file's end; as [`pinned_head`]. Where
+/// only blank lines follow the place its last lines stand, it ends the file there and the
+/// blank lines go, as a whole file without them would have it: nothing but layout is lost.
 fn pinned_tail(doc: &Doc, r: &[&str]) -> Result<Vec<Run>, Miss> {
     let at_end = backward(doc, r, doc.len());
     if at_end == 0 {
         let further = match tails(doc, r) {
-            Ok(at) => at.first().map(|&(e, _)| e.saturating_sub(1)),
+            Ok(at) => match at.as_slice() {
+                [(e, _)] if *e < doc.len() && (*e..doc.len()).all(|i| is_blank(doc.line(i))) => {
+                    return Ok(vec![(doc.len(), 0)]);
+                }
+                _ => at.first().map(|&(e, _)| e.saturating_sub(1)),
+            },
             Err(Miss::Several { places, .. } | Miss::Short { places, .. }) => {
                 places.first().copied()
             }
@@ -297,10 +304,15 @@ fn readings(doc: &Doc, region: &Region) -> Result<Readings, Miss> {
     if !whole.is_empty() {
         // The whole region stands in the file: unchanged (or already applied) where it is.
         // Without a marker after it, it must also end the file, else the rest would be lost.
+        // Only blank lines after it end the file as well: they go (see `pinned_tail`).
+        let ends_file = |end: usize| (end..doc.len()).all(|i| is_blank(doc.line(i)));
         let fit: Vec<Placement> = whole
             .iter()
-            .filter(|&&p| region.trail || p + r.len() == doc.len())
-            .map(|&p| placement(doc, r, p, p + r.len(), r.len(), 0))
+            .filter(|&&p| region.trail || ends_file(p + r.len()))
+            .map(|&p| {
+                let end = if region.trail { p + r.len() } else { doc.len() };
+                placement(doc, r, p, end, r.len(), 0)
+            })
             .collect();
         if fit.is_empty() {
             return Err(Miss::Cut {

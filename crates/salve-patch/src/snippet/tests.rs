@@ -329,3 +329,25 @@ fn a_long_stretch_after_a_one_line_anchor_is_refused_even_where_it_pairs_one_way
     let err = merged(&file, s, "a.html").unwrap_err();
     assert!(err[0].1.contains("nothing in their place"), "{err:?}");
 }
+
+#[test]
+fn a_region_ending_the_file_drops_the_blank_lines_after_its_last_line() {
+    // No marker after the region: it ends the file. The file's one trailing blank line is
+    // all that stands after the region's last line, and it goes, as in a whole file.
+    let file = "# T\n\n## A\n\ntext a\n\n## L\n\nlicense.\n\n";
+    let s = "<!-- ... existing code ... -->\n## A\n\ntext a2\n\n## L\n\nlicense.\n";
+    let out = merged(file, s, "R.md").unwrap();
+    assert_eq!(out, "# T\n\n## A\n\ntext a2\n\n## L\n\nlicense.\n");
+    // A line with text after it is still a cut.
+    let file = "# T\n\n## A\n\ntext a\n\n## L\n\nlicense.\n\nmore.\n";
+    let err = merged(file, s, "R.md").unwrap_err();
+    assert_eq!(err[0].0, Status::Truncated, "{err:?}");
+    // A last region the file holds as it is, but for the blank lines after it.
+    let file = "# T\n\nintro\n\n## A\n\ntext a\n\nmid\n\n## L\n\nlicense.\n\n\n";
+    let s = "# T\n\nintro\n\n## A\n\ntext a2\n\nmid\n<!-- ... existing code ... -->\n## L\n\nlicense.\n";
+    let out = merged(file, s, "R.md").unwrap();
+    assert_eq!(
+        out,
+        "# T\n\nintro\n\n## A\n\ntext a2\n\nmid\n\n## L\n\nlicense.\n"
+    );
+}
