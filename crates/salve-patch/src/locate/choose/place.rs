@@ -99,6 +99,24 @@ pub(crate) fn place_all<'b>(
             let flat = flat.get_or_insert_with(|| Flat::new(doc));
             let places: Vec<(usize, usize)> = c.iter().map(Placement::range).collect();
             if let Some((start, end)) = new_text_settled(flat, pair, &places) {
+                // Old text that stands but for trailing whitespace is as strong a reading as
+                // the new text byte for byte elsewhere (a model's quote with a space added at a
+                // line's end): which one the reply meant is not shown, so neither is taken.
+                // Generator seed 31337 case 4572 took the new text, four columns into another
+                // block's indentation, for the edit made, and left the old text unchanged.
+                if c.iter().any(|p| p.rung == Rung::TrailingWs) {
+                    let mut plan = crate::locate::choose::ambiguity::ambiguous(doc, hunk, i, c);
+                    plan.report.message = Some(format!(
+                        "the old text stands at line {} but for trailing whitespace, and the new \
+                         text stands byte for byte at lines {}-{} as if the edit were made; \
+                         quote the place you mean with more of its text",
+                        c[0].range().0 + 1,
+                        start + 1,
+                        end
+                    ));
+                    plans.push(plan);
+                    continue;
+                }
                 report.status = Status::AlreadyApplied;
                 report.lines = Some(range(start, end));
                 plans.push(Plan {
