@@ -58,22 +58,29 @@ pub(crate) fn keep(language: Language, text: &str, tree: &Tree) {
     kept.truncate(KEPT);
 }
 
-/// The one edit that turns `before` into `after`: their common start and end kept, the middle
-/// replaced. Offsets fall on character boundaries.
-fn edit_between(before: &str, after: &str) -> InputEdit {
-    let (b, a) = (before.as_bytes(), after.as_bytes());
-    let mut start = b.iter().zip(a).take_while(|(x, y)| x == y).count();
-    while !before.is_char_boundary(start) || !after.is_char_boundary(start) {
-        start -= 1;
-    }
-    let most = b.len().min(a.len()) - start;
-    let mut tail = b
+/// The lengths of the longest common prefix of `b` and `a`, and of their longest common suffix
+/// in what the prefix leaves: the bytes an edit from `b` to `a` kept at each end.
+pub(crate) fn common_ends(b: &[u8], a: &[u8]) -> (usize, usize) {
+    let prefix = b.iter().zip(a).take_while(|(x, y)| x == y).count();
+    let most = b.len().min(a.len()) - prefix;
+    let suffix = b
         .iter()
         .rev()
         .zip(a.iter().rev())
         .take(most)
         .take_while(|(x, y)| x == y)
         .count();
+    (prefix, suffix)
+}
+
+/// The one edit that turns `before` into `after`: their common start and end kept, the middle
+/// replaced. Offsets fall on character boundaries.
+fn edit_between(before: &str, after: &str) -> InputEdit {
+    let (b, a) = (before.as_bytes(), after.as_bytes());
+    let (mut start, mut tail) = common_ends(b, a);
+    while !before.is_char_boundary(start) || !after.is_char_boundary(start) {
+        start -= 1;
+    }
     while !before.is_char_boundary(b.len() - tail) || !after.is_char_boundary(a.len() - tail) {
         tail -= 1;
     }

@@ -181,15 +181,7 @@ struct Edit {
 impl Edit {
     fn between(lb: &Lines<'_>, la: &Lines<'_>) -> Edit {
         let (b, a) = (lb.text.as_bytes(), la.text.as_bytes());
-        let prefix = b.iter().zip(a).take_while(|(x, y)| x == y).count();
-        let most = b.len().min(a.len()) - prefix;
-        let suffix = b
-            .iter()
-            .rev()
-            .zip(a.iter().rev())
-            .take(most)
-            .take_while(|(x, y)| x == y)
-            .count();
+        let (prefix, suffix) = crate::reuse::common_ends(b, a);
         let (sb, sa) = (b.len() - suffix, a.len() - suffix);
         let at_line = |t: &[u8], s: usize| s == 0 || t.get(s - 1) == Some(&b'\n');
         // The first line start in the common suffix, in both texts.
