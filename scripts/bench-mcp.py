@@ -28,8 +28,11 @@ edit of a 2,000-line `.txt` file (no syntax check) and of the 3-line file, by `g
 `salve apply` in default mode (checkpoint and record) and with `--no-checkpoint --no-record`,
 each in its own copy of the repository, alternating in one loop. `--against OTHER` adds the same
 two rows for a second salve binary (a build before a change), alternating with the first.
+`--chain` makes each call change the line to a text it never had, as an agent's edits do, where
+the default changes it and back: then nothing a call stores (the checkpoint's copy of the file,
+the record's reply and report) was stored before.
 
-    python3 scripts/bench-mcp.py --cli --calls 100 [--against /tmp/salve-before]
+    python3 scripts/bench-mcp.py --cli --calls 100 [--against /tmp/salve-before] [--chain]
 
 Standard library only, plus git on the PATH.
 """
@@ -230,8 +233,22 @@ def cli_edits():
     ]
 
 
-def measure_cli(salves, calls, work):
-    """Rows (file, {tool: wall times}, {tool: CPU ms per call}) of CLI processes alternating."""
+def chain_patch(work, path, lines, old, k):
+    """The `k`-th diff of a chain (from 0): line `old`, as call `k - 1` left it, changed once
+    more. Returns the diff's path and the file's lines after it."""
+    at = lines.index(old)
+    text = [old if j == 0 else f'{old} #{j}' for j in (k, k + 1)]
+    before = lines[:at] + [text[0]] + lines[at + 1:]
+    patch = os.path.join(work, f'{path}.chain.diff')
+    with open(patch, 'w') as f:
+        f.write(unified(path, before, text[0], text[1]))
+    return patch, lines[:at] + [text[1]] + lines[at + 1:]
+
+
+def measure_cli(salves, calls, work, chain=False):
+    """Rows (file, {tool: wall times}, {tool: CPU ms per call}) of CLI processes alternating.
+    With `chain`, every call changes the line to a text it never had, so nothing a call writes
+    (the checkpoint's copy of the file, the record's reply) was written before."""
     base = os.path.join(work, 'base')
     make_repo(base, None)
     tools = {'git apply': ['git', 'apply']}
@@ -258,24 +275,30 @@ def measure_cli(salves, calls, work):
         cpu = {t: 0.0 for t in tools}
         # Two applies each first, not counted: a record's creation and git's first reads of a
         # fresh repository are not what an agent's hundredth edit pays.
+        final = lines
         for k in range(-2, calls):
+            patch = patches[k % 2]
+            if chain:
+                patch, final = chain_patch(work, path, lines, old, k + 2)
             for tool, argv in tools.items():
                 before = children_cpu()
-                took = timed(lambda: sh(argv + [patches[k % 2]], repos[tool]))
+                took = timed(lambda: sh(argv + [patch], repos[tool]))
                 if k >= 0:
                     times[tool].append(took)
                     cpu[tool] += children_cpu() - before
         for tool, repo in repos.items():
             with open(os.path.join(repo, path)) as f:
-                if f.read().split('\n')[:-1] != lines:
-                    sys.exit(f'{tool}: the applies did not leave {path} as it started')
+                if f.read().split('\n')[:-1] != final:
+                    sys.exit(f'{tool}: the applies did not leave {path} as they wrote it')
         rows.append((name, times, {t: c * 1000 / calls for t, c in cpu.items()}))
     return rows
 
 
-def print_cli(rows, calls):
-    print(f'CLI processes, {calls} one-hunk applies per tool and file (each diff and its reverse '
-          'alternating), against a `git apply` process in the same run\n')
+def print_cli(rows, calls, chain):
+    how = ('each changing the line to a text it never had' if chain
+           else 'each diff and its reverse alternating')
+    print(f'CLI processes, {calls} one-hunk applies per tool and file ({how}), against a '
+          '`git apply` process in the same run\n')
     print('| file | tool | p50 ms | p90 ms | CPU ms/call | p50 / git apply p50 | CPU / git apply CPU |')
     print('|---|---|---|---|---|---|---|')
     for name, times, cpu in rows:
@@ -299,6 +322,8 @@ def main():
     ap.add_argument('--click', help="click's core.py (default: the installed click's, if any)")
     ap.add_argument('--cli', action='store_true', help='CLI processes only (see the docs)')
     ap.add_argument('--against', help='with --cli: a second salve binary, alternating')
+    ap.add_argument('--chain', action='store_true',
+                    help='with --cli: each call writes a new text (nothing written before)')
     args = ap.parse_args()
     calls = 4 if args.short else args.calls + args.calls % 2
     if args.cli:
@@ -306,7 +331,7 @@ def main():
         if args.against:
             salves = [(' (this)', salves[0][1]), (' (other)', os.path.abspath(args.against))]
         with tempfile.TemporaryDirectory() as work:
-            print_cli(measure_cli(salves, calls, work), calls)
+            print_cli(measure_cli(salves, calls, work, args.chain), calls, args.chain)
         return
     click = args.click or find_click()
     if not click:

@@ -119,7 +119,7 @@ impl Store {
         let mut carried = BTreeSet::new();
         let mut out_artifacts = Vec::with_capacity(artifacts.len());
         for a in artifacts {
-            let (encoding, content) = encode(&self.objects.get(&a.sha256)?);
+            let (encoding, content) = encode(&self.content(&a.sha256)?);
             carried.insert(a.sha256.clone());
             out_artifacts.push(ExportedArtifact {
                 name: a.name,
@@ -132,7 +132,7 @@ impl Store {
         let mut objects = Vec::new();
         for sha in patch_sets.iter().filter_map(|p| p.diff_sha256.as_ref()) {
             if carried.insert(sha.clone()) {
-                let (encoding, content) = encode(&self.objects.get(sha)?);
+                let (encoding, content) = encode(&self.content(sha)?);
                 objects.push(ExportedObject {
                     sha256: sha.clone(),
                     encoding,
@@ -168,15 +168,19 @@ impl Store {
             let contents = validate(&run).map_err(bad)?;
             runs.push((run, contents));
         }
-        // Contents first: an object without a row is harmless (gc removes it), a row without
-        // its object is not.
+        // Large contents first: an object without a row is harmless (gc removes it), a row
+        // without its object is not. Small ones go in with the rows (see `contents`).
+        let mut kept = Vec::new();
         for (_, contents) in &runs {
             for bytes in contents {
-                self.objects.put(bytes)?;
+                kept.push(self.prepare_content(bytes)?);
             }
         }
         self.in_transaction(|tx| {
             let mut stats = ImportStats::default();
+            for content in &kept {
+                crate::contents::keep(tx, content)?;
+            }
             for (line, _) in &runs {
                 let r = &line.run;
                 let exists = tx

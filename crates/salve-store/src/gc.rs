@@ -86,6 +86,10 @@ impl Store {
                 }
             }
         }
+        let (rows, bytes, kept) = crate::contents::collect(&self.conn).map_err(|e| self.sql(e))?;
+        stats.objects_removed += rows;
+        stats.bytes_freed += bytes;
+        stats.objects_kept += kept;
         // Empty fan-out directories go too; a failure (not empty, a race) is fine.
         if let Ok(rd) = std::fs::read_dir(self.objects.dir()) {
             for entry in rd.flatten() {

@@ -2,7 +2,8 @@
 //! what cost, so users and reviewers can look back long after the fact.
 //!
 //! - A [`Store`] is a SQLite database (WAL mode, busy timeout, migrations on `user_version`, see
-//!   [`schema`]) plus a directory of content-addressed artifacts ([`objects`]), both found by
+//!   [`schema`]) holding small artifacts itself, plus a directory of content-addressed large
+//!   ones ([`objects`]), both found by
 //!   [`Layout::locate`]: `<git common dir>/salve/` in a repository, `.salve/` elsewhere.
 //! - Writing: [`Store::begin_run`], then [`Store::add_patch_set`], [`Store::add_attempt`],
 //!   [`Store::add_decision`], [`Store::put_artifact`] as the job goes, and [`Store::finish_run`].
@@ -10,7 +11,8 @@
 //!   [`Store::begin_run_with`] and [`Store::finish_run_with`] start a run with its first
 //!   artifacts and end it with its rows, one commit each (what an apply does).
 //! - Reading: [`Store::list`] (for `salve log` and the page, with keyset paging and usage sums),
-//!   [`Store::resolve`] (id prefixes), [`Store::record`] (for `salve show`), [`Store::artifact`],
+//!   [`Store::resolve`] (id prefixes), [`Store::record`] (for `salve show`), [`Store::artifact`]
+//!   and [`Store::content`],
 //!   [`Store::stamp`] (a cheap fingerprint the page polls).
 //! - Rewinds: [`Store::mark_rewound`] and [`Store::unmark_rewound`] flag the runs a restore to a
 //!   run took back, and bring them back; nothing is deleted.
@@ -32,6 +34,7 @@
 //! store.finish_run(&run, &Finish { status: "applied".into(), ..Default::default() }).unwrap();
 //! ```
 
+mod contents;
 pub mod counters;
 mod error;
 pub mod exchange;

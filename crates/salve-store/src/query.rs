@@ -269,7 +269,7 @@ impl Store {
             run: run.to_owned(),
             name: name.to_owned(),
         })?;
-        self.objects.get(&sha)
+        self.content(&sha)
     }
 
     /// The attempts of `run` summed up: count, tokens, cost, and the last provider and model.

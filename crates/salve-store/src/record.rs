@@ -4,6 +4,7 @@
 
 use rusqlite::{params, Connection, ErrorCode, OptionalExtension as _, TransactionBehavior};
 
+use crate::contents::{self, Content};
 use crate::error::{Result, StoreError};
 use crate::id::new_run_id;
 use crate::liveness::ProcessId;
@@ -23,7 +24,7 @@ impl Store {
     /// [`begin_run`](Self::begin_run) and [`put_artifact`](Self::put_artifact) of each of
     /// `artifacts`, in one transaction: a job that has its input at the start (an apply's reply)
     /// pays for one commit, where a commit per row rewrote the run's pages once more each.
-    /// Objects are stored first, so a row never names an object that is not there.
+    /// Large contents are stored first, so a row never names an object that is not there.
     pub fn begin_run_with(
         &mut self,
         new: &NewRun,
@@ -34,12 +35,10 @@ impl Store {
         let stored = self.store_objects(artifacts)?;
         let id = self.in_transaction(|tx| {
             let id = insert_run(tx, new, &command, budgets.as_deref())?;
-            for a in &stored {
-                insert_artifact(tx, &id, a)?;
-            }
+            stored.insert(tx, &id)?;
             Ok(id)
         })?;
-        Ok((id, stored))
+        Ok((id, stored.artifacts))
     }
 
     /// End a run with its outcome.
@@ -57,7 +56,7 @@ impl Store {
     /// where every commit is waited for).
     pub fn finish_run_with(&mut self, run: &str, batch: &Batch<'_>, finish: &Finish) -> Result<()> {
         let budgets = finished_budgets(finish)?;
-        let artifacts = self.store_objects(&batch.artifacts)?;
+        let stored = self.store_objects(&batch.artifacts)?;
         // The caller waits for this commit; folding the WAL back into the database (its
         // fsyncs) is left to the next run's start, which other work overlaps. What is durable
         // is unchanged: a commit in WAL mode with `synchronous = NORMAL` is never synced by
@@ -65,7 +64,7 @@ impl Store {
         // `WAL_PAGES`.
         self.set_autocheckpoint(0)?;
         let n = self.in_transaction(|tx| {
-            batch_rows(tx, run, &artifacts, batch)?;
+            batch_rows(tx, run, &stored, batch)?;
             finish_row(tx, run, finish, budgets.as_deref())
         });
         self.set_autocheckpoint(crate::schema::WAL_PAGES)?;
@@ -78,15 +77,12 @@ impl Store {
 
     /// Store `bytes` as the run's artifact `name` (replacing an earlier one of that name).
     pub fn put_artifact(&mut self, run: &str, name: &str, bytes: &[u8]) -> Result<Artifact> {
-        check_artifact_name(name)?;
-        let sha = self.objects.put(bytes)?;
-        let artifact = Artifact {
-            name: name.to_owned(),
-            sha256: sha,
-            size: bytes.len() as u64,
-        };
-        insert_artifact(&self.conn, run, &artifact).map_err(|e| self.sql(e))?;
-        Ok(artifact)
+        let stored = self.store_objects(&[(name, bytes)])?;
+        self.in_transaction(|tx| stored.insert(tx, run))?;
+        let Stored { mut artifacts, .. } = stored;
+        artifacts
+            .pop()
+            .ok_or_else(|| StoreError::Invalid(format!("`{name}` was not stored")))
     }
 
     /// Add a patch set after the run's others; returns its sequence number.
@@ -173,11 +169,11 @@ impl Store {
     }
 
     /// Add many rows at once, in one transaction after the run's others: what a job produced
-    /// when it ends (an apply's artifacts, patch sets and decisions). Objects are stored first,
+    /// when it ends (an apply's artifacts, patch sets and decisions). Large contents are stored first,
     /// so a row never names an object that is not there.
     pub fn add_batch(&mut self, run: &str, batch: &Batch<'_>) -> Result<()> {
-        let artifacts = self.store_objects(&batch.artifacts)?;
-        self.in_transaction(|tx| batch_rows(tx, run, &artifacts, batch))
+        let stored = self.store_objects(&batch.artifacts)?;
+        self.in_transaction(|tx| batch_rows(tx, run, &stored, batch))
     }
 
     fn set_autocheckpoint(&self, pages: u32) -> Result<()> {
@@ -186,18 +182,21 @@ impl Store {
             .map_err(|e| self.sql(e))
     }
 
-    /// Store each artifact's bytes as an object, before any row names it.
-    fn store_objects(&self, artifacts: &[(&str, &[u8])]) -> Result<Vec<Artifact>> {
+    /// Name each artifact's bytes, storing the large ones as objects before any row names them
+    /// (see [`crate::contents`]); the small ones are kept by the transaction that names them.
+    fn store_objects<'a>(&self, artifacts: &[(&str, &'a [u8])]) -> Result<Stored<'a>> {
         for (name, _) in artifacts {
             check_artifact_name(name)?;
         }
-        let mut stored = Vec::with_capacity(artifacts.len());
+        let mut stored = Stored::default();
         for (name, bytes) in artifacts {
-            stored.push(Artifact {
+            let content = self.prepare_content(bytes)?;
+            stored.artifacts.push(Artifact {
                 name: (*name).to_owned(),
-                sha256: self.objects.put(bytes)?,
+                sha256: content.sha256.clone(),
                 size: bytes.len() as u64,
             });
+            stored.contents.push(content);
         }
         Ok(stored)
     }
@@ -302,16 +301,34 @@ fn finish_row(
     ])
 }
 
-/// A batch's rows, its artifacts' objects already stored.
+/// Artifacts named and, when large, already stored as objects: what their rows need.
+#[derive(Default)]
+struct Stored<'a> {
+    artifacts: Vec<Artifact>,
+    contents: Vec<Content<'a>>,
+}
+
+impl Stored<'_> {
+    /// The artifacts' rows and their small contents, in the caller's transaction.
+    fn insert(&self, tx: &Connection, run: &str) -> rusqlite::Result<()> {
+        for content in &self.contents {
+            contents::keep(tx, content)?;
+        }
+        for a in &self.artifacts {
+            insert_artifact(tx, run, a)?;
+        }
+        Ok(())
+    }
+}
+
+/// A batch's rows, its artifacts named (see [`Stored`]).
 fn batch_rows(
     tx: &Connection,
     run: &str,
-    artifacts: &[Artifact],
+    stored: &Stored<'_>,
     batch: &Batch<'_>,
 ) -> rusqlite::Result<()> {
-    for a in artifacts {
-        insert_artifact(tx, run, a)?;
-    }
+    stored.insert(tx, run)?;
     for p in &batch.patch_sets {
         let seq = next_seq(tx, "patch_sets", run)?;
         insert_patch_set(tx, run, seq, p)?;

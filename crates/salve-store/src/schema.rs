@@ -21,6 +21,9 @@
 //!    primary-key read, whatever the size of the record, where version 4's aggregates over
 //!    `runs` grew with it. Back-filled from the runs there are. And an index to find the run
 //!    that took a checkpoint.
+//! 6. small artifact contents in the database (`contents`, see `crate::contents`), written in
+//!    the transaction of the rows naming them instead of as files, each with an fsync of its
+//!    own. Older contents stay objects and read as before.
 
 use std::path::Path;
 use std::time::Duration;
@@ -189,7 +192,14 @@ CREATE TRIGGER changes_touched_insert AFTER INSERT ON touched_files
 CREATE INDEX runs_by_checkpoint ON runs(checkpoint);
 "#;
 
-const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5];
+const V6: &str = r#"
+CREATE TABLE contents (
+    sha256  TEXT PRIMARY KEY NOT NULL,
+    bytes   BLOB NOT NULL
+) WITHOUT ROWID;
+"#;
+
+const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6];
 
 /// Open (creating when missing) and migrate the database at `path`.
 pub(crate) fn open(path: &Path) -> Result<Connection> {

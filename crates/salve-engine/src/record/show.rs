@@ -128,7 +128,7 @@ fn applied_diffs(store: &Store, record: &RunRecord) -> Result<Vec<Vec<u8>>, Erro
     let mut diffs = Vec::new();
     for p in &record.patch_sets {
         if let (PatchStatus::Applied, Some(sha)) = (p.status, &p.diff_sha256) {
-            diffs.push(store.objects().get(sha)?);
+            diffs.push(store.content(sha)?);
         }
     }
     Ok(diffs)

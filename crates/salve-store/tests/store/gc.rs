@@ -43,6 +43,17 @@ fn gc_keeps_referenced_objects_and_prunes_old_runs() {
     assert!(!store.objects().contains(&orphan));
     assert_eq!(store.artifact(&old, "raw_reply").unwrap(), b"reply one");
 
+    // The reply is kept in the database (small contents are), until its run goes.
+    let reply_sha = store
+        .record(&old)
+        .unwrap()
+        .artifacts
+        .into_iter()
+        .find(|a| a.name == "raw_reply")
+        .unwrap()
+        .sha256;
+    assert_eq!(store.content(&reply_sha).unwrap(), b"reply one");
+
     // Prune runs older than an hour, as seen from two hours in the future.
     let later = GcOptions {
         older_than_ms: Some(3_600_000),
@@ -53,6 +64,11 @@ fn gc_keeps_referenced_objects_and_prunes_old_runs() {
     assert_eq!(stats.runs_pruned, 1);
     assert_eq!(store.count().unwrap(), 0);
     assert_eq!(object_count(&objects), 0);
+    assert!(stats.objects_removed >= 1, "{stats:?}");
+    assert!(matches!(
+        store.content(&reply_sha),
+        Err(salve_store::StoreError::MissingObject(_))
+    ));
     assert_eq!(store.integrity_check().unwrap(), ["ok"]);
 }
 

@@ -127,32 +127,71 @@ fn prefixes_resolve_or_say_why_not() {
     assert!(matches!(store.resolve("xyz"), Err(StoreError::BadRunId(_))));
 }
 
-#[test]
-fn the_same_reply_recorded_twice_is_stored_once() {
-    let scratch = Scratch::new();
-    let mut store = scratch.open();
-    let reply = "Here is the fix:\n```diff\n-a\n+b\n```\n";
-    let mut begin = || {
-        let run = store
-            .begin_run(&NewRun::new(RunKind::Apply, command(&["salve", "apply"])))
-            .unwrap();
-        store
-            .put_artifact(&run, "raw_reply", reply.as_bytes())
-            .unwrap();
-        run
-    };
-    let (one, two) = (begin(), begin());
-    let r1 = store.record(&one).unwrap();
-    let r2 = store.record(&two).unwrap();
-    assert_eq!(r1.artifacts[0].sha256, r2.artifacts[0].sha256);
+/// Every file under the record's object directory.
+fn object_files(store: &salve_store::Store) -> Vec<std::path::PathBuf> {
     let mut files = Vec::new();
-    for fan in std::fs::read_dir(&store.layout().objects).unwrap() {
+    let Ok(fans) = std::fs::read_dir(&store.layout().objects) else {
+        return files;
+    };
+    for fan in fans {
         for f in std::fs::read_dir(fan.unwrap().path()).unwrap() {
             files.push(f.unwrap().path());
         }
     }
+    files
+}
+
+#[test]
+fn the_same_reply_recorded_twice_is_stored_once() {
+    let scratch = Scratch::new();
+    let mut store = scratch.open();
+    let small = "Here is the fix:\n```diff\n-a\n+b\n```\n".to_owned();
+    // Past the size kept in the database: stored as an object file.
+    let large = format!("```diff\n{}```\n", "+line of a long reply\n".repeat(2_000));
+    for reply in [&small, &large] {
+        let mut begin = || {
+            let run = store
+                .begin_run(&NewRun::new(RunKind::Apply, command(&["salve", "apply"])))
+                .unwrap();
+            store
+                .put_artifact(&run, "raw_reply", reply.as_bytes())
+                .unwrap();
+            run
+        };
+        let (one, two) = (begin(), begin());
+        let r1 = store.record(&one).unwrap();
+        let r2 = store.record(&two).unwrap();
+        assert_eq!(r1.artifacts[0].sha256, r2.artifacts[0].sha256);
+        assert_eq!(store.artifact(&two, "raw_reply").unwrap(), reply.as_bytes());
+    }
+    // The small reply is one row of the database and no file; the large one is one file.
+    let files = object_files(&store);
     assert_eq!(files.len(), 1, "{files:?}");
-    assert_eq!(std::fs::read_to_string(&files[0]).unwrap(), reply);
+    assert_eq!(std::fs::read_to_string(&files[0]).unwrap(), large);
+    let conn = rusqlite::Connection::open(&store.layout().db).unwrap();
+    let rows: Vec<Vec<u8>> = conn
+        .prepare("SELECT bytes FROM contents")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(rows, vec![small.into_bytes()]);
+}
+
+#[test]
+fn a_content_row_whose_bytes_do_not_match_its_name_is_reported_corrupt() {
+    let scratch = Scratch::new();
+    let mut store = scratch.open();
+    let run = store
+        .begin_run(&NewRun::new(RunKind::Apply, command(&["salve", "apply"])))
+        .unwrap();
+    store.put_artifact(&run, "raw_reply", b"-a\n+b\n").unwrap();
+    let conn = rusqlite::Connection::open(&store.layout().db).unwrap();
+    conn.execute("UPDATE contents SET bytes = x'2d610a2b630a'", [])
+        .unwrap();
+    let err = store.artifact(&run, "raw_reply").unwrap_err();
+    assert!(err.to_string().contains("is corrupt"), "{err}");
 }
 
 #[test]
@@ -207,4 +246,23 @@ fn usage_counts_model_calls_and_checks_apart() {
         .unwrap();
     // One attempt called a model and ran the check; the other only recorded an exit code.
     assert_eq!((usage.attempts, usage.calls, usage.checks), (2, 1, 1));
+}
+
+#[test]
+fn an_artifact_kept_as_an_object_file_by_an_older_salve_still_reads() {
+    let scratch = Scratch::new();
+    let mut store = scratch.open();
+    let run = store
+        .begin_run(&NewRun::new(RunKind::Apply, command(&["salve", "apply"])))
+        .unwrap();
+    // What schema version 5 wrote for every artifact: an object file and a row naming it.
+    let sha = store.objects().put(b"-a\n+b\n").unwrap();
+    let conn = rusqlite::Connection::open(&store.layout().db).unwrap();
+    conn.execute(
+        "INSERT INTO artifacts (run_id, name, sha256, size) VALUES (?1, 'raw_reply', ?2, 6)",
+        rusqlite::params![run, sha],
+    )
+    .unwrap();
+    assert_eq!(store.artifact(&run, "raw_reply").unwrap(), b"-a\n+b\n");
+    assert_eq!(store.content(&sha).unwrap(), b"-a\n+b\n");
 }
