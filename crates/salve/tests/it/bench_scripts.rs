@@ -373,3 +373,34 @@ fn bench_corpus_short_scores_a_few_cases() {
         "{stdout}"
     );
 }
+
+/// `bench-mcp.py --cli --chain --short`: each apply writes a text the file never had; the
+/// script checks every copy ends with the last one, and the table has ratios.
+#[test]
+fn bench_mcp_cli_chain_short_runs_to_its_ratios() {
+    let stdout = run_script(Command::new("python3").arg(script("bench-mcp.py")).args([
+        "--cli",
+        "--chain",
+        "--short",
+        "--salve",
+        env!("CARGO_BIN_EXE_salve"),
+    ]));
+    assert!(
+        stdout.contains("each changing the line to a text it never had"),
+        "{stdout}"
+    );
+    for file in ["2,000-line .txt", "3 lines"] {
+        for tool in [
+            "git apply",
+            "salve apply",
+            "salve apply --no-checkpoint --no-record",
+        ] {
+            let row = format!("| {file} | {tool} |");
+            let line = stdout.lines().find(|l| l.starts_with(&row));
+            assert!(
+                line.is_some_and(|l| l.ends_with("x |")),
+                "no {row} with a ratio in:\n{stdout}"
+            );
+        }
+    }
+}
