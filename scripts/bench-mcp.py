@@ -28,9 +28,9 @@ edit of a 2,000-line `.txt` file (no syntax check) and of the 3-line file, by `g
 `salve apply` in default mode (checkpoint and record) and with `--no-checkpoint --no-record`,
 each in its own copy of the repository, alternating in one loop. `--against OTHER` adds the same
 two rows for a second salve binary (a build before a change), alternating with the first.
-`--chain` makes each call change the line to a text it never had, as an agent's edits do, where
-the default changes it and back: then nothing a call stores (the checkpoint's copy of the file,
-the record's reply and report) was stored before.
+`--chain` (with or without `--cli`) makes each call change the line to a text it never had, as
+an agent's edits do, where the default changes it and back: then nothing a call stores (the
+checkpoint's copy of the file, the record's reply and report) was stored before.
 
     python3 scripts/bench-mcp.py --cli --calls 100 [--against /tmp/salve-before] [--chain]
 
@@ -170,7 +170,13 @@ BARE = 'salve apply --no-checkpoint --no-record'
 TOOLS = ('git apply', 'str_replace', 'apply_edit', 'salve apply (CLI)', BARE)
 
 
-def measure(salve, calls, work, click):
+def chained(old, j):
+    """The line `old` after `j` edits of a chain: a text no earlier edit wrote (a comment in
+    Python, so the syntax check still passes)."""
+    return old if j == 0 else f'{old} #{j}'
+
+
+def measure(salve, calls, work, click, chain=False):
     served, plain = os.path.join(work, 'served'), os.path.join(work, 'plain')
     cli, bare = os.path.join(work, 'cli'), os.path.join(work, 'bare')
     make_repo(served, click)
@@ -193,8 +199,17 @@ def measure(salve, calls, work, click):
             patches.append(patch)
         times = {tool: [] for tool in TOOLS}
         cpu = {tool: 0.0 for tool in TOOLS}
+        at = lines.index(old)
+        final = lines
         for k in range(calls):
             patch = patches[k % 2]
+            if chain:
+                # The processes' copies take one step a call, the server's two (one per tool).
+                patch = os.path.join(work, f'{path}.chain.diff')
+                before_lines = lines[:at] + [chained(old, k)] + lines[at + 1:]
+                with open(patch, 'w') as f:
+                    f.write(unified(path, before_lines, chained(old, k), chained(old, k + 1)))
+                final = lines[:at] + [chained(old, k + 1)] + lines[at + 1:]
             before = children_cpu()
             times['git apply'].append(timed(lambda: sh(['git', 'apply', patch], plain)))
             cpu['git apply'] += children_cpu() - before
@@ -205,20 +220,26 @@ def measure(salve, calls, work, click):
             times[BARE].append(timed(lambda: sh(
                 [salve, 'apply', '-q', '--no-checkpoint', '--no-record', patch], bare)))
             cpu[BARE] += children_cpu() - before
+            was, now, then = (chained(old, 2 * k), chained(old, 2 * k + 1),
+                              chained(old, 2 * k + 2)) if chain else (old, new, old)
             before = server.cpu()
             times['str_replace'].append(timed(lambda: server.call(
-                'str_replace', {'path': path, 'old_str': old, 'new_str': new})))
+                'str_replace', {'path': path, 'old_str': was, 'new_str': now})))
             cpu['str_replace'] += server.cpu() - before
-            # apply_edit takes it back: the same one-line change as a diff, the other way round.
-            with open(patches[1]) as f:
-                diff = f.read()
+            # apply_edit takes it back (or, in a chain, one step on): a one-line diff.
+            if chain:
+                diff = unified(path, lines[:at] + [now] + lines[at + 1:], now, then)
+            else:
+                with open(patches[1]) as f:
+                    diff = f.read()
             before = server.cpu()
             times['apply_edit'].append(timed(lambda: server.call('apply_edit', {'edit': diff})))
             cpu['apply_edit'] += server.cpu() - before
-        for repo in (served, cli, bare):
+        served_final = lines[:at] + [chained(old, 2 * calls)] + lines[at + 1:] if chain else lines
+        for repo, want in ((served, served_final), (cli, final), (bare, final), (plain, final)):
             with open(os.path.join(repo, path)) as f:
-                if f.read().split('\n')[:-1] != lines:
-                    sys.exit(f'{repo}/{path}: the calls did not leave the file as it started')
+                if f.read().split('\n')[:-1] != want:
+                    sys.exit(f'{repo}/{path}: the calls did not leave the file as they wrote it')
         rows.append((name, times, {t: c * 1000 / calls for t, c in cpu.items()}))
     server.close()
     return rows
@@ -323,7 +344,7 @@ def main():
     ap.add_argument('--cli', action='store_true', help='CLI processes only (see the docs)')
     ap.add_argument('--against', help='with --cli: a second salve binary, alternating')
     ap.add_argument('--chain', action='store_true',
-                    help='with --cli: each call writes a new text (nothing written before)')
+                    help='each call writes a text never written before (see the docs)')
     args = ap.parse_args()
     calls = 4 if args.short else args.calls + args.calls % 2
     if args.cli:
@@ -337,9 +358,10 @@ def main():
     if not click:
         print('click is not installed: no row for its core.py', file=sys.stderr)
     with tempfile.TemporaryDirectory() as work:
-        rows = measure(os.path.abspath(args.salve), calls, work, click)
+        rows = measure(os.path.abspath(args.salve), calls, work, click, args.chain)
+    how = ', each writing a text never written before' if args.chain else ''
     print(f'`salve mcp` over stdio and `salve apply` processes, checkpoint and record on, {calls} '
-          'calls per tool and file, against a `git apply` process in the same run\n')
+          f'calls per tool and file{how}, against a `git apply` process in the same run\n')
     print('| file | tool | p50 ms | p90 ms | CPU ms/call | p50 / git apply p50 | CPU / git apply CPU |')
     print('|---|---|---|---|---|---|---|')
     for name, times, cpu in rows:

@@ -220,14 +220,30 @@ fn bench_speed_short_runs_to_every_table() {
 }
 
 /// `bench-mcp.py --short`: a real `salve mcp` child serves both tools on both files, `salve
-/// apply` processes apply the same edits, and the table has ratios for each.
+/// apply` processes apply the same edits, and the table has ratios for each; with `--chain`,
+/// every call writes a new text and the script checks each copy ends with the last one.
 #[test]
 fn bench_mcp_short_runs_to_its_ratios() {
-    let stdout = run_script(Command::new("python3").arg(script("bench-mcp.py")).args([
-        "--short",
-        "--salve",
-        env!("CARGO_BIN_EXE_salve"),
-    ]));
+    for chain in [false, true] {
+        let mut args = vec!["--short", "--salve", env!("CARGO_BIN_EXE_salve")];
+        if chain {
+            args.push("--chain");
+        }
+        let stdout = run_script(
+            Command::new("python3")
+                .arg(script("bench-mcp.py"))
+                .args(&args),
+        );
+        assert_eq!(
+            stdout.contains("each writing a text never written before"),
+            chain,
+            "{stdout}"
+        );
+        mcp_rows_have_ratios(&stdout);
+    }
+}
+
+fn mcp_rows_have_ratios(stdout: &str) {
     for file in ["2,000 lines", "3 lines"] {
         for tool in [
             "git apply",
