@@ -16,7 +16,8 @@
 //!   (`partial`: one of them would delete a long stretch);
 //! - [`full_context`], where neither settles: one reading alone holds the region's first
 //!   [`CONTEXT`] lines and its last [`CONTEXT`] lines as whole anchors, apart from each other
-//!   (the unchanged lines around a change that Cursor's and Morph's prompts ask for), its runs
+//!   (the unchanged lines around a change that Cursor's and Morph's prompts ask for; blank
+//!   lines the snippet shows beside a marker count, as the file has them there), its runs
 //!   at both ends are at least as long as every other reading's, and no other reading only adds
 //!   lines where it removes some. A reading with shorter anchors is what a region reads as when
 //!   the lines it adds or keeps are like the file's own nearby (a `}` closing a block, an item
@@ -189,6 +190,21 @@ fn beats(b: &Weighed, o: &Weighed) -> bool {
 /// The one reading of `r` among `places` whose anchors are the whole context at both ends (see
 /// the module docs), if there is exactly one and nothing weighs against it.
 fn full_context(source: &Doc, r: &Region, places: &[Placement]) -> Option<Placement> {
+    // Blank lines between a marker and the region are context the snippet shows (the file
+    // has them there, `anchor::blanks_fit`), though they anchor nothing.
+    let (before, after) = r.blanks;
+    let whole = |p: &Placement| {
+        (!r.lead || p.head + before >= CONTEXT) && (!r.trail || p.tail + after >= CONTEXT)
+    };
+    // A span is read whole when any split of it is: the same lines, whatever the split.
+    let mut full = distinct_spans(places).into_iter().filter(|q| {
+        places
+            .iter()
+            .any(|p| (p.start, p.end) == (q.start, q.end) && whole(p))
+    });
+    let (Some(b), None) = (full.next(), full.next()) else {
+        return None;
+    };
     let weighed: Vec<Weighed> = distinct_spans(places)
         .into_iter()
         .map(|p| weigh(source, r, p))
@@ -203,14 +219,7 @@ fn full_context(source: &Doc, r: &Region, places: &[Placement]) -> Option<Placem
             if r.trail { w.tail_run } else { usize::MAX },
         )
     };
-    // The anchors as split, so that a head and a tail sharing lines (runs of like lines
-    // overlapping in a short span) do not both count whole.
-    let whole =
-        |w: &&Weighed| (!r.lead || w.p.head >= CONTEXT) && (!r.trail || w.p.tail >= CONTEXT);
-    let mut full = weighed.iter().filter(whole);
-    let (Some(b), None) = (full.next(), full.next()) else {
-        return None;
-    };
+    let b = weighed.iter().find(|w| w.p == b)?;
     let (bh, bt) = runs(b);
     let fits = weighed.iter().filter(|o| o.p != b.p).all(|o| {
         let (oh, ot) = runs(o);

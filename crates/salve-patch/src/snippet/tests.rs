@@ -362,6 +362,11 @@ fn the_one_reading_with_three_lines_of_context_at_both_ends_is_placed() {
     let s = "<!-- ... existing code ... -->\n<p>intro</p>\n<p>a</p>\n<p>b</p>\n<p>C</p>\n<br>\n<p>x</p>\n<br>\n<!-- ... existing code ... -->\n";
     let out = merged(file, s, "a.html").unwrap();
     assert_eq!(out, file.replace("<p>c</p>\n", "<p>C</p>\n"));
+    // A blank line the snippet shows beside the marker, as the file has it, is context too.
+    let file = "<p>intro</p>\n\n<p>a</p>\n<p>b</p>\n<p>c</p>\n<br>\n<p>x</p>\n<br>\n<p>end</p>\n";
+    let s = "<!-- ... existing code ... -->\n\n<p>a</p>\n<p>b</p>\n<p>C</p>\n<br>\n<p>x</p>\n<br>\n<!-- ... existing code ... -->\n";
+    let out = merged(file, s, "a.html").unwrap();
+    assert_eq!(out, file.replace("<p>c</p>\n", "<p>C</p>\n"));
 }
 
 #[test]
