@@ -13,12 +13,41 @@
 //!   against one that removes some, and a shorter reading whose end falls inside the other's
 //!   anchor (a run of like lines, `<br>` `<br>` `<br>`, read one line shorter) are never
 //!   settled this way, nor a snippet with a region whose readings were not all looked at
-//!   (`partial`: one of them would delete a long stretch).
+//!   (`partial`: one of them would delete a long stretch);
+//! - [`full_context`], where neither settles: one reading alone holds the region's first
+//!   [`CONTEXT`] lines and its last [`CONTEXT`] lines as whole anchors, apart from each other
+//!   (the unchanged lines around a change that Cursor's and Morph's prompts ask for; blank
+//!   lines the snippet shows beside a marker count, as the file has them there), its runs
+//!   at both ends are at least as long as every other reading's, and no other reading only adds
+//!   lines where it removes some. A reading with shorter anchors is what a region reads as when
+//!   the lines it adds or keeps are like the file's own nearby (a `}` closing a block, an item
+//!   like the next); the one reading with the whole context at both ends is the place meant.
 
 use super::anchor::{self, Placement};
 use super::chain::{self, Chain};
 use super::marker::Region;
 use crate::text::{has_words, Doc};
+
+/// The unchanged lines a region holds at each end around its change, as the prompts of the
+/// tools that write snippets ask for them (Cursor's and Morph's: three).
+const CONTEXT: usize = 3;
+
+/// One reading per span, keeping the split with the longest anchors: the same span gives the
+/// same lines whatever the split.
+fn distinct_spans(places: &[Placement]) -> Vec<Placement> {
+    let mut spans: Vec<Placement> = Vec::with_capacity(places.len());
+    for p in places {
+        match spans
+            .iter_mut()
+            .find(|q| (q.start, q.end) == (p.start, p.end))
+        {
+            Some(q) if p.head + p.tail > q.head + q.tail => *q = *p,
+            Some(_) => {}
+            None => spans.push(*p),
+        }
+    }
+    spans
+}
 
 /// Several chains fit. When every region that fits several ways has a reading that one of the
 /// measures settles, and those fit in order, the snippet is placed; else `None`. `partial`:
@@ -37,7 +66,7 @@ pub(super) fn settle(
         }
         let pick = match dominant(source, r, a) {
             Some(p) => p,
-            None if !partial => one_place(source, r, a)?,
+            None if !partial => one_place(source, r, a).or_else(|| full_context(source, r, a))?,
             None => return None,
         };
         kept.push(vec![pick]);
@@ -116,18 +145,7 @@ fn weigh(source: &Doc, r: &Region, p: Placement) -> Weighed {
 /// The reading of `r` among `places` that one place read several ways settles (see the
 /// module docs), if any.
 fn one_place(source: &Doc, r: &Region, places: &[Placement]) -> Option<Placement> {
-    // One reading per span: the same span gives the same lines whatever the split.
-    let mut spans: Vec<Placement> = Vec::with_capacity(places.len());
-    for p in places {
-        match spans
-            .iter_mut()
-            .find(|q| (q.start, q.end) == (p.start, p.end))
-        {
-            Some(q) if p.head + p.tail > q.head + q.tail => *q = *p,
-            Some(_) => {}
-            None => spans.push(*p),
-        }
-    }
+    let spans = distinct_spans(places);
     if let [only] = spans.as_slice() {
         return Some(*only);
     }
@@ -167,4 +185,47 @@ fn beats(b: &Weighed, o: &Weighed) -> bool {
         b.head_words > o.head_words && !(bp.start <= op.start && op.start < bp.start + b.head_run)
     };
     longest || fuller
+}
+
+/// The one reading of `r` among `places` whose anchors are the whole context at both ends (see
+/// the module docs), if there is exactly one and nothing weighs against it.
+fn full_context(source: &Doc, r: &Region, places: &[Placement]) -> Option<Placement> {
+    // Blank lines between a marker and the region are context the snippet shows (the file
+    // has them there, `anchor::blanks_fit`), though they anchor nothing.
+    let (before, after) = r.blanks;
+    let whole = |p: &Placement| {
+        (!r.lead || p.head + before >= CONTEXT) && (!r.trail || p.tail + after >= CONTEXT)
+    };
+    // A span is read whole when any split of it is: the same lines, whatever the split.
+    let mut full = distinct_spans(places).into_iter().filter(|q| {
+        places
+            .iter()
+            .any(|p| (p.start, p.end) == (q.start, q.end) && whole(p))
+    });
+    let (Some(b), None) = (full.next(), full.next()) else {
+        return None;
+    };
+    let weighed: Vec<Weighed> = distinct_spans(places)
+        .into_iter()
+        .map(|p| weigh(source, r, p))
+        .collect();
+    if weighed.iter().any(|w| w.cost == 0) {
+        return None;
+    }
+    // An end with no marker is the file's own start or end: nothing to anchor there.
+    let runs = |w: &Weighed| {
+        (
+            if r.lead { w.head_run } else { usize::MAX },
+            if r.trail { w.tail_run } else { usize::MAX },
+        )
+    };
+    let b = weighed.iter().find(|w| w.p == b)?;
+    let (bh, bt) = runs(b);
+    let fits = weighed.iter().filter(|o| o.p != b.p).all(|o| {
+        let (oh, ot) = runs(o);
+        // Only adding lines explains a region as well as removing some (see `beats`).
+        let adds_only = o.removed == 0 && b.removed > 0;
+        !adds_only && oh <= bh && ot <= bt
+    });
+    fits.then_some(b.p)
 }

@@ -351,3 +351,35 @@ fn a_region_ending_the_file_drops_the_blank_lines_after_its_last_line() {
         "# T\n\nintro\n\n## A\n\ntext a2\n\nmid\n\n## L\n\nlicense.\n"
     );
 }
+
+#[test]
+fn the_one_reading_with_three_lines_of_context_at_both_ends_is_placed() {
+    // The region's last line, `<br>`, also stands right after the changed line: read to there,
+    // the region ends one line into its own tail and adds `<br>` `<p>x</p>` again. That
+    // reading spans fewer lines, so no count settles it; the other holds the three unchanged
+    // lines at both ends, whole, and is the only one that does.
+    let file = "<p>intro</p>\n<p>a</p>\n<p>b</p>\n<p>c</p>\n<br>\n<p>x</p>\n<br>\n<p>end</p>\n";
+    let s = "<!-- ... existing code ... -->\n<p>intro</p>\n<p>a</p>\n<p>b</p>\n<p>C</p>\n<br>\n<p>x</p>\n<br>\n<!-- ... existing code ... -->\n";
+    let out = merged(file, s, "a.html").unwrap();
+    assert_eq!(out, file.replace("<p>c</p>\n", "<p>C</p>\n"));
+    // A blank line the snippet shows beside the marker, as the file has it, is context too.
+    let file = "<p>intro</p>\n\n<p>a</p>\n<p>b</p>\n<p>c</p>\n<br>\n<p>x</p>\n<br>\n<p>end</p>\n";
+    let s = "<!-- ... existing code ... -->\n\n<p>a</p>\n<p>b</p>\n<p>C</p>\n<br>\n<p>x</p>\n<br>\n<!-- ... existing code ... -->\n";
+    let out = merged(file, s, "a.html").unwrap();
+    assert_eq!(out, file.replace("<p>c</p>\n", "<p>C</p>\n"));
+}
+
+#[test]
+fn whole_context_settles_nothing_where_it_is_short_or_stands_twice() {
+    let block = "<p>intro</p>\n<p>a</p>\n<p>b</p>\n<p>c</p>\n<br>\n<p>x</p>\n<br>\n";
+    let file = format!("{block}<p>end</p>\n");
+    // Two lines of context before the change: neither reading has three at both ends.
+    let s = "<!-- ... existing code ... -->\n<p>a</p>\n<p>b</p>\n<p>C</p>\n<br>\n<p>x</p>\n<br>\n<!-- ... existing code ... -->\n";
+    let err = merged(&file, s, "a.html").unwrap_err();
+    assert_eq!(err[0].0, Status::Ambiguous, "{err:?}");
+    // Three lines at both ends, but at two places.
+    let file = format!("{block}{block}<p>end</p>\n");
+    let s = "<!-- ... existing code ... -->\n<p>intro</p>\n<p>a</p>\n<p>b</p>\n<p>C</p>\n<br>\n<p>x</p>\n<br>\n<!-- ... existing code ... -->\n";
+    let err = merged(&file, s, "a.html").unwrap_err();
+    assert_eq!(err[0].0, Status::Ambiguous, "{err:?}");
+}
