@@ -38,6 +38,7 @@ use crate::locate::{
 use crate::merge::merge3;
 use crate::ops::{assemble, diff_ops};
 use crate::report::{Candidate, HunkReport, Rung, Status};
+use crate::text::Trim as _;
 use crate::text::{has_words, is_blank, Doc};
 
 /// Place every hunk of a file. `baseline` gives the text the model read, when it differs; it is
@@ -266,8 +267,8 @@ fn adds_new_text(hunk: &Hunk) -> bool {
     let (pre, _) = pre_image(&hunk.lines);
     hunk.lines.iter().any(|l| {
         l.kind == LineKind::Add
-            && !l.text.trim().is_empty()
-            && !pre.iter().any(|p| p.trim() == l.text.trim())
+            && !l.text.trim_ws().is_empty()
+            && !pre.iter().any(|p| p.trim_ws() == l.text.trim_ws())
     })
 }
 
@@ -280,7 +281,7 @@ fn malformed(hunk: &Hunk) -> Option<String> {
     let placeholder = hunk.lines.iter().any(|l| {
         l.kind == LineKind::Add
             && crate::placeholder::is_marker(&l.text)
-            && !pre.iter().any(|p| p.trim() == l.text.trim())
+            && !pre.iter().any(|p| p.trim_ws() == l.text.trim_ws())
     });
     if placeholder && hunk.lines.iter().any(|l| l.kind == LineKind::Remove) {
         return Some(
