@@ -21,11 +21,15 @@
 
 use crate::text::Trim as _;
 use std::borrow::Cow;
-use std::collections::HashSet;
+
+/// The reply's syntax lines and the edit's lines, as sets looked up for every written line:
+/// hashed with foldhash, since SipHash's resistance to chosen collisions buys nothing for a
+/// reply's own lines and cost a third of reading them.
+type HashSet<T> = std::collections::HashSet<T, foldhash::fast::FixedState>;
 
 use super::fence::fence_open;
 use super::markers::is_marker;
-use super::paths::path_candidate;
+use super::paths::{may_name_strict_path, path_candidate};
 use crate::edit::{Format, Hunk, LineKind};
 
 /// The lines of one reply that are edit syntax (trimmed), and the path lines it holds.
@@ -88,7 +92,11 @@ impl ReplySyntax {
                     out.doubled.insert(t.to_owned());
                 }
                 out.fences.insert(t.to_owned());
-            } else if let Some(p) = path_candidate(line).filter(|p| p.strict) {
+            } else if let Some(p) = may_name_strict_path(t)
+                .then(|| path_candidate(line))
+                .flatten()
+                .filter(|p| p.strict)
+            {
                 out.paths.push((t.to_owned(), p.path));
             }
         }
@@ -145,7 +153,7 @@ impl ReplySyntax {
                 .map(|l| l.text.trim_ws())
                 .collect()
         } else {
-            HashSet::new()
+            HashSet::default()
         };
         let suspect = |line: &str, t: &str| {
             self.markers.contains(t)
