@@ -22,7 +22,7 @@ use crate::diag::char_diff;
 use crate::edit::{Anchor, Hunk, LineKind};
 use crate::locate::applied::applied_evidence::new_text_settled;
 use crate::locate::choose::ambiguity::{ambiguous, two_readings};
-use crate::locate::choose::measure::{bracketed, unique_offsets, Measure};
+use crate::locate::choose::measure::{bracketed, unique_offsets, unique_reach, Measure};
 use crate::locate::choose::plan::{range, window_text, Edit, Plan, SHOWN};
 use crate::locate::rungs::gap_readings::{reads_better_gapped, Changes};
 use crate::locate::rungs::index::FileIndex;
@@ -62,6 +62,7 @@ pub(crate) fn place_all<'b>(
     };
     let mut plans = Vec::with_capacity(hunks.len());
     let mut flat: Option<Flat> = None;
+    let mut reach: Option<Option<(usize, usize)>> = None;
     for (i, hunk) in hunks.iter().enumerate() {
         let mut report = HunkReport::new(i, Status::NotFound);
         if let Some(msg) = malformed(hunk) {
@@ -170,7 +171,7 @@ pub(crate) fn place_all<'b>(
                 let measure = Measure {
                     offsets: &offsets,
                     unmeasured: measured.is_empty(),
-                    bracketed: bracketed(&found, c),
+                    bracketed: bracketed(*reach.get_or_insert_with(|| unique_reach(&found)), c),
                 };
                 by_evidence(idx, hunk, i, c, &measure, baseline)
             }
