@@ -546,54 +546,6 @@ mod tests {
         }
     }
 
-    /// The two halves of a large text write into one buffer, the lower half up to its last
-    /// slot: runs of newlines dense enough to fill whole 64-byte blocks end it in every
-    /// alignment, and random lines elsewhere.
-    #[test]
-    fn halves_filling_one_buffer_split_like_a_scan() {
-        let seed = 2512u64;
-        eprintln!("seed {seed}");
-        let mut state = seed;
-        let mut next = move |n: u64| {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (state >> 33) % n
-        };
-        for case in 0..12 {
-            let mut text = String::new();
-            while text.len() < SPLIT_BYTES + 4096 {
-                match next(4) {
-                    0 => text.push_str(&"\n".repeat(next(150) as usize)),
-                    1 => text.push_str("\r\n"),
-                    _ => {
-                        text.push_str(&"y".repeat(next(90) as usize));
-                        text.push('\n');
-                    }
-                }
-            }
-            // Around the cut, newlines only, then one long line over the middle that the cut
-            // ends: the lower half's last block then has a few starts left to write, at an
-            // alignment that moves with the case.
-            let half = text.len() / 2;
-            let long = 80 + 13 * case;
-            let around = format!(
-                "{}{}{}",
-                "\n".repeat(300 - long / 2),
-                "z".repeat(long),
-                "\n".repeat(300 + long / 2 - long)
-            );
-            text.replace_range(half - 300..half + 300, &around);
-            if case % 2 == 1 {
-                text.push_str("no final newline");
-            }
-            let d = Doc::parse(&text);
-            let expect: Vec<&str> = text.split_inclusive('\n').collect();
-            let got: Vec<&str> = (0..d.len()).map(|i| d.line_with_eol(i)).collect();
-            assert!(got == expect, "seed {seed} case {case}");
-        }
-    }
-
     #[test]
     fn canonical_hash_is_the_hash_of_the_canonical_form() {
         for line in [
