@@ -7,6 +7,7 @@
 //! (the elision rung) and to fill a whole file's gaps from the file. One answer for both, so a
 //! line the reader keeps as a gap is a line the applier fills.
 
+use crate::text::Trim as _;
 use crate::text::{canonical, is_blank};
 
 /// Comment openers, longest first so that `<!--` wins over `<`-less ones.
@@ -108,12 +109,12 @@ fn comment_body(trimmed: &str) -> Option<&str> {
     let opener = COMMENT_OPENERS.iter().find(|o| trimmed.starts_with(**o))?;
     let mut inner = trimmed.get(opener.len()..).unwrap_or("");
     for closer in COMMENT_CLOSERS {
-        if let Some(x) = inner.trim_end().strip_suffix(closer) {
+        if let Some(x) = inner.trim_end_ws().strip_suffix(closer) {
             inner = x;
             break;
         }
     }
-    Some(inner.trim())
+    Some(inner.trim_ws())
 }
 
 fn starts_with_dots(s: &str) -> bool {
@@ -141,7 +142,7 @@ fn only_dots(s: &str) -> bool {
 /// and either marked (dots or brackets around a lazy word) or a comment that opens with a lazy
 /// phrase about code.
 pub(crate) fn is_lazy(line: &str) -> bool {
-    let t = line.trim();
+    let t = line.trim_ws();
     if t.is_empty() || t.len() > 120 {
         return false;
     }
@@ -261,7 +262,7 @@ pub(crate) fn says_rest_unchanged_in_prose(line: &str) -> bool {
 fn strip_brackets(inner: &str) -> (&str, bool) {
     for (open, close) in [('[', ']'), ('(', ')'), ('{', '}'), ('<', '>')] {
         if let Some(x) = inner.strip_prefix(open).and_then(|x| x.strip_suffix(close)) {
-            return (x.trim(), true);
+            return (x.trim_ws(), true);
         }
     }
     (inner, false)
@@ -269,19 +270,19 @@ fn strip_brackets(inner: &str) -> (&str, bool) {
 
 /// A comment-only line whose text is only dots: `// ...`, `# ...`, `/* ... */`.
 pub(crate) fn is_comment_dots(line: &str) -> bool {
-    comment_body(line.trim()).is_some_and(only_dots)
+    comment_body(line.trim_ws()).is_some_and(only_dots)
 }
 
 /// A line that elides unchanged code: bare dots, a comment of dots, or a lazy placeholder.
 pub(crate) fn is_elision(line: &str) -> bool {
-    let t = line.trim();
+    let t = line.trim_ws();
     only_dots(t) || is_comment_dots(t) || is_lazy(t)
 }
 
 /// True for a line that, written into a file, would stand in for code that is not there.
 /// `lang_allows_dots` is true where a bare `...` line is itself code (Python's Ellipsis).
 pub(crate) fn is_placeholder_content(line: &str, lang_allows_dots: bool) -> bool {
-    is_lazy(line) || is_comment_dots(line) || (!lang_allows_dots && only_dots(line.trim()))
+    is_lazy(line) || is_comment_dots(line) || (!lang_allows_dots && only_dots(line.trim_ws()))
 }
 
 /// Whether a bare `...` line is ordinary content in the file at `path`: Python's Ellipsis
@@ -304,18 +305,18 @@ pub(crate) fn is_marker(line: &str) -> bool {
 /// dots (closing comment marks and surrounding spaces removed). `None` for other lines.
 pub(crate) fn marker_parts(line: &str) -> Option<(bool, String)> {
     let c = canonical(line);
-    let mut t: &str = c.trim();
+    let mut t: &str = c.trim_ws();
     let mut commented = false;
     for lead in ["<!--", "//", "/*", "--", "#", ";", "*", "%", "\""] {
         if let Some(rest) = t.strip_prefix(lead) {
-            t = rest.trim_start();
+            t = rest.trim_start_ws();
             commented = true;
             break;
         }
     }
     for tail in ["-->", "*/"] {
         if let Some(rest) = t.strip_suffix(tail) {
-            t = rest.trim_end();
+            t = rest.trim_end_ws();
         }
     }
     let (t, bracketed) = unbracket(t);
@@ -334,7 +335,7 @@ pub(crate) fn marker_parts(line: &str) -> Option<(bool, String)> {
 /// the dots (`[...items]`, spread syntax). Also says whether brackets were taken off.
 fn unbracket(t: &str) -> (&str, bool) {
     match t.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
-        Some(inner) if !inner.contains(['[', ']']) => (inner.trim(), true),
+        Some(inner) if !inner.contains(['[', ']']) => (inner.trim_ws(), true),
         _ => (t, false),
     }
 }
@@ -358,7 +359,7 @@ pub(crate) fn is_gap(line: &str, dots_are_code: bool) -> bool {
         return false;
     };
     let words = rest.trim_start_matches('.');
-    if words.trim().is_empty() {
+    if words.trim_ws().is_empty() {
         return commented || !dots_are_code;
     }
     words.starts_with(' ')

@@ -7,6 +7,7 @@
 
 use super::cx::Source;
 use crate::edit::{HunkLine, LineKind};
+use crate::text::Trim as _;
 
 /// A function telling whether line `i` (of a region ending at `end`) ends the body.
 pub(crate) type Terminator = fn(&Source, usize, usize) -> bool;
@@ -68,7 +69,7 @@ fn is_prefixed(line: &str) -> bool {
 /// True for a line with no content at all, or whitespace that does not start with a space
 /// (a space would be a context prefix).
 fn is_blank(line: &str) -> bool {
-    line.trim().is_empty() && !line.starts_with(' ')
+    line.trim_ws().is_empty() && !line.starts_with(' ')
 }
 
 /// Reads a body from line `start` up to `end` or the first line `term` accepts. `counts` are
@@ -157,7 +158,7 @@ pub(crate) fn read_body(
                     b.malformed = Some(format!(
                         "line {}: the marker {:?} stands without a prefix among a hunk's lines",
                         i + 1,
-                        truncate(line.trim(), 60)
+                        truncate(line.trim_ws(), 60)
                     ));
                     break;
                 }
@@ -184,14 +185,14 @@ pub(crate) fn read_body(
         i += 1;
     }
     b.next = i;
-    b.reached_end = (i..end).all(|k| src.line(k).trim().is_empty());
+    b.reached_end = (i..end).all(|k| src.line(k).trim_ws().is_empty());
     for k in 1..b.lines.len().saturating_sub(1) {
         let l = &b.lines[k];
         let lost = match l.kind {
             LineKind::Context => spaced.get(k) == Some(&true) && !l.text.is_empty(),
             // A `-` line among added lines: an added line that starts with `-` (a Markdown
             // bullet, a negative number) and lost its `+`.
-            LineKind::Remove => !l.text.trim().is_empty(),
+            LineKind::Remove => !l.text.trim_ws().is_empty(),
             LineKind::Add => false,
         };
         if lost && b.lines[k - 1].kind == LineKind::Add && b.lines[k + 1].kind == LineKind::Add {

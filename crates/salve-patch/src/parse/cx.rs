@@ -4,6 +4,7 @@
 //! Every format reader shares these, so they sit below all of them.
 
 use crate::edit::{Anchor, BareNamed, Extraction, FileChange, FileEdit, IssueKind, ParseIssue};
+use crate::text::Trim as _;
 use std::collections::{HashMap, HashSet};
 
 /// The reply split into lines, with byte offsets for the JSON reader.
@@ -64,7 +65,7 @@ impl<'a> Source<'a> {
 
     /// The first non-blank line in `from..to`, if any.
     pub(crate) fn next_nonblank(&self, from: usize, to: usize) -> Option<usize> {
-        (from..to.min(self.len())).find(|&k| !self.line(k).trim().is_empty())
+        (from..to.min(self.len())).find(|&k| !self.line(k).trim_ws().is_empty())
     }
 }
 

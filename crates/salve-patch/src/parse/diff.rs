@@ -9,6 +9,7 @@ use super::cut::{cut_hunk, ends_in_quoted_line};
 use super::cx::{Cx, Region, Source};
 use super::{markers, paths, sanitize};
 use crate::edit::{Anchor, FileChange, FileEdit, Format, Hunk, IssueKind, LineKind};
+use crate::text::Trim as _;
 
 /// A parsed `@@` line.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -45,10 +46,10 @@ pub(crate) fn parse_hunk_header(line: &str) -> Option<HunkHeader> {
     if rest.starts_with('@') {
         return None;
     }
-    let t = rest.trim_start();
+    let t = rest.trim_start_ws();
     let numbered = t.strip_prefix('-').and_then(|t| {
         let (os, oc, r) = range(t)?;
-        let r = r.trim_start().strip_prefix('+')?;
+        let r = r.trim_start_ws().strip_prefix('+')?;
         let (_, nc, r) = range(r)?;
         Some((os, oc, nc, r))
     });
@@ -64,8 +65,8 @@ pub(crate) fn parse_hunk_header(line: &str) -> Option<HunkHeader> {
         ),
         None => (HunkHeader::default(), t.strip_prefix("...").unwrap_or(t)),
     };
-    let after = after.trim_start();
-    let heading = after.strip_prefix("@@").unwrap_or(after).trim();
+    let after = after.trim_start_ws();
+    let heading = after.strip_prefix("@@").unwrap_or(after).trim_ws();
     if !heading.is_empty() {
         h.scope = Some(heading.to_string());
     }
@@ -107,7 +108,7 @@ fn parse_hunks(cx: &mut Cx, r: &Region, mut i: usize, path: &str) -> (Vec<Hunk>,
     let mut cut = false;
     while i < r.end {
         let line = cx.src.line(i);
-        if line.trim().is_empty() {
+        if line.trim_ws().is_empty() {
             match cx.src.next_nonblank(i, r.end) {
                 Some(j) if cx.src.line(j).starts_with("@@") => {
                     i = j;
@@ -152,7 +153,7 @@ fn marker_among_lines(cx: &mut Cx, r: &Region, path: &str, b: &Body) {
             format!(
                 "line {}: {:?} stands among the lines of a hunk of {path}, which go on after it",
                 k + 1,
-                body::truncate(line.trim(), 60)
+                body::truncate(line.trim_ws(), 60)
             ),
         );
     }
@@ -366,7 +367,7 @@ fn build(cx: &mut Cx, op: FileOp, hunks: Vec<Hunk>, format: Format, cut: bool) {
 }
 
 fn parse_mode(s: &str) -> Option<u32> {
-    u32::from_str_radix(s.trim(), 8).ok()
+    u32::from_str_radix(s.trim_ws(), 8).ok()
 }
 
 /// Reads the two path lines at `i`, `i + 1` into `op`.
@@ -433,7 +434,7 @@ pub(crate) fn parse_git(cx: &mut Cx, r: &Region, i: usize) -> usize {
             binary = true;
             if l == "GIT binary patch" {
                 // The base85 payload runs to the next blank line.
-                while i + 1 < r.end && !cx.src.line(i + 1).trim().is_empty() {
+                while i + 1 < r.end && !cx.src.line(i + 1).trim_ws().is_empty() {
                     i += 1;
                 }
             }
@@ -465,11 +466,11 @@ pub(crate) fn parse_git(cx: &mut Cx, r: &Region, i: usize) -> usize {
     // a blank context line that kept its space (an empty line may end the section: prose).
     let body_at = (i..r.end).find(|&k| {
         let l = cx.src.line(k);
-        let blank_context = l.starts_with(' ') && l.trim().is_empty();
+        let blank_context = l.starts_with(' ') && l.trim_ws().is_empty();
         !(l.starts_with('\\') || blank_context)
     });
     if body_at.is_some_and(|k| {
-        is_headerless_body_start(cx.src.line(k)) && !cx.src.line(k).trim().is_empty()
+        is_headerless_body_start(cx.src.line(k)) && !cx.src.line(k).trim_ws().is_empty()
     }) || (i < r.end && cx.src.line(i).starts_with('\\'))
     {
         cx.issue(

@@ -6,6 +6,8 @@
 //! Pure line lexing with no view of the reply, so both the wrapper reader and the
 //! SEARCH/REPLACE reader (whose blocks may hold fences of their own) use it.
 
+use crate::text::Trim as _;
+
 /// An opening fence line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Fence {
@@ -23,7 +25,7 @@ const TAGS: &[&str] = &["source", "code", "pre", "codeblock", "sourcecode"];
 /// An aider tag fence: `<source>` alone on its line. An info word may follow, inside the tag
 /// (`<source python>`) or after it (`<source>python`, as aider writes it).
 fn tag_open(line: &str) -> Option<Fence> {
-    let t = line.trim();
+    let t = line.trim_ws();
     let (inner, after) = t.strip_prefix('<')?.split_once('>')?;
     // After the tag: one word at most, so `<code>x</code>` on one line is not a fence.
     if after.contains(['<', '>', ' ']) {
@@ -43,7 +45,7 @@ fn tag_open(line: &str) -> Option<Fence> {
         indent: 0,
         ch: b'<',
         len: 0,
-        info: info.trim().to_string(),
+        info: info.trim_ws().to_string(),
         tag: Some(tag),
     })
 }
@@ -51,7 +53,7 @@ fn tag_open(line: &str) -> Option<Fence> {
 /// Reads an opening fence: up to three spaces, then three or more backticks or tildes, then an
 /// info string (which may not hold a backtick in a backtick fence).
 pub(crate) fn fence_open(line: &str) -> Option<Fence> {
-    if line.trim_start().starts_with('<') {
+    if line.trim_start_ws().starts_with('<') {
         return tag_open(line);
     }
     let indent = line.bytes().take_while(|&b| b == b' ').count();
@@ -67,7 +69,7 @@ pub(crate) fn fence_open(line: &str) -> Option<Fence> {
     if len < 3 {
         return None;
     }
-    let info = rest.get(len..)?.trim();
+    let info = rest.get(len..)?.trim_ws();
     if ch == b'`' && info.contains('`') {
         return None;
     }
@@ -84,7 +86,7 @@ pub(crate) fn fence_open(line: &str) -> Option<Fence> {
 /// the opener (so a diff context line ` ``` ` inside a column-0 fence is content), nothing after.
 pub(crate) fn is_fence_close(line: &str, f: &Fence) -> bool {
     if let Some(tag) = f.tag {
-        let t = line.trim();
+        let t = line.trim_ws();
         return t.len() == tag.len() + 3
             && t.starts_with("</")
             && t.ends_with('>')
@@ -98,7 +100,7 @@ pub(crate) fn is_fence_close(line: &str, f: &Fence) -> bool {
         return false;
     };
     let n = rest.bytes().take_while(|&b| b == f.ch).count();
-    n >= f.len && rest.get(n..).is_some_and(|r| r.trim().is_empty())
+    n >= f.len && rest.get(n..).is_some_and(|r| r.trim_ws().is_empty())
 }
 
 /// True for the fence languages that mark a diff (```` ```diff ````, ```` ```patch ````, ...).

@@ -3,6 +3,8 @@
 //! the cheap detector and the check on what is written ([`super::written`]) all ask, so that
 //! what one calls a marker the others do too.
 
+use crate::text::Trim as _;
+
 /// The lines of a Codex patch envelope.
 pub(crate) mod codex {
     pub(crate) const BEGIN: &str = "*** Begin Patch";
@@ -23,12 +25,12 @@ pub(crate) mod codex {
 /// `ch` repeated at least `min` times (5 for `<`/`=`/`>`, 3 for the Cline `-`/`+` style; the
 /// agents' own tests accept 5 to 11 and more), then `word`.
 fn marker(line: &str, ch: u8, min: usize, word: &str) -> bool {
-    let t = line.trim();
+    let t = line.trim_ws();
     let n = t.bytes().take_while(|&b| b == ch).count();
     if n < min {
         return false;
     }
-    let rest = t.get(n..).unwrap_or("").trim_start();
+    let rest = t.get(n..).unwrap_or("").trim_start_ws();
     if word.is_empty() {
         rest.is_empty()
     } else {
@@ -56,15 +58,15 @@ pub(crate) fn is_replace(line: &str) -> bool {
 /// conflict marker (`<<<<<<< HEAD`, `>>>>>>> branch`). Such a line is edit syntax: it must be
 /// read as a marker or refused, never written into a file.
 pub(crate) fn looks_like_marker(line: &str) -> bool {
-    let t = line.trim();
+    let t = line.trim_ws();
     if t.len() > 80 {
         return false;
     }
     let is_mark = |c: char| matches!(c, '<' | '>' | '=' | '-' | '+');
     let run = t.chars().take_while(|&c| is_mark(c)).count();
-    let word = t[run..].trim();
+    let word = t[run..].trim_ws();
     let back = t.chars().rev().take_while(|&c| is_mark(c)).count();
-    let word_back = t[..t.len() - back].trim();
+    let word_back = t[..t.len() - back].trim_ws();
     let is_word = |w: &str| w.eq_ignore_ascii_case("search") || w.eq_ignore_ascii_case("replace");
     if (run >= 2 && is_word(word)) || (back >= 2 && is_word(word_back)) {
         return true;
@@ -85,7 +87,7 @@ pub(crate) fn is_marker(t: &str) -> bool {
 /// checks that no line the full test takes is turned away here.
 fn may_be_marker(t: &str) -> bool {
     // Trimmed at one end only: `diff --git ` keeps its space.
-    let (lead, tail) = (t.trim_start().as_bytes(), t.trim_end().as_bytes());
+    let (lead, tail) = (t.trim_start_ws().as_bytes(), t.trim_end_ws().as_bytes());
     let mark = |b: Option<&u8>| matches!(b, Some(b'<' | b'>' | b'=' | b'-' | b'+'));
     mark(lead.first())
         || mark(tail.last())
@@ -110,7 +112,7 @@ fn is_marker_shape(t: &str) -> bool {
 /// Whether `line` is, on its own, a marker of a format salve reads (a divider included):
 /// never a line that merely lost its diff prefix.
 pub(crate) fn is_marker_line(line: &str) -> bool {
-    let t = line.trim();
+    let t = line.trim_ws();
     is_marker(t) || is_divider(t)
 }
 

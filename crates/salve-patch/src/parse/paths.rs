@@ -6,6 +6,8 @@
 //! whole-file replacement: the line must look like a path (a `/` or a file extension, no spaces
 //! unless quoted or backticked) after common decorations are removed.
 
+use crate::text::Trim as _;
+
 /// Extension-less file names that are common enough to be named alone on a line.
 const KNOWN_NAMES: &[&str] = &[
     "Makefile",
@@ -114,7 +116,7 @@ fn strip_decoration(t: &str) -> Option<(&str, bool)> {
     ] {
         if t.len() >= open.len() + close.len() {
             if let Some(inner) = t.strip_prefix(open).and_then(|x| x.strip_suffix(close)) {
-                return Some((inner.trim(), quoting));
+                return Some((inner.trim_ws(), quoting));
             }
         }
     }
@@ -127,7 +129,7 @@ fn strip_label(t: &str) -> &str {
             && t.is_char_boundary(label.len())
             && t[..label.len()].eq_ignore_ascii_case(label)
         {
-            return t[label.len()..].trim_start();
+            return t[label.len()..].trim_start_ws();
         }
     }
     t
@@ -151,21 +153,32 @@ pub(crate) struct PathLine {
     pub loose: bool,
 }
 
+/// False only for a line that [`path_candidate`] cannot read as a strict path: a strict path
+/// holds a `/`, an extension (a `.`) or is a well-known name, all of which would be in the line
+/// itself. Costs a byte scan where the full reading costs some 800 instructions a line, and
+/// most lines of a diff of code have neither a `/` nor a `.`.
+pub(crate) fn may_name_strict_path(line: &str) -> bool {
+    memchr::memchr2(b'/', b'.', line.as_bytes()).is_some()
+        || line.contains("ile")
+        || line.contains("LICENSE")
+        || line.contains("COPYING")
+}
+
 /// The path a line names, strict or weak; see [`path_from_line`] for the accepted forms.
 pub(crate) fn path_candidate(line: &str) -> Option<PathLine> {
-    let mut t = line.trim();
+    let mut t = line.trim_ws();
     if t.is_empty() || t.len() > 300 {
         return None;
     }
     if let Some(rest) = t.strip_prefix('#') {
         let rest = rest.trim_start_matches('#');
         if rest.starts_with(' ') {
-            t = rest.trim();
+            t = rest.trim_ws();
         }
     }
     for bullet in ["- ", "* ", "+ "] {
         if let Some(rest) = t.strip_prefix(bullet) {
-            t = rest.trim();
+            t = rest.trim_ws();
             break;
         }
     }
@@ -175,7 +188,7 @@ pub(crate) fn path_candidate(line: &str) -> Option<PathLine> {
     for _ in 0..4 {
         if let Some(x) = t.strip_suffix(':') {
             colon = true;
-            t = x.trim();
+            t = x.trim_ws();
         }
         t = strip_label(t);
         match strip_decoration(t) {
@@ -291,12 +304,12 @@ pub(crate) fn unquote_c(s: &str) -> Option<(String, &str)> {
 
 /// Splits the text after `diff --git ` into its two paths (prefixes still on).
 pub(crate) fn git_header_paths(rest: &str) -> (Option<String>, Option<String>) {
-    let rest = rest.trim();
+    let rest = rest.trim_ws();
     if rest.starts_with('"') {
         let Some((a, after)) = unquote_c(rest) else {
             return (None, None);
         };
-        let after = after.trim();
+        let after = after.trim_ws();
         let b = if after.starts_with('"') {
             unquote_c(after).map(|(b, _)| b)
         } else {
@@ -326,7 +339,7 @@ pub(crate) fn git_header_paths(rest: &str) -> (Option<String>, Option<String>) {
         );
     }
     match rest.split_once(' ') {
-        Some((a, b)) => (Some(a.to_string()), Some(b.trim().to_string())),
+        Some((a, b)) => (Some(a.to_string()), Some(b.trim_ws().to_string())),
         None => (Some(rest.to_string()), None),
     }
 }
@@ -345,17 +358,17 @@ fn looks_like_timestamp(s: &str) -> bool {
 /// The path of a `---`/`+++` line (text after the marker): unquoted, with a tab- or
 /// space-separated timestamp removed. `None` for `/dev/null` and empty paths.
 pub(crate) fn diff_line_path(raw: &str) -> Option<String> {
-    let raw = raw.trim_start();
+    let raw = raw.trim_start_ws();
     let path = if raw.starts_with('"') {
         unquote_c(raw)?.0
     } else {
-        let p = raw.split('\t').next().unwrap_or("").trim_end();
+        let p = raw.split('\t').next().unwrap_or("").trim_end_ws();
         // `+++ b/x 2024-01-01 10:00:00.000 +0000` written with spaces instead of a tab.
         let cut = p
             .match_indices(' ')
             .map(|(k, _)| k)
             .find(|&k| p.get(k + 1..).is_some_and(looks_like_timestamp));
-        let p = cut.and_then(|k| p.get(..k)).unwrap_or(p).trim_end();
+        let p = cut.and_then(|k| p.get(..k)).unwrap_or(p).trim_end_ws();
         p.to_string()
     };
     (path != "/dev/null" && !path.is_empty()).then_some(path)
@@ -376,6 +389,10 @@ pub(crate) fn strip_ab(
         (old, new)
     }
 }
+
+#[cfg(test)]
+#[path = "paths_prop.rs"]
+mod prop;
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]

@@ -19,12 +19,17 @@
 //! diff's `+` line, a JSON string (never a line of the reply), a whole file in a structured
 //! call. The caller says which added lines are data; those may be written.
 
+use crate::text::Trim as _;
 use std::borrow::Cow;
-use std::collections::HashSet;
+
+/// The reply's syntax lines and the edit's lines, as sets looked up for every written line:
+/// hashed with foldhash, since SipHash's resistance to chosen collisions buys nothing for a
+/// reply's own lines and cost a third of reading them.
+type HashSet<T> = std::collections::HashSet<T, foldhash::fast::FixedState>;
 
 use super::fence::fence_open;
 use super::markers::is_marker;
-use super::paths::path_candidate;
+use super::paths::{may_name_strict_path, path_candidate};
 use crate::edit::{Format, Hunk, LineKind};
 
 /// The lines of one reply that are edit syntax (trimmed), and the path lines it holds.
@@ -55,7 +60,7 @@ impl ReplySyntax {
     pub fn of(reply: &str) -> ReplySyntax {
         let mut out = ReplySyntax::default();
         let lines: Vec<&str> = reply.lines().collect();
-        let trimmed: Vec<&str> = lines.iter().map(|l| l.trim()).collect();
+        let trimmed: Vec<&str> = lines.iter().map(|l| l.trim_ws()).collect();
         for (k, (line, &t)) in lines.iter().zip(&trimmed).enumerate() {
             if t.is_empty() {
                 continue;
@@ -87,7 +92,11 @@ impl ReplySyntax {
                     out.doubled.insert(t.to_owned());
                 }
                 out.fences.insert(t.to_owned());
-            } else if let Some(p) = path_candidate(line).filter(|p| p.strict) {
+            } else if let Some(p) = may_name_strict_path(t)
+                .then(|| path_candidate(line))
+                .flatten()
+                .filter(|p| p.strict)
+            {
                 out.paths.push((t.to_owned(), p.path));
             }
         }
@@ -133,18 +142,18 @@ impl ReplySyntax {
             .iter()
             .filter(|_| diff)
             .flat_map(|h| &h.lines)
-            .filter(|l| l.kind == LineKind::Remove && !l.text.trim().is_empty())
-            .map(|l| format!("-{}", l.text).trim().to_owned())
+            .filter(|l| l.kind == LineKind::Remove && !l.text.trim_ws().is_empty())
+            .map(|l| format!("-{}", l.text).trim_ws().to_owned())
             .collect();
         let data: HashSet<&str> = if added_are_data {
             hunks
                 .iter()
                 .flat_map(|h| &h.lines)
                 .filter(|l| l.kind == LineKind::Add)
-                .map(|l| l.text.trim())
+                .map(|l| l.text.trim_ws())
                 .collect()
         } else {
-            HashSet::new()
+            HashSet::default()
         };
         let suspect = |line: &str, t: &str| {
             self.markers.contains(t)
@@ -170,7 +179,7 @@ impl ReplySyntax {
             // A file's BOM stays on its first line: the line is what follows it.
             .map(|line| line.strip_prefix('\u{feff}').unwrap_or(line))
             .filter(|line| {
-                let t = line.trim();
+                let t = line.trim_ws();
                 !t.is_empty() && suspect(line, t) && !data.contains(t)
             })
             .collect();
@@ -180,18 +189,18 @@ impl ReplySyntax {
         let old = old();
         let old_lines: HashSet<&str> = old.lines().map(str::trim).collect();
         for line in suspects {
-            let t = line.trim();
+            let t = line.trim_ws();
             if old_lines.contains(t) {
                 continue;
             }
             // A lost `+` on a `-T` line is content unless the file has `T` to remove.
             if removals.contains(t) && !self.markers.contains(t) {
-                let removed = t.get(1..).unwrap_or("").trim();
+                let removed = t.get(1..).unwrap_or("").trim_ws();
                 if !old_lines.contains(removed) {
                     continue;
                 }
             }
-            return Some(line.trim_end().to_owned());
+            return Some(line.trim_end_ws().to_owned());
         }
         None
     }

@@ -194,7 +194,13 @@ fn lazy_and_eager_checks_agree_on_damaged_replies() {
     for case in 0..20_000 {
         let reply = text(&mut rng, 12);
         let s = ReplySyntax::of(&reply);
-        assert_eq!(s.slashed, eager_slashed(&reply), "case {case}: {reply:?}");
+        let slashed: std::collections::BTreeSet<&String> = s.slashed.iter().collect();
+        let eager_words = eager_slashed(&reply);
+        assert_eq!(
+            slashed,
+            eager_words.iter().collect(),
+            "case {case}: {reply:?}"
+        );
         let old = text(&mut rng, 8);
         let new: Vec<String> = (0..1 + rng.below(3)).map(|_| text(&mut rng, 6)).collect();
         let pieces: Vec<&str> = new.iter().map(String::as_str).collect();

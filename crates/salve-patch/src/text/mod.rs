@@ -16,10 +16,13 @@ use std::borrow::Cow;
 use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
 
 mod split;
+mod trim;
 
 use split::split_lines;
 #[cfg(test)]
 use split::SPLIT_BYTES;
+use trim::trim_start;
+pub(crate) use trim::Trim;
 
 /// The UTF-8 byte-order mark.
 pub(crate) const BOM: char = '\u{feff}';
@@ -267,8 +270,8 @@ impl Form {
     pub fn apply(self, s: &str) -> Cow<'_, str> {
         match self {
             Form::Raw => Cow::Borrowed(strip_cr(s)),
-            Form::TrimEnd => Cow::Borrowed(s.trim_end()),
-            Form::Trim => Cow::Borrowed(s.trim()),
+            Form::TrimEnd => Cow::Borrowed(s.trim_end_ws()),
+            Form::Trim => Cow::Borrowed(s.trim_ws()),
             Form::Canon => canonical(s),
         }
     }
@@ -335,7 +338,7 @@ pub fn is_binary(bytes: &[u8]) -> bool {
 
 /// A line holding nothing but whitespace.
 pub(crate) fn is_blank(s: &str) -> bool {
-    s.trim().is_empty()
+    trim_start(s).is_empty()
 }
 
 /// A line that says something of its own: a letter or digit (not only brackets, punctuation
@@ -346,7 +349,7 @@ pub(crate) fn has_words(s: &str) -> bool {
 
 /// The leading whitespace of a line.
 pub(crate) fn leading_ws(s: &str) -> &str {
-    &s[..s.len() - s.trim_start().len()]
+    &s[..s.len() - trim_start(s).len()]
 }
 
 /// Whether two lines have the same [`canonical`] form. Most compared lines are byte-equal,

@@ -4,8 +4,13 @@
 /// Texts at least this large are split in two halves at once.
 pub(super) const SPLIT_BYTES: usize = 1 << 20;
 
+/// Slots written past the last line start found so far (see [`line_starts`]).
+const SLACK: usize = 8;
+
 /// Every line start of `bytes`, and how many lines end in CRLF. A large text is split in two
-/// halves on two threads, cut just after a newline (so no CRLF straddles the cut).
+/// halves on two threads, cut just after a newline (so no CRLF straddles the cut). Both halves
+/// write into one buffer sized by a count of the newlines beforehand: a buffer per half joined
+/// afterwards cost a copy of the upper half and a page fault for every page of it.
 pub(super) fn split_lines<T: Copy + Default + Send>(
     bytes: &[u8],
     at: impl Fn(usize) -> T + Sync,
@@ -16,16 +21,34 @@ pub(super) fn split_lines<T: Copy + Default + Send>(
         Some(p) if len >= SPLIT_BYTES => len / 2 + p + 1,
         _ => len,
     };
-    let (mut starts, crlf) = if mid < len {
-        let ((mut starts, lower_crlf), (rest, upper_crlf)) = salve_concurrent::both(
-            || (line_starts(bytes, 0..mid, &at), crlf(0..mid)),
-            || (line_starts(bytes, mid..len, &at), crlf(mid..len)),
+    let newlines = |r: std::ops::Range<usize>| memchr::memchr_iter(b'\n', &bytes[r]).count();
+    // The first line starts at 0; every newline starts one more (a final one is cut below).
+    let first = usize::from(!bytes.is_empty());
+    let lower = first + newlines(0..mid);
+    let upper = newlines(mid..len);
+    let mut starts = vec![T::default(); lower + upper + SLACK];
+    let crlf = if mid < len {
+        let (low, high) = starts.split_at_mut(lower);
+        // `both` may call its first closure from another thread, so the lower half's slots
+        // are lent to it through a lock (taken once).
+        let low = std::sync::Mutex::new(low);
+        let (lower_crlf, upper_crlf) = salve_concurrent::both(
+            || {
+                let mut low = low.lock().unwrap_or_else(|e| e.into_inner());
+                line_starts(bytes, 0..mid, &at, &mut low);
+                crlf(0..mid)
+            },
+            || {
+                line_starts(bytes, mid..len, &at, high);
+                crlf(mid..len)
+            },
         );
-        starts.extend(rest);
-        (starts, lower_crlf + upper_crlf)
+        lower_crlf + upper_crlf
     } else {
-        (line_starts(bytes, 0..len, &at), crlf(0..len))
+        line_starts(bytes, 0..len, &at, &mut starts);
+        crlf(0..len)
     };
+    starts.truncate(lower + upper);
     // A final newline ends the last line; it starts none.
     if bytes.last() == Some(&b'\n') {
         starts.pop();
@@ -33,23 +56,23 @@ pub(super) fn split_lines<T: Copy + Default + Send>(
     (starts, crlf)
 }
 
-/// The line starts `bytes[range]` holds: `range.start` itself when it is 0 (the text's first
-/// line), then the offset after every newline in it. This is the first pass over every byte of
-/// a file, so it avoids a branch per line: newlines are found 64 bytes at a time as a bit mask,
-/// and starts are written eight at a time whatever the mask holds (the extra slots are
-/// overwritten or cut off), so only a block with more than eight lines loops.
-fn line_starts<T: Copy + Default>(
+/// Writes the line starts `bytes[range]` holds into `out` (which has room for them all):
+/// `range.start` itself when it is 0 (the text's first line), then the offset after every
+/// newline in it. This is the first pass over every byte of a file, so it avoids a branch per
+/// line: newlines are found 64 bytes at a time as a bit mask, and starts are written eight at a
+/// time whatever the mask holds (the extra slots are overwritten later), so only a block with
+/// more than eight lines loops. Near the end of `out`, where eight slots may not fit, starts are
+/// written one at a time.
+fn line_starts<T: Copy>(
     bytes: &[u8],
     range: std::ops::Range<usize>,
     at: impl Fn(usize) -> T,
-) -> Vec<T> {
-    const SLACK: usize = 8;
+    out: &mut [T],
+) {
     let part = &bytes[range.clone()];
-    let newlines = memchr::memchr_iter(b'\n', part).count();
-    let mut starts = vec![T::default(); newlines + 1 + SLACK];
     let mut n = 0;
     if range.start == 0 && !bytes.is_empty() {
-        starts[0] = at(0);
+        out[0] = at(0);
         n = 1;
     }
     let mut blocks = part.chunks_exact(64);
@@ -57,25 +80,30 @@ fn line_starts<T: Copy + Default>(
     for block in &mut blocks {
         let mut mask = newline_mask(block);
         let count = mask.count_ones() as usize;
-        let mut written = 0;
-        while written < count {
-            for slot in &mut starts[n + written..n + written + SLACK] {
+        if n + count.next_multiple_of(SLACK) <= out.len() {
+            let mut written = 0;
+            while written < count {
+                for slot in &mut out[n + written..n + written + SLACK] {
+                    *slot = at(base + mask.trailing_zeros() as usize + 1);
+                    mask &= mask.wrapping_sub(1);
+                }
+                written += SLACK;
+            }
+        } else {
+            for slot in &mut out[n..n + count] {
                 *slot = at(base + mask.trailing_zeros() as usize + 1);
                 mask &= mask.wrapping_sub(1);
             }
-            written += SLACK;
         }
         n += count;
         base += 64;
     }
     for (i, &b) in blocks.remainder().iter().enumerate() {
         if b == b'\n' {
-            starts[n] = at(base + i + 1);
+            out[n] = at(base + i + 1);
             n += 1;
         }
     }
-    starts.truncate(n);
-    starts
 }
 
 /// Bit `i` set where `block[i]` is a newline.
@@ -96,4 +124,58 @@ fn newline_mask(block: &[u8]) -> u64 {
         mask |= bits << (8 * k);
     }
     mask
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SPLIT_BYTES;
+    use crate::text::Doc;
+
+    /// The two halves of a large text write into one buffer, the lower half up to its last
+    /// slot: runs of newlines dense enough to fill whole 64-byte blocks end it in every
+    /// alignment, and random lines elsewhere.
+    #[test]
+    fn halves_filling_one_buffer_split_like_a_scan() {
+        let seed = 2512u64;
+        eprintln!("seed {seed}");
+        let mut state = seed;
+        let mut next = move |n: u64| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) % n
+        };
+        for case in 0..12 {
+            let mut text = String::new();
+            while text.len() < SPLIT_BYTES + 4096 {
+                match next(4) {
+                    0 => text.push_str(&"\n".repeat(next(150) as usize)),
+                    1 => text.push_str("\r\n"),
+                    _ => {
+                        text.push_str(&"y".repeat(next(90) as usize));
+                        text.push('\n');
+                    }
+                }
+            }
+            // Around the cut, newlines only, then one long line over the middle that the cut
+            // ends: the lower half's last block then has a few starts left to write, at an
+            // alignment that moves with the case.
+            let half = text.len() / 2;
+            let long = 80 + 13 * case;
+            let around = format!(
+                "{}{}{}",
+                "\n".repeat(300 - long / 2),
+                "z".repeat(long),
+                "\n".repeat(300 + long / 2 - long)
+            );
+            text.replace_range(half - 300..half + 300, &around);
+            if case % 2 == 1 {
+                text.push_str("no final newline");
+            }
+            let d = Doc::parse(&text);
+            let expect: Vec<&str> = text.split_inclusive('\n').collect();
+            let got: Vec<&str> = (0..d.len()).map(|i| d.line_with_eol(i)).collect();
+            assert!(got == expect, "seed {seed} case {case}");
+        }
+    }
 }

@@ -14,6 +14,7 @@ use crate::locate::rungs::search::contiguous_fits;
 use crate::locate::rungs::substring::{occurrences, Flat, MAX_HITS};
 use crate::locate::{post_image, pre_image};
 use crate::report::{HunkReport, Status};
+use crate::text::Trim as _;
 use crate::text::{strip_cr, Doc, Form};
 
 /// File lines beyond the removed lines' own count that [`removal_stands`] looks through, for
@@ -37,7 +38,7 @@ pub(crate) fn post_image_vouches(lines: &[HunkLine], form: Form) -> bool {
         let loose = matches!(form, Form::Trim | Form::Canon);
         return !loose || added.any(|l| l.text.chars().any(char::is_alphanumeric));
     }
-    if post_image(lines).iter().all(|l| l.trim().is_empty()) {
+    if post_image(lines).iter().all(|l| l.trim_ws().is_empty()) {
         return false;
     }
     let worded = || {
@@ -112,11 +113,11 @@ pub(crate) fn replaced_lines_stand(
     let (pre, _) = pre_image(lines);
     let mut kept: Vec<&str> = post_image(lines)
         .into_iter()
-        .map(|l| strip_cr(l).trim_end())
+        .map(|l| strip_cr(l).trim_end_ws())
         .collect();
     let mut removed: Vec<&str> = Vec::new();
     for l in pre {
-        let t = strip_cr(l).trim_end();
+        let t = strip_cr(l).trim_end_ws();
         match kept.iter().position(|k| *k == t) {
             Some(k) => {
                 kept.swap_remove(k);
@@ -131,7 +132,7 @@ pub(crate) fn replaced_lines_stand(
     // in two, the old name kept for a wrapper) leaves others gone.
     let once = |t: &&str| {
         (0..doc.len())
-            .filter(|&k| strip_cr(doc.line(k)).trim_end() == *t)
+            .filter(|&k| strip_cr(doc.line(k)).trim_end_ws() == *t)
             .count()
             == 1
     };
@@ -145,7 +146,7 @@ pub(crate) fn replaced_lines_stand(
 /// up to trailing whitespace, each file line matching once.
 fn all_in(doc: &Doc, removed: &[&str], from: usize, to: usize) -> bool {
     let mut window: Vec<&str> = (from..to.min(doc.len()))
-        .map(|f| strip_cr(doc.line(f)).trim_end())
+        .map(|f| strip_cr(doc.line(f)).trim_end_ws())
         .collect();
     !removed.is_empty()
         && removed
@@ -165,7 +166,7 @@ pub(crate) fn removes_run_lines(lines: &[HunkLine]) -> bool {
     let kept: Vec<&str> = lines
         .iter()
         .filter(|l| l.kind == LineKind::Context)
-        .map(|l| strip_cr(&l.text).trim_end())
+        .map(|l| strip_cr(&l.text).trim_end_ws())
         .collect();
     let mut removed = lines
         .iter()
@@ -174,8 +175,8 @@ pub(crate) fn removes_run_lines(lines: &[HunkLine]) -> bool {
     !lines.iter().any(|l| l.kind == LineKind::Add)
         && removed.peek().is_some()
         && removed.all(|l| {
-            let t = strip_cr(&l.text).trim_end();
-            !t.trim().is_empty() && kept.contains(&t)
+            let t = strip_cr(&l.text).trim_end_ws();
+            !t.trim_ws().is_empty() && kept.contains(&t)
         })
 }
 
@@ -183,12 +184,12 @@ pub(crate) fn removes_run_lines(lines: &[HunkLine]) -> bool {
 /// up to trailing whitespace, each file line matching once.
 fn mostly_in(doc: &Doc, removed: &[&str], from: usize, to: usize) -> bool {
     let mut window: Vec<&str> = (from..to.min(doc.len()))
-        .map(|f| strip_cr(doc.line(f)).trim_end())
+        .map(|f| strip_cr(doc.line(f)).trim_end_ws())
         .collect();
     let wanted: Vec<&str> = removed
         .iter()
-        .map(|l| strip_cr(l).trim_end())
-        .filter(|l| !l.trim().is_empty())
+        .map(|l| strip_cr(l).trim_end_ws())
+        .filter(|l| !l.trim_ws().is_empty())
         .collect();
     let found = wanted
         .iter()
@@ -235,7 +236,7 @@ pub(crate) fn post_hits_in(
                 !add || if exact_ends {
                     want == have
                 } else {
-                    want.trim_end() == have.trim_end()
+                    want.trim_end_ws() == have.trim_end_ws()
                 }
             })
         })
@@ -259,7 +260,7 @@ pub(crate) fn new_text_settled(
 ) -> Option<(usize, usize)> {
     let old = pair.old.replace("\r\n", "\n");
     let new = pair.new.replace("\r\n", "\n");
-    if old.trim().is_empty() || new.trim().is_empty() || old == new {
+    if old.trim_ws().is_empty() || new.trim_ws().is_empty() || old == new {
         return None;
     }
     if old.starts_with(new.as_str())
@@ -282,7 +283,7 @@ pub(crate) fn new_text_settled(
     // post-image would be, not a fragment of a longer line that happens to read the same.
     let head = flat.text[..n].rsplit('\n').next().unwrap_or("");
     let tail = flat.text[n + new.len()..].split('\n').next().unwrap_or("");
-    if !head.trim().is_empty() || !tail.trim().is_empty() {
+    if !head.trim_ws().is_empty() || !tail.trim_ws().is_empty() {
         return None;
     }
     let (start, end) = flat.lines_of(n, n + new.len());

@@ -5,6 +5,7 @@
 
 use crate::edit::{HunkLine, LineKind};
 use crate::text::strip_cr;
+use crate::text::Trim as _;
 
 /// Whether the hunk changes trailing whitespace: a removed line and an added line equal but for
 /// it. Then the added lines vouch for "already applied" only with their exact line ends, since
@@ -13,12 +14,12 @@ pub(crate) fn changes_trailing_ws(lines: &[HunkLine]) -> bool {
     let removed: std::collections::HashSet<&str> = lines
         .iter()
         .filter(|l| l.kind == LineKind::Remove)
-        .map(|l| strip_cr(&l.text).trim_end())
+        .map(|l| strip_cr(&l.text).trim_end_ws())
         .collect();
     lines.iter().any(|l| {
         let t = strip_cr(&l.text);
         l.kind == LineKind::Add
-            && removed.contains(t.trim_end())
+            && removed.contains(t.trim_end_ws())
             && !lines
                 .iter()
                 .any(|r| r.kind == LineKind::Remove && strip_cr(&r.text) == t)
@@ -33,12 +34,12 @@ pub(crate) fn substantial_insertion(lines: &[HunkLine]) -> bool {
     let others: std::collections::HashSet<&str> = lines
         .iter()
         .filter(|l| l.kind != LineKind::Add)
-        .map(|l| strip_cr(&l.text).trim())
+        .map(|l| strip_cr(&l.text).trim_ws())
         .collect();
     let own: std::collections::HashSet<&str> = lines
         .iter()
         .filter(|l| l.kind == LineKind::Add)
-        .map(|l| strip_cr(&l.text).trim())
+        .map(|l| strip_cr(&l.text).trim_ws())
         .filter(|t| t.chars().any(char::is_alphanumeric) && !others.contains(t))
         .collect();
     own.len() >= 2

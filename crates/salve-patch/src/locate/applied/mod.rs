@@ -30,6 +30,7 @@ use crate::locate::rungs::index::FileIndex;
 use crate::locate::{locate_fresh, Found, Placement};
 use crate::ops::Op;
 use crate::report::Status;
+use crate::text::Trim as _;
 use crate::text::{is_blank, strip_cr, Doc};
 
 /// Settle the pairs above: re-place a chained hunk A (its ops added to `ops`) or mark a hunk X
@@ -140,7 +141,7 @@ fn old_text_absent(idx: &FileIndex, hunk: &Hunk) -> bool {
         .lines
         .iter()
         .filter(|l| l.kind == LineKind::Remove)
-        .map(|l| strip_cr(&l.text).trim())
+        .map(|l| strip_cr(&l.text).trim_ws())
         .filter(|t| !t.is_empty())
         .collect();
     !removed.is_empty() && removed.iter().all(|t| !idx.doc.text.contains(t))

@@ -32,6 +32,7 @@
 
 use crate::locate::rungs::search::Fit;
 use crate::locate::write::levels::straight;
+use crate::text::Trim as _;
 use crate::text::{fold_char, hash_form, leading_ws, strip_cr, Doc, Form};
 
 /// The post-image's place that says "already applied", with the form that found it: the first
@@ -87,14 +88,17 @@ pub(crate) fn over_own_result(
 fn looser_on_brackets(doc: &Doc, pre: &[&str], f: &Fit, strict: Form) -> bool {
     let mut looser = false;
     for (p, span) in pre.iter().zip(&f.map) {
-        if p.trim().is_empty() && (span.start..span.end).all(|k| doc.line(k).trim().is_empty()) {
+        if p.trim_ws().is_empty()
+            && (span.start..span.end).all(|k| doc.line(k).trim_ws().is_empty())
+        {
             continue;
         }
         if span.is_empty() || span.end - span.start != 1 {
             return false;
         }
         let have = strip_cr(doc.line(span.start));
-        if hash_form(strict, p) == hash_form(strict, have) || p.trim_end() == have.trim_end() {
+        if hash_form(strict, p) == hash_form(strict, have) || p.trim_end_ws() == have.trim_end_ws()
+        {
             continue;
         }
         if !(bracket_only(p) && bracket_only(have)) {
@@ -114,8 +118,8 @@ pub(crate) fn writer_drift(doc: &Doc, pre: &[&str], f: &Fit) -> bool {
         if span.end != span.start + 1 {
             return false;
         }
-        let have = strip_cr(doc.line(span.start)).trim_end();
-        let want = strip_cr(p).trim_end();
+        let have = strip_cr(doc.line(span.start)).trim_end_ws();
+        let want = strip_cr(p).trim_end_ws();
         want == have || {
             let folded: String = want.chars().map(fold_char).collect();
             folded == have
@@ -165,11 +169,11 @@ fn widths_of(
 ) -> Option<Vec<(usize, usize)>> {
     let mut pairs = Vec::new();
     for (p, span) in pre.iter().zip(&f.map) {
-        if p.trim().is_empty() || span.is_empty() || !keep(p) {
+        if p.trim_ws().is_empty() || span.is_empty() || !keep(p) {
             continue;
         }
         let have = strip_cr(doc.line(span.start));
-        if have.trim().is_empty() {
+        if have.trim_ws().is_empty() {
             continue;
         }
         let (a, b) = (leading_ws(p), leading_ws(have));
@@ -183,7 +187,7 @@ fn widths_of(
 
 /// A line of brackets and separators only (`}`, `});`, `],`): known by its indentation alone.
 fn bracket_only(line: &str) -> bool {
-    let t = line.trim();
+    let t = line.trim_ws();
     !t.is_empty()
         && t.chars()
             .all(|c| "{}[]();,".contains(c) || c.is_whitespace())

@@ -22,7 +22,7 @@ use crate::diag::char_diff;
 use crate::edit::{Anchor, Hunk, LineKind};
 use crate::locate::applied::applied_evidence::new_text_settled;
 use crate::locate::choose::ambiguity::{ambiguous, two_readings};
-use crate::locate::choose::measure::{bracketed, unique_offsets, Measure};
+use crate::locate::choose::measure::{bracketed, unique_offsets, unique_reach, Measure};
 use crate::locate::choose::plan::{range, window_text, Edit, Plan, SHOWN};
 use crate::locate::rungs::gap_readings::{reads_better_gapped, Changes};
 use crate::locate::rungs::index::FileIndex;
@@ -38,6 +38,7 @@ use crate::locate::{
 use crate::merge::merge3;
 use crate::ops::{assemble, diff_ops};
 use crate::report::{Candidate, HunkReport, Rung, Status};
+use crate::text::Trim as _;
 use crate::text::{has_words, is_blank, Doc};
 
 /// Place every hunk of a file. `baseline` gives the text the model read, when it differs; it is
@@ -61,6 +62,7 @@ pub(crate) fn place_all<'b>(
     };
     let mut plans = Vec::with_capacity(hunks.len());
     let mut flat: Option<Flat> = None;
+    let mut reach: Option<Option<(usize, usize)>> = None;
     for (i, hunk) in hunks.iter().enumerate() {
         let mut report = HunkReport::new(i, Status::NotFound);
         if let Some(msg) = malformed(hunk) {
@@ -169,7 +171,7 @@ pub(crate) fn place_all<'b>(
                 let measure = Measure {
                     offsets: &offsets,
                     unmeasured: measured.is_empty(),
-                    bracketed: bracketed(&found, c),
+                    bracketed: bracketed(*reach.get_or_insert_with(|| unique_reach(&found)), c),
                 };
                 by_evidence(idx, hunk, i, c, &measure, baseline)
             }
@@ -266,8 +268,8 @@ fn adds_new_text(hunk: &Hunk) -> bool {
     let (pre, _) = pre_image(&hunk.lines);
     hunk.lines.iter().any(|l| {
         l.kind == LineKind::Add
-            && !l.text.trim().is_empty()
-            && !pre.iter().any(|p| p.trim() == l.text.trim())
+            && !l.text.trim_ws().is_empty()
+            && !pre.iter().any(|p| p.trim_ws() == l.text.trim_ws())
     })
 }
 
@@ -280,7 +282,7 @@ fn malformed(hunk: &Hunk) -> Option<String> {
     let placeholder = hunk.lines.iter().any(|l| {
         l.kind == LineKind::Add
             && crate::placeholder::is_marker(&l.text)
-            && !pre.iter().any(|p| p.trim() == l.text.trim())
+            && !pre.iter().any(|p| p.trim_ws() == l.text.trim_ws())
     });
     if placeholder && hunk.lines.iter().any(|l| l.kind == LineKind::Remove) {
         return Some(

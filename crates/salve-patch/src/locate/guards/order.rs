@@ -19,6 +19,7 @@ use crate::edit::{HunkLine, LineKind};
 use crate::locate::Placement;
 use crate::ops::Op;
 use crate::report::Rung;
+use crate::text::Trim as _;
 use std::borrow::Cow;
 
 use crate::text::{canonical, canonical_eq, is_blank, strip_cr, Doc};
@@ -186,7 +187,7 @@ fn key(s: &str) -> Cow<'_, str> {
 
 /// The first 60 characters of a line, for messages.
 fn excerpt(s: &str) -> String {
-    s.trim().chars().take(60).collect()
+    s.trim_ws().chars().take(60).collect()
 }
 
 /// The placed region (the placement's range widened to the operations) after the operations,

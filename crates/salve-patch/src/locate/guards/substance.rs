@@ -14,6 +14,7 @@
 use crate::edit::{HunkLine, LineKind};
 use crate::locate::Placement;
 use crate::report::Rung;
+use crate::text::Trim as _;
 use crate::text::{canonical, is_blank, strip_cr, Doc};
 
 /// The tokens of a line, as compared for substance.
@@ -105,7 +106,7 @@ pub(crate) fn cuts_word(hay: &str, a: usize, b: usize) -> bool {
 }
 
 fn excerpt(s: &str) -> String {
-    s.trim().chars().take(80).collect()
+    s.trim_ws().chars().take(80).collect()
 }
 
 #[cfg(test)]

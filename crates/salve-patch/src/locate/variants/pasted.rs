@@ -10,6 +10,7 @@
 //! take it from there. A file that itself indents a line with one is left to be matched as
 //! written: there a no-break space may be the file's own.
 
+use crate::text::Trim as _;
 use std::borrow::Cow;
 
 use crate::edit::{Hunk, TextPair};
@@ -51,7 +52,7 @@ fn unreadable(current: &str, blank_pasted: bool) -> Option<String> {
     let doc = Doc::parse(current);
     let indented = doc
         .lines()
-        .any(|l| l.starts_with([' ', '\t']) && !l.trim().is_empty());
+        .any(|l| l.starts_with([' ', '\t']) && !l.trim_ws().is_empty());
     if !indented {
         return Some(
             "the edit's lines are indented with no-break spaces (as a web page shows spaces), \
@@ -78,13 +79,13 @@ fn no_width_for(current: &str, hunks: &[Hunk]) -> Option<String> {
     }
     let widths: std::collections::HashSet<usize> = doc
         .lines()
-        .filter(|l| !l.trim().is_empty())
+        .filter(|l| !l.trim_ws().is_empty())
         .map(|l| leading_ws(l).len())
         .collect();
     let odd = hunks
         .iter()
         .flat_map(|h| &h.lines)
-        .filter(|l| has_pasted_indent(&l.text) && !l.text.trim().is_empty())
+        .filter(|l| has_pasted_indent(&l.text) && !l.text.trim_ws().is_empty())
         .map(|l| leading_ws(&unbreak_line(&l.text)).len())
         .find(|w| !widths.contains(w))?;
     Some(format!(
@@ -95,7 +96,7 @@ fn no_width_for(current: &str, hunks: &[Hunk]) -> Option<String> {
 }
 
 fn blank_pasted(line: &str) -> bool {
-    line.trim().is_empty() && has_pasted_indent(line)
+    line.trim_ws().is_empty() && has_pasted_indent(line)
 }
 
 /// The hunks with pasted spaces in their lines' indentation made spaces, unless `current`
@@ -165,20 +166,20 @@ pub(crate) fn unbreak_whole<'c>(current: &str, content: &'c str) -> Result<Cow<'
     let out = unbreak_text(content);
     let file: std::collections::HashMap<&str, Vec<&str>> =
         current.lines().fold(Default::default(), |mut m, l| {
-            m.entry(l.trim()).or_default().push(leading_ws(l));
+            m.entry(l.trim_ws()).or_default().push(leading_ws(l));
             m
         });
     for (raw, line) in content.lines().zip(out.lines()) {
-        if !has_pasted_indent(raw) || line.trim().is_empty() {
+        if !has_pasted_indent(raw) || line.trim_ws().is_empty() {
             continue;
         }
-        if let Some(ws) = file.get(line.trim()) {
+        if let Some(ws) = file.get(line.trim_ws()) {
             if !ws.contains(&leading_ws(line)) {
                 return Err(format!(
                     "the new content is indented with no-break spaces, and its line `{}` stands \
                      in the file at another indentation, so what they stand for cannot be told; \
                      write the file with its own indentation",
-                    line.trim()
+                    line.trim_ws()
                 ));
             }
         }

@@ -14,6 +14,7 @@ use crate::locate::write::reindent::Reindent;
 use crate::locate::write::style::ReplyStyle;
 use crate::locate::Placement;
 use crate::ops::Op;
+use crate::text::Trim as _;
 use crate::text::{leading_ws, strip_cr, Doc};
 
 /// The spaces one tab stands for when nothing says: the narrowest level width, so that a file
@@ -65,19 +66,19 @@ pub(crate) fn check(
         .filter(|n| n.eol.is_none())
         .find(|n| {
             let (tabs, spaces) = tabs_then_spaces(&n.text);
-            tabs > 0 && spaces > 0 && spaced.iter().any(|s| s.trim() == n.text.trim())
+            tabs > 0 && spaces > 0 && spaced.iter().any(|s| s.trim_ws() == n.text.trim_ws())
         });
     let Some(line) = split else {
         return Ok(());
     };
     let aligned = (0..doc.len()).find(|&i| {
         let (tabs, spaces) = tabs_then_spaces(doc.line(i));
-        tabs > 0 && spaces >= tab && !doc.line(i).trim().is_empty()
+        tabs > 0 && spaces >= tab && !doc.line(i).trim_ws().is_empty()
     });
     match aligned {
         Some(i) => Err(format!(
             "the added line `{}` is indented with spaces for this tab-indented file, at a width between two tab levels; the file aligns some lines with spaces after fewer tabs (line {}), so how many tabs it takes is unclear; write it with the file's tabs",
-            line.text.trim(),
+            line.text.trim_ws(),
             i + 1
         )),
         None => Ok(()),

@@ -15,6 +15,7 @@
 //! file with curly ones is left as written. Characters the quoted lines never show folded are
 //! left as written too.
 
+use crate::text::Trim as _;
 use std::collections::HashMap;
 
 use crate::edit::HunkLine;
@@ -82,7 +83,7 @@ fn observe(map: &mut Mapping, reply: &str, file: &str) {
     // in the sequences above: one the file line lacks was folded.
     for c in reply.chars().filter(|&c| !c.is_ascii() && folds(c)) {
         let to = fold_char(c);
-        if to.trim().is_empty() {
+        if to.trim_ws().is_empty() {
             let plain = if file.contains(c) {
                 c.to_string()
             } else {

@@ -10,6 +10,7 @@
 use crate::edit::{HunkLine, LineKind};
 use crate::locate::{pre_image, Placement};
 use crate::ops::Op;
+use crate::text::Trim as _;
 use crate::text::{strip_cr, Doc};
 
 /// Replace model-written lines of `ops` that re-add a removed line unchanged by the file line
@@ -24,7 +25,7 @@ pub(crate) fn keep_file_lines(doc: &Doc, lines: &[HunkLine], p: &Placement, ops:
             l.kind == LineKind::Remove && span.end == span.start + 1 && span.start < doc.len()
         })
         .map(|(_, (text, span))| (*text, doc.line(span.start)))
-        .filter(|(text, file)| text.trim_end() == file.trim_end())
+        .filter(|(text, file)| text.trim_end_ws() == file.trim_end_ws())
         .collect();
     // Removed lines that match their file line byte for byte count too: a blank removed twice,
     // once over `` and once over `  `, leaves the re-added blank's file text open.

@@ -12,6 +12,7 @@
 //! after a tabbed line). Such a hunk is refused, never guessed. So is an added line left as
 //! written between neighbours of both styles: the reply's style there is no evidence of its own.
 
+use crate::text::Trim as _;
 use std::collections::HashSet;
 
 use crate::edit::{HunkLine, LineKind};
@@ -93,7 +94,7 @@ pub(crate) fn check(
         if let Some(copy) = others.iter().find(|o| file.contains(o.as_str())) {
             return Err(format!(
                 "the edit writes the file's {other} as {own}, and its added line {:?} is indented {:?} as the lines around it are, while the file has that very line indented {:?}; which is meant is a guess, so write the added lines in the file's own indentation",
-                raw.trim_start(),
+                raw.trim_start_ws(),
                 leading_ws(out),
                 leading_ws(copy)
             ));

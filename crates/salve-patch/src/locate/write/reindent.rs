@@ -8,6 +8,7 @@
 use crate::edit::{HunkLine, LineKind};
 use crate::locate::write::indentation;
 use crate::locate::{pre_image, Placement};
+use crate::text::Trim as _;
 use crate::text::{indent_width, is_blank, leading_ws, strip_cr, Doc};
 
 /// The uniform relation between pattern indentation and file indentation.
@@ -97,7 +98,7 @@ impl Reindent {
             Reindent::Prefix(p) => format!("{p}{line}"),
             Reindent::Strip(p) => match ws.strip_prefix(p.as_str()) {
                 Some(w) => format!("{w}{rest}"),
-                None => line.trim_start().to_string(),
+                None => line.trim_start_ws().to_string(),
             },
             Reindent::Columns { delta, tab, tabs } => {
                 let width = (indent_width(ws, *tab) as isize + delta).max(0) as usize;
@@ -234,12 +235,12 @@ fn kept_width(lines: &[HunkLine]) -> Option<usize> {
         .filter(|l| l.kind != LineKind::Add)
         .map(|l| strip_cr(&l.text))
         .filter(|t| !is_blank(t))
-        .map(|t| (t.trim(), t))
+        .map(|t| (t.trim_ws(), t))
         .collect();
     let mut width = None;
     for l in lines.iter().filter(|l| l.kind == LineKind::Add) {
         let t = strip_cr(&l.text);
-        let Some(&old) = removed.get(t.trim()) else {
+        let Some(&old) = removed.get(t.trim_ws()) else {
             continue;
         };
         let (spaces, tabs) = match (indentation::uses_tabs(old), indentation::uses_tabs(t)) {

@@ -10,6 +10,7 @@
 //! Search seeds candidate windows from the rarest line of a pattern, so placing a hunk costs about
 //! the number of occurrences of that line, not the size of the file.
 
+use crate::text::Trim as _;
 use std::cell::OnceCell;
 
 mod prefilter;
@@ -269,7 +270,7 @@ impl<'d, 'a> FileIndex<'d, 'a> {
             let (long, short): (Vec<&String>, Vec<&String>) = self
                 .keys
                 .iter()
-                .partition(|k| form.apply(k).trim().len() >= COMMON_LEN);
+                .partition(|k| form.apply(k).trim_ws().len() >= COMMON_LEN);
             let mut filter = vec![0u64; (1 << FINGERPRINT_BITS) / 64];
             for f in long.iter().filter_map(|k| key_fingerprint(form, k)) {
                 filter[f / 64] |= 1 << (f % 64);

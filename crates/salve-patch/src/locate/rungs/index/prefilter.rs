@@ -122,21 +122,54 @@ const SPLIT_LINES: usize = 50_000;
 
 /// `(line, hash in form)` of every line whose fingerprint is in `filter`, in line order. A
 /// large file is done in two halves on two threads: this pass and the file's split are the
-/// only work that grows with the file rather than with the edit.
-pub(super) fn candidates(doc: &Doc, form: Form, filter: &[u64]) -> Vec<(usize, u64)> {
+/// only work that grows with the file rather than with the edit. The halves are chained, not
+/// joined: a joined list cost a copy of the upper half into pages faulted for it.
+pub(super) fn candidates(
+    doc: &Doc,
+    form: Form,
+    filter: &[u64],
+) -> impl ExactSizeIterator<Item = (usize, u64)> {
     let n = doc.len();
-    if n < SPLIT_LINES {
-        return candidates_in(doc, form, filter, 0..n);
+    let (lower, upper) = if n < SPLIT_LINES {
+        (candidates_in(doc, form, filter, 0..n), Vec::new())
+    } else {
+        let mid = n / 2;
+        salve_concurrent::both(
+            || candidates_in(doc, form, filter, 0..mid),
+            || candidates_in(doc, form, filter, mid..n),
+        )
+    };
+    Chained {
+        lower: lower.into_iter(),
+        upper: upper.into_iter(),
     }
-    let mid = n / 2;
-    let (mut lower, upper) = salve_concurrent::both(
-        || candidates_in(doc, form, filter, 0..mid),
-        || candidates_in(doc, form, filter, mid..n),
-    );
-    // `candidates_in` leaves room for the other half, so this rarely moves the lower one.
-    lower.extend(upper);
-    lower
 }
+
+/// Two lists read one after the other, with a known length (which `Iterator::chain` does not
+/// give: the table built from them sizes its buffer by it).
+struct Chained<T> {
+    lower: std::vec::IntoIter<T>,
+    upper: std::vec::IntoIter<T>,
+}
+
+impl<T> Iterator for Chained<T> {
+    type Item = T;
+
+    fn next(&mut self) -> Option<T> {
+        self.lower.next().or_else(|| self.upper.next())
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.lower.len() + self.upper.len();
+        (n, Some(n))
+    }
+}
+
+impl<T> ExactSizeIterator for Chained<T> {}
+
+/// Lines looked at per batch of [`candidates_in`]: its buffer of line numbers stays on the
+/// stack and in cache.
+const BATCH: usize = 1024;
 
 fn candidates_in(
     doc: &Doc,
@@ -144,26 +177,29 @@ fn candidates_in(
     filter: &[u64],
     lines: std::ops::Range<usize>,
 ) -> Vec<(usize, u64)> {
-    // Branch-free: every line's index is written, and the count moves on only for those the
+    // Branch-free: every line's number is written, and the count moves on only for those the
     // filter lets through.
     let body = doc.body.as_bytes();
-    let first = lines.start;
-    let mut through = vec![0u32; lines.len() + 1];
-    let mut n = 0;
-    for (k, (start, end)) in doc.spans_in(lines).enumerate() {
-        let pass = match fingerprint_at(form, body, start, end) {
-            Some(f) => (filter[f / 64] >> (f % 64)) & 1,
-            None => 1,
-        };
-        through[n] = k as u32;
-        n += pass as usize;
+    let mut out = Vec::new();
+    let mut through = [0u32; BATCH];
+    let mut first = lines.start;
+    while first < lines.end {
+        let last = (first + BATCH).min(lines.end);
+        let mut n = 0;
+        for (k, (start, end)) in doc.spans_in(first..last).enumerate() {
+            let pass = match fingerprint_at(form, body, start, end) {
+                Some(f) => (filter[f / 64] >> (f % 64)) & 1,
+                None => 1,
+            };
+            through[n] = k as u32;
+            n += pass as usize;
+        }
+        out.extend(through[..n].iter().map(|&k| {
+            let i = first + k as usize;
+            (i, hash_form(form, doc.line(i)))
+        }));
+        first = last;
     }
-    // Room for the other half too: the lower half's list is extended with it.
-    let mut out = Vec::with_capacity(n * 2 + 16);
-    out.extend(through[..n].iter().map(|&k| {
-        let i = first + k as usize;
-        (i, hash_form(form, doc.line(i)))
-    }));
     out
 }
 
