@@ -113,6 +113,38 @@ const PATTERNS: &[&str] = &[
     "\\",
     "A/*",
     "*.salve-tmp-*",
+    "**/x/**",
+    "*/",
+    "a/*/",
+    "[]a]*",
+    "[a-]x",
+    "[\\]]*",
+    "***",
+    "a/**b",
+    "**a",
+    "/**/f.txt",
+    "sub/**/",
+    "x/",
+    "!x/",
+    "**/*.log",
+    "a/b/",
+    "/a/*",
+    "*.t[x]t",
+    "d\\ e/",
+    "f.txt/",
+    "\\!keep.log",
+    " ",
+    "x\t",
+    "a/b/**/",
+    "x.d/",
+    "**/b/**/x",
+    "[^a]",
+    "ke?p/",
+    "b/a",
+    "!b/a",
+    "*/*/",
+    "!**/",
+    "A",
 ];
 
 fn git(dir: &Path, args: &[&str]) -> Vec<u8> {
@@ -130,6 +162,28 @@ fn git(dir: &Path, args: &[&str]) -> Vec<u8> {
         String::from_utf8_lossy(&out.stderr)
     );
     out.stdout
+}
+
+/// The tree's files, ignore files and index, for a failure's message.
+fn describe(root: &Path) -> String {
+    let script = "find . -path ./.git -prune -o -print | sort; \
+                  for f in $(find . -name .gitignore) .git/info/exclude \"$HOME/.config/git/ignore\" \
+                  \"$HOME/.gitconfig\" \"$HOME/my-ignore\"; do [ -f \"$f\" ] && \
+                  echo \"== $f\" && cat -A \"$f\"; done; echo '== index'; git ls-files -s";
+    let out = Command::new("sh")
+        .args(["-c", script])
+        .current_dir(root)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Records as text, for readable failures.
+fn shown(records: &[Vec<u8>]) -> Vec<String> {
+    records
+        .iter()
+        .map(|r| String::from_utf8_lossy(r).into_owned())
+        .collect()
 }
 
 fn split(bytes: &[u8]) -> Vec<Vec<u8>> {
@@ -236,8 +290,19 @@ fn random_tree(rng: &mut Rng, home: &Path, n: usize) -> PathBuf {
     root
 }
 
-/// Empty directories, nested repositories and symlinks.
+/// Empty directories, nested repositories, symlinks, a tracked file turned into a directory.
 fn extras(rng: &mut Rng, root: &Path, dirs: &[PathBuf]) {
+    if rng.chance(20) {
+        let file = rng.pick(dirs).join("became-dir");
+        if !root.join(&file).exists() {
+            std::fs::write(root.join(&file), b"t\n").unwrap();
+            let spec = format!(":(literal){}", file.display());
+            git(root, &["add", "-f", "--", &spec]);
+            std::fs::remove_file(root.join(&file)).unwrap();
+            std::fs::create_dir(root.join(&file)).unwrap();
+            std::fs::write(root.join(&file).join("f.txt"), b"u\n").unwrap();
+        }
+    }
     if rng.chance(30) {
         let dir = rng.pick(dirs).join("empty");
         let _ = std::fs::create_dir_all(root.join(dir).join("deeper"));
@@ -305,10 +370,22 @@ fn assert_same_as_git(root: &Path, what: &str) -> (bool, usize, usize) {
         ],
     ));
     let listed = untracked::list(&repo).unwrap();
-    assert_eq!(listed.top, top, "{what}: the top listing");
+    assert_eq!(
+        shown(&listed.top),
+        shown(&top),
+        "{what}: the top listing\n{}",
+        describe(root)
+    );
+    assert_eq!(listed.top, top, "{what}: the top listing's bytes");
     let mut ours = listed.below(&repo, &roots).unwrap();
     ours.sort();
-    assert_eq!(ours, below, "{what}: below {roots:?}");
+    assert_eq!(
+        shown(&ours),
+        shown(&below),
+        "{what}: below {roots:?}\n{}",
+        describe(root)
+    );
+    assert_eq!(ours, below, "{what}: below, bytes");
     let files: Vec<Vec<u8>> = untracked::files_named(&repo, ".salve-tmp-")
         .unwrap()
         .iter()
@@ -317,7 +394,7 @@ fn assert_same_as_git(root: &Path, what: &str) -> (bool, usize, usize) {
     let (mut files, mut named) = (files, named);
     files.sort();
     named.sort();
-    assert_eq!(files, named, "{what}: files named .salve-tmp-");
+    assert_eq!(shown(&files), shown(&named), "{what}: files named .salve-tmp-");
     (listed.in_process(), listed.top.len(), below.len())
 }
 

@@ -56,17 +56,23 @@ impl Walk<'_> {
                     if self.stack.excluded(&path, true) {
                         continue;
                     }
+                    // git drops a `dir/` record whose name the index holds as a file (a
+                    // tracked file replaced by a directory); what is inside still counts
+                    // without `--directory`.
+                    let listed = !self.files.contains(path.as_slice());
                     if self.dirs.contains(path.as_slice()) {
                         self.tracked_dir(&path, found)?;
                     } else if nested_repository(&self.root.join(as_path(&path)))? {
-                        found.top.push(with_slash(path));
+                        if listed {
+                            found.top.push(with_slash(path));
+                        }
                     } else {
                         let mut inside = Vec::new();
                         self.untracked_dir(&path, &mut inside)?;
-                        if !inside.is_empty() {
+                        if !inside.is_empty() && listed {
                             found.top.push(with_slash(path));
-                            found.below.append(&mut inside);
                         }
+                        found.below.append(&mut inside);
                     }
                 }
             }

@@ -130,10 +130,12 @@ fn star(pat: &[u8], p: usize, text: &[u8], mut t: usize, pathname: bool) -> Foun
                 t += 1;
             }
             if at(text, t) != next || t >= text.len() {
+                // A `**` that cannot find it anywhere ends the match; a `*` that cannot find
+                // it in this directory leaves an outer `**` to try further on.
                 return if match_slash {
-                    Found::AbortToDoubleStar
-                } else {
                     Found::AbortAll
+                } else {
+                    Found::AbortToDoubleStar
                 };
             }
         }
@@ -225,6 +227,8 @@ mod tests {
             ("\\#x", "#x", true, true),
             ("a?c", "a/c", true, false),
             ("[a", "a", true, false),
+            ("**/*.log", "b/x.d/k.log", true, true),
+            ("a/*/**/z", "a/b/c/z", true, true),
             ("x\\", "x", true, false),
         ];
         for (pattern, text, pathname, want) in cases {
