@@ -394,7 +394,11 @@ fn assert_same_as_git(root: &Path, what: &str) -> (bool, usize, usize) {
     let (mut files, mut named) = (files, named);
     files.sort();
     named.sort();
-    assert_eq!(shown(&files), shown(&named), "{what}: files named .salve-tmp-");
+    assert_eq!(
+        shown(&files),
+        shown(&named),
+        "{what}: files named .salve-tmp-"
+    );
     (listed.in_process(), listed.top.len(), below.len())
 }
 
@@ -442,7 +446,10 @@ fn random_work_trees_list_as_git_lists_them() {
          top, {below} below collapsed directories"
     );
     // Most trees must take the in-process path, or this test proves little.
-    assert!(modelled * 3 >= trees * 2, "{modelled} of {trees} in process");
+    assert!(
+        modelled * 3 >= trees * 2,
+        "{modelled} of {trees} in process"
+    );
 }
 
 /// A small repository for one fallback trigger: tracked, untracked and ignored files and an

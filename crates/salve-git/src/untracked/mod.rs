@@ -40,6 +40,8 @@
 //! not change its answer, and are ignored here.
 
 mod patterns;
+#[cfg(all(test, unix))]
+mod patterns_prop;
 #[cfg(unix)]
 mod walk;
 mod wildmatch;
@@ -216,9 +218,12 @@ fn walk_with(
 ) -> Option<Listing> {
     let mut outer = Vec::new();
     // git consults info/exclude before the global file.
-    for file in [Some(dot_git.join("info/exclude")), global_file(excludes_file)]
-        .into_iter()
-        .flatten()
+    for file in [
+        Some(dot_git.join("info/exclude")),
+        global_file(excludes_file),
+    ]
+    .into_iter()
+    .flatten()
     {
         if let Some(list) = outer_list(&file).ok()? {
             outer.push(list);

@@ -15,7 +15,7 @@
 use super::wildmatch;
 
 /// One line of an ignore file.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Pattern {
     text: Vec<u8>,
     negative: bool,
@@ -27,7 +27,7 @@ struct Pattern {
 }
 
 /// The lines of one ignore file and the directory it applies to (`""` or `"a/b/"`).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct List {
     base: Vec<u8>,
     patterns: Vec<Pattern>,
@@ -59,6 +59,16 @@ impl List {
             base: base.to_vec(),
             patterns,
         })
+    }
+
+    #[cfg(test)]
+    pub fn base(&self) -> &[u8] {
+        &self.base
+    }
+
+    #[cfg(test)]
+    pub fn clone_list(&self) -> List {
+        self.clone()
     }
 
     /// `Some(true)`: excluded by this list; `Some(false)`: re-included; `None`: no line
@@ -100,7 +110,10 @@ impl Pattern {
         if text.windows(2).any(|w| w == b"[:") {
             return Err(Unmodelled);
         }
-        let literal = text.iter().position(|b| b"*?[\\".contains(b)).unwrap_or(text.len());
+        let literal = text
+            .iter()
+            .position(|b| b"*?[\\".contains(b))
+            .unwrap_or(text.len());
         Ok(Some(Pattern {
             basename: !text.contains(&b'/'),
             text: text.to_vec(),

@@ -47,8 +47,7 @@ impl Walk<'_> {
             match kind {
                 Kind::Other => {}
                 Kind::File => {
-                    if !self.files.contains(path.as_slice()) && !self.stack.excluded(&path, false)
-                    {
+                    if !self.files.contains(path.as_slice()) && !self.stack.excluded(&path, false) {
                         found.top.push(path);
                     }
                 }

@@ -90,13 +90,11 @@ fn star(pat: &[u8], p: usize, text: &[u8], mut t: usize, pathname: bool) -> Foun
         }
         let after_slash = start == 0 || pat[start - 1] == b'/';
         let next = at(pat, p);
-        let before_slash = p >= pat.len()
-            || next == b'/'
-            || (next == b'\\' && at(pat, p + 1) == b'/');
+        let before_slash =
+            p >= pat.len() || next == b'/' || (next == b'\\' && at(pat, p + 1) == b'/');
         if after_slash && before_slash {
             // `**/` may stand for no directory at all.
-            if next == b'/' && p < pat.len() && run(pat, p + 1, text, t, pathname) == Found::Match
-            {
+            if next == b'/' && p < pat.len() && run(pat, p + 1, text, t, pathname) == Found::Match {
                 return Found::Match;
             }
             match_slash = true;
