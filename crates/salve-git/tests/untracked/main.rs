@@ -16,6 +16,8 @@ use salve_git::{untracked, Repo};
 
 mod fallback;
 mod random;
+#[path = "../../../../tests/support/skip.rs"]
+mod skip;
 
 /// The process environment is shared: one test at a time changes it.
 pub static ENV: Mutex<()> = Mutex::new(());
@@ -156,4 +158,43 @@ pub fn fresh_home() -> tempfile::TempDir {
         }
     }
     home
+}
+
+/// `scripts/bench-untracked.py --short`: the benchmark runs (with the example `cargo test`
+/// builds beside this binary), both listings agree, and its table is printed.
+#[test]
+fn the_listing_benchmark_runs_in_its_short_mode() {
+    let _guard = ENV.lock().unwrap_or_else(|e| e.into_inner());
+    let _home = fresh_home();
+    let example = std::env::current_exe()
+        .unwrap()
+        .parent()
+        .and_then(Path::parent)
+        .unwrap()
+        .join("examples/untracked_listing");
+    if !example.exists() {
+        skip::skip(
+            "the_listing_benchmark_runs_in_its_short_mode",
+            "the example untracked_listing is built by `cargo test -p salve-git` (all targets)",
+        );
+        return;
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/bench-untracked.py");
+    let out = Command::new("python3")
+        .arg(script)
+        .args(["--short", "--example"])
+        .arg(&example)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let row = stdout
+        .lines()
+        .find(|l| l.starts_with("| ") && l.ends_with(" |") && l.contains('x'))
+        .unwrap_or_else(|| panic!("no row in {stdout}"));
+    assert!(row.split('|').count() == 8, "{row}");
 }
