@@ -37,7 +37,7 @@ fn listing(repo: &Repo, in_process: bool) -> Result<Records, String> {
         .top
         .iter()
         .filter_map(|r| r.strip_suffix(b"/"))
-        .map(|r| salve_git::path_from_bytes(r))
+        .map(salve_git::path_from_bytes)
         .filter(|d| !repo.root.join(d).join(".git").exists())
         .collect();
     let mut below = if roots.is_empty() {
