@@ -74,6 +74,13 @@ const HARMLESS: &[&str] = &[
     "GIT_MERGE_AUTOEDIT",
     "GIT_REFLOG_ACTION",
     "GIT_CEILING_DIRECTORIES",
+    "GIT_MERGE_VERBOSITY",
+    "GIT_DIFF_OPTS",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_FLUSH",
+    "GIT_ALLOW_PROTOCOL",
+    "GIT_PROTOCOL_FROM_USER",
+    "GIT_NO_REPLACE_OBJECTS",
 ];
 const HARMLESS_PREFIXES: &[&str] = &[
     "GIT_CONFIG_KEY_",
@@ -82,6 +89,12 @@ const HARMLESS_PREFIXES: &[&str] = &[
     "GIT_COMMITTER_",
     "GIT_TRACE",
     "GIT_PS1_",
+    "GIT_SSH_",
+    "GIT_SSL_",
+    "GIT_HTTP_",
+    "GIT_CURL_",
+    "GIT_PROXY_",
+    "GIT_LFS_",
 ];
 
 /// The untracked listing: git's `--directory --no-empty-directory` records (a directory ends

@@ -156,8 +156,10 @@ fn scrubbed_variables_and_index_version_4_stay_in_process() {
     git(&root, &["update-index", "--index-version", "4"]);
     std::env::set_var("GIT_DIR", "/nowhere");
     std::env::set_var("GIT_INDEX_FILE", "/nowhere/index");
+    std::env::set_var("GIT_SSL_CAINFO", "/nowhere/ca.crt");
     let (inside, top, below) = assert_same_as_git(&root, "index v4 with GIT_DIR set");
     std::env::remove_var("GIT_DIR");
     std::env::remove_var("GIT_INDEX_FILE");
+    std::env::remove_var("GIT_SSL_CAINFO");
     assert!(inside && top == 2 && below == 1, "{top} {below}");
 }
