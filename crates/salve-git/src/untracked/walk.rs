@@ -3,8 +3,12 @@
 
 use std::collections::HashSet;
 use std::ffi::OsStr;
+use std::io::Read as _;
+use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt as _;
 use std::path::Path;
+
+use rustix::fs::{self, AtFlags, FileType, Mode, OFlags};
 
 use super::patterns::{List, Stack, Unmodelled};
 
@@ -25,25 +29,48 @@ pub(super) struct Walk<'a> {
 }
 
 /// One directory entry, as git's walk classifies it.
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Dir,
     File,
     Other,
 }
 
+/// A directory being read: its descriptor (children are opened relative to it, which spares
+/// the kernel a lookup of the whole path each time) and its entries.
+struct Opened {
+    dir: fs::Dir,
+    entries: Vec<(Vec<u8>, Kind)>,
+    /// The kind of its `.gitignore` entry, if it has one.
+    ignore_file: Option<Kind>,
+}
+
 impl Walk<'_> {
     /// Walk the whole work tree.
     pub fn run(mut self) -> Result<Found, Unmodelled> {
         let mut found = Found::default();
-        self.tracked_dir(&[], &mut found)?;
+        let root = fs::open(
+            self.root,
+            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+        .map_err(|_| Unmodelled)?;
+        let opened = read(root, &[])?;
+        self.tracked_dir(&[], opened, &mut found)?;
         Ok(found)
     }
 
     /// A directory that holds tracked files (or the root): untracked directories in it are
     /// collapsed to `dir/` when they hold something.
-    fn tracked_dir(&mut self, dir: &[u8], found: &mut Found) -> Result<(), Unmodelled> {
-        let pushed = self.enter(dir)?;
-        for (path, kind) in self.entries(dir)? {
+    fn tracked_dir(
+        &mut self,
+        dir: &[u8],
+        opened: Opened,
+        found: &mut Found,
+    ) -> Result<(), Unmodelled> {
+        let pushed = self.enter(dir, &opened)?;
+        for (path, kind) in &opened.entries {
+            let path = path.clone();
             match kind {
                 Kind::Other => {}
                 Kind::File => {
@@ -60,14 +87,16 @@ impl Walk<'_> {
                     // without `--directory`.
                     let listed = !self.files.contains(path.as_slice());
                     if self.dirs.contains(path.as_slice()) {
-                        self.tracked_dir(&path, found)?;
+                        let child = open_child(&opened.dir, &path)?;
+                        self.tracked_dir(&path, child, found)?;
                     } else if nested_repository(&self.root.join(as_path(&path)))? {
                         if listed {
                             found.top.push(with_slash(path));
                         }
                     } else {
                         let mut inside = Vec::new();
-                        self.untracked_dir(&path, &mut inside)?;
+                        let child = open_child(&opened.dir, &path)?;
+                        self.untracked_dir(&path, child, &mut inside)?;
                         if !inside.is_empty() && listed {
                             found.top.push(with_slash(path));
                         }
@@ -81,9 +110,15 @@ impl Walk<'_> {
     }
 
     /// A directory with no tracked file below it: everything untracked in it, recursively.
-    fn untracked_dir(&mut self, dir: &[u8], out: &mut Vec<Vec<u8>>) -> Result<(), Unmodelled> {
-        let pushed = self.enter(dir)?;
-        for (path, kind) in self.entries(dir)? {
+    fn untracked_dir(
+        &mut self,
+        dir: &[u8],
+        opened: Opened,
+        out: &mut Vec<Vec<u8>>,
+    ) -> Result<(), Unmodelled> {
+        let pushed = self.enter(dir, &opened)?;
+        for (path, kind) in &opened.entries {
+            let path = path.clone();
             match kind {
                 Kind::Other => {}
                 Kind::File => {
@@ -98,7 +133,8 @@ impl Walk<'_> {
                     if nested_repository(&self.root.join(as_path(&path)))? {
                         out.push(with_slash(path));
                     } else {
-                        self.untracked_dir(&path, out)?;
+                        let child = open_child(&opened.dir, &path)?;
+                        self.untracked_dir(&path, child, out)?;
                     }
                 }
             }
@@ -107,24 +143,30 @@ impl Walk<'_> {
         Ok(())
     }
 
-    /// Read `dir`'s `.gitignore`, if any, onto the stack.
-    fn enter(&mut self, dir: &[u8]) -> Result<bool, Unmodelled> {
+    /// Read `dir`'s `.gitignore`, if its listing holds one, onto the stack.
+    fn enter(&mut self, dir: &[u8], opened: &Opened) -> Result<bool, Unmodelled> {
+        match opened.ignore_file {
+            None => return Ok(false),
+            Some(Kind::File) => {}
+            // git refuses to follow a symlinked `.gitignore` and warns; left to git.
+            Some(_) => return Err(Unmodelled),
+        }
+        let fd = fs::openat(
+            opened.dir.fd().map_err(|_| Unmodelled)?,
+            ".gitignore",
+            OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+        .map_err(|_| Unmodelled)?;
+        let mut bytes = Vec::new();
+        std::fs::File::from(fd)
+            .read_to_end(&mut bytes)
+            .map_err(|_| Unmodelled)?;
         let base = if dir.is_empty() {
             Vec::new()
         } else {
             with_slash(dir.to_vec())
         };
-        let file = self.root.join(as_path(&base)).join(".gitignore");
-        let meta = match std::fs::symlink_metadata(&file) {
-            Ok(meta) => meta,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
-            Err(_) => return Err(Unmodelled),
-        };
-        // git refuses to follow a symlinked `.gitignore` and warns; left to git.
-        if !meta.is_file() {
-            return Err(Unmodelled);
-        }
-        let bytes = std::fs::read(&file).map_err(|_| Unmodelled)?;
         self.stack.dirs.push(List::parse(&base, &bytes)?);
         Ok(true)
     }
@@ -134,34 +176,71 @@ impl Walk<'_> {
             self.stack.dirs.pop();
         }
     }
+}
 
-    /// `dir`'s entries as paths from the root, `.git` left out as git leaves it out.
-    fn entries(&self, dir: &[u8]) -> Result<Vec<(Vec<u8>, Kind)>, Unmodelled> {
-        let full = self.root.join(as_path(dir));
-        let read = std::fs::read_dir(&full).map_err(|_| Unmodelled)?;
-        let mut out = Vec::new();
-        for entry in read {
-            let entry = entry.map_err(|_| Unmodelled)?;
-            let name = entry.file_name();
-            if name.as_bytes() == b".git" {
-                continue;
-            }
-            let kind = match entry.file_type() {
-                Ok(t) if t.is_dir() => Kind::Dir,
-                Ok(t) if t.is_file() || t.is_symlink() => Kind::File,
-                Ok(_) => Kind::Other,
-                Err(_) => return Err(Unmodelled),
-            };
-            let mut path = Vec::with_capacity(dir.len() + 1 + name.len());
-            if !dir.is_empty() {
-                path.extend_from_slice(dir);
-                path.push(b'/');
-            }
-            path.extend_from_slice(name.as_bytes());
-            out.push((path, kind));
+/// Open the sub-directory `path` (its last component) of the directory `parent`, without
+/// following a symlink, and read it.
+fn open_child(parent: &fs::Dir, path: &[u8]) -> Result<Opened, Unmodelled> {
+    let parent = parent.fd().map_err(|_| Unmodelled)?;
+    let name_at = path.iter().rposition(|b| *b == b'/').map_or(0, |i| i + 1);
+    let fd = fs::openat(
+        parent,
+        OsStr::from_bytes(&path[name_at..]),
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+        Mode::empty(),
+    )
+    .map_err(|_| Unmodelled)?;
+    read(fd, path)
+}
+
+/// The entries of the open directory `fd` at `dir`, as paths from the root; `.git` is left
+/// out as git leaves it out.
+fn read(fd: OwnedFd, dir: &[u8]) -> Result<Opened, Unmodelled> {
+    // `Dir::new` reads through this descriptor; `read_from` would open a second one.
+    let mut listing = fs::Dir::new(fd).map_err(|_| Unmodelled)?;
+    let mut entries = Vec::new();
+    let mut ignore_file = None;
+    while let Some(entry) = listing.read() {
+        let entry = entry.map_err(|_| Unmodelled)?;
+        let name = entry.file_name().to_bytes();
+        if name == b"." || name == b".." || name == b".git" {
+            continue;
         }
-        Ok(out)
+        let raw = match entry.file_type() {
+            FileType::Unknown => {
+                let fd = listing.fd().map_err(|_| Unmodelled)?;
+                let stat = fs::statat(fd, entry.file_name(), AtFlags::SYMLINK_NOFOLLOW)
+                    .map_err(|_| Unmodelled)?;
+                FileType::from_raw_mode(stat.st_mode)
+            }
+            known => known,
+        };
+        let kind = match raw {
+            FileType::Directory => Kind::Dir,
+            FileType::RegularFile | FileType::Symlink => Kind::File,
+            _ => Kind::Other,
+        };
+        if name == b".gitignore" {
+            // Only a regular file is read; a symlink is left to git (see `enter`).
+            ignore_file = Some(if raw == FileType::RegularFile {
+                Kind::File
+            } else {
+                Kind::Other
+            });
+        }
+        let mut path = Vec::with_capacity(dir.len() + 1 + name.len());
+        if !dir.is_empty() {
+            path.extend_from_slice(dir);
+            path.push(b'/');
+        }
+        path.extend_from_slice(name);
+        entries.push((path, kind));
     }
+    Ok(Opened {
+        dir: listing,
+        entries,
+        ignore_file,
+    })
 }
 
 fn as_path(bytes: &[u8]) -> &Path {
