@@ -1,8 +1,10 @@
 //! Which untracked paths a checkpoint leaves out, and why.
 //!
-//! git lists untracked, non-ignored paths, collapsing directories that hold no tracked file into
-//! one `dir/` entry. Such a directory is either a nested repository (left alone entirely) or an
-//! untracked directory; only those are looked into, so a large tracked tree costs nothing here.
+//! The untracked listing (`crate::untracked`: in process with git's answer where git's rules are
+//! modelled, else `git ls-files`) gives untracked, non-ignored paths, collapsing directories
+//! that hold no tracked file into one `dir/` entry. Such a directory is either a nested
+//! repository (left alone entirely) or an untracked directory; only those are looked into, so a
+//! large tracked tree costs nothing here.
 //! Inside untracked directories, sub-directories are judged bottom-up: one whose remaining content
 //! is over the limits is skipped whole, and what is left counts toward its parent. Loose untracked
 //! files over the size limit are skipped one by one. Skips become `:(exclude)` pathspecs for

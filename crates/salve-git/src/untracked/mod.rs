@@ -8,7 +8,9 @@
 //! modelled, and by git everywhere else. A file missed here would be missing from the
 //! checkpoint and could not be brought back by undo, so anything not modelled falls back.
 //!
-//! Modelled (and checked against git by a seeded property test, `tests/it/untracked.rs`):
+//! Modelled (and checked against git, byte for byte, by seeded property tests: random work
+//! trees in `tests/untracked/random.rs`, random patterns against `git check-ignore` in
+//! `patterns_prop`):
 //! `.gitignore` files at every level, `info/exclude` and the global excludes file (the XDG
 //! default or `core.excludesFile` from the global or system configuration), with git's
 //! precedence and pattern syntax (see `patterns` and `wildmatch`); tracked paths from the index
