@@ -163,3 +163,20 @@ fn scrubbed_variables_and_index_version_4_stay_in_process() {
     std::env::remove_var("GIT_SSL_CAINFO");
     assert!(inside && top == 2 && below == 1, "{top} {below}");
 }
+
+/// The untracked cache only makes git's walk faster: with it in the index (`UNTR`), the
+/// listing stays in process and still equals git's.
+#[test]
+fn the_untracked_cache_stays_in_process() {
+    let _guard = ENV.lock().unwrap_or_else(|e| e.into_inner());
+    let home = fresh_home();
+    let root = small_tree(home.path());
+    git(&root, &["config", "core.untrackedCache", "true"]);
+    git(&root, &["update-index", "--untracked-cache"]);
+    git(&root, &["status", "--porcelain"]);
+    let index = std::fs::read(root.join(".git/index")).unwrap();
+    assert!(index.windows(4).any(|w| w == b"UNTR"), "the index holds the cache");
+    std::fs::write(root.join("new/deep/e.txt"), "e\n").unwrap();
+    let (inside, top, below) = assert_same_as_git(&root, "with the untracked cache");
+    assert!(inside && top == 2 && below == 2, "{top} {below}");
+}
