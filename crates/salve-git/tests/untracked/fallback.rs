@@ -180,3 +180,21 @@ fn the_untracked_cache_stays_in_process() {
     let (inside, top, below) = assert_same_as_git(&root, "with the untracked cache");
     assert!(inside && top == 2 && below == 2, "{top} {below}");
 }
+
+/// Another object format (`extensions.objectFormat`) changes the index's layout: left to git.
+#[test]
+fn a_sha256_repository_falls_back() {
+    let _guard = ENV.lock().unwrap_or_else(|e| e.into_inner());
+    let home = fresh_home();
+    let root = home.path().join("sha256");
+    std::fs::create_dir_all(root.join("d")).unwrap();
+    git(&root, &["init", "-q", "--object-format=sha256"]);
+    std::fs::write(root.join("a.txt"), "a\n").unwrap();
+    git(&root, &["add", "a.txt"]);
+    std::fs::write(root.join("d/b.txt"), "b\n").unwrap();
+    std::fs::write(root.join("c.txt"), "c\n").unwrap();
+    let repo = Repo::discover(&root).unwrap();
+    assert!(untracked::in_process(&repo).unwrap().is_none());
+    let (inside, top, below) = assert_same_as_git(&root, "sha256");
+    assert!(!inside && top == 2 && below == 1, "{top} {below}");
+}
