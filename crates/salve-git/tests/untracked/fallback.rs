@@ -175,7 +175,10 @@ fn the_untracked_cache_stays_in_process() {
     git(&root, &["update-index", "--untracked-cache"]);
     git(&root, &["status", "--porcelain"]);
     let index = std::fs::read(root.join(".git/index")).unwrap();
-    assert!(index.windows(4).any(|w| w == b"UNTR"), "the index holds the cache");
+    assert!(
+        index.windows(4).any(|w| w == b"UNTR"),
+        "the index holds the cache"
+    );
     std::fs::write(root.join("new/deep/e.txt"), "e\n").unwrap();
     let (inside, top, below) = assert_same_as_git(&root, "with the untracked cache");
     assert!(inside && top == 2 && below == 2, "{top} {below}");
