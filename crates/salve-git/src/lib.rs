@@ -8,6 +8,8 @@
 //!   and pruning them.
 //! - [`restore()`]: bring a checkpoint back (after checkpointing the present, so it is undoable).
 //! - [`undo()`]: restore the state before the latest salve change; a second undo redoes.
+//! - [`untracked`]: the untracked listing a checkpoint takes, made in process with git's exact
+//!   answer where git's rules are modelled, by git elsewhere.
 //! - [`commit`]: commit exactly the files of a fix, leaving the user's other work untouched.
 //! - [`Repo::blob_at`]: baseline reads for 3-way placement.
 //!
@@ -37,6 +39,7 @@ mod repo;
 pub mod restore;
 mod tempindex;
 pub mod undo;
+pub mod untracked;
 mod zlib;
 
 pub use cmd::{ensure_supported_version, git_version, split_nul, Git, GitError, MIN_GIT_VERSION};

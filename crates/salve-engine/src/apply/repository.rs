@@ -78,31 +78,16 @@ impl<'scope, 'env> Repository<'scope, 'env> {
     }
 }
 
-/// Remove the temporary files of killed salve writes that git lists anywhere in the work tree
-/// (untracked and not ignored), with one `git ls-files`; returns the paths removed. A leftover
-/// in an ignored directory goes when that directory is next written, or at `salve gc`. A git
-/// failure only leaves the clutter where it is.
+/// Remove the temporary files of killed salve writes that git would list anywhere in the work
+/// tree (untracked and not ignored); returns the paths removed. The listing is salve-git's
+/// (in process with git's answer where it models git's rules, else one `git ls-files`). A
+/// leftover in an ignored directory goes when that directory is next written, or at
+/// `salve gc`. A failure only leaves the clutter where it is.
 pub(crate) fn sweep_untracked_leftovers(repo: &salve_git::Repo) -> Vec<PathBuf> {
-    use std::os::unix::ffi::OsStrExt as _;
-    let pattern = format!(":(glob)**/{}*", crate::transaction::TEMP_PREFIX);
-    let listed = repo
-        .git()
-        .args([
-            "ls-files",
-            "--others",
-            "--exclude-standard",
-            "-z",
-            "--",
-            &pattern,
-        ])
-        .run_bytes();
-    let Ok(listed) = listed else {
+    let Ok(listed) = salve_git::untracked::files_named(repo, crate::transaction::TEMP_PREFIX)
+    else {
         return Vec::new();
     };
-    let paths = listed
-        .split(|b| *b == 0)
-        .filter(|p| !p.is_empty())
-        .map(|p| repo.root.join(std::ffi::OsStr::from_bytes(p)))
-        .collect::<Vec<_>>();
+    let paths = listed.iter().map(|p| repo.root.join(p)).collect::<Vec<_>>();
     crate::transaction::sweep_files(paths)
 }

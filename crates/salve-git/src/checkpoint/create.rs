@@ -74,7 +74,8 @@ pub struct Snapshot {
 
 /// The objects of a checkpoint of `repo` as it is now; see [`Snapshot`].
 ///
-/// The untracked scan (a git process) runs beside the read of HEAD. The trees are built in
+/// The untracked scan (in process where `crate::untracked` models git's rules, else a git
+/// process) runs beside the read of HEAD. The trees are built in
 /// process where that gives git's bytes (see `inproc`), else through a temporary index as the
 /// module docs say.
 pub fn snapshot(repo: &Repo, options: &Options) -> Result<Snapshot, Error> {

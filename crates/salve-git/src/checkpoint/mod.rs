@@ -65,8 +65,8 @@ pub(crate) mod meta;
 pub(crate) mod options;
 pub mod private;
 #[cfg(unix)]
-mod probe;
-mod probe_disk;
+pub(crate) mod probe;
+pub(crate) mod probe_disk;
 pub(crate) mod raw;
 mod scan;
 

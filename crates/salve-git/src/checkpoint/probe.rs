@@ -27,6 +27,29 @@ static MEMO: OnceLock<Mutex<Vec<(PathBuf, Probe)>>> = OnceLock::new();
 /// True when the configuration and the repository-wide attributes files allow building trees
 /// in process. The work tree's own `.gitattributes` files are checked by [`attributes_allow`].
 pub(super) fn config_allows(repo: &Repo) -> Result<bool, GitError> {
+    let probe = current(repo)?;
+    if !probe.allowed {
+        return Ok(false);
+    }
+    let common = repo.common_dir()?;
+    let mut files = vec![
+        common.join("info/attributes"),
+        PathBuf::from("/etc/gitattributes"),
+    ];
+    files.extend(probe.attributes_file);
+    Ok(files.iter().all(|f| attributes_allow(f)))
+}
+
+/// What the configuration says about listing untracked files in process: `None` when it uses
+/// something that listing does not model (see `crate::untracked`), else the `core.excludesFile`
+/// set globally, if any.
+pub(crate) fn listing(repo: &Repo) -> Result<Option<Option<PathBuf>>, GitError> {
+    let probe = current(repo)?;
+    Ok(probe.lists.then_some(probe.excludes_file))
+}
+
+/// The probe for `repo`: this process's, the one kept on disk, or git's answer.
+fn current(repo: &Repo) -> Result<Probe, GitError> {
     let memo = MEMO.get_or_init(Default::default);
     let cached = memo.lock().ok().and_then(|m| {
         m.iter()
@@ -57,16 +80,7 @@ pub(super) fn config_allows(repo: &Repo) -> Result<bool, GitError> {
             probe
         }
     };
-    if !probe.allowed {
-        return Ok(false);
-    }
-    let common = repo.common_dir()?;
-    let mut files = vec![
-        common.join("info/attributes"),
-        PathBuf::from("/etc/gitattributes"),
-    ];
-    files.extend(probe.attributes_file);
-    Ok(files.iter().all(|f| attributes_allow(f)))
+    Ok(probe)
 }
 
 /// False when the attributes file at `path` exists and may ask for a conversion.
@@ -102,11 +116,15 @@ fn ask(repo: &Repo) -> Result<Probe, GitError> {
     watched.extend(xdg.as_ref().map(|x| x.join("git/config")));
     let mut allowed = true;
     let mut attributes_file = xdg.as_ref().map(|x| x.join("git/attributes"));
+    let mut lists = Lists::new(repo, home.as_deref())?;
     let mut records = split_nul(&out);
     while let (Some(origin), Some(entry)) = (records.next(), records.next()) {
-        if let Some(file) = String::from_utf8_lossy(origin).strip_prefix("file:") {
-            watched.push(repo.root.join(file));
+        let origin = String::from_utf8_lossy(origin);
+        let file = origin.strip_prefix("file:").map(|f| repo.root.join(f));
+        if let Some(file) = &file {
+            watched.push(file.clone());
         }
+        lists.see(file.as_deref(), &entry_text(entry));
         let entry = String::from_utf8_lossy(entry);
         let (key, value) = entry.split_once('\n').unwrap_or((&entry, "true"));
         let raw = value.trim();
@@ -132,8 +150,82 @@ fn ask(repo: &Repo) -> Result<Probe, GitError> {
     Ok(Probe {
         allowed,
         attributes_file,
+        lists: lists.allowed,
+        excludes_file: lists.excludes_file,
         stamp: stamp(watched.into_iter()),
     })
+}
+
+fn entry_text(entry: &[u8]) -> String {
+    String::from_utf8_lossy(entry).into_owned()
+}
+
+/// The configuration as the untracked listing sees it (see `crate::untracked` for why each
+/// key makes it leave the listing to git).
+struct Lists {
+    allowed: bool,
+    excludes_file: Option<PathBuf>,
+    /// The repository's own configuration files: an excludes file set there is left to git.
+    local: Vec<PathBuf>,
+    home: Option<PathBuf>,
+}
+
+impl Lists {
+    fn new(repo: &Repo, home: Option<&Path>) -> Result<Lists, GitError> {
+        Ok(Lists {
+            allowed: true,
+            excludes_file: None,
+            local: vec![
+                repo.common_dir()?.join("config"),
+                repo.git_dir()?.join("config.worktree"),
+            ],
+            home: home.map(Path::to_path_buf),
+        })
+    }
+
+    /// One `key\nvalue` entry of `git config -z -l`, from `file` (`None`: not a file, such as
+    /// the command line).
+    fn see(&mut self, file: Option<&Path>, entry: &str) {
+        let (key, value) = entry.split_once('\n').unwrap_or((entry, "true"));
+        let key = key.to_ascii_lowercase();
+        let falsy = matches!(
+            value.trim().to_ascii_lowercase().as_str(),
+            "false" | "no" | "off" | "0" | ""
+        );
+        match key.as_str() {
+            "core.excludesfile" => {
+                let local = file.is_none_or(|f| self.local.iter().any(|l| same_file(l, f)));
+                let path = match (value.strip_prefix("~/"), &self.home) {
+                    (Some(rest), Some(home)) => Some(home.join(rest)),
+                    _ if value.starts_with('/') => Some(PathBuf::from(value)),
+                    _ => None,
+                };
+                match path {
+                    Some(path) if !local => self.excludes_file = Some(path),
+                    _ => self.allowed = false,
+                }
+            }
+            "core.ignorecase"
+            | "core.sparsecheckout"
+            | "core.precomposeunicode"
+            | "core.bare"
+            | "index.sparse" => self.allowed &= falsy,
+            "core.worktree" => self.allowed = false,
+            "extensions.worktreeconfig" => {}
+            other => {
+                if other.starts_with("include.")
+                    || other.starts_with("includeif.")
+                    || other.starts_with("extensions.")
+                {
+                    self.allowed = false;
+                }
+            }
+        }
+    }
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
 }
 
 fn expand_home(path: &str, home: Option<&Path>) -> PathBuf {

@@ -21,9 +21,13 @@ pub(super) type Stamp = Vec<(PathBuf, Option<(SystemTime, u64)>)>;
 
 /// What the configuration allows, and the files it came from.
 #[derive(Clone, Debug)]
-pub(super) struct Probe {
+pub(crate) struct Probe {
     pub allowed: bool,
     pub attributes_file: Option<PathBuf>,
+    /// Whether the untracked listing may be made in process (see `crate::untracked`).
+    pub lists: bool,
+    /// `core.excludesFile` as set in the global or system configuration, expanded.
+    pub excludes_file: Option<PathBuf>,
     pub stamp: Stamp,
 }
 
@@ -47,7 +51,7 @@ pub(super) fn stamp(paths: impl Iterator<Item = PathBuf>) -> Stamp {
 }
 
 const FILE: &str = "config-probe";
-const HEADER: &str = "salve-config-probe 1";
+const HEADER: &str = "salve-config-probe 2";
 
 /// What git's configuration depends on besides files: a change of any of these is a new key.
 const ENV: &[&str] = &[
@@ -97,11 +101,19 @@ pub(super) fn load(dir: &Path, root: &Path) -> Option<Probe> {
         "allowed 0" => false,
         _ => return None,
     };
+    let lists = match lines.next()? {
+        "lists 1" => true,
+        "lists 0" => false,
+        _ => return None,
+    };
     let mut attributes_file = None;
+    let mut excludes_file = None;
     let mut stamp: Stamp = Vec::new();
     for line in lines {
         if let Some(path) = line.strip_prefix("attributes ") {
             attributes_file = Some(PathBuf::from(path));
+        } else if let Some(path) = line.strip_prefix("excludes ") {
+            excludes_file = Some(PathBuf::from(path));
         } else if let Some(rest) = line.strip_prefix("watch ") {
             let (seen, path) = rest.split_once(' ').and_then(|(time, rest)| {
                 let (len, path) = rest.split_once(' ')?;
@@ -115,6 +127,8 @@ pub(super) fn load(dir: &Path, root: &Path) -> Option<Probe> {
     let probe = Probe {
         allowed,
         attributes_file,
+        lists,
+        excludes_file,
         stamp,
     };
     probe.is_current().then_some(probe)
@@ -152,13 +166,17 @@ pub(super) fn save(dir: &Path, root: &Path, probe: &Probe) {
 
 fn render(root: &Path, probe: &Probe) -> Option<String> {
     let mut text = format!(
-        "{HEADER}\nkey {}\nallowed {}\n",
+        "{HEADER}\nkey {}\nallowed {}\nlists {}\n",
         env_key(root),
-        u8::from(probe.allowed)
+        u8::from(probe.allowed),
+        u8::from(probe.lists)
     );
     let line_safe = |p: &Path| p.to_str().filter(|s| !s.contains('\n')).map(str::to_owned);
     if let Some(path) = &probe.attributes_file {
         text.push_str(&format!("attributes {}\n", line_safe(path)?));
+    }
+    if let Some(path) = &probe.excludes_file {
+        text.push_str(&format!("excludes {}\n", line_safe(path)?));
     }
     for (path, seen) in &probe.stamp {
         let path = line_safe(path)?;
@@ -195,6 +213,8 @@ mod tests {
         Probe {
             allowed,
             attributes_file: Some(PathBuf::from("/nowhere/attributes")),
+            lists: !allowed,
+            excludes_file: Some(PathBuf::from("/nowhere/ignore")),
             stamp,
         }
     }
@@ -213,6 +233,8 @@ mod tests {
         );
         let loaded = load(dir, root).expect("the probe just kept");
         assert!(!loaded.allowed);
+        assert!(loaded.lists);
+        assert_eq!(loaded.excludes_file, Some(PathBuf::from("/nowhere/ignore")));
         assert_eq!(
             loaded.attributes_file,
             Some(PathBuf::from("/nowhere/attributes"))
@@ -234,7 +256,7 @@ mod tests {
         std::fs::write(&config, "[core]\n\tfilemode = false\n").unwrap();
         assert!(load(dir, root).is_none(), "a watched file changed");
 
-        std::fs::write(dir.join(FILE), "salve-config-probe 1\nkey x\nallowed 2\n").unwrap();
+        std::fs::write(dir.join(FILE), "salve-config-probe 2\nkey x\nallowed 2\n").unwrap();
         assert!(load(dir, root).is_none(), "garbage is not a probe");
         let leftovers: Vec<_> = std::fs::read_dir(dir)
             .unwrap()

@@ -1,8 +1,10 @@
 //! Which untracked paths a checkpoint leaves out, and why.
 //!
-//! git lists untracked, non-ignored paths, collapsing directories that hold no tracked file into
-//! one `dir/` entry. Such a directory is either a nested repository (left alone entirely) or an
-//! untracked directory; only those are looked into, so a large tracked tree costs nothing here.
+//! The untracked listing (`crate::untracked`: in process with git's answer where git's rules are
+//! modelled, else `git ls-files`) gives untracked, non-ignored paths, collapsing directories
+//! that hold no tracked file into one `dir/` entry. Such a directory is either a nested
+//! repository (left alone entirely) or an untracked directory; only those are looked into, so a
+//! large tracked tree costs nothing here.
 //! Inside untracked directories, sub-directories are judged bottom-up: one whose remaining content
 //! is over the limits is skipped whole, and what is left counts toward its parent. Loose untracked
 //! files over the size limit are skipped one by one. Skips become `:(exclude)` pathspecs for
@@ -11,8 +13,8 @@
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use crate::cmd::{split_nul, GitError};
-use crate::path::{literal_pathspec, path_from_bytes};
+use crate::cmd::GitError;
+use crate::path::path_from_bytes;
 use crate::repo::{is_nested_repository, Repo};
 
 use super::options::{Limits, SkipReason, Skipped};
@@ -60,19 +62,9 @@ impl Scan {
 
 pub(super) fn untracked(repo: &Repo, limits: &Limits) -> Result<Scan, GitError> {
     let mut scan = Scan::default();
-    let listing = repo
-        .git()
-        .args([
-            "ls-files",
-            "-z",
-            "--others",
-            "--exclude-standard",
-            "--directory",
-            "--no-empty-directory",
-        ])
-        .run_bytes()?;
+    let listing = crate::untracked::list(repo)?;
     let mut roots = Vec::new();
-    for record in split_nul(&listing) {
+    for record in &listing.top {
         if let Some(dir) = record.strip_suffix(b"/") {
             let dir = path_from_bytes(dir);
             if is_nested_repository(&repo.root.join(&dir)) {
@@ -89,14 +81,9 @@ pub(super) fn untracked(repo: &Repo, limits: &Limits) -> Result<Scan, GitError> 
             scan.seen.push(file);
         }
     }
-    // Argument lists have a length limit; a few hundred roots per call stays far below it.
-    for chunk in roots.chunks(256) {
-        let listing = repo
-            .git()
-            .args(["ls-files", "-z", "--others", "--exclude-standard", "--"])
-            .args(chunk.iter().map(|p| os_from(literal_pathspec(p))))
-            .run_bytes()?;
-        judge_directories(repo, chunk, &listing, limits, &mut scan);
+    if !roots.is_empty() {
+        let below = listing.below(repo, &roots)?;
+        judge_directories(repo, &roots, &below, limits, &mut scan);
     }
     Ok(scan)
 }
@@ -111,7 +98,7 @@ struct Tally {
 fn judge_directories(
     repo: &Repo,
     roots: &[PathBuf],
-    listing: &[u8],
+    listing: &[Vec<u8>],
     limits: &Limits,
     scan: &mut Scan,
 ) {
@@ -120,7 +107,7 @@ fn judge_directories(
     for root in roots {
         direct.entry(root.clone()).or_default();
     }
-    for record in split_nul(listing) {
+    for record in listing {
         if let Some(dir) = record.strip_suffix(b"/") {
             // Inside an untracked directory git still stops at nested repositories.
             scan.skip(path_from_bytes(dir), SkipReason::NestedRepository);
@@ -184,8 +171,4 @@ fn judge_directories(
 
 fn size_of(path: &Path) -> u64 {
     std::fs::symlink_metadata(path).map_or(0, |m| m.len())
-}
-
-fn os_from(bytes: Vec<u8>) -> std::ffi::OsString {
-    path_from_bytes(&bytes).into_os_string()
 }
