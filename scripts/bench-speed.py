@@ -21,6 +21,12 @@
 Each tool's CPU time (user + system, its child processes included) is measured beside the wall
 time; the clean patch's bar is also checked in CPU, which a loaded machine disturbs less.
 
+`--against OTHER` adds a loop measuring the clean patch in CPU by this salve, OTHER (a build
+before a change) and GNU patch in turn, `--rounds` times (15 by default): each sees the same
+moments of a shared machine, which single runs of each do not.
+
+    python3 scripts/bench-speed.py --runs 1 --against /tmp/salve-before [--rounds 15]
+
 `--short` runs every part on small synthetic files once (a 20,000-line file and a 100-hunk patch
 in place of sqlite3.c, a 10,000-line file for the fuzzy hunk): the test suite runs it so that the
 script cannot rot. Its figures mean nothing, so its time and memory limits are only printed;
@@ -202,6 +208,32 @@ def bench_tools(title, repo, rel, original, expected, patch_path, tools, runs):
 FAST = 'salve --no-checkpoint --no-record'
 
 
+def alternating(repo, original, expected, patch_path, salves, rounds):
+    """The clean patch by each salve (`--no-checkpoint --no-record`) and GNU patch in turn,
+    `rounds` times, so that every binary sees the same moments of a shared machine: the
+    median CPU of each (its children included) and its ratio to GNU patch's."""
+    tools = [(label, [salve, 'apply', '--no-checkpoint', '--no-record']) for label, salve in salves]
+    tools.append(('gnu-patch', ['patch', '-p1', '-s', '--no-backup-if-mismatch', '-i']))
+    cpus = {name: [] for name, _ in tools}
+    for _ in range(rounds):
+        for name, cmd in tools:
+            with open(os.path.join(repo, 'sqlite3.c'), 'wb') as f:
+                f.write(original)
+            _, p = timed(cmd + [patch_path], repo)
+            with open(os.path.join(repo, 'sqlite3.c'), 'rb') as f:
+                if f.read() != expected:
+                    FAILURES.append('alternating: %s did not write the patched file' % name)
+            cpus[name].append(p.cpu)
+    print('### Clean patch in CPU, alternating (%d rounds)\n' % rounds)
+    print('| tool | median CPU ms | x gnu-patch |')
+    print('|---|---:|---:|')
+    gnu = statistics.median(cpus['gnu-patch'])
+    for name, values in cpus.items():
+        med = statistics.median(values)
+        print('| %s | %.1f | %.2fx |' % (name, med * 1e3, med / gnu if gnu else float('nan')))
+    print()
+
+
 def bars(clean, drift):
     """The speed bar: clean no slower than GNU patch, drifted under 3x clean (both without the
     checkpoint and the record)."""
@@ -324,6 +356,8 @@ def main():
     ap.add_argument('--runs', type=int, default=5)
     ap.add_argument('--short', action='store_true',
                     help='small synthetic files, one run, limits not enforced (for the tests)')
+    ap.add_argument('--against', help='a second salve binary: the clean patch in CPU, alternating')
+    ap.add_argument('--rounds', type=int, default=15, help='rounds of the alternating loop')
     args = ap.parse_args()
     global SHORT
     SHORT = args.short
@@ -365,6 +399,9 @@ def main():
         drift_t = bench_tools('%s, drifted patch (whitespace and Unicode in context), %d hunks' % (name, hunks),
                               repo, 'sqlite3.c', original, expected, drift_path, tools, args.runs)
         bars(clean_t, drift_t)
+        if args.against:
+            salves = [('salve (this)', salve), ('salve (other)', os.path.abspath(args.against))]
+            alternating(repo, original, expected, clean_path, salves, 2 if SHORT else args.rounds)
         fuzzy_hunk(salve, args.runs, work)
         with open(os.path.join(repo, 'sqlite3.c'), 'wb') as f:
             f.write(original)
