@@ -4,17 +4,22 @@
 //! `edit_file` is a snippet by its schema and merged region by region. The two read one reply,
 //! so neither may win silently where the other disagrees:
 //!
+//! Only such blocks are judged so: content that opens or ends with a marker is a snippet or the
+//! whole-file reader's by the parse's own rules.
+//!
 //! - the whole-file reading refused: the merge is tried, and its own checks decide (it refuses
 //!   what it cannot anchor, with each region pinned to the file's first and last lines as no
 //!   marker leads or trails);
 //! - both refused: one refusal naming both reasons;
-//! - both would write, and the texts differ beyond trailing whitespace (which the merge takes
+//! - both would write (the whole-file reader having read every marker as standing for file
+//!   lines, none kept as content), and the texts differ beyond trailing whitespace (which the merge takes
 //!   from the file and the whole-file reader from the reply): ambiguous, refused.
 
+use super::marker::is_marker;
 use super::{has_marker, merge, Merged};
 use crate::locate::whole::FillError;
 use crate::report::Status;
-use crate::text::Doc;
+use crate::text::{is_blank, Doc};
 
 /// The reading a whole-file block takes.
 #[derive(Debug)]
@@ -34,7 +39,16 @@ pub(crate) fn judge(
     path: &str,
     whole: Result<Vec<String>, FillError>,
 ) -> Result<Reading, FillError> {
-    if !has_marker(content, path) {
+    // A cut (content that keeps one stretch of the file and stops) is no gap the merge could
+    // read better: without a trailing marker its last region would end the file wherever the
+    // cut fell.
+    let cut = matches!(&whole, Err(e) if e.status == Status::Truncated);
+    // Where the whole-file reader kept a marker-like line as content (a `// ...` in a file that
+    // uses it, a comment in words beside an insertion, a write tool's content), its own rules
+    // decided that the line is no marker: the merge, which reads every such line as one, is no
+    // second reading of it.
+    let kept = matches!(&whole, Ok(lines) if lines.iter().any(|l| is_marker(l, path)));
+    if cut || kept || !markers_only_inside(content, path) {
         return whole.map(Reading::Whole);
     }
     match (whole, merge(source, content, path)) {
@@ -63,6 +77,18 @@ pub(crate) fn judge(
             })
         }
     }
+}
+
+/// Whether `content` holds a marker and neither opens nor ends with one. A marker ending the
+/// content that says the rest is unchanged (`# ... rest of the file unchanged ...`) is the
+/// whole-file reader's alone, as its parse decided: a reply cut short often ends so, and read
+/// as a snippet it would keep the file's tail over the lines the cut lost.
+fn markers_only_inside(content: &str, path: &str) -> bool {
+    let mut kept = content.lines().filter(|l| !is_blank(l));
+    let first = kept.next();
+    let last = kept.next_back().or(first);
+    let edge = |l: Option<&str>| l.is_some_and(|l| is_marker(l, path));
+    !edge(first) && !edge(last) && has_marker(content, path)
 }
 
 /// Whether two readings write the same lines, trailing whitespace aside.
@@ -150,5 +176,17 @@ mod tests {
             Ok(super::Reading::Whole(lines)) => assert_eq!(lines, spaced),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn a_block_cut_short_after_a_marker_is_refused_as_cut_not_merged() {
+        // The content stops at `g`: the whole-file reader's cut check refuses it, and the merge
+        // is not asked, as its last region would end the file where the cut fell.
+        let file: String = ('a'..='z').map(|c| format!("let {c} = 0;\n")).collect();
+        let content = "let a = 0;\nlet b = 0;\n// ... existing code ...\nlet f = 0;\nlet g = 0;\n";
+        let (status, text, msgs) = apply(&file, content);
+        assert_eq!(status, Status::Truncated, "{msgs:?}");
+        assert_eq!(text, None);
+        assert!(!msgs.iter().any(|m| m.contains("edit snippet")), "{msgs:?}");
     }
 }
