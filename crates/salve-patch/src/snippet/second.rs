@@ -79,16 +79,22 @@ pub(crate) fn judge(
     }
 }
 
-/// Whether `content` holds a marker and neither opens nor ends with one. A marker ending the
-/// content that says the rest is unchanged (`# ... rest of the file unchanged ...`) is the
-/// whole-file reader's alone, as its parse decided: a reply cut short often ends so, and read
-/// as a snippet it would keep the file's tail over the lines the cut lost.
+/// Whether `content` holds a marker and neither opens nor ends with one, and every line the
+/// whole-file reader would take for a gap is a marker. A marker ending the content that says
+/// the rest is unchanged (`# ... rest of the file unchanged ...`), or a bare `...` ending it, is
+/// the whole-file reader's alone, as its parse decided: a reply cut short often ends so, and
+/// read as a snippet it would keep the file's tail over the lines the cut lost, or write the
+/// `...` (no marker to the merge) as the file's last line.
 fn markers_only_inside(content: &str, path: &str) -> bool {
-    let mut kept = content.lines().filter(|l| !is_blank(l));
+    let lines: Vec<&str> = content.lines().collect();
+    let dots_are_code = crate::parse::dots_are_code(path);
+    let gap = |i: usize| crate::placeholder::is_gap_at(&lines, i, dots_are_code);
+    let mut kept = (0..lines.len()).filter(|&i| !is_blank(lines[i]));
     let first = kept.next();
     let last = kept.next_back().or(first);
-    let edge = |l: Option<&str>| l.is_some_and(|l| is_marker(l, path));
-    !edge(first) && !edge(last) && has_marker(content, path)
+    let edge = |i: Option<usize>| i.is_some_and(|i| gap(i) || is_marker(lines[i], path));
+    let unread = (0..lines.len()).any(|i| gap(i) && !is_marker(lines[i], path));
+    !edge(first) && !edge(last) && !unread && has_marker(content, path)
 }
 
 /// Whether two readings write the same lines, trailing whitespace aside.
