@@ -4,16 +4,17 @@
 //! `edit_file` is a snippet by its schema and merged region by region. The two read one reply,
 //! so neither may win silently where the other disagrees:
 //!
-//! Only such blocks are judged so: content that opens or ends with a marker is a snippet or the
-//! whole-file reader's by the parse's own rules.
-//!
-//! - the whole-file reading refused: the merge is tried, and its own checks decide (it refuses
-//!   what it cannot anchor, with each region pinned to the file's first and last lines as no
-//!   marker leads or trails);
+//! - the whole-file reading refused (other than as a cut): the merge is tried, and its own
+//!   checks decide (it refuses what it cannot anchor, with each region pinned to the file's
+//!   first and last lines as no marker leads or trails);
 //! - both refused: one refusal naming both reasons;
 //! - both would write (the whole-file reader having read every marker as standing for file
-//!   lines, none kept as content), and the texts differ beyond trailing whitespace (which the merge takes
-//!   from the file and the whole-file reader from the reply): ambiguous, refused.
+//!   lines, none kept as content), and the texts differ beyond trailing whitespace (which the
+//!   merge takes from the file and the whole-file reader from the reply): ambiguous, refused.
+//!
+//! Only such blocks are judged so: content that opens or ends with a marker or a placeholder,
+//! or holds a placeholder the merge would not read as a marker, stays with the reader its parse
+//! chose (see `markers_only_inside`).
 
 use super::marker::is_marker;
 use super::{has_marker, merge, Merged};
