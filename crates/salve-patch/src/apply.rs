@@ -25,6 +25,7 @@ use crate::locate::{
 use crate::merge::merge3;
 use crate::ops::{diff_ops, splice, Op};
 use crate::report::{HunkReport, Rung, Status};
+use crate::snippet::Reading;
 use crate::splice::Splice;
 use crate::text::{strip_cr, Doc, BOM};
 
@@ -359,8 +360,13 @@ pub fn replace_whole_with(
         }
     } else {
         let dots_are_code = crate::parse::dots_are_code(path);
-        let lines = match filled(source, content, dots_are_code, whole) {
-            Ok(l) => l,
+        let read = filled(source, content, dots_are_code, whole);
+        let lines = match crate::snippet::judge(source, content, path, read) {
+            Ok(Reading::Whole(l)) => l,
+            Ok(Reading::Snippet(m)) => {
+                regions = m.reports;
+                m.lines
+            }
             Err(e) => {
                 report.status = e.status;
                 report.message = Some(e.message);
@@ -369,7 +375,7 @@ pub fn replace_whole_with(
         };
         let content_lines: Vec<&str> = content.lines().collect();
         let gaps = whole::gaps(source, &content_lines, dots_are_code).len();
-        if gaps > 0 {
+        if gaps > 0 && regions.is_empty() {
             // Say so: the user should know the file supplied lines the reply left out.
             report.message = Some(format!(
                 "{gaps} placeholder line(s) filled in with the lines they stand for from the file"

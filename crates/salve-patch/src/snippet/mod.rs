@@ -20,12 +20,14 @@ mod anchor;
 mod chain;
 mod marker;
 mod report;
+mod second;
 mod settle;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests;
 
 pub(crate) use marker::{has_marker, is_snippet};
+pub(crate) use second::{judge, Reading};
 
 use crate::report::HunkReport;
 use crate::text::Doc;
