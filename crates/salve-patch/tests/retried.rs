@@ -228,3 +228,43 @@ fn without_its_result_elsewhere_the_relaxed_deletion_lands() {
         Some("fn b() {\n    assert_eq!(\"3\", next());\n    assert!(done());\n    assert!(done_back());\n")
     );
 }
+
+/// Nested matches whose innermost arm (`other => keep(other),` at 28 columns) sits between
+/// braces at 32, 28 and 24 columns, at the end of a function that ends the file.
+const NESTED: &str = "pub fn f(rule: Rule) -> Rule {\n    match rule {\n        Rule::A(r) => match r {\n            Rule::B(l) => {\n                match l {\n                    Rule::C(x) => {\n                        match x {\n                            Rule::D(y) => {\n                                if y.ok() {\n                                    y\n                                } else {\n                                    Rule::E\n                                }\n                            }\n                            other => keep(other),\n                        }\n                    }\n                    other => other,\n                }\n            }\n            other => other,\n        },\n        other => other,\n    }\n}\n";
+
+#[test]
+fn an_insertion_whose_result_stands_only_at_other_levels_is_not_applied_already() {
+    // The reply inserts `other => keep(other),` at 28 columns after braces it quotes at 12 and
+    // 4 columns, before the final `}`. Read with leading whitespace folded, its result stands
+    // at the file's `}` (32), `}` (28), the arm (28) and `}` (24): no shift or rescaling maps
+    // 12, 4, 28 and 0 onto those, so that is another block's text, not this edit made.
+    let h = hunk("             }\n     }\n+                            other => keep(other),\n }");
+    let out = apply_hunks(NESTED, &[h], None);
+    assert_ne!(out.status, Status::AlreadyApplied, "{:#?}", out.hunks);
+    assert!(
+        !out.status.is_success() || out.new_text.is_some(),
+        "{:#?}",
+        out.hunks
+    );
+
+    // The same edit as an OpenCode-style JSON edit goes the text-replacement way.
+    let reply = r#"{"filePath": "src/f.rs", "oldString": "            }\n    }\n}\n", "newString": "            }\n    }\n                            other => keep(other),\n}\n"}"#;
+    let changes = extract(reply);
+    let FileChange::Modify { hunks } = &changes.edits[0].change else {
+        panic!("{changes:#?}")
+    };
+    let out = apply_hunks(NESTED, hunks, None);
+    assert_ne!(out.status, Status::AlreadyApplied, "{:#?}", out.hunks);
+}
+
+#[test]
+fn the_same_insertion_made_one_level_deeper_is_applied_already() {
+    // The edit made inside a module, every line 4 columns deeper than the reply wrote it (12, 4,
+    // 28 and 0 as 16, 8, 32 and 4): one shift maps the reply's levels onto the file's.
+    let made = "mod m {\n    fn f(x: X) {\n        match x {\n            X::A => {\n                if y() {\n                    z();\n                }\n        }\n                                other => keep(other),\n    }\n}\n";
+    let h = hunk("             }\n     }\n+                            other => keep(other),\n }");
+    let out = apply_hunks(made, &[h], None);
+    assert_eq!(out.status, Status::AlreadyApplied, "{:#?}", out.hunks);
+    assert_eq!(out.new_text, None);
+}

@@ -10,12 +10,13 @@
 use crate::edit::{Hunk, HunkLine, LineKind, TextPair};
 use crate::locate::guards::substance::cuts_word;
 use crate::locate::rungs::index::FileIndex;
-use crate::locate::rungs::search::contiguous_fits;
+use crate::locate::rungs::search::{contiguous_fits, Fit};
 use crate::locate::rungs::substring::{occurrences, Flat, MAX_HITS};
+use crate::locate::write::levels::one_way;
 use crate::locate::{post_image, pre_image};
 use crate::report::{HunkReport, Status};
 use crate::text::Trim as _;
-use crate::text::{strip_cr, Doc, Form};
+use crate::text::{leading_ws, strip_cr, Doc, Form};
 
 /// File lines beyond the removed lines' own count that [`removal_stands`] looks through, for
 /// context lines the reply left out between them and the post-image.
@@ -229,6 +230,7 @@ pub(crate) fn post_hits_in(
     let doc = idx.doc;
     contiguous_fits(idx, form, post)
         .into_iter()
+        .filter(|f| levels_one_way(doc, form, post, f))
         .filter(|f| {
             post.iter().zip(&f.map).zip(added).all(|((p, span), &add)| {
                 let want = f.reindent.apply(p);
@@ -242,6 +244,32 @@ pub(crate) fn post_hits_in(
         })
         .map(|f| f.range())
         .collect()
+}
+
+/// Whether the post-image, found at fit `f` in `form`, stands there as the edit would write it
+/// in indentation: where the form folds leading whitespace, the reply's indentation widths must
+/// map onto the file's one way (see [`one_way`]). Closing braces at 12, 4 and 0 columns with an
+/// added line at 28 read in the trim or canonical form as the braces at 32, 28 and 24 around a
+/// line at 28 deeper in the file, yet no edit writes that: it is another block's text, not this
+/// edit's result, and no evidence that the edit was made. Widths indented with tabs are not
+/// judged here.
+fn levels_one_way(doc: &Doc, form: Form, post: &[&str], f: &Fit) -> bool {
+    if !matches!(form, Form::Trim | Form::Canon) {
+        return true;
+    }
+    let mut pairs = Vec::new();
+    for (p, span) in post.iter().zip(&f.map) {
+        let have = strip_cr(doc.line(span.start));
+        if p.trim_ws().is_empty() || have.trim_ws().is_empty() {
+            continue;
+        }
+        let (a, b) = (leading_ws(p), leading_ws(have));
+        if a.contains('\t') || b.contains('\t') {
+            return true;
+        }
+        pairs.push((a.len(), b.len()));
+    }
+    one_way(&pairs)
 }
 
 /// A text replacement whose old text stands nowhere byte for byte, while its new text stands

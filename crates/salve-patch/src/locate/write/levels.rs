@@ -70,6 +70,13 @@ pub(crate) fn straight(pairs: &[(usize, usize)]) -> bool {
     }
 }
 
+/// Whether the (reply width, file width) pairs map the reply's levels onto the file's one way:
+/// no reply width at two file widths, and no order reversed (a shift, a rescaling, or any
+/// order-keeping table).
+pub(crate) fn one_way(pairs: &[(usize, usize)]) -> bool {
+    infer_levels(pairs).is_some()
+}
+
 fn infer_levels(pairs: &[(usize, usize)]) -> Option<Levels> {
     let mut seen: Vec<(usize, usize)> = pairs.to_vec();
     seen.sort_unstable();
