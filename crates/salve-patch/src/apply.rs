@@ -483,11 +483,11 @@ fn filled(
     dots_are_code: bool,
     whole: Whole,
 ) -> Result<Vec<String>, whole::FillError> {
-    let lines = whole::fill_placeholders(source, content, dots_are_code)?;
+    let (lines, placeholders) = whole::fill_placeholders_noting(source, content, dots_are_code)?;
     if whole.allow_shrink {
         return Ok(lines);
     }
-    cut::check(source, lines, whole.rest_unchanged)
+    cut::check(source, lines, whole.rest_unchanged, placeholders)
 }
 
 fn refused(report: HunkReport) -> FileOutcome {

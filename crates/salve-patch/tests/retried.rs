@@ -268,3 +268,39 @@ fn the_same_insertion_made_one_level_deeper_is_applied_already() {
     assert_eq!(out.status, Status::AlreadyApplied, "{:#?}", out.hunks);
     assert_eq!(out.new_text, None);
 }
+
+/// Three alike calls; the first two hold the first row alone, the last the second row and
+/// `33,` too.
+const ALIKE_CALLS: &str = "fn t() {\n    run(\"a\", || {\n        check(&[\n            1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,\n        ])\n    });\n\n    run(\"b\", || {\n        check(&[\n            1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,\n        ])\n    });\n\n    run(\"c\", || {\n        check(&[\n            1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,\n            17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32,\n            33,\n        ])\n    });\n}\n";
+
+/// The deletion of the second row from a call that held the two rows only.
+const DELETE_ROW: (&str, &str) = (
+    "        check(&[\n            1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,\n            17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32,\n        ])\n    });",
+    "        check(&[\n            1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,\n        ])\n    });",
+);
+
+#[test]
+fn a_retried_deletion_whose_result_stands_twice_is_not_made_in_an_alike_block() {
+    // The old text stands nowhere; its result stands at `a` and at `b`, and the similar rung
+    // reads `c` as the old text with one line changed (`33,` for `        ])`). Deleting the
+    // row there is a guess beside two places where the edit reads as made: refused.
+    let out = apply_hunks(ALIKE_CALLS, &edit_hunks(DELETE_ROW.0, DELETE_ROW.1), None);
+    assert_eq!(out.status, Status::Ambiguous, "{:#?}", out.hunks);
+    assert_eq!(out.new_text, None);
+    let message = out.hunks[0].message.clone().unwrap_or_default();
+    assert!(message.contains("already stands at lines"), "{message}");
+}
+
+#[test]
+fn the_similar_rung_still_places_a_deletion_whose_result_stands_nowhere() {
+    // Only the third call: the result stands nowhere, and the one loose reading is placed.
+    let file = ALIKE_CALLS.replacen("check(&[", "verify(&[", 2);
+    let out = apply_hunks(&file, &edit_hunks(DELETE_ROW.0, DELETE_ROW.1), None);
+    assert_eq!(out.status, Status::Applied, "{:#?}", out.hunks);
+    let want = file.replacen(
+        "            17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32,\n",
+        "",
+        1,
+    );
+    assert_eq!(out.new_text.as_deref(), Some(want.as_str()));
+}

@@ -548,28 +548,31 @@ pub(crate) fn eof_override(doc: &Doc, hunk: &Hunk, p: &Placement) -> Option<bool
     (end == doc.len() && hunk.old_no_newline != hunk.new_no_newline).then_some(!hunk.new_no_newline)
 }
 
-/// Where the hunk's result stands once, byte for byte up to trailing whitespace, when that can
-/// vouch for an applied edit. The similar rung reads the old text with a line changed; a file
-/// that holds the edit's result exactly is as well read as a retried edit whose old text is gone
-/// (a replacement inside a run of alike lines, `usize,` five times, fits the run one line off).
+/// Where the hunk's result stands, byte for byte up to trailing whitespace, when that can vouch
+/// for an applied edit: the first such place. The similar rung reads the old text with a line
+/// changed; a file that holds the edit's result exactly is as well read as a retried edit whose
+/// old text is gone (a replacement inside a run of alike lines, `usize,` five times, fits the run
+/// one line off). Standing in several places it says no less: each is a place where the edit
+/// may have been made, and the similar rung's guess is one more reading (a deletion retried in
+/// a file of alike blocks fits the next block, whose extra line reads as the changed one).
+/// A deletion's result is context that stood before the edit too, so it vouches only with two
+/// lines of words in it, where a run of braces and blank lines stands all over a file.
 fn result_stands(idx: &FileIndex, hunk: &Hunk) -> Option<(usize, usize)> {
     let form = crate::text::Form::TrimEnd;
-    // A deletion's result is context that stood before the edit too: the ladder weighed it
-    // already (`removal_stands`), and found the deletion not made.
     let adds = hunk.lines.iter().any(|l| l.kind == LineKind::Add);
-    if !adds || !crate::locate::applied::applied_evidence::post_image_vouches(&hunk.lines, form) {
+    let post = post_image(&hunk.lines);
+    let worded = post.iter().filter(|l| crate::text::has_words(l)).count();
+    if !adds && worded < 2 {
+        return None;
+    }
+    if !crate::locate::applied::applied_evidence::post_image_vouches(&hunk.lines, form) {
         return None;
     }
     let (pre, _) = pre_image(&hunk.lines);
-    let post = post_image(&hunk.lines);
     let added = crate::locate::added_in_post(&hunk.lines);
-    match crate::locate::applied::applied_evidence::post_hits_in(
-        idx, form, &pre, &post, &added, false,
-    )[..]
-    {
-        [place] => Some(place),
-        _ => None,
-    }
+    crate::locate::applied::applied_evidence::post_hits_in(idx, form, &pre, &post, &added, false)
+        .first()
+        .copied()
 }
 
 /// The similar rung, or a refusal listing the closest windows.

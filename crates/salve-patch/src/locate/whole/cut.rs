@@ -21,6 +21,10 @@
 //! - a last line `...` (Python's Ellipsis, which passes as code there) after which file lines
 //!   are missing, or at column 0 (no module ends on an Ellipsis), says the content stops:
 //!   refused;
+//! - content with placeholders filled in (`// ... existing code ...`) says with them which file
+//!   lines it leaves out; a run left out at the file's start or end that no placeholder stands
+//!   for is then a reply cut short as much as a deletion, however short: refused (the rule for
+//!   edit snippets without a leading or trailing marker, issue 28);
 //! - otherwise, losing at least [`MIN_LOST`] lines and a fifth of the file is refused as
 //!   [`Status::Truncated`]. A smaller loss is what a rewrite that deletes a function or a stale
 //!   section at the end looks like, and is written.
@@ -64,6 +68,7 @@ pub(crate) fn check(
     source: &Doc,
     lines: Vec<String>,
     rest_unchanged: bool,
+    placeholders: bool,
 ) -> Result<Vec<String>, FillError> {
     let dotted = ends_with_dots(&lines);
     let shown = if dotted {
@@ -124,6 +129,11 @@ pub(crate) fn check(
         ));
     }
     let lost = s.head + s.tail;
+    if placeholders && lost > 0 {
+        return Err(cut(
+            "its placeholders stand for the lines it leaves out inside the file, and none stands for these: a reply cut short and a deletion read alike".into(),
+        ));
+    }
     if lost >= MIN_LOST && lost * LOST_SHARE >= source.len() {
         return Err(cut("a reply cut short, not a rewrite".into()));
     }

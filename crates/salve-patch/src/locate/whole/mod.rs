@@ -52,6 +52,17 @@ pub(crate) fn fill_placeholders(
     content: &str,
     dots_are_code: bool,
 ) -> Result<Vec<String>, FillError> {
+    fill_placeholders_noting(source, content, dots_are_code).map(|(lines, _)| lines)
+}
+
+/// [`fill_placeholders`], also saying whether the content had a gap to fill: content that
+/// stands for some of the file's lines with placeholders says every line it leaves out
+/// (see `cut::check`).
+pub(crate) fn fill_placeholders_noting(
+    source: &Doc,
+    content: &str,
+    dots_are_code: bool,
+) -> Result<(Vec<String>, bool), FillError> {
     let body = content.strip_suffix('\n').unwrap_or(content);
     let lines: Vec<&str> = if body.is_empty() && content.is_empty() {
         Vec::new()
@@ -60,7 +71,7 @@ pub(crate) fn fill_placeholders(
     };
     let gaps = gaps(source, &lines, dots_are_code);
     if gaps.is_empty() {
-        return Ok(lines.iter().map(|s| s.to_string()).collect());
+        return Ok((lines.iter().map(|s| s.to_string()).collect(), false));
     }
     let idx = FileIndex::new(source);
     let mut out: Vec<String> = Vec::with_capacity(lines.len());
@@ -118,7 +129,7 @@ pub(crate) fn fill_placeholders(
             message: "the whole-file content keeps only lines the file already has, and its placeholders stand for the rest: the change it was meant to make is not in it; write the changed lines out in full".into(),
         });
     }
-    Ok(out)
+    Ok((out, true))
 }
 
 /// Whether `source` has `line` (trimmed) as one of its lines.
