@@ -33,6 +33,7 @@ mod index;
 mod lock;
 mod odb;
 pub mod oplog;
+mod pack;
 mod path;
 mod refs;
 mod repo;

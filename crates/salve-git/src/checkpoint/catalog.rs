@@ -68,22 +68,22 @@ fn next_object(out: &[u8]) -> Option<(Option<&[u8]>, &[u8])> {
     Some((Some(content), rest.get(size + 1..).unwrap_or_default()))
 }
 
-/// Add the checkpoint whose commit is `commit`, described by `meta` (which names its trees).
-/// Adding one that is already there changes nothing.
-pub(super) fn add(repo: &Repo, commit: &str, meta: &Meta) -> Result<(), GitError> {
-    let odb = Odb::open(repo)?;
+/// Add the checkpoint whose commit is `commit`, described by `meta` (which names its trees),
+/// writing what `odb` holds queued (the checkpoint's own objects) in the same pack as the
+/// catalog's. Adding one that is already there changes nothing.
+pub(super) fn add(repo: &Repo, odb: &Odb, commit: &str, meta: &Meta) -> Result<(), GitError> {
     // A work tree or staged state with no files is the empty tree, which git may never have
     // written; the catalog must not point at an object that is not there.
     odb.write(Kind::Tree, &[])?;
-    let entry = entry_tree(&odb, meta)?;
-    update(repo, &odb, |entries| {
+    let entry = entry_tree(odb, meta)?;
+    update(repo, odb, |entries| {
         entries.insert(commit.to_owned(), entry.clone());
     })
 }
 
 /// Remove the checkpoints whose commits are listed; the others stay.
 pub(super) fn remove(repo: &Repo, commits: &[String]) -> Result<(), GitError> {
-    let odb = Odb::open(repo)?;
+    let odb = Odb::batch(repo, Vec::new())?;
     update(repo, &odb, |entries| {
         for commit in commits {
             entries.remove(commit);
@@ -135,10 +135,10 @@ pub(crate) fn tip(repo: &Repo) -> Result<Option<String>, GitError> {
     }
 }
 
-/// The entries of the catalog commit `tip`: read in process while its objects are loose (as
-/// salve wrote them), else by `git ls-tree` (after `git gc` packed them).
+/// The entries of the catalog commit `tip`: read in process while its objects are whole (loose
+/// or in a pack, as salve writes them), else by `git ls-tree` (after `git gc` made deltas).
 fn read_entries(repo: &Repo, odb: &Odb, tip: &str) -> Result<Entries, GitError> {
-    if let Some(entries) = read_loose_entries(odb, tip) {
+    if let Some(entries) = read_entries_in_process(odb, tip) {
         return Ok(entries);
     }
     let out = repo.git().args(["ls-tree", "-z", tip]).run_bytes()?;
@@ -156,8 +156,8 @@ fn read_entries(repo: &Repo, odb: &Odb, tip: &str) -> Result<Entries, GitError> 
     Ok(entries)
 }
 
-fn read_loose_entries(odb: &Odb, tip: &str) -> Option<Entries> {
-    let (kind, commit) = odb.read_loose(tip)?;
+fn read_entries_in_process(odb: &Odb, tip: &str) -> Option<Entries> {
+    let (kind, commit) = odb.read(tip)?;
     let tree = String::from_utf8_lossy(
         commit
             .strip_prefix(b"tree ")?
@@ -168,7 +168,7 @@ fn read_loose_entries(odb: &Odb, tip: &str) -> Option<Entries> {
     if kind != "commit" {
         return None;
     }
-    let (kind, content) = odb.read_loose(&tree)?;
+    let (kind, content) = odb.read(&tree)?;
     if kind != "tree" {
         return None;
     }
@@ -183,7 +183,8 @@ fn read_loose_entries(odb: &Odb, tip: &str) -> Option<Entries> {
 }
 
 /// Read the catalog, fold in old-style refs, apply `change`, and move the ref from the commit
-/// read to the one written; on a lost race, start over.
+/// read to the one written; on a lost race, start over. What `odb` queued is written (one
+/// pack) before the ref moves, so the ref never names an object that is not there.
 fn update(repo: &Repo, odb: &Odb, mut change: impl FnMut(&mut Entries)) -> Result<(), GitError> {
     let mut attempt = 0;
     loop {
@@ -207,9 +208,11 @@ fn update(repo: &Repo, odb: &Odb, mut change: impl FnMut(&mut Entries)) -> Resul
         } else {
             Some(write_catalog(repo, odb, &entries)?)
         };
+        odb.flush()?;
         let lost = match swap(repo, tip.as_deref(), new.as_deref()) {
             Ok(true) => {
                 legacy::delete(repo, &old);
+                odb.consolidate();
                 return Ok(());
             }
             Ok(false) => refs::lost(CATALOG_REF),
