@@ -32,6 +32,13 @@ pub(super) fn list(repo: &Repo) -> Result<Vec<Checkpoint>, GitError> {
     if entries.is_empty() {
         return Ok(Vec::new());
     }
+    if let Some(metas) = metas_in_process(&odb, &entries) {
+        return Ok(entries
+            .keys()
+            .zip(metas)
+            .filter_map(|(commit, meta)| parse(commit, b"", b"", &meta))
+            .collect());
+    }
     let mut query = Vec::new();
     for entry in entries.values() {
         query.extend_from_slice(format!("{entry}:meta\n").as_bytes());
@@ -53,6 +60,26 @@ pub(super) fn list(repo: &Repo) -> Result<Vec<Checkpoint>, GitError> {
         }
     }
     Ok(checkpoints)
+}
+
+/// Every entry's `meta` blob, read in process (whole objects, loose or in a pack); `None`
+/// when one is not readable so (a delta after the user's gc): git reads them all then.
+fn metas_in_process(odb: &Odb, entries: &Entries) -> Option<Vec<Vec<u8>>> {
+    entries
+        .values()
+        .map(|entry| {
+            let (kind, tree) = odb.read(entry)?;
+            if kind != "tree" {
+                return None;
+            }
+            let id_len = entry.len() / 2;
+            let (_, _, blob) = parse_tree(&tree, id_len)?
+                .into_iter()
+                .find(|(mode, name, _)| mode == "100644" && name == b"meta")?;
+            let (kind, meta) = odb.read(&blob)?;
+            (kind == "blob").then_some(meta)
+        })
+        .collect()
 }
 
 /// One object of `cat-file --batch` output: its content (`None` when missing) and the rest.

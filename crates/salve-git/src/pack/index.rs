@@ -24,6 +24,8 @@ pub(crate) struct PackIndex {
     idx: PathBuf,
     file: std::fs::File,
     fanout: Vec<u32>,
+    /// The pack file, opened at the first read (listing a catalog reads hundreds of objects).
+    pack: std::sync::OnceLock<Option<std::fs::File>>,
 }
 
 impl PackIndex {
@@ -43,6 +45,7 @@ impl PackIndex {
             idx: idx.to_path_buf(),
             file,
             fanout,
+            pack: std::sync::OnceLock::new(),
         })
     }
 
@@ -165,7 +168,10 @@ impl PackIndex {
     /// The kind and content of the object at `offset`, checked against `id`; `None` for a
     /// delta or anything that does not read back as that object.
     pub(crate) fn read_at(&self, offset: u64, id: &[u8]) -> Option<(String, Vec<u8>)> {
-        let file = std::fs::File::open(self.pack_path()).ok()?;
+        let file = self
+            .pack
+            .get_or_init(|| std::fs::File::open(self.pack_path()).ok())
+            .as_ref()?;
         let mut head = [0u8; 16];
         let got = file.read_at(&mut head, offset).ok()?;
         let (kind, size, used) = parse_header(head.get(..got)?)?;
@@ -177,7 +183,7 @@ impl PackIndex {
         };
         let size = usize::try_from(size).ok()?;
         let start = offset + used as u64;
-        let content = read_stored(&file, start, size).or_else(|| inflate(&file, start, size))?;
+        let content = read_stored(file, start, size).or_else(|| inflate(file, start, size))?;
         let mut hasher = Sha1::new();
         hasher.update(format!("{kind} {size}\0").as_bytes());
         hasher.update(&content);
