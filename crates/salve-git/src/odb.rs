@@ -94,6 +94,17 @@ impl Odb {
 
     /// Store `content` as an object of `kind`; returns its id (lowercase hex).
     pub(crate) fn write(&self, kind: Kind, content: &[u8]) -> Result<String, GitError> {
+        self.write_object(kind, content, false)
+    }
+
+    /// [`Odb::write`], but queued for the next pack even when the store holds the object
+    /// already: the catalog's tree, which a merge may drop from older packs once no catalog
+    /// commit that can still become the tip names it (see `pack::merge`).
+    pub(crate) fn write_fresh(&self, kind: Kind, content: &[u8]) -> Result<String, GitError> {
+        self.write_object(kind, content, true)
+    }
+
+    fn write_object(&self, kind: Kind, content: &[u8], fresh: bool) -> Result<String, GitError> {
         let Some(objects) = &self.loose else {
             return self
                 .repo
@@ -115,7 +126,8 @@ impl Odb {
             let queued = pending
                 .lock()
                 .is_ok_and(|p| p.ids.contains(digest.as_slice()));
-            if queued || path.exists() || self.find_packed(&digest).is_some() {
+            let held = || path.exists() || self.find_packed(&digest).is_some();
+            if queued || (!fresh && held()) {
                 return Ok(id);
             }
             let mut pending = pending.lock().map_err(|_| {
@@ -178,11 +190,12 @@ impl Odb {
         Ok(())
     }
 
-    /// Merge salve's small packs when there are many (see `pack::merge`). Best effort: a
-    /// merge that fails leaves every object where it was.
-    pub(crate) fn consolidate(&self) {
+    /// Merge salve's small packs when there are many (see `pack::merge`), leaving out the
+    /// objects `garbage` picks among the commits of the packs merged. Best effort: a merge
+    /// that fails leaves every object where it was.
+    pub(crate) fn consolidate(&self, garbage: &pack::merge::Garbage<'_>) {
         if let Some(objects) = &self.loose {
-            let _ = pack::merge::consolidate(&objects.join("pack"));
+            let _ = pack::merge::consolidate(&objects.join("pack"), garbage);
         }
     }
 

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::checkpoint::meta::Meta;
-use crate::checkpoint::{legacy, parse, Checkpoint, CATALOG_REF};
+use crate::checkpoint::{garbage, legacy, parse, Checkpoint, CATALOG_REF};
 use crate::cmd::{split_nul, GitError};
 use crate::odb::{commit_content, parse_tree, tree_content, Kind, Odb, TreeEntry};
 use crate::refs;
@@ -25,10 +25,9 @@ const ATTEMPTS: u32 = 64;
 /// The catalog's checkpoints, in no particular order.
 pub(super) fn list(repo: &Repo) -> Result<Vec<Checkpoint>, GitError> {
     let odb = Odb::open(repo)?;
-    let Some(tip) = tip(repo)? else {
+    let Some((_, entries)) = read_tip(repo, &odb)? else {
         return Ok(Vec::new());
     };
-    let entries = read_entries(repo, &odb, &tip)?;
     if entries.is_empty() {
         return Ok(Vec::new());
     }
@@ -152,6 +151,27 @@ fn write_tree(odb: &Odb, entries: &mut [TreeEntry]) -> Result<String, GitError> 
     odb.write(Kind::Tree, &content)
 }
 
+/// The catalog's tip and its entries; `None` when there is no catalog. A tip that no longer
+/// reads because it was replaced and a merge of salve's packs left it out (see `garbage`) is
+/// read again from the ref.
+fn read_tip(repo: &Repo, odb: &Odb) -> Result<Option<(String, Entries)>, GitError> {
+    let mut attempt = 0;
+    loop {
+        let Some(tip) = tip(repo)? else {
+            return Ok(None);
+        };
+        match read_entries(repo, odb, &tip) {
+            Ok(entries) => return Ok(Some((tip, entries))),
+            Err(e) => {
+                attempt += 1;
+                if attempt >= ATTEMPTS || self::tip(repo)?.as_deref() == Some(tip.as_str()) {
+                    return Err(e);
+                }
+            }
+        }
+    }
+}
+
 /// The catalog commit, from the ref files when they are plain.
 pub(crate) fn tip(repo: &Repo) -> Result<Option<String>, GitError> {
     let common = repo.common_dir()?;
@@ -215,10 +235,9 @@ fn read_entries_in_process(odb: &Odb, tip: &str) -> Option<Entries> {
 fn update(repo: &Repo, odb: &Odb, mut change: impl FnMut(&mut Entries)) -> Result<(), GitError> {
     let mut attempt = 0;
     loop {
-        let tip = tip(repo)?;
-        let mut entries = match &tip {
-            Some(tip) => read_entries(repo, odb, tip)?,
-            None => Entries::new(),
+        let (tip, mut entries) = match read_tip(repo, odb)? {
+            Some((tip, entries)) => (Some(tip), entries),
+            None => (None, Entries::new()),
         };
         let old = legacy::list(repo)?;
         let missing: Vec<Checkpoint> = old
@@ -233,13 +252,13 @@ fn update(repo: &Repo, odb: &Odb, mut change: impl FnMut(&mut Entries)) -> Resul
         let new = if entries.is_empty() {
             None
         } else {
-            Some(write_catalog(repo, odb, &entries)?)
+            Some(write_catalog(repo, odb, &entries, tip.as_deref())?)
         };
         odb.flush()?;
         let lost = match swap(repo, tip.as_deref(), new.as_deref()) {
             Ok(true) => {
                 legacy::delete(repo, &old);
-                odb.consolidate();
+                odb.consolidate(&|commits| garbage::select(repo, commits));
                 return Ok(());
             }
             Ok(false) => refs::lost(CATALOG_REF),
@@ -262,8 +281,14 @@ fn backoff(attempt: u32) -> Duration {
     Duration::from_millis(1 + spread)
 }
 
-/// A new parentless catalog commit holding `entries`.
-fn write_catalog(repo: &Repo, odb: &Odb, entries: &Entries) -> Result<String, GitError> {
+/// A new parentless catalog commit holding `entries`, to replace the tip `base` (see
+/// `garbage` for why it names it).
+fn write_catalog(
+    repo: &Repo,
+    odb: &Odb,
+    entries: &Entries,
+    base: Option<&str>,
+) -> Result<String, GitError> {
     let mut tree: Vec<TreeEntry> = entries
         .iter()
         .map(|(commit, entry)| TreeEntry {
@@ -272,11 +297,19 @@ fn write_catalog(repo: &Repo, odb: &Odb, entries: &Entries) -> Result<String, Gi
             id: entry.clone(),
         })
         .collect();
-    let tree = write_tree(odb, &mut tree)?;
+    let content = tree_content(&mut tree).ok_or_else(|| GitError::Failed {
+        args: "mktree (in process)".to_owned(),
+        code: -1,
+        stderr: "an object id is not hexadecimal".to_owned(),
+    })?;
+    // In this pack even when an older one holds it: a merge may leave that copy out.
+    let tree = odb.write_fresh(Kind::Tree, &content)?;
     let message = format!(
         "salve checkpoints ({} kept)\n\nOne directory per checkpoint: `tree`, `index`, `meta`. \
-         `salve checkpoints` lists them.\n",
-        entries.len()
+         `salve checkpoints` lists them.\n\n{}{}\n",
+        entries.len(),
+        garbage::BASE_TRAILER,
+        base.unwrap_or("none")
     );
     odb.write(
         Kind::Commit,

@@ -240,3 +240,26 @@ impl std::io::Read for Positioned<'_> {
         Ok(n)
     }
 }
+
+/// The content of a commit entry of a pack (as [`PackIndex::raw_entries`] gives them);
+/// `None` for any other kind, or an entry that does not read back whole.
+pub(crate) fn commit_content(entry: &RawEntry) -> Option<Vec<u8>> {
+    let (kind, size, used) = parse_header(&entry.bytes)?;
+    if kind != 1 {
+        return None;
+    }
+    let size = usize::try_from(size).ok()?;
+    let stream = entry.bytes.get(used..)?;
+    let content = match crate::zlib::unstore(stream) {
+        Some(content) => content,
+        None => {
+            let mut out = Vec::with_capacity(size);
+            flate2::read::ZlibDecoder::new(stream)
+                .take(size as u64 + 1)
+                .read_to_end(&mut out)
+                .ok()?;
+            out
+        }
+    };
+    (content.len() == size).then_some(content)
+}

@@ -43,9 +43,13 @@ pub(crate) fn salve_packs(pack_dir: &Path) -> Vec<PackIndex> {
         .collect()
 }
 
-/// Merge salve's small packs in `pack_dir` when there are [`MOST`] or more; also removes a
-/// killed writer's leftovers.
-pub(crate) fn consolidate(pack_dir: &Path) -> std::io::Result<Merged> {
+/// Given the commits (id, content) of the packs being merged, the ids of objects the merge
+/// may leave out: objects nothing can name any more (see the catalog's `garbage`).
+pub(crate) type Garbage<'a> = dyn Fn(&[(Vec<u8>, Vec<u8>)]) -> HashSet<Vec<u8>> + 'a;
+
+/// Merge salve's small packs in `pack_dir` when there are [`MOST`] or more, leaving out what
+/// `garbage` picks; also removes a killed writer's leftovers.
+pub(crate) fn consolidate(pack_dir: &Path, garbage: &Garbage<'_>) -> std::io::Result<Merged> {
     super::remove_leftovers(pack_dir);
     let mut packs = salve_packs(pack_dir);
     if packs.len() < MOST {
@@ -59,7 +63,7 @@ pub(crate) fn consolidate(pack_dir: &Path) -> std::io::Result<Merged> {
             .collect::<Vec<_>>(),
     );
     let merging = &packs[keep..];
-    merge(pack_dir, merging)
+    merge(pack_dir, merging, garbage)
 }
 
 /// How many of the packs of `counts` (largest first) stay as they are: the largest while each
@@ -77,8 +81,8 @@ pub(crate) fn kept(counts: &[u64]) -> usize {
     keep.min(counts.len().saturating_sub(2))
 }
 
-/// Merge `packs` into one pack, then remove them.
-fn merge(pack_dir: &Path, packs: &[PackIndex]) -> std::io::Result<Merged> {
+/// Merge `packs` into one pack (less what `garbage` picks), then remove them.
+fn merge(pack_dir: &Path, packs: &[PackIndex], garbage: &Garbage<'_>) -> std::io::Result<Merged> {
     let mut entries: Vec<RawEntry> = Vec::new();
     let mut seen = HashSet::new();
     for pack in packs {
@@ -92,6 +96,14 @@ fn merge(pack_dir: &Path, packs: &[PackIndex]) -> std::io::Result<Merged> {
             }
         }
     }
+    // Commits are asked about only after every pack was read: a catalog commit written after
+    // this point is in no pack merged here.
+    let commits: Vec<(Vec<u8>, Vec<u8>)> = entries
+        .iter()
+        .filter_map(|e| Some((e.id.clone(), super::index::commit_content(e)?)))
+        .collect();
+    let dropped = garbage(&commits);
+    entries.retain(|e| !dropped.contains(&e.id));
     let name = super::write(pack_dir, &entries)?;
     for pack in packs.iter().filter(|p| p.stem() != name) {
         // The index first: a reader that no longer finds it does not look for the pack.

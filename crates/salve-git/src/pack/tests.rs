@@ -346,7 +346,7 @@ fn salves_packs_stay_few_and_every_object_stays() {
         let batch = Odb::batch(&repo, Vec::new()).unwrap();
         all.extend(random_objects(&mut rng, &batch));
         batch.flush().unwrap();
-        batch.consolidate();
+        batch.consolidate(&|_| std::collections::HashSet::new());
         let salve = merge::salve_packs(&root.join(".git/objects/pack"));
         assert!(salve.len() < merge::MOST, "{} packs", salve.len());
     }
@@ -394,7 +394,7 @@ fn a_pack_left_without_its_index_is_removed_once_old() {
         b"PACK not salve's, and long enough to have a trailer",
     )
     .unwrap();
-    merge::consolidate(&pack_dir).unwrap();
+    merge::consolidate(&pack_dir, &|_| std::collections::HashSet::new()).unwrap();
     assert_eq!(pack_files(&root).len(), 3, "fresh leftovers stay");
     let old = std::time::SystemTime::now() - Duration::from_secs(3600);
     for file in pack_files(&root) {
@@ -403,10 +403,51 @@ fn a_pack_left_without_its_index_is_removed_once_old() {
             .set_modified(old)
             .unwrap();
     }
-    merge::consolidate(&pack_dir).unwrap();
+    merge::consolidate(&pack_dir, &|_| std::collections::HashSet::new()).unwrap();
     assert_eq!(pack_files(&root), vec![foreign.clone()]);
     std::fs::remove_file(&foreign).unwrap();
     let count = String::from_utf8(git_in(&root, &["count-objects", "-v"], None)).unwrap();
     assert!(count.contains("garbage: 0"), "{count}");
     git_in(&root, &["fsck", "--strict"], None);
+}
+
+/// A merge leaves out exactly what the garbage selector picks among the merged commits, and
+/// is shown every commit of the packs merged.
+#[test]
+fn a_merge_leaves_out_what_the_selector_picks() {
+    let (_tmp, root) = new_repo();
+    let repo = Repo { root: root.clone() };
+    let tree = {
+        let odb = Odb::open(&repo).unwrap();
+        odb.write(Kind::Tree, &[]).unwrap()
+    };
+    let mut commits = Vec::new();
+    for n in 0..merge::MOST {
+        let batch = Odb::batch(&repo, Vec::new()).unwrap();
+        let message = if n % 2 == 0 { "drop me\n" } else { "keep me\n" };
+        let content = commit_content(&tree, &[], 1_700_000_000 + n as i64, message);
+        commits.push((batch.write(Kind::Commit, &content).unwrap(), n % 2 == 0));
+        batch.flush().unwrap();
+    }
+    let shown = std::sync::Mutex::new(0usize);
+    let pick = |found: &[(Vec<u8>, Vec<u8>)]| {
+        *shown.lock().unwrap() = found.len();
+        found
+            .iter()
+            .filter(|(_, content)| content.ends_with(b"drop me\n"))
+            .map(|(id, _)| id.clone())
+            .collect()
+    };
+    let merged = merge::consolidate(&root.join(".git/objects/pack"), &pick).unwrap();
+    assert_eq!(merged.replaced, merge::MOST);
+    assert_eq!(*shown.lock().unwrap(), merge::MOST);
+    for (id, dropped) in &commits {
+        let out = Command::new("git")
+            .args(["cat-file", "-e", id])
+            .current_dir(&root)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.success(), !dropped, "{id}");
+    }
+    git_in(&root, &["fsck", "--strict", "--no-dangling"], None);
 }
