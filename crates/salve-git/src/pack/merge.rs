@@ -8,6 +8,12 @@
 //! half its size, and salve's packs stay at most [`MOST`]. Entries are copied as they are
 //! (salve's packs hold no deltas, so an entry does not depend on where it sits).
 //!
+//! A merge also leaves out what the caller's selector picks among the merged packs' commits:
+//! the catalog's replaced commits and trees, which no ref can name again (see the checkpoint
+//! catalog's `garbage` module). Without that, every checkpoint's catalog tree (which names
+//! every checkpoint) would be carried from merge to merge, and the packs would grow with the
+//! square of the checkpoints kept.
+//!
 //! Safe beside other writers and readers: the merged pack and its index are in place before
 //! any pack it replaces is removed, so every object is always in some pack; two merges at once
 //! each write a complete pack (the objects may then be held twice, which git tolerates); a
