@@ -29,8 +29,11 @@ use crate::repo::Repo;
 /// first).
 pub(super) const BASE_TRAILER: &str = "Salve-Catalog-Base: ";
 
-/// Seconds a dead catalog commit is kept all the same.
-const GRACE: i64 = 60;
+/// Seconds a dead catalog commit is kept all the same: for readers other than salve's (a
+/// user's `git log refs/salve/catalog`, a `git gc` walking from the tip it read), which do
+/// not retry. Short, because what a merge keeps it carries on: an agent's edits come
+/// seconds apart, and this leaves out nearly every replaced catalog at the next merge.
+const GRACE: i64 = 10;
 
 /// What a catalog commit says about itself.
 struct CatalogCommit {

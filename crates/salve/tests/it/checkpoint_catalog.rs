@@ -79,7 +79,7 @@ fn catalog_commits(tree: &Tree) -> usize {
 }
 
 /// Every apply replaces the catalog's commit and its tree (which names every checkpoint):
-/// salve's merges of its packs leave the replaced ones out once a minute old, so the packs
+/// salve's merges of its packs leave the replaced ones out once ten seconds old, so the packs
 /// do not grow with the square of the checkpoints. The times here are set a day apart (a
 /// fixed committer date) so that every replaced catalog is old; every checkpoint still
 /// lists, restores and undoes, and git finds nothing wrong.
