@@ -133,7 +133,11 @@ impl Odb {
             let mut pending = pending.lock().map_err(|_| {
                 GitError::io("queueing an object", std::io::Error::other("poisoned"))
             })?;
-            pending.ids.insert(digest.to_vec());
+            // Another thread may have queued it since the check above: a pack holds each
+            // object once.
+            if !pending.ids.insert(digest.to_vec()) {
+                return Ok(id);
+            }
             pending.objects.push(pack::Object {
                 kind,
                 id: digest.to_vec(),

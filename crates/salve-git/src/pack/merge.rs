@@ -37,10 +37,12 @@ pub(crate) struct Merged {
     pub replaced: usize,
 }
 
-/// salve's packs in `pack_dir` (see the parent module for how they are told apart).
+/// salve's packs in `pack_dir` (see the parent module for how they are told apart), but
+/// those a user marked to keep (`.keep`).
 pub(crate) fn salve_packs(pack_dir: &Path) -> Vec<PackIndex> {
     super::index_files(pack_dir)
         .iter()
+        .filter(|path| !path.with_extension("keep").exists())
         .filter_map(|path| PackIndex::open(path))
         .filter(|p| {
             p.pack_checksum()
@@ -57,6 +59,11 @@ pub(crate) type Garbage<'a> = dyn Fn(&[(Vec<u8>, Vec<u8>)]) -> HashSet<Vec<u8>> 
 /// `garbage` picks; also removes a killed writer's leftovers.
 pub(crate) fn consolidate(pack_dir: &Path, garbage: &Garbage<'_>) -> std::io::Result<Merged> {
     super::remove_leftovers(pack_dir);
+    // A multi-pack index names the packs it covers; removing one under it is git's repack's
+    // job (it rewrites the index too). Where the user keeps one, salve leaves its packs to it.
+    if pack_dir.join("multi-pack-index").exists() {
+        return Ok(Merged::default());
+    }
     let mut packs = salve_packs(pack_dir);
     if packs.len() < MOST {
         return Ok(Merged::default());

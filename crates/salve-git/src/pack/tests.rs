@@ -451,3 +451,37 @@ fn a_merge_leaves_out_what_the_selector_picks() {
     }
     git_in(&root, &["fsck", "--strict", "--no-dangling"], None);
 }
+
+/// A pack the user marked `.keep`, and every pack while a multi-pack index exists, are left
+/// as they are.
+#[test]
+fn kept_packs_and_a_multi_pack_index_stop_a_merge() {
+    let (_tmp, root) = new_repo();
+    let repo = Repo { root: root.clone() };
+    let pack_dir = root.join(".git/objects/pack");
+    for n in 0..merge::MOST {
+        let batch = Odb::batch(&repo, Vec::new()).unwrap();
+        batch
+            .write(Kind::Blob, format!("blob {n}\n").as_bytes())
+            .unwrap();
+        batch.flush().unwrap();
+    }
+    let none = |_: &[(Vec<u8>, Vec<u8>)]| std::collections::HashSet::new();
+    let kept = pack_files(&root)
+        .into_iter()
+        .find(|p| p.extension().is_some_and(|e| e == "idx"))
+        .unwrap()
+        .with_extension("keep");
+    std::fs::write(&kept, b"").unwrap();
+    // Nine mergeable packs: under the limit, nothing merged.
+    assert_eq!(merge::consolidate(&pack_dir, &none).unwrap().replaced, 0);
+    std::fs::remove_file(&kept).unwrap();
+    git_in(&root, &["multi-pack-index", "write"], None);
+    assert_eq!(merge::consolidate(&pack_dir, &none).unwrap().replaced, 0);
+    std::fs::remove_file(pack_dir.join("multi-pack-index")).unwrap();
+    assert_eq!(
+        merge::consolidate(&pack_dir, &none).unwrap().replaced,
+        merge::MOST
+    );
+    git_in(&root, &["fsck", "--strict", "--no-dangling"], None);
+}
