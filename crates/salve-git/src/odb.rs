@@ -88,7 +88,7 @@ impl Odb {
     }
 
     /// True when objects are written here in process (SHA-1 repositories).
-    pub(crate) fn writes_loose(&self) -> bool {
+    pub(crate) fn writes_in_process(&self) -> bool {
         self.loose.is_some()
     }
 

@@ -48,7 +48,7 @@ pub(super) fn trees(
     options: &Options,
     index: Option<&index::Index>,
 ) -> Result<Option<Trees>, GitError> {
-    if !odb.writes_loose() || !probe::config_allows(repo)? {
+    if !odb.writes_in_process() || !probe::config_allows(repo)? {
         return Ok(None);
     }
     let Some(index) = index else {
