@@ -31,6 +31,7 @@ mod discover;
 #[cfg(unix)]
 mod index;
 mod lock;
+mod object;
 mod odb;
 pub mod oplog;
 mod pack;

@@ -22,26 +22,9 @@ use std::sync::Mutex;
 use sha1::{Digest as _, Sha1};
 
 use crate::cmd::GitError;
+pub(crate) use crate::object::{hex, unhex, Kind};
 use crate::pack::{self, PackIndex};
 use crate::repo::Repo;
-
-/// The kinds of object salve writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kind {
-    Blob,
-    Tree,
-    Commit,
-}
-
-impl Kind {
-    fn name(self) -> &'static str {
-        match self {
-            Kind::Blob => "blob",
-            Kind::Tree => "tree",
-            Kind::Commit => "commit",
-        }
-    }
-}
 
 /// A repository's object store, as far as salve writes and reads it.
 pub(crate) struct Odb {
@@ -329,34 +312,6 @@ fn uses_other_hash(common_dir: &Path) -> bool {
             .to_ascii_lowercase();
         line.starts_with("objectformat=") && line != "objectformat=sha1"
     })
-}
-
-/// Lowercase hex of `bytes`.
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        out.push(char::from(DIGITS[usize::from(b >> 4)]));
-        out.push(char::from(DIGITS[usize::from(b & 0xf)]));
-    }
-    out
-}
-
-/// The bytes a lowercase or uppercase hex id stands for; `None` when it is not hex.
-pub(crate) fn unhex(id: &str) -> Option<Vec<u8>> {
-    let digits = id.as_bytes();
-    if !digits.len().is_multiple_of(2) {
-        return None;
-    }
-    let value = |d: u8| {
-        char::from(d)
-            .to_digit(16)
-            .and_then(|v| u8::try_from(v).ok())
-    };
-    digits
-        .chunks(2)
-        .map(|pair| Some(value(pair[0])? << 4 | value(pair[1])?))
-        .collect()
 }
 
 /// One entry of a tree object.

@@ -258,7 +258,9 @@ fn update(repo: &Repo, odb: &Odb, mut change: impl FnMut(&mut Entries)) -> Resul
         let lost = match swap(repo, tip.as_deref(), new.as_deref()) {
             Ok(true) => {
                 legacy::delete(repo, &old);
-                odb.consolidate(&|commits| garbage::select(repo, commits));
+                odb.consolidate(&|commits| {
+                    garbage::select(repo, self::tip(repo).ok().flatten(), commits)
+                });
                 return Ok(());
             }
             Ok(false) => refs::lost(CATALOG_REF),

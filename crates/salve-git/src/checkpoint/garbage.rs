@@ -21,7 +21,6 @@
 use std::collections::HashSet;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::checkpoint::catalog;
 use crate::odb::{unhex, Odb};
 use crate::repo::Repo;
 
@@ -43,10 +42,16 @@ struct CatalogCommit {
     time: i64,
 }
 
-/// The ids among `commits` (id, content) and their trees that the merge may leave out.
-pub(super) fn select(repo: &Repo, commits: &[(Vec<u8>, Vec<u8>)]) -> HashSet<Vec<u8>> {
+/// The ids among `commits` (id, content) and their trees that the merge may leave out,
+/// `tip` being the catalog's tip read after every merged pack was read (`None`: no catalog,
+/// or it could not be read; nothing is left out then).
+pub(super) fn select(
+    repo: &Repo,
+    tip: Option<String>,
+    commits: &[(Vec<u8>, Vec<u8>)],
+) -> HashSet<Vec<u8>> {
     let mut out = HashSet::new();
-    let Ok(Some(tip)) = catalog::tip(repo) else {
+    let Some(tip) = tip else {
         return out;
     };
     let (Some(tip_id), Some(tip_tree)) = (unhex(&tip), tip_tree(repo, &tip)) else {

@@ -23,7 +23,7 @@ use std::time::{Duration, SystemTime};
 
 use sha1::{Digest as _, Sha1};
 
-use crate::odb::{hex, Kind};
+use crate::object::{hex, Kind};
 
 pub(crate) use index::PackIndex;
 
