@@ -205,6 +205,8 @@ pub fn preview(options: &Options) -> Result<Preview, Error> {
             ..git_create::Options::default()
         },
     )?;
+    // diff-tree reads the snapshot's trees: write them (still unnamed) first.
+    now.write_objects(&repo)?;
     let changed = repo
         .git()
         .args(["diff-tree", "-r", "-z", "--name-status", "--no-renames"])

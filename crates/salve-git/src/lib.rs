@@ -31,8 +31,10 @@ mod discover;
 #[cfg(unix)]
 mod index;
 mod lock;
+mod object;
 mod odb;
 pub mod oplog;
+mod pack;
 mod path;
 mod refs;
 mod repo;

@@ -1,65 +1,93 @@
-//! Writing git objects without a git process.
+//! Writing and reading git objects without a git process.
 //!
-//! A git process costs a few milliseconds to start; the checkpoint catalog writes a handful of
-//! small objects per checkpoint. salve encodes them itself (the byte formats are git's:
-//! `<type> <size>\0<content>`, hashed, zlib-compressed into `objects/xx/yyyy...`). A loose
-//! object is written to a temporary file in its fan-out directory and renamed into place, so a
-//! reader never sees half an object, and an object that already exists loose is not rewritten
-//! (one that is only in a pack gets a loose copy, which git's next gc folds away). Loose objects
-//! are read back the same way. In a repository that does not use SHA-1 the same bytes go through `git hash-object -w`.
+//! A git process costs a few milliseconds to start; a checkpoint writes a handful of small
+//! objects. salve encodes them itself (the byte formats are git's: `<type> <size>\0<content>`,
+//! hashed). Two ways out:
+//! - [`Odb::batch`], what checkpoints use: objects are kept in memory and [`Odb::flush`] writes
+//!   them as one pack (see `pack`), two files where loose objects were one file (and often a
+//!   fan-out directory) each. An object the store already holds, loose or in any pack, is not
+//!   queued again.
+//! - [`Odb::open`]: each object loose at once, `objects/xx/yyyy...`, through a temporary file
+//!   renamed into place so a reader never sees half an object.
+//!
+//! Reads find loose objects, queued ones, and whole objects in packs (salve's own, and git's
+//! where an object is not a delta); anything else is left to git. In a repository that does
+//! not use SHA-1 every write goes through `git hash-object -w` at once.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 use sha1::{Digest as _, Sha1};
 
 use crate::cmd::GitError;
+pub(crate) use crate::object::{hex, unhex, Kind};
+use crate::pack::{self, PackIndex};
 use crate::repo::Repo;
 
-/// The kinds of object salve writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kind {
-    Blob,
-    Tree,
-    Commit,
-}
-
-impl Kind {
-    fn name(self) -> &'static str {
-        match self {
-            Kind::Blob => "blob",
-            Kind::Tree => "tree",
-            Kind::Commit => "commit",
-        }
-    }
-}
-
-/// A repository's object store, as far as writing goes.
+/// A repository's object store, as far as salve writes and reads it.
 pub(crate) struct Odb {
     repo: Repo,
     /// `objects/` of the common git directory, when objects are SHA-1 and written here.
     loose: Option<PathBuf>,
+    /// Objects written since the last [`Odb::flush`], when they go out as one pack; `None`
+    /// when each is written loose at once (or by git, in another hash).
+    pending: Option<Mutex<Pending>>,
+    /// The indexes of `objects/pack`, opened at the first lookup.
+    packs: Mutex<Option<Vec<PackIndex>>>,
+}
+
+#[derive(Default)]
+struct Pending {
+    objects: Vec<pack::Object>,
+    ids: HashSet<Vec<u8>>,
 }
 
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
 impl Odb {
+    /// Objects written loose, one file each, at once.
     pub(crate) fn open(repo: &Repo) -> Result<Odb, GitError> {
         let common = repo.common_dir()?;
         let loose = (!uses_other_hash(&common)).then(|| common.join("objects"));
         Ok(Odb {
             repo: repo.clone(),
             loose,
+            pending: None,
+            packs: Mutex::new(None),
         })
     }
 
+    /// Objects kept in memory (starting with `objects`) until [`Odb::flush`] writes them as
+    /// one pack; in a repository of another hash, written by git at once as [`Odb::open`]'s.
+    pub(crate) fn batch(repo: &Repo, objects: Vec<pack::Object>) -> Result<Odb, GitError> {
+        let mut odb = Odb::open(repo)?;
+        if odb.loose.is_some() {
+            let ids = objects.iter().map(|o| o.id.clone()).collect();
+            odb.pending = Some(Mutex::new(Pending { objects, ids }));
+        }
+        Ok(odb)
+    }
+
     /// True when objects are written here in process (SHA-1 repositories).
-    pub(crate) fn writes_loose(&self) -> bool {
+    pub(crate) fn writes_in_process(&self) -> bool {
         self.loose.is_some()
     }
 
     /// Store `content` as an object of `kind`; returns its id (lowercase hex).
     pub(crate) fn write(&self, kind: Kind, content: &[u8]) -> Result<String, GitError> {
+        self.write_object(kind, content, false)
+    }
+
+    /// [`Odb::write`], but queued for the next pack even when the store holds the object
+    /// already: the catalog's tree, which a merge may drop from older packs once no catalog
+    /// commit that can still become the tip names it (see `pack::merge`).
+    pub(crate) fn write_fresh(&self, kind: Kind, content: &[u8]) -> Result<String, GitError> {
+        self.write_object(kind, content, true)
+    }
+
+    fn write_object(&self, kind: Kind, content: &[u8], fresh: bool) -> Result<String, GitError> {
         let Some(objects) = &self.loose else {
             return self
                 .repo
@@ -73,9 +101,33 @@ impl Odb {
         let mut hasher = Sha1::new();
         hasher.update(header.as_bytes());
         hasher.update(content);
-        let id = hex(&hasher.finalize());
+        let digest = hasher.finalize();
+        let id = hex(&digest);
         let dir = objects.join(&id[..2]);
         let path = dir.join(&id[2..]);
+        if let Some(pending) = &self.pending {
+            let queued = pending
+                .lock()
+                .is_ok_and(|p| p.ids.contains(digest.as_slice()));
+            let held = || path.exists() || self.find_packed(&digest).is_some();
+            if queued || (!fresh && held()) {
+                return Ok(id);
+            }
+            let mut pending = pending.lock().map_err(|_| {
+                GitError::io("queueing an object", std::io::Error::other("poisoned"))
+            })?;
+            // Another thread may have queued it since the check above: a pack holds each
+            // object once.
+            if !pending.ids.insert(digest.to_vec()) {
+                return Ok(id);
+            }
+            pending.objects.push(pack::Object {
+                kind,
+                id: digest.to_vec(),
+                content: content.to_vec(),
+            });
+            return Ok(id);
+        }
         if path.exists() {
             return Ok(id);
         }
@@ -89,12 +141,105 @@ impl Odb {
         write_new(&dir, &path, &compressed)?;
         Ok(id)
     }
+
+    /// The objects written since the last flush, taken out of this store unwritten (a
+    /// checkpoint's snapshot keeps them until it is published).
+    pub(crate) fn take_pending(&self) -> Vec<pack::Object> {
+        self.pending
+            .as_ref()
+            .and_then(|p| p.lock().ok())
+            .map(|mut p| {
+                p.ids.clear();
+                std::mem::take(&mut p.objects)
+            })
+            .unwrap_or_default()
+    }
+
+    /// Write the objects written since the last flush as one pack (nothing when there are
+    /// none, or when objects are written at once).
+    pub(crate) fn flush(&self) -> Result<(), GitError> {
+        let (Some(objects), Some(_)) = (&self.loose, &self.pending) else {
+            return Ok(());
+        };
+        let queued = self.take_pending();
+        if queued.is_empty() {
+            return Ok(());
+        }
+        let pack_dir = objects.join("pack");
+        let io = |e| GitError::io(format!("writing a pack in {}", pack_dir.display()), e);
+        std::fs::create_dir_all(&pack_dir).map_err(io)?;
+        let entries = queued
+            .iter()
+            .map(pack::encode)
+            .collect::<std::io::Result<Vec<_>>>()
+            .map_err(io)?;
+        pack::write(&pack_dir, &entries).map_err(io)?;
+        Ok(())
+    }
+
+    /// Merge salve's small packs when there are many (see `pack::merge`), leaving out the
+    /// objects `garbage` picks among the commits of the packs merged. Best effort: a merge
+    /// that fails leaves every object where it was.
+    pub(crate) fn consolidate(&self, garbage: &pack::merge::Garbage<'_>) {
+        if let Some(objects) = &self.loose {
+            let _ = pack::merge::consolidate(&objects.join("pack"), garbage);
+        }
+    }
+
+    /// Where the packs hold `id`: the index of the pack and the offset.
+    fn find_packed(&self, id: &[u8]) -> Option<u64> {
+        let objects = self.loose.as_ref()?;
+        let mut packs = self.packs.lock().ok()?;
+        let packs = packs.get_or_insert_with(|| open_indexes(&objects.join("pack")));
+        packs.iter().find_map(|p| p.find(id))
+    }
+}
+
+fn open_indexes(pack_dir: &Path) -> Vec<PackIndex> {
+    pack::index_files(pack_dir)
+        .iter()
+        .filter_map(|p| PackIndex::open(p))
+        .collect()
 }
 
 impl Odb {
-    /// The kind and content of a loose object, or `None` when it is not loose here (packed,
-    /// in an alternate, or a store salve does not write itself): the caller asks git then.
-    pub(crate) fn read_loose(&self, id: &str) -> Option<(String, Vec<u8>)> {
+    /// The kind and content of an object, read in process: loose, queued, or whole in a pack.
+    /// `None` when it is none of those here (a delta in a pack, in an alternate, or a store
+    /// salve does not read itself): the caller asks git then.
+    pub(crate) fn read(&self, id: &str) -> Option<(String, Vec<u8>)> {
+        if let Some(found) = self.read_loose(id) {
+            return Some(found);
+        }
+        let objects = self.loose.as_ref()?;
+        let digest = unhex(id)?;
+        if let Some(found) = self.read_pending(&digest) {
+            return Some(found);
+        }
+        for fresh in [false, true] {
+            let mut packs = self.packs.lock().ok()?;
+            if fresh || packs.is_none() {
+                // Another writer's pack (or a merge) since the list was made: list again.
+                *packs = Some(open_indexes(&objects.join("pack")));
+            }
+            let found = packs
+                .iter()
+                .flatten()
+                .find_map(|p| p.find(&digest).and_then(|at| p.read_at(at, &digest)));
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+
+    fn read_pending(&self, digest: &[u8]) -> Option<(String, Vec<u8>)> {
+        let pending = self.pending.as_ref()?.lock().ok()?;
+        let object = pending.objects.iter().find(|o| o.id == digest)?;
+        Some((object.kind.name().to_owned(), object.content.clone()))
+    }
+
+    /// The kind and content of a loose object, or `None` when it is not loose here.
+    fn read_loose(&self, id: &str) -> Option<(String, Vec<u8>)> {
         use std::io::Read as _;
         let objects = self.loose.as_ref()?;
         if id.len() < 3 {
@@ -167,34 +312,6 @@ fn uses_other_hash(common_dir: &Path) -> bool {
             .to_ascii_lowercase();
         line.starts_with("objectformat=") && line != "objectformat=sha1"
     })
-}
-
-/// Lowercase hex of `bytes`.
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        out.push(char::from(DIGITS[usize::from(b >> 4)]));
-        out.push(char::from(DIGITS[usize::from(b & 0xf)]));
-    }
-    out
-}
-
-/// The bytes a lowercase or uppercase hex id stands for; `None` when it is not hex.
-pub(crate) fn unhex(id: &str) -> Option<Vec<u8>> {
-    let digits = id.as_bytes();
-    if !digits.len().is_multiple_of(2) {
-        return None;
-    }
-    let value = |d: u8| {
-        char::from(d)
-            .to_digit(16)
-            .and_then(|v| u8::try_from(v).ok())
-    };
-    digits
-        .chunks(2)
-        .map(|pair| Some(value(pair[0])? << 4 | value(pair[1])?))
-        .collect()
 }
 
 /// One entry of a tree object.

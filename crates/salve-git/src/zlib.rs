@@ -1,4 +1,4 @@
-//! zlib for loose objects.
+//! zlib for git objects, loose and in salve's packs.
 //!
 //! A compressor allocates and clears a few hundred KiB of tables per stream; a checkpoint
 //! writes about seven objects, and setting one up per object was a tenth of a default apply's

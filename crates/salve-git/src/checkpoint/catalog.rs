@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::checkpoint::meta::Meta;
-use crate::checkpoint::{legacy, parse, Checkpoint, CATALOG_REF};
+use crate::checkpoint::{garbage, legacy, parse, Checkpoint, CATALOG_REF};
 use crate::cmd::{split_nul, GitError};
 use crate::odb::{commit_content, parse_tree, tree_content, Kind, Odb, TreeEntry};
 use crate::refs;
@@ -25,12 +25,18 @@ const ATTEMPTS: u32 = 64;
 /// The catalog's checkpoints, in no particular order.
 pub(super) fn list(repo: &Repo) -> Result<Vec<Checkpoint>, GitError> {
     let odb = Odb::open(repo)?;
-    let Some(tip) = tip(repo)? else {
+    let Some((_, entries)) = read_tip(repo, &odb)? else {
         return Ok(Vec::new());
     };
-    let entries = read_entries(repo, &odb, &tip)?;
     if entries.is_empty() {
         return Ok(Vec::new());
+    }
+    if let Some(metas) = metas_in_process(&odb, &entries) {
+        return Ok(entries
+            .keys()
+            .zip(metas)
+            .filter_map(|(commit, meta)| parse(commit, b"", b"", &meta))
+            .collect());
     }
     let mut query = Vec::new();
     for entry in entries.values() {
@@ -55,6 +61,26 @@ pub(super) fn list(repo: &Repo) -> Result<Vec<Checkpoint>, GitError> {
     Ok(checkpoints)
 }
 
+/// Every entry's `meta` blob, read in process (whole objects, loose or in a pack); `None`
+/// when one is not readable so (a delta after the user's gc): git reads them all then.
+fn metas_in_process(odb: &Odb, entries: &Entries) -> Option<Vec<Vec<u8>>> {
+    entries
+        .values()
+        .map(|entry| {
+            let (kind, tree) = odb.read(entry)?;
+            if kind != "tree" {
+                return None;
+            }
+            let id_len = entry.len() / 2;
+            let (_, _, blob) = parse_tree(&tree, id_len)?
+                .into_iter()
+                .find(|(mode, name, _)| mode == "100644" && name == b"meta")?;
+            let (kind, meta) = odb.read(&blob)?;
+            (kind == "blob").then_some(meta)
+        })
+        .collect()
+}
+
 /// One object of `cat-file --batch` output: its content (`None` when missing) and the rest.
 fn next_object(out: &[u8]) -> Option<(Option<&[u8]>, &[u8])> {
     let end = out.iter().position(|b| *b == b'\n')?;
@@ -68,22 +94,22 @@ fn next_object(out: &[u8]) -> Option<(Option<&[u8]>, &[u8])> {
     Some((Some(content), rest.get(size + 1..).unwrap_or_default()))
 }
 
-/// Add the checkpoint whose commit is `commit`, described by `meta` (which names its trees).
-/// Adding one that is already there changes nothing.
-pub(super) fn add(repo: &Repo, commit: &str, meta: &Meta) -> Result<(), GitError> {
-    let odb = Odb::open(repo)?;
+/// Add the checkpoint whose commit is `commit`, described by `meta` (which names its trees),
+/// writing what `odb` holds queued (the checkpoint's own objects) in the same pack as the
+/// catalog's. Adding one that is already there changes nothing.
+pub(super) fn add(repo: &Repo, odb: &Odb, commit: &str, meta: &Meta) -> Result<(), GitError> {
     // A work tree or staged state with no files is the empty tree, which git may never have
     // written; the catalog must not point at an object that is not there.
     odb.write(Kind::Tree, &[])?;
-    let entry = entry_tree(&odb, meta)?;
-    update(repo, &odb, |entries| {
+    let entry = entry_tree(odb, meta)?;
+    update(repo, odb, |entries| {
         entries.insert(commit.to_owned(), entry.clone());
     })
 }
 
 /// Remove the checkpoints whose commits are listed; the others stay.
 pub(super) fn remove(repo: &Repo, commits: &[String]) -> Result<(), GitError> {
-    let odb = Odb::open(repo)?;
+    let odb = Odb::batch(repo, Vec::new())?;
     update(repo, &odb, |entries| {
         for commit in commits {
             entries.remove(commit);
@@ -125,6 +151,27 @@ fn write_tree(odb: &Odb, entries: &mut [TreeEntry]) -> Result<String, GitError> 
     odb.write(Kind::Tree, &content)
 }
 
+/// The catalog's tip and its entries; `None` when there is no catalog. A tip that no longer
+/// reads because it was replaced and a merge of salve's packs left it out (see `garbage`) is
+/// read again from the ref.
+fn read_tip(repo: &Repo, odb: &Odb) -> Result<Option<(String, Entries)>, GitError> {
+    let mut attempt = 0;
+    loop {
+        let Some(tip) = tip(repo)? else {
+            return Ok(None);
+        };
+        match read_entries(repo, odb, &tip) {
+            Ok(entries) => return Ok(Some((tip, entries))),
+            Err(e) => {
+                attempt += 1;
+                if attempt >= ATTEMPTS || self::tip(repo)?.as_deref() == Some(tip.as_str()) {
+                    return Err(e);
+                }
+            }
+        }
+    }
+}
+
 /// The catalog commit, from the ref files when they are plain.
 pub(crate) fn tip(repo: &Repo) -> Result<Option<String>, GitError> {
     let common = repo.common_dir()?;
@@ -135,10 +182,10 @@ pub(crate) fn tip(repo: &Repo) -> Result<Option<String>, GitError> {
     }
 }
 
-/// The entries of the catalog commit `tip`: read in process while its objects are loose (as
-/// salve wrote them), else by `git ls-tree` (after `git gc` packed them).
+/// The entries of the catalog commit `tip`: read in process while its objects are whole (loose
+/// or in a pack, as salve writes them), else by `git ls-tree` (after `git gc` made deltas).
 fn read_entries(repo: &Repo, odb: &Odb, tip: &str) -> Result<Entries, GitError> {
-    if let Some(entries) = read_loose_entries(odb, tip) {
+    if let Some(entries) = read_entries_in_process(odb, tip) {
         return Ok(entries);
     }
     let out = repo.git().args(["ls-tree", "-z", tip]).run_bytes()?;
@@ -156,8 +203,8 @@ fn read_entries(repo: &Repo, odb: &Odb, tip: &str) -> Result<Entries, GitError> 
     Ok(entries)
 }
 
-fn read_loose_entries(odb: &Odb, tip: &str) -> Option<Entries> {
-    let (kind, commit) = odb.read_loose(tip)?;
+fn read_entries_in_process(odb: &Odb, tip: &str) -> Option<Entries> {
+    let (kind, commit) = odb.read(tip)?;
     let tree = String::from_utf8_lossy(
         commit
             .strip_prefix(b"tree ")?
@@ -168,7 +215,7 @@ fn read_loose_entries(odb: &Odb, tip: &str) -> Option<Entries> {
     if kind != "commit" {
         return None;
     }
-    let (kind, content) = odb.read_loose(&tree)?;
+    let (kind, content) = odb.read(&tree)?;
     if kind != "tree" {
         return None;
     }
@@ -183,14 +230,14 @@ fn read_loose_entries(odb: &Odb, tip: &str) -> Option<Entries> {
 }
 
 /// Read the catalog, fold in old-style refs, apply `change`, and move the ref from the commit
-/// read to the one written; on a lost race, start over.
+/// read to the one written; on a lost race, start over. What `odb` queued is written (one
+/// pack) before the ref moves, so the ref never names an object that is not there.
 fn update(repo: &Repo, odb: &Odb, mut change: impl FnMut(&mut Entries)) -> Result<(), GitError> {
     let mut attempt = 0;
     loop {
-        let tip = tip(repo)?;
-        let mut entries = match &tip {
-            Some(tip) => read_entries(repo, odb, tip)?,
-            None => Entries::new(),
+        let (tip, mut entries) = match read_tip(repo, odb)? {
+            Some((tip, entries)) => (Some(tip), entries),
+            None => (None, Entries::new()),
         };
         let old = legacy::list(repo)?;
         let missing: Vec<Checkpoint> = old
@@ -205,11 +252,15 @@ fn update(repo: &Repo, odb: &Odb, mut change: impl FnMut(&mut Entries)) -> Resul
         let new = if entries.is_empty() {
             None
         } else {
-            Some(write_catalog(repo, odb, &entries)?)
+            Some(write_catalog(repo, odb, &entries, tip.as_deref())?)
         };
+        odb.flush()?;
         let lost = match swap(repo, tip.as_deref(), new.as_deref()) {
             Ok(true) => {
                 legacy::delete(repo, &old);
+                odb.consolidate(&|commits| {
+                    garbage::select(repo, self::tip(repo).ok().flatten(), commits)
+                });
                 return Ok(());
             }
             Ok(false) => refs::lost(CATALOG_REF),
@@ -232,8 +283,14 @@ fn backoff(attempt: u32) -> Duration {
     Duration::from_millis(1 + spread)
 }
 
-/// A new parentless catalog commit holding `entries`.
-fn write_catalog(repo: &Repo, odb: &Odb, entries: &Entries) -> Result<String, GitError> {
+/// A new parentless catalog commit holding `entries`, to replace the tip `base` (see
+/// `garbage` for why it names it).
+fn write_catalog(
+    repo: &Repo,
+    odb: &Odb,
+    entries: &Entries,
+    base: Option<&str>,
+) -> Result<String, GitError> {
     let mut tree: Vec<TreeEntry> = entries
         .iter()
         .map(|(commit, entry)| TreeEntry {
@@ -242,11 +299,19 @@ fn write_catalog(repo: &Repo, odb: &Odb, entries: &Entries) -> Result<String, Gi
             id: entry.clone(),
         })
         .collect();
-    let tree = write_tree(odb, &mut tree)?;
+    let content = tree_content(&mut tree).ok_or_else(|| GitError::Failed {
+        args: "mktree (in process)".to_owned(),
+        code: -1,
+        stderr: "an object id is not hexadecimal".to_owned(),
+    })?;
+    // In this pack even when an older one holds it: a merge may leave that copy out.
+    let tree = odb.write_fresh(Kind::Tree, &content)?;
     let message = format!(
         "salve checkpoints ({} kept)\n\nOne directory per checkpoint: `tree`, `index`, `meta`. \
-         `salve checkpoints` lists them.\n",
-        entries.len()
+         `salve checkpoints` lists them.\n\n{}{}\n",
+        entries.len(),
+        garbage::BASE_TRAILER,
+        base.unwrap_or("none")
     );
     odb.write(
         Kind::Commit,

@@ -10,6 +10,7 @@
 //! the catalog. The user's index, HEAD and files are never written.
 
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
 use crate::checkpoint::meta::Meta;
 use crate::checkpoint::private::{self, Kept};
@@ -70,6 +71,30 @@ pub struct Snapshot {
     held: Option<(Vec<PathBuf>, Vec<PathBuf>)>,
     /// Untracked files whose name has one of the skipped prefixes: left out of the tree.
     leftovers: Vec<PathBuf>,
+    /// Its new objects, kept in memory until [`Snapshot::publish`] writes them in one pack
+    /// with the catalog's (or [`Snapshot::write_objects`] does, for a caller that shows the
+    /// tree to git first). A snapshot dropped unpublished leaves nothing behind.
+    objects: Queued,
+}
+
+/// Objects not written yet, shared by a snapshot's clones (whichever writes them first).
+#[derive(Clone, Default)]
+struct Queued(Arc<Mutex<Vec<crate::pack::Object>>>);
+
+impl Queued {
+    fn take(&self) -> Vec<crate::pack::Object> {
+        self.0
+            .lock()
+            .map(|mut q| std::mem::take(&mut *q))
+            .unwrap_or_default()
+    }
+}
+
+impl std::fmt::Debug for Queued {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let count = self.0.lock().map_or(0, |q| q.len());
+        write!(f, "Queued({count} objects)")
+    }
 }
 
 /// The objects of a checkpoint of `repo` as it is now; see [`Snapshot`].
@@ -100,7 +125,8 @@ pub fn snapshot(repo: &Repo, options: &Options) -> Result<Snapshot, Error> {
     };
     let mut raw_paths = Vec::new();
     let mut held = None;
-    let (tree, index_tree) = match inproc::trees(repo, &scan, options, index.as_ref())? {
+    let odb = Odb::batch(repo, Vec::new())?;
+    let (tree, index_tree) = match inproc::trees(repo, &odb, &scan, options, index.as_ref())? {
         Some(trees) => {
             held = Some(trees.held);
             (trees.tree, Some(trees.index_tree))
@@ -141,8 +167,9 @@ pub fn snapshot(repo: &Repo, options: &Options) -> Result<Snapshot, Error> {
     let leftovers = scan.named(&options.skip_name_prefixes);
     let parents: Vec<&str> = head.commit.iter().map(String::as_str).collect();
     let content = commit_content(&tree, &parents, meta.time.unwrap_or(0), &meta.render());
-    let commit = Odb::open(repo)?.write(Kind::Commit, &content)?;
+    let commit = odb.write(Kind::Commit, &content)?;
     Ok(Snapshot {
+        objects: Queued(Arc::new(Mutex::new(odb.take_pending()))),
         commit,
         meta,
         tree,
@@ -176,7 +203,8 @@ fn untracked_among(index: Option<&crate::index::Index>, paths: &[PathBuf]) -> Ve
 pub fn in_process_trees(repo: &Repo, options: &Options) -> Result<Option<(String, String)>, Error> {
     let scan = scan::untracked(repo, &options.limits)?;
     let index = crate::index::read(&repo.index_path()?);
-    Ok(inproc::trees(repo, &scan, options, index.as_ref())?.map(|t| (t.tree, t.index_tree)))
+    let odb = Odb::open(repo)?;
+    Ok(inproc::trees(repo, &odb, &scan, options, index.as_ref())?.map(|t| (t.tree, t.index_tree)))
 }
 
 /// The temporary index (a copy of the user's) and the staged state's tree, which is `None`
@@ -268,6 +296,7 @@ pub fn not_held(
                 .collect());
         }
     }
+    snapshot.write_objects(repo)?;
     // ls-tree takes paths, not pathspecs: each names itself literally.
     let listed = repo
         .git()
@@ -301,9 +330,20 @@ fn glob_escape(name: &str) -> String {
 }
 
 impl Snapshot {
-    /// The work tree's tree as the snapshot holds it.
+    /// The work tree's tree as the snapshot holds it. Its objects may still be in memory:
+    /// call [`Snapshot::write_objects`] before handing the id to git.
     pub fn tree(&self) -> &str {
         &self.tree
+    }
+
+    /// Write the snapshot's new objects (one pack) without publishing it: git can then read
+    /// its trees, and nothing names them yet (git's gc drops them if it is never published).
+    pub fn write_objects(&self, repo: &Repo) -> Result<(), Error> {
+        let queued = self.objects.take();
+        if queued.is_empty() {
+            return Ok(());
+        }
+        Ok(Odb::batch(repo, queued)?.flush()?)
     }
 
     /// The untracked, non-ignored files (relative to the root) that it left out because their
@@ -327,10 +367,12 @@ impl Snapshot {
             raw_paths,
             held: _,
             leftovers: _,
+            objects,
         } = self;
         private::save(repo, &commit, &ignored)?;
         raw::save_list(repo, &commit, &raw_paths)?;
-        catalog::add(repo, &commit, &meta)?;
+        let odb = Odb::batch(repo, objects.take())?;
+        catalog::add(repo, &odb, &commit, &meta)?;
         if let Some(operation) = &options.operation {
             oplog::record(repo, operation, &commit, options.undoes.as_deref())?;
         }

@@ -43,12 +43,12 @@ type File = (Vec<u8>, &'static str, String);
 /// `index` is the user's index as [`index::read`] gave it.
 pub(super) fn trees(
     repo: &Repo,
+    odb: &Odb,
     scan: &Scan,
     options: &Options,
     index: Option<&index::Index>,
 ) -> Result<Option<Trees>, GitError> {
-    let odb = Odb::open(repo)?;
-    if !odb.writes_loose() || !probe::config_allows(repo)? {
+    if !odb.writes_in_process() || !probe::config_allows(repo)? {
         return Ok(None);
     }
     let Some(index) = index else {
@@ -78,7 +78,7 @@ pub(super) fn trees(
         .collect();
     let mut reader = Reader {
         root: &repo.root,
-        odb: &odb,
+        odb,
         dirs: HashMap::new(),
     };
     let mut files = Vec::with_capacity(staged.len() + untracked.len());
@@ -124,8 +124,8 @@ pub(super) fn trees(
         .cloned()
         .collect();
     Ok(Some(Trees {
-        tree: build(&odb, &files, 0)?,
-        index_tree: build(&odb, &staged, 0)?,
+        tree: build(odb, &files, 0)?,
+        index_tree: build(odb, &staged, 0)?,
         held,
     }))
 }

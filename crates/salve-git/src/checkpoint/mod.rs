@@ -41,6 +41,7 @@ use crate::repo::Repo;
 mod catalog;
 pub mod create;
 pub mod drop;
+mod garbage;
 #[cfg(unix)]
 mod inproc;
 #[cfg(not(unix))]

@@ -111,6 +111,11 @@ fn concurrent_writers_keep_every_checkpoint() {
         .collect();
     listed.sort();
     assert_eq!(listed, taken);
+    // Their packs were written and merged by four writers at once: git finds every object.
+    t.git(&["fsck", "--strict"]);
+    for commit in &taken {
+        t.git(&["ls-tree", "-r", commit]);
+    }
 }
 
 /// A checkpoint as salve before the catalog made it: a commit with HEAD and an "index commit"

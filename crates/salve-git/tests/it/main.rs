@@ -8,5 +8,6 @@ mod checkpoint;
 mod commit;
 mod dataloss;
 mod inproc;
+mod packs;
 mod restore;
 mod support;

@@ -60,3 +60,71 @@ fn a_hundred_applies_add_at_most_one_line_to_git_log_all() {
     run(&tree, &["undo", "--force"]).code(0);
     assert_eq!(tree.read("src/lib.rs"), "pub fn a() {}\n");
 }
+
+/// Catalog commits `git cat-file` finds anywhere in the repository.
+fn catalog_commits(tree: &Tree) -> usize {
+    let listed = tree.git_cmd(&[
+        "cat-file",
+        "--batch-all-objects",
+        "--batch-check=%(objecttype) %(objectname)",
+    ]);
+    listed
+        .lines()
+        .filter_map(|l| l.strip_prefix("commit "))
+        .filter(|id| {
+            tree.git_cmd(&["cat-file", "commit", id])
+                .contains("\n\nsalve checkpoints (")
+        })
+        .count()
+}
+
+/// Every apply replaces the catalog's commit and its tree (which names every checkpoint):
+/// salve's merges of its packs leave the replaced ones out once ten seconds old, so the packs
+/// do not grow with the square of the checkpoints. The times here are set a day apart (a
+/// fixed committer date) so that every replaced catalog is old; every checkpoint still
+/// lists, restores and undoes, and git finds nothing wrong.
+#[test]
+fn replaced_catalogs_are_left_out_of_salves_merged_packs() {
+    let tree = Tree::git();
+    tree.write("src/lib.rs", "pub fn a() {}\n").commit("init");
+    let mut taken = Vec::new();
+    for n in 0..60i64 {
+        let file = tree.outside().join("reply.md");
+        std::fs::write(&file, if n % 2 == 0 { A_TO_B } else { B_TO_A }).unwrap();
+        let when = format!("@{} +0000", 1_600_000_000 + n * 86_400);
+        let out = tree
+            .salve()
+            .env("GIT_COMMITTER_DATE", &when)
+            .args(["apply", "--json"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        let applied = Run::from(out);
+        applied.code(0);
+        taken.push(applied.json()["checkpoint"].as_str().unwrap().to_owned());
+    }
+    let packs = std::fs::read_dir(tree.path(".git/objects/pack"))
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "pack")
+        })
+        .count();
+    assert!(packs <= 10, "{packs} packs");
+    // At most the tip and those in the packs not merged yet (nine at most), of 60 written.
+    let kept = catalog_commits(&tree);
+    assert!(kept <= 10, "{kept} catalog commits kept of 60");
+    tree.git_cmd(&["fsck", "--strict"]);
+    let listed = run(&tree, &["checkpoints", "--json"]);
+    listed.code(0);
+    assert_eq!(listed.json().as_array().unwrap().len(), 60);
+    // The second apply's checkpoint (taken before it) holds b, merged long ago.
+    run(&tree, &["restore", &taken[1]]).code(0);
+    assert_eq!(tree.read("src/lib.rs"), "pub fn b() {}\n");
+    run(&tree, &["undo", "--force"]).code(0);
+    assert_eq!(tree.read("src/lib.rs"), "pub fn a() {}\n");
+    tree.git_cmd(&["fsck", "--strict"]);
+}
