@@ -308,10 +308,12 @@ fn write_catalog(
     let tree = odb.write_fresh(Kind::Tree, &content)?;
     let message = format!(
         "salve checkpoints ({} kept)\n\nOne directory per checkpoint: `tree`, `index`, `meta`. \
-         `salve checkpoints` lists them.\n\n{}{}\n",
+         `salve checkpoints` lists them.\n\n{}{}\n{}{}\n",
         entries.len(),
         garbage::BASE_TRAILER,
-        base.unwrap_or("none")
+        base.unwrap_or("none"),
+        garbage::WRITTEN_TRAILER,
+        garbage::wall_clock()
     );
     odb.write(
         Kind::Commit,
