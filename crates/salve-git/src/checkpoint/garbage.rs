@@ -289,14 +289,15 @@ mod tests {
     /// wall-clock seconds, each with a tree of its own, and a commit `lost` based on c1 (a
     /// writer that lost the race to c2). Returns the repo, the commits (id, content) and the
     /// tree ids.
-    fn chain(
-        times: [i64; 4],
-    ) -> (
+    /// The temp dir, the repository, the commits (id, content) and their trees.
+    type Chain = (
         tempfile::TempDir,
         Repo,
         Vec<(Vec<u8>, Vec<u8>)>,
         Vec<Vec<u8>>,
-    ) {
+    );
+
+    fn chain(times: [i64; 4]) -> Chain {
         let tmp = tempfile::tempdir().unwrap();
         let root = tmp.path().canonicalize().unwrap();
         let status = std::process::Command::new("git")

@@ -47,6 +47,7 @@ pub(crate) struct FillError {
 }
 
 /// Split `content` into lines (one trailing `\n` is not a line) and fill its gaps from `source`.
+#[cfg(test)]
 pub(crate) fn fill_placeholders(
     source: &Doc,
     content: &str,
