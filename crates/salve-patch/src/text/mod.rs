@@ -141,6 +141,16 @@ impl<'a> Doc<'a> {
         self.starts.len()
     }
 
+    /// Every line's start as a 32-bit offset into [`Doc::body`], when the text is small enough
+    /// for them (under 4 GiB): the passes over every line read them directly. Line `i` ends
+    /// one byte (its newline) before line `i + 1` starts.
+    pub(crate) fn starts32(&self) -> Option<&[u32]> {
+        match &self.starts {
+            Starts::Small(v) => Some(v),
+            Starts::Large(_) => None,
+        }
+    }
+
     /// True for a text without lines.
     pub fn is_empty(&self) -> bool {
         self.starts.len() == 0
