@@ -37,11 +37,9 @@ pub(super) fn load_text(path: &Path, len: u64) -> io::Result<Loaded> {
     let mut file = File::open(path)?;
     let len = usize::try_from(len).unwrap_or(usize::MAX);
     let bytes = if len >= MAPPED_FROM {
-        read_mapped(&mut file, len)?
+        read_large(&mut file, len)?
     } else {
-        let mut bytes = Vec::with_capacity(len.saturating_add(1));
-        file.read_to_end(&mut bytes)?;
-        bytes::Bytes::from(bytes)
+        read_whole(&mut file, len)?
     };
     if salve_patch::is_binary(&bytes) {
         return Ok(Loaded::Binary);
@@ -49,10 +47,24 @@ pub(super) fn load_text(path: &Path, len: u64) -> io::Result<Loaded> {
     Ok(SharedText::try_from(bytes).map_or(Loaded::NotUtf8, Loaded::Text))
 }
 
+/// The rest of `file` (expected to be `len` bytes) into ordinary memory.
+fn read_whole(file: &mut File, len: usize) -> io::Result<bytes::Bytes> {
+    let mut bytes = Vec::with_capacity(len.saturating_add(1));
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes::Bytes::from(bytes))
+}
+
+/// Huge-page advice is Linux's: elsewhere a large file is read like a small one.
+#[cfg(not(target_os = "linux"))]
+fn read_large(file: &mut File, len: usize) -> io::Result<bytes::Bytes> {
+    read_whole(file, len)
+}
+
 /// The rest of `file` (expected to be `len` bytes) in an anonymous mapping advised as huge
 /// pages where the text fills them whole. A file that grew since it was measured is read whole
 /// all the same (into ordinary memory, past what the mapping holds).
-fn read_mapped(file: &mut File, len: usize) -> io::Result<bytes::Bytes> {
+#[cfg(target_os = "linux")]
+fn read_large(file: &mut File, len: usize) -> io::Result<bytes::Bytes> {
     // A length the huge page divides: the kernel then places the mapping on a huge page's
     // boundary. The pages past the text are never touched, so they cost no memory.
     let mut map = memmap2::MmapMut::map_anon(len.next_multiple_of(HUGE))?;
