@@ -214,19 +214,7 @@ fn raw_candidates_in(
         let mut n = 0;
         let pairs = starts[first..last].iter().zip(&starts[first + 1..=last]);
         for (k, (&start, &next)) in pairs.enumerate() {
-            let (start, end) = (start as usize, next as usize - 1);
-            let f = if end > start && body[end - 1] == b'\r' {
-                // A CRLF line's content ends before its `\r`, as `Doc::span` has it.
-                sliced_fingerprint_at(Form::Raw, body, start, end - 1)
-            } else if end < 8 {
-                sliced_fingerprint_at(Form::Raw, body, start, end)
-            } else {
-                // `sliced_fingerprint_at`'s common case, inlined: the line does not end in
-                // `\r`, and eight bytes end where it does.
-                let mut w = [0u8; 8];
-                w.copy_from_slice(&body[end - 8..end]);
-                tail_fingerprint(u64::from_le_bytes(w), end - start)
-            };
+            let (f, _) = raw_line_at(body, start as usize, next as usize);
             through[n] = k as u32;
             n += ((filter[f / 64] >> (f % 64)) & 1) as usize;
         }
@@ -237,6 +225,81 @@ fn raw_candidates_in(
         first = last;
     }
     first.max(lines.start)..lines.end
+}
+
+/// The raw fingerprint of the line that starts at `start` and ends before the newline that
+/// precedes `next`, and where its content ends (before a CRLF's `\r`, as `Doc::span` has it).
+#[inline(always)]
+fn raw_line_at(body: &[u8], start: usize, next: usize) -> (usize, usize) {
+    let end = next - 1;
+    if end > start && body[end - 1] == b'\r' {
+        (
+            sliced_fingerprint_at(Form::Raw, body, start, end - 1),
+            end - 1,
+        )
+    } else if end < 8 {
+        (sliced_fingerprint_at(Form::Raw, body, start, end), end)
+    } else {
+        // `sliced_fingerprint_at`'s common case, inlined: the line does not end in `\r`, and
+        // eight bytes end where it does.
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&body[end - 8..end]);
+        (tail_fingerprint(u64::from_le_bytes(w), end - start), end)
+    }
+}
+
+/// The raw form's pass fused with the split ([`crate::text::Doc::parse_visiting`]): shown the
+/// lines of one half as the split finds them, it keeps `(line, hash)` of those whose
+/// fingerprint is in the filter, as [`candidates`] does after the split (one pass over the
+/// text's bytes instead of two).
+pub(super) struct RawPass<'t> {
+    body: &'t str,
+    filter: &'t [u64],
+    pub(super) found: Vec<(usize, u64)>,
+}
+
+impl<'t> RawPass<'t> {
+    pub(super) fn new(body: &'t str, filter: &'t [u64]) -> Self {
+        RawPass {
+            body,
+            filter,
+            found: Vec::new(),
+        }
+    }
+
+    /// See [`crate::text::Visit`].
+    pub(super) fn visit(&mut self, starts: &[u32], first: usize) {
+        let body = self.body.as_bytes();
+        for (k, pair) in starts.windows(2).enumerate() {
+            let start = pair[0] as usize;
+            let (f, end) = raw_line_at(body, start, pair[1] as usize);
+            if (self.filter[f / 64] >> (f % 64)) & 1 == 1 {
+                let h = hash_form(Form::Raw, self.body.get(start..end).unwrap_or(""));
+                self.found.push((first + k, h));
+            }
+        }
+    }
+}
+
+/// The fingerprint filter of `keys` in `form`: one bit for each fingerprint a key has.
+pub(super) fn key_filter(form: Form, keys: &[&String]) -> Vec<u64> {
+    let mut filter = vec![0u64; (1 << FINGERPRINT_BITS) / 64];
+    for f in keys.iter().filter_map(|k| key_fingerprint(form, k)) {
+        filter[f / 64] |= 1 << (f % 64);
+    }
+    filter
+}
+
+/// Lines of `doc` in `lines` whose fingerprint in `form` is in `filter`, hashed, appended to
+/// `out` (the general pass, for the lines a fused pass was not shown).
+pub(super) fn append_candidates(
+    doc: &Doc,
+    form: Form,
+    filter: &[u64],
+    lines: std::ops::Range<usize>,
+    out: &mut Vec<(usize, u64)>,
+) {
+    general_candidates_in(doc, form, filter, lines, out);
 }
 
 /// [`candidates_in`] through [`Doc::spans_in`], for every form, appended to `out`.
