@@ -31,7 +31,7 @@ use std::io::{self, Seek as _, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-pub use content::Content;
+pub use content::{Content, SharedText};
 use hooks::Hooks;
 use leftovers::TempName;
 pub use leftovers::{sweep_files, sweep_leftovers, sweep_tree, TEMP_PREFIX};

@@ -87,12 +87,16 @@ pub fn apply_hunks_lazy(
         Err(why) => return unreadable_indentation(hunks.len(), why),
     };
     let hunks = &*unbroken;
-    let doc = Doc::parse(current);
-    let idx = FileIndex::with_keys(&doc, hunk_keys(hunks)).with_scopes(
-        hunks
-            .iter()
-            .flat_map(|h| h.scopes.iter().map(String::as_str)),
-    );
+    // The split and the raw form's fingerprint pass in one read of the file.
+    let keys = hunk_keys(hunks);
+    let (doc, found) = FileIndex::parse_primed(current, &keys);
+    let idx = FileIndex::with_keys(&doc, keys)
+        .with_found(found)
+        .with_scopes(
+            hunks
+                .iter()
+                .flat_map(|h| h.scopes.iter().map(String::as_str)),
+        );
     let base_text: OnceCell<Option<String>> = OnceCell::new();
     let base_doc: OnceCell<Option<Doc>> = OnceCell::new();
     let base = || {

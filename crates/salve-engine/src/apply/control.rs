@@ -31,7 +31,7 @@ pub(super) fn old_texts(ops: &[Op]) -> Vec<Cow<'_, [u8]>> {
             Op::Write {
                 content: Content::Spliced { original, .. },
                 ..
-            } => out.push(Cow::Borrowed(original.as_bytes())),
+            } => out.push(Cow::Borrowed(str::as_bytes(original))),
             // Bytes over an existing file (a mode change, a rename's source): read it back.
             Op::Write {
                 path,
@@ -132,7 +132,6 @@ fn shown(line: &str) -> String {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use std::path::PathBuf;
-    use std::sync::Arc;
 
     use salve_patch::Splice;
 
@@ -145,7 +144,7 @@ mod tests {
         Op::Write {
             path: PathBuf::from("/nonexistent/a.md"),
             content: Content::Spliced {
-                original: Arc::new(original.to_owned()),
+                original: crate::transaction::SharedText::from(original.to_owned()),
                 splice,
             },
             mode: None,

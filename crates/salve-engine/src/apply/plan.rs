@@ -163,7 +163,10 @@ pub(crate) fn group(
 ) -> (Vec<FilePlan>, Vec<ParseIssue>) {
     let mut plans: Vec<(PathBuf, FilePlan)> = Vec::new();
     // A repeated identical edit is a model repeating itself, not a second change.
-    let repeated: Vec<bool> = {
+    let repeated: Vec<bool> = if edits.len() < 2 {
+        // Nothing to repeat: hashing a lone edit whole (every line of a large diff) is skipped.
+        vec![false; edits.len()]
+    } else {
         let mut seen = std::collections::HashSet::new();
         edits
             .iter()

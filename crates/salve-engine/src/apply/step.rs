@@ -5,11 +5,10 @@
 
 use std::cell::OnceCell;
 use std::path::Path;
-use std::sync::Arc;
 
 use salve_patch::{apply_hunks_lazy, FileOutcome, FileReport, Format, Hunk, Splice, Status};
 
-use super::load::{load_text, Loaded};
+use super::load::{load_text, Loaded, SharedText};
 use super::plan::FilePlan;
 use super::repository::Repository;
 use super::stop::{refuse, Stop};
@@ -49,7 +48,7 @@ impl Ctx<'_, '_, '_> {
 /// A file read for editing.
 pub(super) struct Current {
     /// Shared with the write, which keeps the unchanged bytes from here.
-    pub text: Arc<String>,
+    pub text: SharedText,
     pub mode: u32,
     pub expect: Expect,
 }
@@ -150,7 +149,7 @@ pub(super) fn read(ctx: &Ctx<'_, '_, '_>, target: &Guarded) -> Result<Current, S
         }
     };
     Ok(Current {
-        text: Arc::new(text),
+        text,
         mode: mode_of(&meta),
         expect: Expect::Unchanged(Fingerprint::of(&meta)),
     })
@@ -264,7 +263,7 @@ pub(super) fn finish(
     }
     let content = match out.new_text {
         Some(splice) => Content::Spliced {
-            original: Arc::clone(&cur.text),
+            original: cur.text.clone(),
             splice,
         },
         None if mode != cur.mode => Content::Bytes(cur.text.as_bytes().to_vec()),

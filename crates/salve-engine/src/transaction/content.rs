@@ -6,16 +6,19 @@
 
 use std::borrow::Cow;
 use std::io::{self, Write};
-use std::sync::Arc;
 
 use salve_patch::Splice;
+
+/// A file's text as read for editing: validated UTF-8 once, shared (a reference count, not a
+/// copy) by the placement, the checks and the write.
+pub type SharedText = bytestring::ByteString;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Content {
     Bytes(Vec<u8>),
     /// `splice` applied to `original`.
     Spliced {
-        original: Arc<String>,
+        original: SharedText,
         splice: Splice,
     },
 }
@@ -70,13 +73,13 @@ mod tests {
 
     #[test]
     fn a_splice_writes_what_it_materializes() {
-        let original = Arc::new("keep\nold\nkeep too\n".to_owned());
+        let original = SharedText::from("keep\nold\nkeep too\n");
         let mut splice = Splice::default();
         splice.keep(&original, 0..5);
         splice.push_new("new\n");
         splice.keep(&original, 9..18);
         let content = Content::Spliced {
-            original: Arc::clone(&original),
+            original: original.clone(),
             splice,
         };
         let mut out = Vec::new();

@@ -107,11 +107,15 @@ pub(crate) enum Found {
 
 /// The pre-image of a set of hunk lines: texts and whether each is context.
 pub(crate) fn pre_image(lines: &[HunkLine]) -> (Vec<&str>, Vec<bool>) {
-    lines
-        .iter()
-        .filter(|l| l.kind != LineKind::Add)
-        .map(|l| (strip_cr(&l.text), l.kind == LineKind::Context))
-        .unzip()
+    // Sized once: an `unzip` of a filter grows both lists from empty, and this runs several
+    // times for every hunk.
+    let mut text = Vec::with_capacity(lines.len());
+    let mut context = Vec::with_capacity(lines.len());
+    for l in lines.iter().filter(|l| l.kind != LineKind::Add) {
+        text.push(strip_cr(&l.text));
+        context.push(l.kind == LineKind::Context);
+    }
+    (text, context)
 }
 
 pub(crate) fn post_image(lines: &[HunkLine]) -> Vec<&str> {

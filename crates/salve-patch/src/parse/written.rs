@@ -50,6 +50,53 @@ const WORD_STOPS: [char; 13] = [
     '"', '\'', '`', '(', ')', '<', '>', ',', ';', '[', ']', '{', '}',
 ];
 
+/// Whether an ASCII byte ends a word of the reply: `char::is_whitespace` (tab to carriage
+/// return, space) or one of [`WORD_STOPS`].
+const ASCII_STOP: [bool; 128] = {
+    let mut stop = [false; 128];
+    let mut b = 0x09;
+    while b <= 0x0d {
+        stop[b] = true;
+        b += 1;
+    }
+    stop[b' ' as usize] = true;
+    let mut k = 0;
+    while k < WORD_STOPS.len() {
+        stop[WORD_STOPS[k] as usize] = true;
+        k += 1;
+    }
+    stop
+};
+
+/// Every word of the trimmed line `t` that holds a `/`, in order: the pieces of `t` between
+/// whitespace and [`WORD_STOPS`]. An ASCII line is not split whole: each `/` is widened to its
+/// word (a C diff has a `/` on most lines, and splitting them by characters cost a tenth of
+/// reading the reply).
+fn slashed_words<'t>(t: &'t str, mut each: impl FnMut(&'t str)) {
+    let b = t.as_bytes();
+    let Some(first) = memchr::memchr(b'/', b) else {
+        return;
+    };
+    if !t.is_ascii() {
+        t.split(|c: char| c.is_whitespace() || WORD_STOPS.contains(&c))
+            .filter(|w| w.contains('/'))
+            .for_each(each);
+        return;
+    }
+    let stop = |c: &u8| ASCII_STOP[usize::from(*c)];
+    let (mut from, mut next) = (0, Some(first));
+    while let Some(p) = next {
+        let start = b[from..p]
+            .iter()
+            .rposition(stop)
+            .map_or(from, |i| from + i + 1);
+        let end = b[p..].iter().position(stop).map_or(b.len(), |i| p + i);
+        each(&t[start..end]);
+        from = end;
+        next = memchr::memchr(b'/', &b[from..]).map(|q| from + q);
+    }
+}
+
 /// File extensions whose text holds fences as content.
 const DOCUMENTS: &[&str] = &[
     "md", "markdown", "mdx", "rst", "txt", "adoc", "org", "ipynb",
@@ -65,18 +112,12 @@ impl ReplySyntax {
             if t.is_empty() {
                 continue;
             }
-            // Only a line with a `/` has a word with one: most lines skip the split.
-            if t.contains('/') {
-                let words = t
-                    .split(|c: char| c.is_whitespace() || WORD_STOPS.contains(&c))
-                    .filter(|w| w.contains('/') && w.len() < 200);
-                for w in words {
-                    // A C diff repeats `/*` on most lines: owned once, not once a line.
-                    if !out.slashed.contains(w) {
-                        out.slashed.insert(w.to_owned());
-                    }
+            slashed_words(t, |w| {
+                // A C diff repeats `/*` on most lines: owned once, not once a line.
+                if w.len() < 200 && !out.slashed.contains(w) {
+                    out.slashed.insert(w.to_owned());
                 }
-            }
+            });
             let next = trimmed.get(k + 1).copied().unwrap_or("");
             if is_marker(t) {
                 out.markers.insert(t.to_owned());
@@ -247,8 +288,48 @@ mod prop;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
-    use super::ReplySyntax;
+    use super::{slashed_words, ReplySyntax, WORD_STOPS};
     use crate::edit::{Format, Hunk, HunkLine, LineKind};
+
+    /// The words widened from each `/` are the words a split of the whole line gives that hold
+    /// one, in order: seeded random lines over stops, every ASCII whitespace (the vertical tab
+    /// and form feed included), slashes, letters and some non-ASCII.
+    #[test]
+    fn slashed_words_agree_with_a_split() {
+        let seed = 1313u64;
+        eprintln!("seed {seed}");
+        let mut state = seed;
+        let mut next = move |n: usize| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((state >> 33) % n as u64) as usize
+        };
+        let mut alphabet: Vec<char> = WORD_STOPS.to_vec();
+        alphabet.extend([
+            '/', '/', '/', 'a', 'b', '.', '*', ' ', '\t', '\u{b}', '\u{c}', '\r',
+        ]);
+        alphabet.extend(['\u{a0}', '\u{2003}', '\u{e9}', '\u{85}', '\u{1}', '\u{7f}']);
+        for case in 0..50_000 {
+            let ascii = next(4) > 0;
+            let line: String = (0..next(40))
+                .map(|_| {
+                    alphabet[next(if ascii {
+                        alphabet.len() - 6
+                    } else {
+                        alphabet.len()
+                    })]
+                })
+                .collect();
+            let want: Vec<&str> = line
+                .split(|c: char| c.is_whitespace() || WORD_STOPS.contains(&c))
+                .filter(|w| w.contains('/'))
+                .collect();
+            let mut got = Vec::new();
+            slashed_words(&line, |w| got.push(w));
+            assert_eq!(got, want, "seed {seed} case {case} {line:?}");
+        }
+    }
 
     fn hunk(lines: &[(LineKind, &str)]) -> Hunk {
         Hunk {

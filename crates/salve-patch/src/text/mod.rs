@@ -18,9 +18,10 @@ use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
 mod split;
 mod trim;
 
-use split::split_lines;
+pub(crate) use split::Visit;
 #[cfg(test)]
 use split::SPLIT_BYTES;
+use split::{split_lines, split_lines_visiting};
 use trim::trim_start;
 pub(crate) use trim::Trim;
 
@@ -108,6 +109,22 @@ pub struct Doc<'a> {
 impl<'a> Doc<'a> {
     /// Splits `text` into lines (a large text in two halves at once).
     pub fn parse(text: &'a str) -> Doc<'a> {
+        Self::parse_visiting(text, &mut |_, _| {}, &mut |_, _| {})
+    }
+
+    /// The text after its byte-order mark, if any: what line offsets count in.
+    pub(crate) fn body_of(text: &str) -> &str {
+        text.strip_prefix(BOM).unwrap_or(text)
+    }
+
+    /// [`Doc::parse`], with the lines shown to `lower` and `upper` as the split finds them, as
+    /// 32-bit starts into [`Doc::body_of`] (see [`Visit`]; the two run on two threads). A text
+    /// of 4 GiB or more shows none.
+    pub(crate) fn parse_visiting(
+        text: &'a str,
+        lower: &mut Visit<'_, u32>,
+        upper: &mut Visit<'_, u32>,
+    ) -> Doc<'a> {
         let (body, bom) = match text.strip_prefix(BOM) {
             Some(rest) => (rest, true),
             None => (text, false),
@@ -115,7 +132,7 @@ impl<'a> Doc<'a> {
         let bytes = body.as_bytes();
         // The split may write a little past the end (see `line_starts`): keep u32 clear of it.
         let (starts, crlf) = if u32::try_from(bytes.len() + 128).is_ok() {
-            let (s, crlf) = split_lines(bytes, |o| o as u32);
+            let (s, crlf) = split_lines_visiting(bytes, |o| o as u32, lower, upper);
             (Starts::Small(s), crlf)
         } else {
             let (s, crlf) = split_lines(bytes, |o| o);
@@ -139,6 +156,16 @@ impl<'a> Doc<'a> {
     #[inline]
     pub fn len(&self) -> usize {
         self.starts.len()
+    }
+
+    /// Every line's start as a 32-bit offset into [`Doc::body`], when the text is small enough
+    /// for them (under 4 GiB): the passes over every line read them directly. Line `i` ends
+    /// one byte (its newline) before line `i + 1` starts.
+    pub(crate) fn starts32(&self) -> Option<&[u32]> {
+        match &self.starts {
+            Starts::Small(v) => Some(v),
+            Starts::Large(_) => None,
+        }
     }
 
     /// True for a text without lines.

@@ -124,18 +124,20 @@ enum Ratio {
 }
 
 /// The (reply, file) indentation of every quoted line of a hunk that really matches its file
-/// line (the similar rung keeps misremembered ones, which are no key).
-fn matched_pairs<'a>(
+/// line (the similar rung keeps misremembered ones, which are no key). Computed once per placed
+/// hunk and shared by the releveling and the quoted indentation.
+pub(crate) fn matched_pairs<'a>(
     doc: &'a Doc,
     lines: &'a [HunkLine],
     p: &Placement,
 ) -> Vec<(&'a str, &'a str)> {
-    // The pre-image's lines, walked in place (this runs for every placed hunk, twice).
+    // The pre-image's lines, walked in place (this runs for every placed hunk, twice: the
+    // file's evidence and the hunk's operations).
     let pre = lines
         .iter()
         .filter(|l| l.kind != LineKind::Add)
         .map(|l| strip_cr(&l.text));
-    let mut pairs = Vec::new();
+    let mut pairs = Vec::with_capacity(p.fit.map.len());
     for (text, span) in pre.zip(&p.fit.map) {
         if span.end != span.start + 1 || span.start >= doc.len() {
             continue;
@@ -209,16 +211,17 @@ pub(crate) fn shown<'a>(
 /// and an added line sits at another (then a shift and a rescaling differ, and only `shown`,
 /// the evidence of the reply's other hunks and of both level widths, can tell which is meant).
 /// An error says why the mapping is not certain.
+/// `pairs` are the hunk's [`matched_pairs`].
 pub(crate) fn relevel_ops(
     doc: &Doc,
     lines: &[HunkLine],
     p: &Placement,
+    pairs: &[(&str, &str)],
     shown: Shown,
     ops: &mut [Op],
 ) -> Result<(), String> {
-    let pairs = matched_pairs(doc, lines, p);
     let same = p.fit.reindent == Reindent::Same;
-    if same && pairs.iter().all(|(r, f)| r == f) && !single_level(&pairs) {
+    if same && pairs.iter().all(|(r, f)| r == f) && !single_level(pairs) {
         return Ok(());
     }
     let mut written: Vec<&mut String> = ops
@@ -240,7 +243,7 @@ pub(crate) fn relevel_ops(
         return Ok(());
     }
     let widths: Vec<(usize, usize)> = pairs.iter().map(|(r, f)| (r.len(), f.len())).collect();
-    let levels = if single_level(&pairs) {
+    let levels = if single_level(pairs) {
         let (r0, f0) = widths[0];
         // The reply's own widths: by undoing the uniform delta the indent rung applied, or as
         // written after a prefix stripped (which stops at column 0, so undoing it could not

@@ -124,10 +124,12 @@ pub(crate) fn ops_for(
     dropped::check(lines, p)?;
     kept::keep_file_lines(doc, lines, p, &mut ops);
     substance::check_removed(doc, lines, p)?;
-    levels::relevel_ops(doc, lines, p, shown, &mut ops)?;
+    // The matched indentation pairs, once for both passes that read them.
+    let pairs = levels::matched_pairs(doc, lines, p);
+    levels::relevel_ops(doc, lines, p, &pairs, shown, &mut ops)?;
     style::restyle_ops(doc, lines, p, reply_style, &mut ops)?;
     align::check(doc, lines, p, reply_style, &ops)?;
-    quoted::match_quoted(doc, lines, p, &mut ops)?;
+    quoted::match_quoted(lines, p, &pairs, &mut ops)?;
     mixed::check(doc, lines, p, reply_style, &ops)?;
     fold::fold_ops(doc, lines, p, &mut ops)?;
     order::check(doc, lines, p, &ops)?;

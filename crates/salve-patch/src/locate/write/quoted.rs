@@ -12,24 +12,29 @@
 //! hunk is refused.
 
 use crate::edit::{HunkLine, LineKind};
-use crate::locate::{pre_image, Placement};
+#[cfg(test)]
+use crate::locate::pre_image;
+use crate::locate::Placement;
 use crate::ops::Op;
 use crate::report::Rung;
-use crate::text::{canonical_eq, is_blank, leading_ws, strip_cr, Doc};
+#[cfg(test)]
+use crate::text::{canonical_eq, Doc};
+use crate::text::{is_blank, leading_ws, strip_cr};
 
 /// Give the model-written lines of `ops` (one placed hunk) the file indentation of the quoted
 /// lines the reply indents alike; an error when those quoted lines disagree.
+/// `pairs` are the hunk's matched indentation pairs ([`crate::locate::write::levels::matched_pairs`],
+/// computed once per hunk for this pass and the releveling).
 pub(crate) fn match_quoted(
-    doc: &Doc,
     lines: &[HunkLine],
     p: &Placement,
+    pairs: &[(&str, &str)],
     ops: &mut [Op],
 ) -> Result<(), String> {
     // Elision markers bring file lines back in place of added lines: no one-for-one pairing.
     if p.rung == Rung::Elision {
         return Ok(());
     }
-    let pairs = quoted_pairs(doc, lines, p);
     if pairs.iter().all(|(r, f)| r == f) {
         return Ok(());
     }
@@ -68,7 +73,10 @@ pub(crate) fn match_quoted(
     Ok(())
 }
 
-/// The (reply, file) indentation of every non-blank quoted line that matches its file line.
+/// The (reply, file) indentation of every non-blank quoted line that matches its file line:
+/// the pairs this pass computed for itself before it shared the releveling's; kept as the
+/// reference the shared ones are tested against.
+#[cfg(test)]
 fn quoted_pairs<'a>(doc: &'a Doc, lines: &'a [HunkLine], p: &Placement) -> Vec<(&'a str, &'a str)> {
     let (pre, _) = pre_image(lines);
     pre.iter()
@@ -114,8 +122,86 @@ mod tests {
             insert,
             hunk: 0,
         }];
-        match_quoted(&doc, &lines, &p, &mut ops)?;
+        let pairs = crate::locate::write::levels::matched_pairs(&doc, &lines, &p);
+        match_quoted(&lines, &p, &pairs, &mut ops)?;
         Ok(ops[0].insert.iter().map(|n| n.text.clone()).collect())
+    }
+
+    /// The pairs shared with the releveling are the pairs this pass computed for itself:
+    /// seeded random files and hunks (tabs, spaces, no-break spaces, blank lines, `\r` before
+    /// the newline, curly quotes, lines quoted with other indentation or changed), placed by
+    /// random maps (single lines, empty and wide spans, lines past the end).
+    #[test]
+    fn shared_pairs_agree_with_the_quoted_pairs() {
+        let seed = 1313u64;
+        eprintln!("seed {seed}");
+        let mut state = seed;
+        let mut next = move |n: usize| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((state >> 33) % n as u64) as usize
+        };
+        let indents = ["", " ", "    ", "\t", "\t  ", "\u{a0}\u{a0}", "  \t"];
+        let bodies = [
+            "x = 1;",
+            "}",
+            "",
+            "say(\"hi\");",
+            "say(\u{201c}hi\u{201d});",
+            "  ",
+            "a  b",
+        ];
+        let ends = ["", "\r", " "];
+        let line = |next: &mut dyn FnMut(usize) -> usize| {
+            format!(
+                "{}{}{}",
+                indents[next(indents.len())],
+                bodies[next(bodies.len())],
+                ends[next(ends.len())]
+            )
+        };
+        let mut paired = 0;
+        for case in 0..20_000 {
+            let file: Vec<String> = (0..1 + next(12)).map(|_| line(&mut next)).collect();
+            let text: String = file.iter().map(|l| format!("{l}\n")).collect();
+            let doc = Doc::parse(&text);
+            let lines: Vec<HunkLine> = (0..next(10))
+                .map(|_| {
+                    let kind = [LineKind::Context, LineKind::Remove, LineKind::Add][next(3)];
+                    let t = match next(3) {
+                        0 => file[next(file.len())].clone(),
+                        _ => line(&mut next),
+                    };
+                    HunkLine::new(kind, t)
+                })
+                .collect();
+            let pre = lines.iter().filter(|l| l.kind != LineKind::Add).count();
+            let map = (0..pre + next(2))
+                .map(|_| {
+                    let start = next(file.len() + 2);
+                    Span {
+                        start,
+                        end: start + [1, 1, 1, 0, 2][next(5)],
+                    }
+                })
+                .collect();
+            let fit = Fit {
+                map,
+                reindent: Default::default(),
+                form: Form::Canon,
+            };
+            let p = Placement::new(Rung::Canonical, fit, None);
+            let shared = crate::locate::write::levels::matched_pairs(&doc, &lines, &p);
+            paired += usize::from(!shared.is_empty());
+            assert_eq!(
+                shared,
+                quoted_pairs(&doc, &lines, &p),
+                "seed {seed} case {case} {text:?} {lines:?}"
+            );
+        }
+        // Not a test of empty lists: most cases pair some lines.
+        assert!(paired > 2_000, "{paired}");
     }
 
     #[test]

@@ -16,9 +16,9 @@ use std::cell::OnceCell;
 mod prefilter;
 mod tables;
 
+use prefilter::{append_candidates, candidates, key_filter, line_hashes, RawPass};
 #[cfg(test)]
-use prefilter::fingerprint_at;
-use prefilter::{candidates, key_fingerprint, line_hashes, FINGERPRINT_BITS};
+use prefilter::{fingerprint_at, key_fingerprint};
 use tables::{chain, Known, Primed, Table, COMMON_LEN, NIL};
 
 use crate::text::{canonical, hash_bytes, hash_form, is_blank, Doc, Form};
@@ -93,11 +93,17 @@ struct FormData {
     full: OnceCell<Table>,
 }
 
+/// The lines a fused pass found for the raw form (see [`FileIndex::parse_primed`]), in two
+/// halves read one after the other.
+pub(crate) type RawFound = (Vec<(usize, u64)>, Vec<(usize, u64)>);
+
 /// Everything the ladder needs to know about one file, computed at most once.
 pub struct FileIndex<'d, 'a> {
     /// The file indexed.
     pub doc: &'d Doc<'a>,
     keys: Vec<String>,
+    /// The raw form's candidate lines, found during the split, until the raw table takes them.
+    raw_found: std::cell::Cell<Option<RawFound>>,
     forms: [FormData; 4],
     nonblank: OnceCell<NonBlank>,
     tabs: OnceCell<bool>,
@@ -217,6 +223,13 @@ fn line_scope_key(line: &str) -> u64 {
     hash_bytes(&buf[..n])
 }
 
+/// `keys` split into those long enough in `form` to have their lines collected (see
+/// [`COMMON_LEN`]) and the rest.
+fn long_keys(keys: &[String], form: Form) -> (Vec<&String>, Vec<&String>) {
+    keys.iter()
+        .partition(|k| form.apply(k).trim_ws().len() >= COMMON_LEN)
+}
+
 /// The file with blank lines left out, for the blank-lines rung.
 pub struct NonBlank {
     /// File line of each non-blank line.
@@ -238,6 +251,7 @@ impl<'d, 'a> FileIndex<'d, 'a> {
         FileIndex {
             doc,
             keys,
+            raw_found: std::cell::Cell::new(None),
             forms: Default::default(),
             nonblank: OnceCell::new(),
             tabs: OnceCell::new(),
@@ -267,22 +281,28 @@ impl<'d, 'a> FileIndex<'d, 'a> {
             if self.keys.is_empty() || u32::try_from(doc.len()).is_err() {
                 return None;
             }
-            let (long, short): (Vec<&String>, Vec<&String>) = self
-                .keys
-                .iter()
-                .partition(|k| form.apply(k).trim_ws().len() >= COMMON_LEN);
-            let mut filter = vec![0u64; (1 << FINGERPRINT_BITS) / 64];
-            for f in long.iter().filter_map(|k| key_fingerprint(form, k)) {
-                filter[f / 64] |= 1 << (f % 64);
-            }
+            let (long, short) = long_keys(&self.keys, form);
             let hash = |keys: Vec<&String>| {
                 let mut out: Vec<u64> = keys.iter().map(|k| hash_form(form, k)).collect();
                 out.sort_unstable();
                 out.dedup();
                 out
             };
-            let maybe = candidates(doc, form, &filter);
-            Some(Primed::build(&hash(long), &hash(short), maybe.into_iter()))
+            let found = match form {
+                Form::Raw => self.raw_found.take(),
+                _ => None,
+            };
+            Some(match found {
+                Some((lower, upper)) => {
+                    let maybe = lower.into_iter().chain(upper);
+                    Primed::build(&hash(long), &hash(short), maybe)
+                }
+                None => {
+                    let filter = key_filter(form, &long);
+                    let maybe = candidates(doc, form, &filter);
+                    Primed::build(&hash(long), &hash(short), maybe.into_iter())
+                }
+            })
         });
         FormIndex {
             form,
@@ -290,6 +310,47 @@ impl<'d, 'a> FileIndex<'d, 'a> {
             primed: primed.as_ref(),
             data,
         }
+    }
+
+    /// Splits `text` into lines and, while the split reads them, finds the lines the raw form
+    /// of `keys` may equal: the fingerprint pass fused with the split, so a clean patch reads
+    /// the file's bytes once. Give the lines found to [`FileIndex::with_found`] of an index with
+    /// the same keys; they are the lines the raw table would find after the split.
+    pub(crate) fn parse_primed<'t>(text: &'t str, keys: &[String]) -> (Doc<'t>, Option<RawFound>) {
+        if keys.is_empty() {
+            return (Doc::parse(text), None);
+        }
+        let (long, _) = long_keys(keys, Form::Raw);
+        let filter = key_filter(Form::Raw, &long);
+        let body = Doc::body_of(text);
+        let mut lower = RawPass::new(body, &filter);
+        let mut upper = RawPass::new(body, &filter);
+        let doc = Doc::parse_visiting(
+            text,
+            &mut |s, first| lower.visit(s, first),
+            &mut |s, first| upper.visit(s, first),
+        );
+        let n = doc.len();
+        if doc.starts32().is_none() || u32::try_from(n).is_err() || n == 0 {
+            return (doc, None);
+        }
+        let (mut lower, mut upper) = (lower.found, upper.found);
+        // The last line goes the general way: it may end without a newline (a pass shows it
+        // only when one ends it).
+        for half in [&mut lower, &mut upper] {
+            if half.last().is_some_and(|&(i, _)| i == n - 1) {
+                half.pop();
+            }
+        }
+        append_candidates(&doc, Form::Raw, &filter, n - 1..n, &mut upper);
+        (doc, Some((lower, upper)))
+    }
+
+    /// The raw form's candidate lines found by [`FileIndex::parse_primed`] with this index's
+    /// keys, so the raw table needs no pass of its own.
+    pub(crate) fn with_found(self, found: Option<RawFound>) -> Self {
+        self.raw_found.set(found);
+        self
     }
 
     /// The non-blank lines, built on first use.
@@ -362,6 +423,10 @@ impl<'d, 'a> FileIndex<'d, 'a> {
         *self.tabs.get_or_init(|| self.doc.indents_with_tabs())
     }
 }
+
+#[cfg(test)]
+#[path = "fused_tests.rs"]
+mod fused_tests;
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]

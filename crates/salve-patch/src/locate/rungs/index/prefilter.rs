@@ -104,13 +104,19 @@ fn sliced_fingerprint_at(form: Form, body: &[u8], mut start: usize, mut end: usi
     }
     let mut w = [0u8; 8];
     w.copy_from_slice(&body[end - 8..end]);
-    let w = u64::from_le_bytes(w);
-    let n = end - start;
+    tail_fingerprint(u64::from_le_bytes(w), end - start)
+}
+
+/// The fingerprint of a compared slice of `n` bytes whose last eight bytes of the body (the
+/// slice's own and, when it is shorter, those before it) are `w`.
+#[inline(always)]
+fn tail_fingerprint(w: u64, n: usize) -> usize {
     // Two shifts, so a length of 0 shifts by 64 without overflowing.
     let tail = if n >= 8 { w } else { (w >> 1) >> (63 - 8 * n) };
     fingerprint_of(tail, n)
 }
 
+#[inline(always)]
 fn fingerprint_of(tail: u64, len: usize) -> usize {
     let x = (tail ^ (len as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
         .wrapping_mul(0xff51_afd7_ed55_8ccd);
@@ -177,10 +183,136 @@ fn candidates_in(
     filter: &[u64],
     lines: std::ops::Range<usize>,
 ) -> Vec<(usize, u64)> {
+    let mut out = Vec::new();
+    let mut rest = lines;
+    if form == Form::Raw {
+        if let Some(starts) = doc.starts32() {
+            rest = raw_candidates_in(doc, starts, filter, rest, &mut out);
+        }
+    }
+    general_candidates_in(doc, form, filter, rest, &mut out);
+    out
+}
+
+/// [`candidates_in`] in the raw form (the one a clean patch needs), over the 32-bit line starts
+/// read directly: a line ends just before the next one starts, so the pass costs a fraction of
+/// [`Doc::span`] per line. Gives the lines of `lines` it leaves to the general pass: the file's
+/// last line, which may have no newline.
+fn raw_candidates_in(
+    doc: &Doc,
+    starts: &[u32],
+    filter: &[u64],
+    lines: std::ops::Range<usize>,
+    out: &mut Vec<(usize, u64)>,
+) -> std::ops::Range<usize> {
+    let body = doc.body.as_bytes();
+    let inner = lines.end.min(starts.len().saturating_sub(1));
+    let mut through = [0u32; BATCH];
+    let mut first = lines.start;
+    while first < inner {
+        let last = (first + BATCH).min(inner);
+        let mut n = 0;
+        let pairs = starts[first..last].iter().zip(&starts[first + 1..=last]);
+        for (k, (&start, &next)) in pairs.enumerate() {
+            let (f, _) = raw_line_at(body, start as usize, next as usize);
+            through[n] = k as u32;
+            n += ((filter[f / 64] >> (f % 64)) & 1) as usize;
+        }
+        out.extend(through[..n].iter().map(|&k| {
+            let i = first + k as usize;
+            (i, hash_form(Form::Raw, doc.line(i)))
+        }));
+        first = last;
+    }
+    first.max(lines.start)..lines.end
+}
+
+/// The raw fingerprint of the line that starts at `start` and ends before the newline that
+/// precedes `next`, and where its content ends (before a CRLF's `\r`, as `Doc::span` has it).
+#[inline(always)]
+fn raw_line_at(body: &[u8], start: usize, next: usize) -> (usize, usize) {
+    let end = next - 1;
+    if end > start && body[end - 1] == b'\r' {
+        (
+            sliced_fingerprint_at(Form::Raw, body, start, end - 1),
+            end - 1,
+        )
+    } else if end < 8 {
+        (sliced_fingerprint_at(Form::Raw, body, start, end), end)
+    } else {
+        // `sliced_fingerprint_at`'s common case, inlined: the line does not end in `\r`, and
+        // eight bytes end where it does.
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&body[end - 8..end]);
+        (tail_fingerprint(u64::from_le_bytes(w), end - start), end)
+    }
+}
+
+/// The raw form's pass fused with the split ([`crate::text::Doc::parse_visiting`]): shown the
+/// lines of one half as the split finds them, it keeps `(line, hash)` of those whose
+/// fingerprint is in the filter, as [`candidates`] does after the split (one pass over the
+/// text's bytes instead of two).
+pub(super) struct RawPass<'t> {
+    body: &'t str,
+    filter: &'t [u64],
+    pub(super) found: Vec<(usize, u64)>,
+}
+
+impl<'t> RawPass<'t> {
+    pub(super) fn new(body: &'t str, filter: &'t [u64]) -> Self {
+        RawPass {
+            body,
+            filter,
+            found: Vec::new(),
+        }
+    }
+
+    /// See [`crate::text::Visit`].
+    pub(super) fn visit(&mut self, starts: &[u32], first: usize) {
+        let body = self.body.as_bytes();
+        for (k, pair) in starts.windows(2).enumerate() {
+            let start = pair[0] as usize;
+            let (f, end) = raw_line_at(body, start, pair[1] as usize);
+            if (self.filter[f / 64] >> (f % 64)) & 1 == 1 {
+                let h = hash_form(Form::Raw, self.body.get(start..end).unwrap_or(""));
+                self.found.push((first + k, h));
+            }
+        }
+    }
+}
+
+/// The fingerprint filter of `keys` in `form`: one bit for each fingerprint a key has.
+pub(super) fn key_filter(form: Form, keys: &[&String]) -> Vec<u64> {
+    let mut filter = vec![0u64; (1 << FINGERPRINT_BITS) / 64];
+    for f in keys.iter().filter_map(|k| key_fingerprint(form, k)) {
+        filter[f / 64] |= 1 << (f % 64);
+    }
+    filter
+}
+
+/// Lines of `doc` in `lines` whose fingerprint in `form` is in `filter`, hashed, appended to
+/// `out` (the general pass, for the lines a fused pass was not shown).
+pub(super) fn append_candidates(
+    doc: &Doc,
+    form: Form,
+    filter: &[u64],
+    lines: std::ops::Range<usize>,
+    out: &mut Vec<(usize, u64)>,
+) {
+    general_candidates_in(doc, form, filter, lines, out);
+}
+
+/// [`candidates_in`] through [`Doc::spans_in`], for every form, appended to `out`.
+fn general_candidates_in(
+    doc: &Doc,
+    form: Form,
+    filter: &[u64],
+    lines: std::ops::Range<usize>,
+    out: &mut Vec<(usize, u64)>,
+) {
     // Branch-free: every line's number is written, and the count moves on only for those the
     // filter lets through.
     let body = doc.body.as_bytes();
-    let mut out = Vec::new();
     let mut through = [0u32; BATCH];
     let mut first = lines.start;
     while first < lines.end {
@@ -200,7 +332,6 @@ fn candidates_in(
         }));
         first = last;
     }
-    out
 }
 
 /// Every line's hash in `form`, for the table of every line (needed only when a line no hunk
@@ -217,4 +348,68 @@ pub(super) fn line_hashes(doc: &Doc, form: Form) -> Vec<u64> {
     let (mut lower, upper) = salve_concurrent::both(|| hash(0..mid), || hash(mid..n));
     lower.extend(upper);
     lower
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The raw pass over the line starts lets through exactly the lines the general pass does,
+    /// with the same hashes: random texts of short, long, blank, CRLF and lone-`\r` lines, with
+    /// and without a final newline, some non-ASCII, against random filters.
+    #[test]
+    fn raw_pass_over_starts_agrees_with_the_general_pass() {
+        let seed = 1313u64;
+        eprintln!("seed {seed}");
+        let mut state = seed;
+        let mut next = move |n: u64| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) % n
+        };
+        let pieces = [
+            "x",
+            "ab",
+            "return rc;",
+            "\u{e9}t\u{e9}",
+            " ",
+            "\t",
+            "\r",
+            "}",
+            "12345678",
+        ];
+        for case in 0..3_000 {
+            let mut text = String::new();
+            for _ in 0..next(60) {
+                for _ in 0..next(6) {
+                    text.push_str(pieces[next(pieces.len() as u64) as usize]);
+                }
+                text.push_str(["\n", "\r\n", "\r\r\n"][next(3) as usize]);
+            }
+            if next(2) == 0 {
+                text.push_str(pieces[next(pieces.len() as u64) as usize]);
+            }
+            let doc = Doc::parse(&text);
+            // Random bits, and the fingerprints of some of the text's own lines.
+            let mut filter = vec![0u64; (1 << FINGERPRINT_BITS) / 64];
+            for _ in 0..next(30_000) {
+                let f = next(1 << FINGERPRINT_BITS) as usize;
+                filter[f / 64] |= 1 << (f % 64);
+            }
+            for line in doc.lines().filter(|_| next(2) == 0) {
+                if let Some(f) = key_fingerprint(Form::Raw, line) {
+                    filter[f / 64] |= 1 << (f % 64);
+                }
+            }
+            let n = doc.len();
+            let (a, b) = (next(n as u64 + 1) as usize, next(n as u64 + 1) as usize);
+            for range in [0..n, a.min(b)..a.max(b)] {
+                let got = candidates_in(&doc, Form::Raw, &filter, range.clone());
+                let mut want = Vec::new();
+                general_candidates_in(&doc, Form::Raw, &filter, range.clone(), &mut want);
+                assert_eq!(got, want, "seed {seed} case {case} {range:?} {text:?}");
+            }
+        }
+    }
 }
