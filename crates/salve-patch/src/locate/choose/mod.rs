@@ -7,3 +7,4 @@ pub(crate) mod measure;
 pub(crate) mod place;
 pub(crate) mod plan;
 pub(crate) mod quoted_twice;
+pub(crate) mod similar_rung;
