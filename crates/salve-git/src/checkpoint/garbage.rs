@@ -175,7 +175,9 @@ fn reflog_kept(repo: &Repo) -> bool {
     let Ok(common) = repo.common_dir() else {
         return true;
     };
-    common.join("logs").join(CATALOG_REF).exists() || !common.join("refs").is_dir()
+    common.join("logs").join(CATALOG_REF).exists()
+        || common.join("reftable").exists()
+        || !common.join("refs").is_dir()
 }
 
 /// The tree a commit's content names.
@@ -363,13 +365,18 @@ mod tests {
     }
 
     #[test]
-    fn a_reflog_of_the_catalog_keeps_everything() {
+    fn a_reflog_of_the_catalog_or_a_reftable_store_keeps_everything() {
         let now = 10_000;
         let (_tmp, repo, commits, _) = chain([100, 200, now - GRACE - 1, 300]);
         let logs = repo.common_dir().unwrap().join("logs/refs/salve");
         std::fs::create_dir_all(&logs).unwrap();
         std::fs::write(logs.join("catalog"), "").unwrap();
         let tip = crate::object::hex(&commits[2].0);
+        assert!(select_at(&repo, Some(tip.clone()), &commits, now).is_empty());
+        // A ref store salve does not write itself (reftable) may log: the same.
+        std::fs::remove_file(logs.join("catalog")).unwrap();
+        assert!(!select_at(&repo, Some(tip.clone()), &commits, now).is_empty());
+        std::fs::create_dir(repo.common_dir().unwrap().join("reftable")).unwrap();
         assert!(select_at(&repo, Some(tip), &commits, now).is_empty());
     }
 }
