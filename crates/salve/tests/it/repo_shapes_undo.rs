@@ -103,3 +103,32 @@ fn a_tracked_file_outside_the_cone_is_not_created_behind_gits_back() {
     assert_eq!(tree.git_cmd(&["status", "--porcelain"]), "");
     assert_eq!(tree.git_cmd(&["ls-files", "-s", "-t"]), index);
 }
+
+#[test]
+fn a_tracked_file_turned_directory_is_checkpointed_whole_and_restored() {
+    // `a.txt` is tracked; the user replaced it by a directory holding a file. A checkpoint taken
+    // then must hold the directory's file (the in-process tree builder meets a tracked path
+    // that is a directory now), undo must leave the user's later edit of it alone, and
+    // restoring the checkpoint must bring back what the directory held.
+    let tree = Tree::git();
+    tree.write("a.txt", "one\n").write("m.py", "x = 1\n");
+    tree.commit("initial");
+    std::fs::remove_file(tree.path("a.txt")).unwrap();
+    tree.write("a.txt/in.txt", "inner\n");
+    let applied = tree.apply("m.py\n```python\nx = 2\n```\n", &["--json"]);
+    applied.code(0);
+    let checkpoint = applied.json()["checkpoint"].as_str().unwrap().to_owned();
+    tree.write("a.txt/in.txt", "changed later\n");
+
+    let undo = salve(&tree, &["undo"]);
+    undo.code(0);
+    assert_eq!(tree.read("m.py"), "x = 1\n");
+    assert_eq!(tree.read("a.txt/in.txt"), "changed later\n");
+
+    salve(&tree, &["restore", &checkpoint]).code(0);
+    assert_eq!(tree.read("a.txt/in.txt"), "inner\n");
+    assert_eq!(tree.read("m.py"), "x = 1\n");
+    // The restore itself can be undone: the later edit comes back.
+    salve(&tree, &["undo"]).code(0);
+    assert_eq!(tree.read("a.txt/in.txt"), "changed later\n");
+}
