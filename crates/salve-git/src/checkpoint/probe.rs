@@ -9,7 +9,8 @@
 //!
 //! The configuration is asked of git once (`git config -l --show-origin`) and kept, in the
 //! process and on disk (`probe_disk`), until one of the files it came from, or a file git would
-//! read, changes: the MCP server pays for it once, and so does a series of CLI commands.
+//! read, changes (and HEAD, where an `includeIf "onbranch:..."` includes a file by the branch
+//! checked out): the MCP server pays for it once, and so does a series of CLI commands.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
@@ -131,7 +132,13 @@ fn ask(repo: &Repo) -> Result<Probe, GitError> {
         let value = raw.to_ascii_lowercase();
         let truthy = matches!(value.as_str(), "true" | "yes" | "on" | "1");
         let falsy = matches!(value.as_str(), "false" | "no" | "off" | "0" | "");
-        match key.to_ascii_lowercase().as_str() {
+        let key = key.to_ascii_lowercase();
+        if key.starts_with("includeif.onbranch:") {
+            // A file included by the branch checked out: switching branches changes the
+            // configuration without changing any file it names, only HEAD.
+            watched.push(git_dir.join("HEAD"));
+        }
+        match key.as_str() {
             "core.autocrlf" => allowed &= falsy,
             "core.filemode" | "core.symlinks" => allowed &= truthy,
             "core.ignorecase" | "core.precomposeunicode" | "core.sparsecheckout" => {

@@ -136,3 +136,19 @@ fn conversions_and_odd_changes_are_left_to_git() {
     let (work, staged) = git_trees(&t);
     assert_eq!((taken.tree, taken.index_tree), (work, Some(staged)));
 }
+
+#[test]
+fn a_configuration_included_on_one_branch_counts_once_that_branch_is_checked_out() {
+    // `includeIf "onbranch:..."` brings a file in by the branch checked out, which no
+    // configuration file's change shows: the kept answer must follow HEAD as well.
+    let t = TestRepo::new();
+    t.write("a.txt", "one\r\ntwo\r\n");
+    t.commit_all("init");
+    std::fs::write(t.root.join(".git/crlf.inc"), "[core]\n\tautocrlf = true\n").unwrap();
+    t.git(&["config", "includeIf.onbranch:feature.path", "crlf.inc"]);
+    assert!(ours(&t).is_some(), "on the first branch nothing converts");
+    t.git(&["checkout", "-q", "-b", "feature"]);
+    assert_eq!(ours(&t), None, "on `feature` autocrlf converts CRLF on add");
+    t.git(&["checkout", "-q", "-"]);
+    assert!(ours(&t).is_some(), "back on the first branch");
+}
