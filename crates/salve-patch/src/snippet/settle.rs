@@ -223,9 +223,24 @@ fn full_context(source: &Doc, r: &Region, places: &[Placement]) -> Option<Placem
     let (bh, bt) = runs(b);
     let fits = weighed.iter().filter(|o| o.p != b.p).all(|o| {
         let (oh, ot) = runs(o);
-        // Only adding lines explains a region as well as removing some (see `beats`).
-        let adds_only = o.removed == 0 && b.removed > 0;
+        // Only adding lines explains a region as well as removing some (see `beats`), unless
+        // that reading is anchored at one end by a single line (see `shadow`).
+        let adds_only = o.removed == 0 && b.removed > 0 && !shadow(r, b, o);
         !adds_only && oh <= bh && ot <= bt
     });
     fits.then_some(b.p)
+}
+
+/// Whether `o`, a reading that only adds lines, is a shadow of `b`, the one reading with the
+/// whole context at both ends: at one end its run is a single line (the region's first or last
+/// line, which stands at `b`'s own end too, so one line that repeats), and it changes more
+/// lines than `b`. Read so, the region's next lines, which stand in the file right after `b`'s
+/// first line, would be lines it adds again beside themselves. A single line anchors nothing
+/// where it repeats (`anchor`), so such a reading does not weigh against `b`. A reading with
+/// two lines or more at each end still does: a region that adds an item like its neighbour
+/// reads with whole context over that neighbour where the meant reading holds two lines.
+fn shadow(r: &Region, b: &Weighed, o: &Weighed) -> bool {
+    let head = r.lead && o.head_run == 1 && o.p.start != b.p.start;
+    let tail = r.trail && o.tail_run == 1 && o.p.end != b.p.end;
+    (head || tail) && b.cost < o.cost
 }

@@ -383,3 +383,25 @@ fn whole_context_settles_nothing_where_it_is_short_or_stands_twice() {
     let err = merged(&file, s, "a.html").unwrap_err();
     assert_eq!(err[0].0, Status::Ambiguous, "{err:?}");
 }
+
+#[test]
+fn a_reading_that_adds_the_lines_beside_a_repeated_first_line_again_is_no_rival() {
+    // The region's first line stands again inside its span: read from there with that one
+    // line as its anchor, it only adds lines, `a();` and `b();` beside themselves.
+    let file =
+        "start();\nif (ok) {\n    a();\n    b();\n    c();\nif (ok) {\n    d();\n}\nend();\n";
+    let s = "// ... existing code ...\nif (ok) {\n    a();\n    b();\n    c2();\nif (ok) {\n    d();\n}\n// ... existing code ...\n";
+    let out = merged(file, s, "a.js").unwrap();
+    assert_eq!(out, file.replace("c();", "c2();"));
+}
+
+#[test]
+fn a_reading_that_only_adds_with_two_lines_at_each_end_still_weighs() {
+    // The same shape, but the lines after the repeated one stand there too (`a();`): read from
+    // there, two lines anchor it, as a model that gave two lines of context would have it.
+    let file =
+        "start();\nif (ok) {\n    a();\n    b();\n    c();\nif (ok) {\n    a();\n}\nend();\n";
+    let s = "// ... existing code ...\nif (ok) {\n    a();\n    b();\n    c2();\nif (ok) {\n    a();\n}\n// ... existing code ...\n";
+    let err = merged(file, s, "a.js").unwrap_err();
+    assert_eq!(err[0].0, Status::Ambiguous, "{err:?}");
+}
