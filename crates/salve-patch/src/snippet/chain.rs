@@ -2,7 +2,7 @@
 //! say, each after the one before. Several regions may each fit in more than one place and
 //! still leave one order that works; only when exactly one does is the snippet placed.
 
-use super::anchor::Placement;
+use super::anchor::{How, Placement, Span};
 
 /// What the regions' placements allow.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,10 +81,28 @@ pub(crate) fn choose(options: &[Vec<Placement>]) -> Chain {
     }
 }
 
+/// Whether a reading left out of some region's `options` (`left_out[k]`, spans of file lines)
+/// could take its place in the snippet's order: some chain through the other regions' readings
+/// holds it. One that could not is no reading of this snippet, whatever the region alone says.
+pub(crate) fn any_in_order(options: &[Vec<Placement>], left_out: &[Vec<Span>]) -> bool {
+    left_out.iter().enumerate().any(|(k, spans)| {
+        spans.iter().any(|&(start, end)| {
+            let mut with = options.to_vec();
+            with[k] = vec![Placement {
+                start,
+                end,
+                head: 0,
+                tail: 0,
+                how: How::Exact,
+            }];
+            choose(&with) != Chain::OutOfOrder
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::snippet::anchor::How;
 
     fn at(start: usize, end: usize) -> Placement {
         Placement {

@@ -13,7 +13,8 @@
 //!   against one that removes some, and a shorter reading whose end falls inside the other's
 //!   anchor (a run of like lines, `<br>` `<br>` `<br>`, read one line shorter) are never
 //!   settled this way, nor a snippet with a region whose readings were not all looked at
-//!   (`partial`: one of them would delete a long stretch);
+//!   (`partial`: one of them would delete a long stretch, and it could stand in the snippet's
+//!   order, `chain::any_in_order`);
 //! - [`full_context`], where neither settles: one reading alone holds the region's first
 //!   [`CONTEXT`] lines and its last [`CONTEXT`] lines as whole anchors, apart from each other
 //!   (the unchanged lines around a change that Cursor's and Morph's prompts ask for; blank

@@ -405,3 +405,23 @@ fn a_reading_that_only_adds_with_two_lines_at_each_end_still_weighs() {
     let err = merged(file, s, "a.js").unwrap_err();
     assert_eq!(err[0].0, Status::Ambiguous, "{err:?}");
 }
+
+const SHADOWED: &str = "// ... existing code ...\nif (ok) {\n    a();\n    b();\n    c2();\nif (ok) {\n    d();\n}\n// ... existing code ...\nalpha();\nbeta();\ngamma();\n// ... existing code ...\n";
+
+#[test]
+fn a_reading_left_out_that_cannot_stand_in_the_snippets_order_does_not_stop_settling() {
+    // The second region stands whole near the end; its first two lines stand at the top too,
+    // a reading not looked at, but one that would come before the first region.
+    let file = "alpha();\nbeta();\nstart();\nif (ok) {\n    a();\n    b();\n    c();\nif (ok) {\n    d();\n}\nend();\nalpha();\nbeta();\ngamma();\ndone();\n";
+    let out = merged(file, SHADOWED, "a.js").unwrap();
+    assert_eq!(out, file.replace("c();", "c2();"));
+}
+
+#[test]
+fn a_reading_left_out_that_could_follow_the_region_before_still_stops_settling() {
+    // The same, but the second pair of `alpha(); beta();` follows the first region: the
+    // reading left out could be the one meant, so the first region is not settled by counts.
+    let file = "start();\nif (ok) {\n    a();\n    b();\n    c();\nif (ok) {\n    d();\n}\nalpha();\nbeta();\nend();\nalpha();\nbeta();\ngamma();\ndone();\n";
+    let err = merged(file, SHADOWED, "a.js").unwrap_err();
+    assert!(err.iter().any(|e| e.0 == Status::Ambiguous), "{err:?}");
+}
