@@ -50,15 +50,16 @@ pub(crate) struct Placement {
     pub how: How,
 }
 
-/// Every place a region fits. `partial`: a reading was left out of `places`, and the place
-/// meant may be that one, so the places found are not weighed against each other (see
-/// `settle`): a head and a tail that share an end with a place found but would delete more
-/// than [`MAX_UNEXPLAINED`] lines between them, or, for a region that stands whole, its first
-/// lines standing elsewhere too.
+/// Every place a region fits. `left_out`: readings not in `places` that the place meant may be
+/// one of, so that the places found are not weighed against each other (see `settle`) while
+/// one of these could stand in the snippet's order: a head and a tail that share an end with a
+/// place found but would delete more than [`MAX_UNEXPLAINED`] lines between them, or, for a
+/// region that stands whole, its first lines standing elsewhere too (the span of those lines
+/// alone: its tail, not looked for, lies further on).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Readings {
     pub places: Vec<Placement>,
-    pub partial: bool,
+    pub left_out: Vec<Span>,
 }
 
 /// Why a region fits nowhere.
@@ -283,7 +284,7 @@ fn readings(doc: &Doc, region: &Region) -> Result<Readings, Miss> {
     if r.iter().all(|l| is_blank(l)) {
         return blank_end(doc, region).map(|places| Readings {
             places,
-            partial: false,
+            left_out: Vec::new(),
         });
     }
     let starts = if region.lead {
@@ -326,10 +327,14 @@ fn readings(doc: &Doc, region: &Region) -> Result<Readings, Miss> {
         }
         // Its first lines also stand elsewhere: a head there, with a tail further on, is a
         // reading not looked at here.
-        let partial = starts.len() > whole.len();
+        let left_out = starts
+            .iter()
+            .filter(|&&(_, n)| n < r.len())
+            .map(|&(p, n)| (p, p + n))
+            .collect();
         return Ok(Readings {
             places: fit,
-            partial,
+            left_out,
         });
     }
     let ends = if region.trail {
@@ -340,9 +345,10 @@ fn readings(doc: &Doc, region: &Region) -> Result<Readings, Miss> {
     let (mut out, worst, dropped) = pairs(doc, region, &starts, &ends);
     // A pair left out for the stretch it loses, sharing an end with a pair kept, is a reading
     // of the same place that the counts would not weigh.
-    let partial = dropped
-        .iter()
-        .any(|&(p, e)| out.iter().any(|q| q.start == p || q.end == e));
+    let left_out: Vec<Span> = dropped
+        .into_iter()
+        .filter(|&(p, e)| out.iter().any(|q| q.start == p || q.end == e))
+        .collect();
     if out.is_empty() {
         if let Some((lines, lost)) = worst {
             return Err(Miss::Unexplained { lines, lost });
@@ -353,12 +359,12 @@ fn readings(doc: &Doc, region: &Region) -> Result<Readings, Miss> {
     out.extend(shadows);
     Ok(Readings {
         places: out,
-        partial,
+        left_out,
     })
 }
 
 /// Lines `start..end` of the file that a pair of anchors spans.
-type Span = (usize, usize);
+pub(crate) type Span = (usize, usize);
 
 /// Every head place paired with every tail place after it, as placements; the pair that loses
 /// the fewest lines among those that lose more than [`MAX_UNEXPLAINED`] in a row, with how

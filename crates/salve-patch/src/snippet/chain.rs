@@ -2,7 +2,7 @@
 //! say, each after the one before. Several regions may each fit in more than one place and
 //! still leave one order that works; only when exactly one does is the snippet placed.
 
-use super::anchor::Placement;
+use super::anchor::{Placement, Span};
 
 /// What the regions' placements allow.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,6 +81,47 @@ pub(crate) fn choose(options: &[Vec<Placement>]) -> Chain {
     }
 }
 
+/// Whether a reading left out of some region's `options` (`left_out[k]`, spans of file lines)
+/// could take its place in the snippet's order: some chain through the other regions' readings
+/// holds it. One that could not is no reading of this snippet, whatever the region alone says.
+pub(crate) fn any_in_order(options: &[Vec<Placement>], left_out: &[Vec<Span>]) -> bool {
+    let n = options.len();
+    // earliest[k]: the earliest end of region k in a chain of regions 0..=k; latest[k]: the
+    // latest start of region k in a chain of regions k..n (`None`: no such chain). A span fits
+    // where the regions before it can end by its start and those after it start after its end.
+    let mut earliest: Vec<Option<usize>> = Vec::with_capacity(n);
+    for (k, opts) in options.iter().enumerate() {
+        let from = if k == 0 { Some(0) } else { earliest[k - 1] };
+        earliest.push(from.and_then(|b| opts.iter().filter(|p| p.start >= b).map(|p| p.end).min()));
+    }
+    let mut latest: Vec<Option<usize>> = vec![None; n];
+    for k in (0..n).rev() {
+        let to = if k + 1 == n {
+            Some(usize::MAX)
+        } else {
+            latest[k + 1]
+        };
+        latest[k] = to.and_then(|b| {
+            options[k]
+                .iter()
+                .filter(|p| p.end <= b)
+                .map(|p| p.start)
+                .max()
+        });
+    }
+    left_out.iter().enumerate().any(|(k, spans)| {
+        let before = if k == 0 { Some(0) } else { earliest[k - 1] };
+        let after = if k + 1 == n {
+            Some(usize::MAX)
+        } else {
+            latest[k + 1]
+        };
+        spans.iter().any(|&(start, end)| {
+            before.is_some_and(|b| b <= start) && after.is_some_and(|a| end <= a)
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -113,5 +154,23 @@ mod tests {
         };
         assert_eq!(alive[0].len(), 2);
         assert_eq!(alive[1].len(), 1);
+    }
+
+    #[test]
+    fn a_span_left_out_fits_only_between_the_regions_around_it() {
+        let options = vec![
+            vec![at(0, 3)],
+            vec![at(10, 13), at(20, 23)],
+            vec![at(30, 33)],
+        ];
+        // Region 1 may end by 13 and region 2 start at 30: (5, 25) for region 1 fits between.
+        assert!(any_in_order(&options, &[vec![], vec![(5, 25)], vec![]]));
+        // Starting before region 0 ends, or ending after region 2 starts, it does not.
+        assert!(!any_in_order(&options, &[vec![], vec![(2, 8)], vec![]]));
+        assert!(!any_in_order(&options, &[vec![], vec![(12, 31)], vec![]]));
+        // Region 2's span after region 1's earliest end, region 0's before its latest start.
+        assert!(any_in_order(&options, &[vec![], vec![], vec![(13, 40)]]));
+        assert!(any_in_order(&options, &[vec![(0, 20)], vec![], vec![]]));
+        assert!(!any_in_order(&options, &[vec![(0, 21)], vec![], vec![]]));
     }
 }

@@ -51,12 +51,12 @@ pub(crate) fn merge(source: &Doc, content: &str, path: &str) -> Result<Merged, V
         return Err(vec![report::only_markers()]);
     }
     let mut options = Vec::with_capacity(regions.len());
-    let mut partial = false;
+    let mut left_out = Vec::with_capacity(regions.len());
     let mut failed = Vec::new();
     for (k, r) in regions.iter().enumerate() {
         match anchor::placements(source, r) {
             Ok(found) => {
-                partial |= found.partial;
+                left_out.push(found.left_out);
                 options.push(found.places);
             }
             Err(miss) => failed.push(report::missed(k, r, &miss)),
@@ -68,10 +68,13 @@ pub(crate) fn merge(source: &Doc, content: &str, path: &str) -> Result<Merged, V
     match chain::choose(&options) {
         Chain::One(picks) => Ok(assemble(source, &regions, &picks)),
         Chain::OutOfOrder => Err(report::out_of_order(&regions, &options)),
-        Chain::Many(alive) => match settle::settle(source, &regions, &alive, partial) {
-            Some(picks) => Ok(assemble(source, &regions, &picks)),
-            None => Err(report::ambiguous(&regions, &alive)),
-        },
+        Chain::Many(alive) => {
+            let partial = chain::any_in_order(&options, &left_out);
+            match settle::settle(source, &regions, &alive, partial) {
+                Some(picks) => Ok(assemble(source, &regions, &picks)),
+                None => Err(report::ambiguous(&regions, &alive)),
+            }
+        }
     }
 }
 

@@ -138,8 +138,9 @@ mod tests {
 
     #[test]
     fn a_block_both_readers_refuse_is_one_refusal_naming_both() {
-        // The marker ends `fn one` where `fn two` ends alike: the lines after it fit twice.
-        let content = "use a;\nuse b;\n\nfn one() {\n    // ... existing code ...\n}\n\nfn two() {\n    x();\n    x();\n}\n\nfn three() {\n    z();\n}\n";
+        // The marker stands in `fn one` before a line that `fn two` has alike, and the region
+        // after it changes `fn two`: its lines fit from either body.
+        let content = "use a;\nuse b;\n\nfn one() {\n    // ... existing code ...\n    x();\n}\n\nfn two() {\n    x();\n    w();\n}\n\nfn three() {\n    y();\n}\n";
         let (status, text, msgs) = apply(FILE, content);
         assert_eq!(status, Status::Ambiguous);
         assert_eq!(text, None);
@@ -152,7 +153,7 @@ mod tests {
             msgs[0].contains("read as an edit snippet, it is refused too: region 2"),
             "{msgs:?}"
         );
-        assert!(msgs[0].contains("fit 3 places"), "{msgs:?}");
+        assert!(msgs[0].contains("fit 4 places"), "{msgs:?}");
     }
 
     #[test]

@@ -13,7 +13,8 @@
 //!   against one that removes some, and a shorter reading whose end falls inside the other's
 //!   anchor (a run of like lines, `<br>` `<br>` `<br>`, read one line shorter) are never
 //!   settled this way, nor a snippet with a region whose readings were not all looked at
-//!   (`partial`: one of them would delete a long stretch);
+//!   (`partial`: one of them would delete a long stretch, and it could stand in the snippet's
+//!   order, `chain::any_in_order`);
 //! - [`full_context`], where neither settles: one reading alone holds the region's first
 //!   [`CONTEXT`] lines and its last [`CONTEXT`] lines as whole anchors, apart from each other
 //!   (the unchanged lines around a change that Cursor's and Morph's prompts ask for; blank
@@ -223,9 +224,24 @@ fn full_context(source: &Doc, r: &Region, places: &[Placement]) -> Option<Placem
     let (bh, bt) = runs(b);
     let fits = weighed.iter().filter(|o| o.p != b.p).all(|o| {
         let (oh, ot) = runs(o);
-        // Only adding lines explains a region as well as removing some (see `beats`).
-        let adds_only = o.removed == 0 && b.removed > 0;
+        // Only adding lines explains a region as well as removing some (see `beats`), unless
+        // that reading is anchored at one end by a single line (see `shadow`).
+        let adds_only = o.removed == 0 && b.removed > 0 && !shadow(r, b, o);
         !adds_only && oh <= bh && ot <= bt
     });
     fits.then_some(b.p)
+}
+
+/// Whether `o`, a reading that only adds lines, is a shadow of `b`, the one reading with the
+/// whole context at both ends: at one end its run is a single line (the region's first or last
+/// line, which stands at `b`'s own end too, so one line that repeats), and it changes more
+/// lines than `b`. Read so, the region's next lines, which stand in the file right after `b`'s
+/// first line, would be lines it adds again beside themselves. A single line anchors nothing
+/// where it repeats (`anchor`), so such a reading does not weigh against `b`. A reading with
+/// two lines or more at each end still does: a region that adds an item like its neighbour
+/// reads with whole context over that neighbour where the meant reading holds two lines.
+fn shadow(r: &Region, b: &Weighed, o: &Weighed) -> bool {
+    let head = r.lead && o.head_run == 1 && o.p.start != b.p.start;
+    let tail = r.trail && o.tail_run == 1 && o.p.end != b.p.end;
+    (head || tail) && b.cost < o.cost
 }

@@ -383,3 +383,45 @@ fn whole_context_settles_nothing_where_it_is_short_or_stands_twice() {
     let err = merged(&file, s, "a.html").unwrap_err();
     assert_eq!(err[0].0, Status::Ambiguous, "{err:?}");
 }
+
+#[test]
+fn a_reading_that_adds_the_lines_beside_a_repeated_first_line_again_is_no_rival() {
+    // The region's first line stands again inside its span: read from there with that one
+    // line as its anchor, it only adds lines, `a();` and `b();` beside themselves.
+    let file =
+        "start();\nif (ok) {\n    a();\n    b();\n    c();\nif (ok) {\n    d();\n}\nend();\n";
+    let s = "// ... existing code ...\nif (ok) {\n    a();\n    b();\n    c2();\nif (ok) {\n    d();\n}\n// ... existing code ...\n";
+    let out = merged(file, s, "a.js").unwrap();
+    assert_eq!(out, file.replace("c();", "c2();"));
+}
+
+#[test]
+fn a_reading_that_only_adds_with_two_lines_at_each_end_still_weighs() {
+    // The same shape, but the lines after the repeated one stand there too (`a();`): read from
+    // there, two lines anchor it, as a model that gave two lines of context would have it.
+    let file =
+        "start();\nif (ok) {\n    a();\n    b();\n    c();\nif (ok) {\n    a();\n}\nend();\n";
+    let s = "// ... existing code ...\nif (ok) {\n    a();\n    b();\n    c2();\nif (ok) {\n    a();\n}\n// ... existing code ...\n";
+    let err = merged(file, s, "a.js").unwrap_err();
+    assert_eq!(err[0].0, Status::Ambiguous, "{err:?}");
+}
+
+const SHADOWED: &str = "// ... existing code ...\nif (ok) {\n    a();\n    b();\n    c2();\nif (ok) {\n    d();\n}\n// ... existing code ...\nalpha();\nbeta();\ngamma();\n// ... existing code ...\n";
+
+#[test]
+fn a_reading_left_out_that_cannot_stand_in_the_snippets_order_does_not_stop_settling() {
+    // The second region stands whole near the end; its first two lines stand at the top too,
+    // a reading not looked at, but one that would come before the first region.
+    let file = "alpha();\nbeta();\nstart();\nif (ok) {\n    a();\n    b();\n    c();\nif (ok) {\n    d();\n}\nend();\nalpha();\nbeta();\ngamma();\ndone();\n";
+    let out = merged(file, SHADOWED, "a.js").unwrap();
+    assert_eq!(out, file.replace("c();", "c2();"));
+}
+
+#[test]
+fn a_reading_left_out_that_could_follow_the_region_before_still_stops_settling() {
+    // The same, but the second pair of `alpha(); beta();` follows the first region: the
+    // reading left out could be the one meant, so the first region is not settled by counts.
+    let file = "start();\nif (ok) {\n    a();\n    b();\n    c();\nif (ok) {\n    d();\n}\nalpha();\nbeta();\nend();\nalpha();\nbeta();\ngamma();\ndone();\n";
+    let err = merged(file, SHADOWED, "a.js").unwrap_err();
+    assert!(err.iter().any(|e| e.0 == Status::Ambiguous), "{err:?}");
+}
