@@ -24,7 +24,7 @@ pub(crate) mod insertion;
 pub(crate) mod readings;
 
 use crate::edit::{Hunk, HunkLine, LineKind};
-use crate::locate::choose::place::placed;
+use crate::locate::choose::plan::placed;
 use crate::locate::choose::plan::{range, Edit, Plan};
 use crate::locate::rungs::index::FileIndex;
 use crate::locate::{locate_fresh, Found, Placement};

@@ -22,7 +22,7 @@ use crate::edit::{Anchor, Hunk, LineKind};
 use crate::locate::applied::applied_evidence::new_text_settled;
 use crate::locate::choose::ambiguity::{ambiguous, two_readings};
 use crate::locate::choose::measure::{bracketed, unique_offsets, unique_reach, Measure};
-use crate::locate::choose::plan::{range, Edit, Plan};
+use crate::locate::choose::plan::{applied_or_not, not_found, placed, range, Edit, Plan};
 use crate::locate::choose::similar_rung;
 use crate::locate::rungs::index::FileIndex;
 use crate::locate::rungs::search::Fit;
@@ -288,45 +288,6 @@ fn malformed(hunk: &Hunk) -> Option<String> {
         );
     }
     None
-}
-
-pub(crate) fn placed(i: usize, p: Placement) -> Plan {
-    let mut report = HunkReport::new(i, Status::Applied);
-    let (s, e) = p.range();
-    report.rung = Some(p.rung);
-    report.lines = Some(range(s, e));
-    report.similarity = p.similarity;
-    report.margin = p.margin;
-    Plan {
-        report,
-        edit: Edit::Place(p),
-    }
-}
-
-/// Refused: the edit's result stands at lines `[start, end)`, and its old text fits across them
-/// only with outer context left out or markers read as cuts, or (a deletion) elsewhere only
-/// loosely, or only with a line changed (the similar rung).
-pub(super) fn applied_or_not(i: usize, start: usize, end: usize) -> Plan {
-    let mut report = HunkReport::new(i, Status::Ambiguous);
-    let r = range(start, end);
-    report.lines = Some(r);
-    report.message = Some(format!(
-        "the edit's result already stands at lines {}-{}, and its old text fits only loosely (across them with outer context left out, `...` lines read as cuts or braces read at another indentation; elsewhere at other whitespace or with a line left out; or with a line changed): whether it is applied already cannot be told; re-read the file",
-        r.start, r.end
-    ));
-    Plan {
-        report,
-        edit: Edit::Nothing,
-    }
-}
-
-pub(super) fn not_found(i: usize) -> Plan {
-    let mut report = HunkReport::new(i, Status::NotFound);
-    report.message = Some("the lines this hunk changes were not found in the file".into());
-    Plan {
-        report,
-        edit: Edit::Nothing,
-    }
 }
 
 /// A hunk that only adds lines: placed by anchor, scope, or a hint consistent with the other

@@ -4,8 +4,9 @@
 
 use crate::diag::char_diff;
 use crate::edit::{Hunk, LineKind};
-use crate::locate::choose::place::{applied_or_not, not_found, placed};
-use crate::locate::choose::plan::{range, window_text, Plan, SHOWN};
+use crate::locate::choose::plan::{
+    applied_or_not, not_found, placed, range, window_text, Plan, SHOWN,
+};
 use crate::locate::rungs::gap_readings::{reads_better_gapped, Changes};
 use crate::locate::rungs::index::FileIndex;
 use crate::locate::rungs::search::Fit;
