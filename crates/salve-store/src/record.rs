@@ -11,6 +11,7 @@ use crate::liveness::ProcessId;
 use crate::model::{
     status, Artifact, Attempt, Batch, Decision, Finish, NewRun, PatchSet, PatchStatus,
 };
+use crate::schema::WAL_PAGES;
 use crate::time::Timestamp;
 use crate::Store;
 
@@ -33,10 +34,17 @@ impl Store {
         let command = json(&new.command)?;
         let budgets = new.budgets.as_ref().map(json).transpose()?;
         let stored = self.store_objects(artifacts)?;
-        let id = self.in_transaction(|tx| {
-            let id = insert_run(tx, new, &command, budgets.as_deref())?;
-            stored.insert(tx, &id)?;
-            Ok(id)
+        // A run's start is where the WAL is folded back when due, before its row: then this
+        // commit, not the run's end that a caller waits for, is the first write to the
+        // restarted WAL, which syncs the WAL's new header. An apply starts its run on a side
+        // thread while it places and writes, so the checkpoint's fsyncs overlap that work.
+        self.checkpoint_if_due()?;
+        let id = self.without_autocheckpoint(|store| {
+            store.in_transaction(|tx| {
+                let id = insert_run(tx, new, &command, budgets.as_deref())?;
+                stored.insert(tx, &id)?;
+                Ok(id)
+            })
         })?;
         Ok((id, stored.artifacts))
     }
@@ -62,13 +70,12 @@ impl Store {
         // is unchanged: a commit in WAL mode with `synchronous = NORMAL` is never synced by
         // itself, only by a checkpoint, and the WAL still stays within a run's pages of
         // `WAL_PAGES`.
-        self.set_autocheckpoint(0)?;
-        let n = self.in_transaction(|tx| {
-            batch_rows(tx, run, &stored, batch)?;
-            finish_row(tx, run, finish, budgets.as_deref())
-        });
-        self.set_autocheckpoint(crate::schema::WAL_PAGES)?;
-        let n = n?;
+        let n = self.without_autocheckpoint(|store| {
+            store.in_transaction(|tx| {
+                batch_rows(tx, run, &stored, batch)?;
+                finish_row(tx, run, finish, budgets.as_deref())
+            })
+        })?;
         if n == 0 {
             return Err(StoreError::NoSuchRun(run.to_owned()));
         }
@@ -179,6 +186,50 @@ impl Store {
     fn set_autocheckpoint(&self, pages: u32) -> Result<()> {
         self.conn
             .pragma_update(None, "wal_autocheckpoint", pages)
+            .map_err(|e| self.sql(e))
+    }
+
+    /// `f` with no automatic checkpoint at its commits (see [`Self::checkpoint_if_due`]).
+    fn without_autocheckpoint<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        self.set_autocheckpoint(0)?;
+        let out = f(self);
+        // Not turning it back on cannot undo what `f` committed, and the next run's start
+        // checkpoints when due in any case: `f`'s outcome is the answer.
+        let _ = self.set_autocheckpoint(WAL_PAGES);
+        out
+    }
+
+    /// Fold the WAL back into the database when it holds [`WAL_PAGES`] frames or more that
+    /// are not yet in it, as SQLite's automatic checkpoint would at the next commit. Passive:
+    /// it never waits for readers, and a checkpoint another process is running (busy) leaves
+    /// the fold to it or to the next run. A checkpoint copies pages the WAL already made
+    /// durable; a row is never at stake.
+    pub(crate) fn checkpoint_if_due(&self) -> Result<()> {
+        let (log, done) = self.wal_frames()?;
+        if log - done < i64::from(WAL_PAGES) {
+            return Ok(());
+        }
+        let res = self
+            .conn
+            .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
+        match res {
+            Ok(()) => Ok(()),
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if matches!(e.code, ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) =>
+            {
+                Ok(())
+            }
+            Err(e) => Err(self.sql(e)),
+        }
+    }
+
+    /// Frames in the WAL, and how many of them the database already holds (SQLite's
+    /// no-op checkpoint only reads the WAL's index). `(-1, -1)` outside WAL mode.
+    pub fn wal_frames(&self) -> Result<(i64, i64)> {
+        self.conn
+            .query_row("PRAGMA wal_checkpoint(NOOP)", [], |r| {
+                Ok((r.get(1)?, r.get(2)?))
+            })
             .map_err(|e| self.sql(e))
     }
 
@@ -353,12 +404,10 @@ fn json_sql<T: serde::Serialize + ?Sized>(value: &T) -> rusqlite::Result<String>
 }
 
 pub(crate) fn next_seq(conn: &Connection, table: &str, run: &str) -> rusqlite::Result<u32> {
+    // Cached: an apply asks once per patch set and decision.
     let max: Option<u32> = conn
-        .query_row(
-            &format!("SELECT max(seq) FROM {table} WHERE run_id = ?1"),
-            [run],
-            |r| r.get(0),
-        )
+        .prepare_cached(&format!("SELECT max(seq) FROM {table} WHERE run_id = ?1"))?
+        .query_row([run], |r| r.get(0))
         .optional()?
         .flatten();
     Ok(max.unwrap_or(0) + 1)
