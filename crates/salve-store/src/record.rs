@@ -184,9 +184,44 @@ impl Store {
     }
 
     fn set_autocheckpoint(&self, pages: u32) -> Result<()> {
-        self.conn
-            .pragma_update(None, "wal_autocheckpoint", pages)
-            .map_err(|e| self.sql(e))
+        // Cached like the rows' statements: a run's start and end each set it twice.
+        let set = |conn: &Connection| -> rusqlite::Result<()> {
+            let mut stmt = conn.prepare_cached(&autocheckpoint_sql(pages))?;
+            let mut rows = stmt.query([])?;
+            while rows.next()?.is_some() {}
+            Ok(())
+        };
+        set(&self.conn).map_err(|e| self.sql(e))
+    }
+
+    /// Compile the statements [`finish_run_with`](Self::finish_run_with) runs for an apply's
+    /// rows (artifacts and their contents, patch sets, touched files, decisions, the totals,
+    /// the run's end), so that the caller, who waits for the run's end, does not wait for
+    /// them too: a job that starts its run on a side thread calls this there. They stay in
+    /// the connection's statement cache.
+    pub fn prepare_finish(&self) -> Result<()> {
+        let compile = |conn: &Connection| -> rusqlite::Result<()> {
+            let fixed = [
+                contents::KEEP,
+                INSERT_ARTIFACT,
+                INSERT_PATCH_SET,
+                INSERT_TOUCHED,
+                INSERT_DECISION,
+                UPDATE_TOTALS,
+                FINISH_ROW,
+            ];
+            for sql in fixed {
+                conn.prepare_cached(sql)?;
+            }
+            for table in ["patch_sets", "decisions"] {
+                conn.prepare_cached(&next_seq_sql(table))?;
+            }
+            for pages in [0, WAL_PAGES] {
+                conn.prepare_cached(&autocheckpoint_sql(pages))?;
+            }
+            Ok(())
+        };
+        compile(&self.conn).map_err(|e| self.sql(e))
     }
 
     /// `f` with no automatic checkpoint at its commits (see [`Self::checkpoint_if_due`]).
@@ -336,12 +371,7 @@ fn finish_row(
     finish: &Finish,
     budgets: Option<&str>,
 ) -> rusqlite::Result<usize> {
-    conn.prepare_cached(
-        "UPDATE runs SET status = ?2, message = ?3, ended_ms = ?4, \
-         baseline = coalesce(?5, baseline), checkpoint = coalesce(?6, checkpoint), \
-         budgets = coalesce(?7, budgets) WHERE id = ?1",
-    )?
-    .execute(params![
+    conn.prepare_cached(FINISH_ROW)?.execute(params![
         run,
         finish.status,
         finish.message,
@@ -403,10 +433,37 @@ fn json_sql<T: serde::Serialize + ?Sized>(value: &T) -> rusqlite::Result<String>
     serde_json::to_string(value).map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))
 }
 
+const FINISH_ROW: &str = "UPDATE runs SET status = ?2, message = ?3, ended_ms = ?4, \
+     baseline = coalesce(?5, baseline), checkpoint = coalesce(?6, checkpoint), \
+     budgets = coalesce(?7, budgets) WHERE id = ?1";
+const INSERT_ARTIFACT: &str =
+    "INSERT OR REPLACE INTO artifacts (run_id, name, sha256, size) VALUES (?1, ?2, ?3, ?4)";
+const INSERT_PATCH_SET: &str = "INSERT INTO patch_sets (run_id, seq, baseline, diff_sha256, \
+     rationale, format, status, reason) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+const INSERT_TOUCHED: &str = "INSERT INTO touched_files (run_id, seq, ord, path, old_path, \
+     change, added, removed) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+const INSERT_DECISION: &str = "INSERT INTO decisions (run_id, seq, chosen, alternatives, \
+     confidence, evidence) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+const UPDATE_TOTALS: &str = "UPDATE runs SET (files, added, removed) = \
+     (SELECT count(DISTINCT t.path), coalesce(sum(t.added), 0), coalesce(sum(t.removed), 0) \
+      FROM touched_files t JOIN patch_sets p ON p.run_id = t.run_id AND p.seq = t.seq \
+      WHERE t.run_id = ?1 AND p.status = 'applied') \
+     WHERE id = ?1";
+
+/// The statement cache is keyed on a statement's text: these build the same text for
+/// [`next_seq`] and [`Store::prepare_finish`].
+fn next_seq_sql(table: &str) -> String {
+    format!("SELECT max(seq) FROM {table} WHERE run_id = ?1")
+}
+
+fn autocheckpoint_sql(pages: u32) -> String {
+    format!("PRAGMA wal_autocheckpoint = {pages}")
+}
+
 pub(crate) fn next_seq(conn: &Connection, table: &str, run: &str) -> rusqlite::Result<u32> {
     // Cached: an apply asks once per patch set and decision.
     let max: Option<u32> = conn
-        .prepare_cached(&format!("SELECT max(seq) FROM {table} WHERE run_id = ?1"))?
+        .prepare_cached(&next_seq_sql(table))?
         .query_row([run], |r| r.get(0))
         .optional()?
         .flatten();
@@ -418,10 +475,7 @@ pub(crate) fn insert_artifact(
     run: &str,
     artifact: &Artifact,
 ) -> rusqlite::Result<()> {
-    conn.prepare_cached(
-        "INSERT OR REPLACE INTO artifacts (run_id, name, sha256, size) VALUES (?1, ?2, ?3, ?4)",
-    )?
-    .execute(params![
+    conn.prepare_cached(INSERT_ARTIFACT)?.execute(params![
         run,
         artifact.name,
         artifact.sha256,
@@ -436,11 +490,7 @@ pub(crate) fn insert_patch_set(
     seq: u32,
     p: &PatchSet,
 ) -> rusqlite::Result<()> {
-    conn.prepare_cached(
-        "INSERT INTO patch_sets (run_id, seq, baseline, diff_sha256, rationale, format, status, \
-         reason) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-    )?
-    .execute(params![
+    conn.prepare_cached(INSERT_PATCH_SET)?.execute(params![
         run,
         seq,
         p.baseline,
@@ -450,10 +500,7 @@ pub(crate) fn insert_patch_set(
         p.status.as_str(),
         p.reason
     ])?;
-    let mut stmt = conn.prepare_cached(
-        "INSERT INTO touched_files (run_id, seq, ord, path, old_path, change, added, removed) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-    )?;
+    let mut stmt = conn.prepare_cached(INSERT_TOUCHED)?;
     for (ord, f) in p.files.iter().enumerate() {
         stmt.execute(params![
             run,
@@ -508,11 +555,7 @@ pub(crate) fn insert_decision(
     seq: u32,
     d: &Decision,
 ) -> rusqlite::Result<()> {
-    conn.prepare_cached(
-        "INSERT INTO decisions (run_id, seq, chosen, alternatives, confidence, evidence) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?
-    .execute(params![
+    conn.prepare_cached(INSERT_DECISION)?.execute(params![
         run,
         seq,
         d.chosen,
@@ -526,13 +569,6 @@ pub(crate) fn insert_decision(
 /// Recompute the run's totals (files, lines added and removed) over its patch sets that were not
 /// rejected; listings read these instead of joining.
 pub(crate) fn update_totals(conn: &Connection, run: &str) -> rusqlite::Result<()> {
-    conn.prepare_cached(
-        "UPDATE runs SET (files, added, removed) = \
-           (SELECT count(DISTINCT t.path), coalesce(sum(t.added), 0), coalesce(sum(t.removed), 0) \
-            FROM touched_files t JOIN patch_sets p ON p.run_id = t.run_id AND p.seq = t.seq \
-            WHERE t.run_id = ?1 AND p.status = 'applied') \
-         WHERE id = ?1",
-    )?
-    .execute([run])?;
+    conn.prepare_cached(UPDATE_TOTALS)?.execute([run])?;
     Ok(())
 }

@@ -168,3 +168,30 @@ fn the_start_folds_the_wal_in_before_its_row_and_the_end_never() {
     }
     assert!(checkpointed_starts > 0, "no start folded the WAL in");
 }
+
+#[test]
+fn an_end_compiled_ahead_still_finishes_after_another_process_changed_the_schema() {
+    let scratch = Scratch::new();
+    let mut store = scratch.open();
+    let new = NewRun::new(RunKind::Apply, command(&["salve", "apply"]));
+    let (run, _) = store.begin_run_with(&new, &[("raw_reply", b"r")]).unwrap();
+    store.prepare_finish().unwrap();
+    // Another connection changes the schema under the compiled statements: SQLite must
+    // compile them again rather than run them against the old one.
+    let other = rusqlite::Connection::open(scratch.layout().db).unwrap();
+    other
+        .execute_batch("CREATE INDEX extra_by_message ON runs(message);")
+        .unwrap();
+    drop(other);
+    let batch = Batch {
+        artifacts: vec![("apply_report", b"{}")],
+        patch_sets: vec![patch_set()],
+        ..Batch::default()
+    };
+    store.finish_run_with(&run, &batch, &applied()).unwrap();
+    let rec = store.record(&run).unwrap();
+    assert_eq!(rec.run.status, "applied");
+    assert_eq!((rec.run.files, rec.run.added, rec.run.removed), (1, 1, 1));
+    assert_eq!(store.artifact(&run, "apply_report").unwrap(), b"{}");
+    assert_eq!(store.integrity_check().unwrap(), ["ok"]);
+}
