@@ -227,7 +227,7 @@ pub(crate) fn open(path: &Path) -> Result<Connection> {
     conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)
         .map_err(err)?;
     // NORMAL is durable against process crashes in WAL mode; only a power cut can lose the
-    // last transactions, never corrupt the file. One batch: each statement is parsed anew.
+    // last transactions, never corrupt the file.
     conn.execute_batch(&format!(
         "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; \
          PRAGMA wal_autocheckpoint = {WAL_PAGES}; PRAGMA journal_size_limit = {};",
