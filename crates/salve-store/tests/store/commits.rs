@@ -195,3 +195,54 @@ fn an_end_compiled_ahead_still_finishes_after_another_process_changed_the_schema
     assert_eq!(store.artifact(&run, "apply_report").unwrap(), b"{}");
     assert_eq!(store.integrity_check().unwrap(), ["ok"]);
 }
+
+#[test]
+fn a_reader_holding_an_old_snapshot_neither_blocks_nor_fails_the_starts_checkpoints() {
+    let scratch = Scratch::new();
+    let new = NewRun::new(RunKind::Apply, command(&["salve", "apply"]));
+    let reply = vec![b'y'; 3000];
+    let first = scratch.open().begin_run(&new).unwrap();
+    // Another process in the middle of a long read (`salve log` paging, the page): its
+    // snapshot pins the WAL, so no checkpoint may fold past it or restart the WAL.
+    let reader = rusqlite::Connection::open(scratch.layout().db).unwrap();
+    reader.execute_batch("BEGIN").unwrap();
+    let seen = |c: &rusqlite::Connection| -> i64 {
+        c.query_row("SELECT count(*) FROM runs", [], |r| r.get(0))
+            .unwrap()
+    };
+    assert_eq!(seen(&reader), 1);
+    let mut runs = vec![first];
+    let mut most = 0;
+    for _ in 0..12 {
+        let mut store = scratch.open();
+        let (run, _) = store
+            .begin_run_with(&new, &[("raw_reply", reply.as_slice())])
+            .unwrap();
+        let batch = Batch {
+            patch_sets: vec![patch_set()],
+            ..Batch::default()
+        };
+        store.finish_run_with(&run, &batch, &applied()).unwrap();
+        most = most.max(store.wal_frames().unwrap().0);
+        runs.push(run);
+    }
+    // The WAL grew past the point a start folds it in: checkpoints were due and could not
+    // restart it, and every run was recorded all the same.
+    assert!(
+        most > 2 * 64,
+        "only {most} frames: no checkpoint was held back"
+    );
+    assert_eq!(seen(&reader), 1, "the reader's snapshot moved");
+    reader.execute_batch("COMMIT").unwrap();
+    drop(reader);
+    // With the reader gone, the next start folds everything in and begins the WAL anew.
+    let mut store = scratch.open();
+    let run = store.begin_run(&new).unwrap();
+    let (frames, _) = store.wal_frames().unwrap();
+    assert!(frames < 64, "{frames} frames after the reader left");
+    runs.push(run);
+    for run in &runs[1..runs.len() - 1] {
+        assert_eq!(store.record(run).unwrap().run.status, "applied");
+    }
+    assert_eq!(store.integrity_check().unwrap(), ["ok"]);
+}
