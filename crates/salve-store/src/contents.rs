@@ -67,10 +67,13 @@ impl Store {
     }
 }
 
+/// How [`keep`] writes a content row.
+pub(crate) const KEEP: &str = "INSERT OR IGNORE INTO contents (sha256, bytes) VALUES (?1, ?2)";
+
 /// Write `content` in the current transaction when it belongs in the database.
 pub(crate) fn keep(tx: &Connection, content: &Content<'_>) -> rusqlite::Result<()> {
     if content.inline {
-        tx.prepare_cached("INSERT OR IGNORE INTO contents (sha256, bytes) VALUES (?1, ?2)")?
+        tx.prepare_cached(KEEP)?
             .execute(rusqlite::params![content.sha256, content.bytes])?;
     }
     Ok(())

@@ -9,7 +9,8 @@
 //!   [`Store::add_decision`], [`Store::put_artifact`] as the job goes, and [`Store::finish_run`].
 //!   [`Store::add_batch`] adds what a job produced in one transaction;
 //!   [`Store::begin_run_with`] and [`Store::finish_run_with`] start a run with its first
-//!   artifacts and end it with its rows, one commit each (what an apply does).
+//!   artifacts and end it with its rows, one commit each (what an apply does); the start folds
+//!   the WAL back when due, and [`Store::prepare_finish`] compiles the end's statements ahead.
 //! - Reading: [`Store::list`] (for `salve log` and the page, with keyset paging and usage sums),
 //!   [`Store::resolve`] (id prefixes), [`Store::record`] (for `salve show`), [`Store::artifact`]
 //!   and [`Store::content`],

@@ -11,6 +11,7 @@ use crate::liveness::ProcessId;
 use crate::model::{
     status, Artifact, Attempt, Batch, Decision, Finish, NewRun, PatchSet, PatchStatus,
 };
+use crate::schema::WAL_PAGES;
 use crate::time::Timestamp;
 use crate::Store;
 
@@ -33,10 +34,17 @@ impl Store {
         let command = json(&new.command)?;
         let budgets = new.budgets.as_ref().map(json).transpose()?;
         let stored = self.store_objects(artifacts)?;
-        let id = self.in_transaction(|tx| {
-            let id = insert_run(tx, new, &command, budgets.as_deref())?;
-            stored.insert(tx, &id)?;
-            Ok(id)
+        // A run's start is where the WAL is folded back when due, before its row: then this
+        // commit, not the run's end that a caller waits for, is the first write to the
+        // restarted WAL, which syncs the WAL's new header. An apply starts its run on a side
+        // thread while it places and writes, so the checkpoint's fsyncs overlap that work.
+        self.checkpoint_if_due()?;
+        let id = self.without_autocheckpoint(|store| {
+            store.in_transaction(|tx| {
+                let id = insert_run(tx, new, &command, budgets.as_deref())?;
+                stored.insert(tx, &id)?;
+                Ok(id)
+            })
         })?;
         Ok((id, stored.artifacts))
     }
@@ -62,13 +70,12 @@ impl Store {
         // is unchanged: a commit in WAL mode with `synchronous = NORMAL` is never synced by
         // itself, only by a checkpoint, and the WAL still stays within a run's pages of
         // `WAL_PAGES`.
-        self.set_autocheckpoint(0)?;
-        let n = self.in_transaction(|tx| {
-            batch_rows(tx, run, &stored, batch)?;
-            finish_row(tx, run, finish, budgets.as_deref())
-        });
-        self.set_autocheckpoint(crate::schema::WAL_PAGES)?;
-        let n = n?;
+        let n = self.without_autocheckpoint(|store| {
+            store.in_transaction(|tx| {
+                batch_rows(tx, run, &stored, batch)?;
+                finish_row(tx, run, finish, budgets.as_deref())
+            })
+        })?;
         if n == 0 {
             return Err(StoreError::NoSuchRun(run.to_owned()));
         }
@@ -177,8 +184,87 @@ impl Store {
     }
 
     fn set_autocheckpoint(&self, pages: u32) -> Result<()> {
+        // Cached like the rows' statements: a run's start and end each set it twice.
+        let set = |conn: &Connection| -> rusqlite::Result<()> {
+            let mut stmt = conn.prepare_cached(&autocheckpoint_sql(pages))?;
+            let mut rows = stmt.query([])?;
+            while rows.next()?.is_some() {}
+            Ok(())
+        };
+        set(&self.conn).map_err(|e| self.sql(e))
+    }
+
+    /// Compile the statements [`finish_run_with`](Self::finish_run_with) runs for an apply's
+    /// rows (artifacts and their contents, patch sets, touched files, decisions, the totals,
+    /// the run's end), so that the caller, who waits for the run's end, does not wait for
+    /// them too: a job that starts its run on a side thread calls this there. They stay in
+    /// the connection's statement cache.
+    pub fn prepare_finish(&self) -> Result<()> {
+        let compile = |conn: &Connection| -> rusqlite::Result<()> {
+            let fixed = [
+                contents::KEEP,
+                INSERT_ARTIFACT,
+                INSERT_PATCH_SET,
+                INSERT_TOUCHED,
+                INSERT_DECISION,
+                UPDATE_TOTALS,
+                FINISH_ROW,
+            ];
+            for sql in fixed {
+                conn.prepare_cached(sql)?;
+            }
+            for table in ["patch_sets", "decisions"] {
+                conn.prepare_cached(&next_seq_sql(table))?;
+            }
+            for pages in [0, WAL_PAGES] {
+                conn.prepare_cached(&autocheckpoint_sql(pages))?;
+            }
+            Ok(())
+        };
+        compile(&self.conn).map_err(|e| self.sql(e))
+    }
+
+    /// `f` with no automatic checkpoint at its commits (see [`Self::checkpoint_if_due`]).
+    fn without_autocheckpoint<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        self.set_autocheckpoint(0)?;
+        let out = f(self);
+        // Not turning it back on cannot undo what `f` committed, and the next run's start
+        // checkpoints when due in any case: `f`'s outcome is the answer.
+        let _ = self.set_autocheckpoint(WAL_PAGES);
+        out
+    }
+
+    /// Fold the WAL back into the database when it holds [`WAL_PAGES`] frames or more that
+    /// are not yet in it, as SQLite's automatic checkpoint would at the next commit. Passive:
+    /// it never waits for readers, and a checkpoint another process is running (busy) leaves
+    /// the fold to it or to the next run. A checkpoint copies pages the WAL already made
+    /// durable; a row is never at stake.
+    pub(crate) fn checkpoint_if_due(&self) -> Result<()> {
+        let (log, done) = self.wal_frames()?;
+        if log - done < i64::from(WAL_PAGES) {
+            return Ok(());
+        }
+        let res = self
+            .conn
+            .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
+        match res {
+            Ok(()) => Ok(()),
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if matches!(e.code, ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) =>
+            {
+                Ok(())
+            }
+            Err(e) => Err(self.sql(e)),
+        }
+    }
+
+    /// Frames in the WAL, and how many of them the database already holds (SQLite's
+    /// no-op checkpoint only reads the WAL's index). `(-1, -1)` outside WAL mode.
+    pub fn wal_frames(&self) -> Result<(i64, i64)> {
         self.conn
-            .pragma_update(None, "wal_autocheckpoint", pages)
+            .query_row("PRAGMA wal_checkpoint(NOOP)", [], |r| {
+                Ok((r.get(1)?, r.get(2)?))
+            })
             .map_err(|e| self.sql(e))
     }
 
@@ -285,12 +371,7 @@ fn finish_row(
     finish: &Finish,
     budgets: Option<&str>,
 ) -> rusqlite::Result<usize> {
-    conn.prepare_cached(
-        "UPDATE runs SET status = ?2, message = ?3, ended_ms = ?4, \
-         baseline = coalesce(?5, baseline), checkpoint = coalesce(?6, checkpoint), \
-         budgets = coalesce(?7, budgets) WHERE id = ?1",
-    )?
-    .execute(params![
+    conn.prepare_cached(FINISH_ROW)?.execute(params![
         run,
         finish.status,
         finish.message,
@@ -352,13 +433,38 @@ fn json_sql<T: serde::Serialize + ?Sized>(value: &T) -> rusqlite::Result<String>
     serde_json::to_string(value).map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))
 }
 
+const FINISH_ROW: &str = "UPDATE runs SET status = ?2, message = ?3, ended_ms = ?4, \
+     baseline = coalesce(?5, baseline), checkpoint = coalesce(?6, checkpoint), \
+     budgets = coalesce(?7, budgets) WHERE id = ?1";
+const INSERT_ARTIFACT: &str =
+    "INSERT OR REPLACE INTO artifacts (run_id, name, sha256, size) VALUES (?1, ?2, ?3, ?4)";
+const INSERT_PATCH_SET: &str = "INSERT INTO patch_sets (run_id, seq, baseline, diff_sha256, \
+     rationale, format, status, reason) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+const INSERT_TOUCHED: &str = "INSERT INTO touched_files (run_id, seq, ord, path, old_path, \
+     change, added, removed) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+const INSERT_DECISION: &str = "INSERT INTO decisions (run_id, seq, chosen, alternatives, \
+     confidence, evidence) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+const UPDATE_TOTALS: &str = "UPDATE runs SET (files, added, removed) = \
+     (SELECT count(DISTINCT t.path), coalesce(sum(t.added), 0), coalesce(sum(t.removed), 0) \
+      FROM touched_files t JOIN patch_sets p ON p.run_id = t.run_id AND p.seq = t.seq \
+      WHERE t.run_id = ?1 AND p.status = 'applied') \
+     WHERE id = ?1";
+
+/// The statement cache is keyed on a statement's text: these build the same text for
+/// [`next_seq`] and [`Store::prepare_finish`].
+fn next_seq_sql(table: &str) -> String {
+    format!("SELECT max(seq) FROM {table} WHERE run_id = ?1")
+}
+
+fn autocheckpoint_sql(pages: u32) -> String {
+    format!("PRAGMA wal_autocheckpoint = {pages}")
+}
+
 pub(crate) fn next_seq(conn: &Connection, table: &str, run: &str) -> rusqlite::Result<u32> {
+    // Cached: an apply asks once per patch set and decision.
     let max: Option<u32> = conn
-        .query_row(
-            &format!("SELECT max(seq) FROM {table} WHERE run_id = ?1"),
-            [run],
-            |r| r.get(0),
-        )
+        .prepare_cached(&next_seq_sql(table))?
+        .query_row([run], |r| r.get(0))
         .optional()?
         .flatten();
     Ok(max.unwrap_or(0) + 1)
@@ -369,10 +475,7 @@ pub(crate) fn insert_artifact(
     run: &str,
     artifact: &Artifact,
 ) -> rusqlite::Result<()> {
-    conn.prepare_cached(
-        "INSERT OR REPLACE INTO artifacts (run_id, name, sha256, size) VALUES (?1, ?2, ?3, ?4)",
-    )?
-    .execute(params![
+    conn.prepare_cached(INSERT_ARTIFACT)?.execute(params![
         run,
         artifact.name,
         artifact.sha256,
@@ -387,11 +490,7 @@ pub(crate) fn insert_patch_set(
     seq: u32,
     p: &PatchSet,
 ) -> rusqlite::Result<()> {
-    conn.prepare_cached(
-        "INSERT INTO patch_sets (run_id, seq, baseline, diff_sha256, rationale, format, status, \
-         reason) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-    )?
-    .execute(params![
+    conn.prepare_cached(INSERT_PATCH_SET)?.execute(params![
         run,
         seq,
         p.baseline,
@@ -401,10 +500,7 @@ pub(crate) fn insert_patch_set(
         p.status.as_str(),
         p.reason
     ])?;
-    let mut stmt = conn.prepare_cached(
-        "INSERT INTO touched_files (run_id, seq, ord, path, old_path, change, added, removed) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-    )?;
+    let mut stmt = conn.prepare_cached(INSERT_TOUCHED)?;
     for (ord, f) in p.files.iter().enumerate() {
         stmt.execute(params![
             run,
@@ -459,11 +555,7 @@ pub(crate) fn insert_decision(
     seq: u32,
     d: &Decision,
 ) -> rusqlite::Result<()> {
-    conn.prepare_cached(
-        "INSERT INTO decisions (run_id, seq, chosen, alternatives, confidence, evidence) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?
-    .execute(params![
+    conn.prepare_cached(INSERT_DECISION)?.execute(params![
         run,
         seq,
         d.chosen,
@@ -477,13 +569,6 @@ pub(crate) fn insert_decision(
 /// Recompute the run's totals (files, lines added and removed) over its patch sets that were not
 /// rejected; listings read these instead of joining.
 pub(crate) fn update_totals(conn: &Connection, run: &str) -> rusqlite::Result<()> {
-    conn.prepare_cached(
-        "UPDATE runs SET (files, added, removed) = \
-           (SELECT count(DISTINCT t.path), coalesce(sum(t.added), 0), coalesce(sum(t.removed), 0) \
-            FROM touched_files t JOIN patch_sets p ON p.run_id = t.run_id AND p.seq = t.seq \
-            WHERE t.run_id = ?1 AND p.status = 'applied') \
-         WHERE id = ?1",
-    )?
-    .execute([run])?;
+    conn.prepare_cached(UPDATE_TOTALS)?.execute([run])?;
     Ok(())
 }

@@ -216,25 +216,29 @@ pub(crate) fn open(path: &Path) -> Result<Connection> {
     )
     .map_err(err)?;
     conn.busy_timeout(BUSY_TIMEOUT).map_err(err)?;
-    check_version(&conn, path)?;
+    let found = check_version(&conn, path)?;
     set_wal(&conn).map_err(err)?;
-    // NORMAL is durable against process crashes in WAL mode; only a power cut can lose the
-    // last transactions, never corrupt the file.
-    conn.execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")
-        .map_err(err)?;
     // Most processes open the record for one short write. Folding the WAL back into the
     // database (and deleting it) on every close would cost each of them fsyncs and two file
     // deletions. Instead the WAL stays, and is checkpointed every WAL_PAGES pages: kept that
     // small because the first process to open the record reads the whole WAL to index it.
-    // A job's last commit skips the checkpoint (`Store::finish_run_with`): its caller waits.
+    // A run's start checkpoints before its row when due, and its end never
+    // (`Store::begin_run_with`, `Store::finish_run_with`): the caller waits for the end.
     conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)
         .map_err(err)?;
+    // NORMAL is durable against process crashes in WAL mode; only a power cut can lose the
+    // last transactions, never corrupt the file.
     conn.execute_batch(&format!(
-        "PRAGMA wal_autocheckpoint = {WAL_PAGES}; PRAGMA journal_size_limit = {};",
+        "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; \
+         PRAGMA wal_autocheckpoint = {WAL_PAGES}; PRAGMA journal_size_limit = {};",
         WAL_PAGES * 4096 * 4
     ))
     .map_err(err)?;
-    migrate(&mut conn, path)?;
+    // The version read above is current on every open but a record's first: no migration
+    // transaction, and no second read of it.
+    if found != SCHEMA_VERSION {
+        migrate(&mut conn, path)?;
+    }
     Ok(conn)
 }
 
@@ -283,9 +287,6 @@ fn migrate(conn: &mut Connection, path: &Path) -> Result<()> {
         path: path.to_path_buf(),
         source,
     };
-    if user_version(conn).map_err(err)? == SCHEMA_VERSION {
-        return Ok(());
-    }
     let tx = conn
         .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
         .map_err(err)?;

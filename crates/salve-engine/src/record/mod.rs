@@ -155,6 +155,11 @@ impl Recorder {
             return Ok(None);
         };
         let (run, _) = store.begin_run_with(new, &[(artifact::RAW_REPLY, reply.as_bytes())])?;
+        // An apply starts its run on a side thread while it places and writes: compiling the
+        // end's statements here keeps them off the wait for the end. The run has started, so
+        // a failure here must not stop it: the end compiles what is missing and reports its
+        // own error.
+        let _ = store.prepare_finish();
         Ok(Some(Recorder {
             store,
             run,
