@@ -95,10 +95,17 @@ fn dominant(source: &Doc, r: &Region, places: &[Placement]) -> Option<Placement>
         .zip(&costs)
         .filter(|(p, _)| *p != best)
         .all(|(p, &c)| {
+            // Counts weigh readings of one place; between two places only the anchors speak.
+            // Two places with alike anchors are a region that fits twice (a test changed
+            // between the boilerplate lines every test has), and the cheaper one is merely the
+            // shorter: the meant one may rewrite more.
+            let elsewhere = p.start != best.start && p.end != best.end;
+            let longer = best.head > p.head || best.tail > p.tail;
             c > *x
                 && best.head >= p.head
                 && best.tail >= p.tail
                 && best.end - best.start <= p.end - p.start
+                && (!elsewhere || longer)
         });
     wins.then_some(*best)
 }
