@@ -5,7 +5,10 @@
 //! Two measures, each enough on its own:
 //!
 //! - [`dominant`]: a reading best on every count at once (it changes the fewest lines, its
-//!   anchors at both ends are the longest, it spans the fewest file lines);
+//!   anchors at both ends are the longest, it spans the fewest file lines), and against a
+//!   reading at another place (sharing neither its first nor its last file line) longer
+//!   anchored at one end: counts weigh readings of one place, and two places with alike
+//!   anchors are a region that fits twice, whichever is cheaper;
 //! - [`one_place`]: the readings are one place read several ways (they share their first or
 //!   their last file line), and one of them is cheaper than each other and holds more lines of
 //!   substance in the anchor at the end where they differ. Readings of the same span give the
@@ -95,10 +98,17 @@ fn dominant(source: &Doc, r: &Region, places: &[Placement]) -> Option<Placement>
         .zip(&costs)
         .filter(|(p, _)| *p != best)
         .all(|(p, &c)| {
+            // Counts weigh readings of one place; between two places only the anchors speak.
+            // Two places with alike anchors are a region that fits twice (a test changed
+            // between the boilerplate lines every test has), and the cheaper one is merely the
+            // shorter: the meant one may rewrite more.
+            let elsewhere = p.start != best.start && p.end != best.end;
+            let longer = best.head > p.head || best.tail > p.tail;
             c > *x
                 && best.head >= p.head
                 && best.tail >= p.tail
                 && best.end - best.start <= p.end - p.start
+                && (!elsewhere || longer)
         });
     wins.then_some(*best)
 }

@@ -425,3 +425,70 @@ fn a_reading_left_out_that_could_follow_the_region_before_still_stops_settling()
     let err = merged(file, SHADOWED, "a.js").unwrap_err();
     assert!(err.iter().any(|e| e.0 == Status::Ambiguous), "{err:?}");
 }
+
+/// Two tests with the same set-up and tear-down lines, a helper long enough between them that
+/// reading the region from the first test's start to the second test's end loses a long stretch
+/// (a reading left out that could stand in order: the region's readings are not all weighed).
+fn two_tests(list_setup: &str, helper: usize) -> String {
+    let fields: String = (0..helper).map(|i| format!("\tu.f{i} = {i};\n")).collect();
+    let helper = if helper == 0 {
+        String::new()
+    } else {
+        format!("function user(name) {{\n\tconst u = {{name}};\n{fields}\treturn u;\n}}\n\n")
+    };
+    format!(
+        "test('list', async t => {{\n\tconst s = await start();\n{list_setup}\tconst response = await page.fetch('/users');\n\tconst body = await response.json();\n\tt.is(response.status, 200);\n\tt.is(body.length, 3);\n\n\tawait s.close();\n}});\n\n{helper}test('load', async t => {{\n\tconst s = await start();\n\tawait page.goto(s.url);\n\tawait page.load();\n\n\tt.pass();\n\n\tawait s.close();\n}});\n\nfunction id() {{\n\treturn next();\n}}\n"
+    )
+}
+
+const SHARED_SETUP: &str = "\tawait page.goto(s.url);\n\tawait page.load();\n\n";
+
+#[test]
+fn a_region_that_fits_two_tests_alike_is_not_settled_by_the_cheaper_one() {
+    // The `list` test is rewritten between the lines every test has; the `load` test, whose
+    // one line is cheaper to replace and whose span is shorter, was taken by the counts while
+    // the second region fitting one way left it to them alone: a wrong write.
+    let file = two_tests(SHARED_SETUP, 14);
+    let s = "// ... existing code ...\n\tawait page.goto(s.url);\n\tawait page.load();\n\n\tconst result = await page.fetch('/users?all=1');\n\tconst users = await result.json();\n\tt.is(result.status, 200);\n\tt.is(users.length, 4);\n\tt.is(users[3].name, 'root');\n\n\tawait s.close();\n});\n// ... existing code ...\nfunction id() {\n\treturn next() + 1;\n}\n";
+    assert!(
+        partial(&file, s),
+        "the shape: a reading left out that could stand in order"
+    );
+    let doc = Doc::parse(&file);
+    let err = merge(&doc, s, "t.js").unwrap_err();
+    assert_eq!(err[0].status, Status::Ambiguous, "{err:?}");
+    assert_eq!(err[0].candidates.len(), 2, "{err:?}");
+    // Close together, the two tests also read as one span, and every reading is weighed: the
+    // counts still pick `load`, and the snippet is refused the same way.
+    let near = two_tests(SHARED_SETUP, 0);
+    assert!(!partial(&near, s));
+    let err = merged(&near, s, "t.js").unwrap_err();
+    assert_eq!(err[0].0, Status::Ambiguous, "{err:?}");
+}
+
+/// Whether some region of `snippet` has a reading left out that could stand in order.
+fn partial(file: &str, snippet: &str) -> bool {
+    let doc = Doc::parse(file);
+    let regions = super::marker::regions(snippet, "t.js");
+    let found: Vec<_> = regions
+        .iter()
+        .map(|r| super::anchor::placements(&doc, r).unwrap())
+        .collect();
+    let options: Vec<_> = found.iter().map(|f| f.places.clone()).collect();
+    let left_out: Vec<_> = found.iter().map(|f| f.left_out.clone()).collect();
+    super::chain::any_in_order(&options, &left_out)
+}
+
+#[test]
+fn a_region_whose_anchors_are_longer_at_one_test_is_still_settled_by_its_counts() {
+    // The `list` test has no blank line after its set-up: the region's three first lines stand
+    // only at `load`, and that reading is also the cheaper and shorter one.
+    let file = two_tests("\tawait page.goto(s.url);\n\tawait page.load();\n", 14);
+    let s = "// ... existing code ...\n\tawait page.goto(s.url);\n\tawait page.load();\n\n\tt.true(page.ready);\n\n\tawait s.close();\n});\n// ... existing code ...\n";
+    assert!(
+        partial(&file, s),
+        "the shape: only the counts of one region settle"
+    );
+    let out = merged(&file, s, "t.js").unwrap();
+    assert_eq!(out, file.replace("\tt.pass();", "\tt.true(page.ready);"));
+}
