@@ -44,6 +44,8 @@ mod render;
 mod report;
 mod snippet;
 mod splice;
+#[cfg(test)]
+mod test_rng;
 mod text;
 
 pub use apply::{

@@ -181,13 +181,8 @@ mod tests {
     fn halves_filling_one_buffer_split_like_a_scan() {
         let seed = 2512u64;
         eprintln!("seed {seed}");
-        let mut state = seed;
-        let mut next = move |n: u64| {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (state >> 33) % n
-        };
+        let mut rng = crate::test_rng::SeededRng::new(seed);
+        let mut next = move |n: u64| rng.below_u64(n);
         for case in 0..12 {
             let mut text = String::new();
             while text.len() < SPLIT_BYTES + 4096 {

@@ -70,13 +70,8 @@ mod tests {
     fn reach_brackets_as_every_range_did() {
         let seed = 2526u64;
         eprintln!("bracketed seed {seed}");
-        let mut state = seed;
-        let mut next = move |n: usize| {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (state >> 33) as usize % n
-        };
+        let mut rng = crate::test_rng::SeededRng::new(seed);
+        let mut next = move |n: usize| rng.below(n);
         for case in 0..20_000 {
             let unique: Vec<(usize, usize)> = (0..next(5))
                 .map(|_| {

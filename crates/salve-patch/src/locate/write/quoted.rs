@@ -135,13 +135,8 @@ mod tests {
     fn shared_pairs_agree_with_the_quoted_pairs() {
         let seed = 1313u64;
         eprintln!("seed {seed}");
-        let mut state = seed;
-        let mut next = move |n: usize| {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            ((state >> 33) % n as u64) as usize
-        };
+        let mut rng = crate::test_rng::SeededRng::new(seed);
+        let mut next = move |n: usize| rng.below(n);
         let indents = ["", " ", "    ", "\t", "\t  ", "\u{a0}\u{a0}", "  \t"];
         let bodies = [
             "x = 1;",

@@ -13,13 +13,8 @@ use crate::text::{hash_form, Doc, Form};
 fn fused_pass_finds_what_the_pass_after_the_split_finds() {
     let seed = 1313u64;
     eprintln!("seed {seed}");
-    let mut state = seed;
-    let mut next = move |n: usize| {
-        state = state
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((state >> 33) % n as u64) as usize
-    };
+    let mut rng = crate::test_rng::SeededRng::new(seed);
+    let mut next = move |n: usize| rng.below(n);
     let pieces = [
         "x",
         "ab",

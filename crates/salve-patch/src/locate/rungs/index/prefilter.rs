@@ -361,13 +361,8 @@ mod tests {
     fn raw_pass_over_starts_agrees_with_the_general_pass() {
         let seed = 1313u64;
         eprintln!("seed {seed}");
-        let mut state = seed;
-        let mut next = move |n: u64| {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (state >> 33) % n
-        };
+        let mut rng = crate::test_rng::SeededRng::new(seed);
+        let mut next = move |n: u64| rng.below_u64(n);
         let pieces = [
             "x",
             "ab",
